@@ -1,0 +1,5 @@
+import sys
+
+from foursquare.cli import main
+
+sys.exit(main())
