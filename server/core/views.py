@@ -1,0 +1,37 @@
+"""The views that are not part of the game API: the health probe and the front-end page."""
+
+import logging
+
+from django.conf import settings
+from django.db import DatabaseError, connection
+from django.http import FileResponse, HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+logger = logging.getLogger(__name__)
+
+
+@never_cache
+@require_safe
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Ready to serve: the process answers and the database runs a query."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        logger.warning("Health check failed: the database is unavailable", exc_info=True)
+        return JsonResponse({"status": "unavailable"}, status=503)
+    return JsonResponse({"status": "ok"})
+
+
+@require_safe
+def front_page(request: HttpRequest) -> FileResponse:
+    """The single-page front end; its scripts and styles are static files beside it."""
+    response = FileResponse(
+        open(settings.FRONTEND_DIR / "index.html", "rb"),  # noqa: SIM115 - FileResponse closes it
+        content_type="text/html; charset=utf-8",
+    )
+    # Revalidate on every visit so a deploy reaches players at once.
+    response["Cache-Control"] = "no-cache"
+    return response

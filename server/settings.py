@@ -1,0 +1,214 @@
+"""Settings for Foursquare Daily, all in one place and all read from the environment (12-factor).
+
+The defaults run locally with nothing to configure: SQLite under data/, DEBUG off, localhost only.
+Production sets DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL; serving any host other
+than localhost with the built-in development key refuses to start.
+
+Environment variables:
+    DJANGO_SECRET_KEY        secret key (an insecure development key when unset)
+    DJANGO_DEBUG             true/false, default false
+    DJANGO_ALLOWED_HOSTS     comma-separated, default localhost,127.0.0.1,[::1]
+    DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://foursquare.example
+    DJANGO_LOG_LEVEL         default INFO
+    DATABASE_URL             e.g. postgres://user@host:5432/name; default SQLite in the data dir
+    CONN_MAX_AGE             seconds to keep database connections open, default 60
+    FOURSQUARE_DATA_DIR      where the default SQLite database lives, default <repo>/data
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+FRONTEND_DIR = BASE_DIR / "frontend"
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}")
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from None
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+# --- Security ----------------------------------------------------------------------------------
+
+_INSECURE_DEV_SECRET_KEY = "django-insecure-foursquare-daily-development-only"
+_LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip() or _INSECURE_DEV_SECRET_KEY
+DEBUG = env_bool("DJANGO_DEBUG", False)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", _LOCAL_HOSTS)
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# Serving a public host name is what makes a deployment "production" here: it must not sign
+# sessions with a key that is published in this file.
+if SECRET_KEY == _INSECURE_DEV_SECRET_KEY and set(ALLOWED_HOSTS) - set(_LOCAL_HOSTS):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be set when DJANGO_ALLOWED_HOSTS names hosts other than "
+        f"{', '.join(_LOCAL_HOSTS)} (got {', '.join(ALLOWED_HOSTS)})"
+    )
+
+# --- Applications ------------------------------------------------------------------------------
+
+INSTALLED_APPS = [
+    "whitenoise.runserver_nostatic",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "server.core",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "server.urls"
+WSGI_APPLICATION = "server.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ----------------------------------------------------------------------------------
+
+DATA_DIR = Path(os.environ.get("FOURSQUARE_DATA_DIR", "").strip() or BASE_DIR / "data")
+
+_database_url = os.environ.get("DATABASE_URL", "").strip()
+if not _database_url:
+    # SQLite cannot create the directory its file lives in; a fresh clone has no data/.
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    _database_url = f"sqlite:///{DATA_DIR.resolve() / 'db.sqlite3'}"
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        _database_url,
+        conn_max_age=env_int("CONN_MAX_AGE", 60),
+        conn_health_checks=True,
+    )
+}
+
+_db_options = DATABASES["default"].setdefault("OPTIONS", {})
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Two gunicorn workers write to one file: take the write lock when a transaction starts
+    # (no deadlocked upgrades) and let readers carry on while one writes.
+    _db_options.setdefault("transaction_mode", "IMMEDIATE")
+    _db_options.setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that is down should fail a request (and /healthz) quickly, not hang it.
+    _db_options.setdefault("connect_timeout", 5)
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Time and language -------------------------------------------------------------------------
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files ------------------------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [FRONTEND_DIR]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Compressed but not hashed: the front end is native ES modules with no build step, and
+    # hashing would rewrite their import paths.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+# --- API ---------------------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Foursquare Daily API",
+    "DESCRIPTION": "Play the daily deal of Foursquare; the server checks every move.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Logging -----------------------------------------------------------------------------------
+
+# Everything to stderr, where gunicorn and the container runtime collect it. Django's default
+# sends server errors only to e-mail when DEBUG is off.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {
+        "handlers": ["stderr"],
+        "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO").strip().upper() or "INFO",
+    },
+}
