@@ -1,0 +1,42 @@
+# Foursquare Daily: `make help` lists the targets.
+
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+PORT ?= 8000
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# The stamp is newer than pyproject.toml once the venv holds what pyproject.toml asks for.
+VENV_STAMP := $(VENV)/.installed
+BOOTSTRAP_PYTHON := $(shell command -v python3.11 2>/dev/null || command -v python3)
+
+.PHONY: help run test lint test-python bench
+
+help: ## List the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(VENV_STAMP): pyproject.toml
+	@test -x $(PY) || $(BOOTSTRAP_PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e '.[dev]'
+	@touch $@
+
+# `exec` makes gunicorn (tuned in gunicorn.conf.py) the process make waits on, so a SIGTERM that
+# make forwards stops it gracefully. SQLite under data/ unless DATABASE_URL is set.
+run: $(VENV_STAMP) ## Serve on http://127.0.0.1:8000 (PORT=..., DATABASE_URL=... for PostgreSQL)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	exec $(VENV)/bin/gunicorn server.wsgi --bind 127.0.0.1:$(PORT)
+
+test: lint test-python ## Lint, then run every test suite (needs PostgreSQL; TEST_DATABASE_URL=...)
+
+lint: $(VENV_STAMP) ## Check the code with ruff
+	$(VENV)/bin/ruff check .
+
+test-python: $(VENV_STAMP) ## Run pytest against PostgreSQL at TEST_DATABASE_URL
+	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest
+
+bench: $(VENV_STAMP) ## Time the game engine
+	$(PY) -m foursquare.bench
