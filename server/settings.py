@@ -16,6 +16,7 @@ Environment variables:
 """
 
 import os
+from datetime import date
 from pathlib import Path
 
 import dj_database_url
@@ -89,7 +90,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "server.core",
+    "server.players",
+    "server.games",
 ]
+
+AUTH_USER_MODEL = "players.Player"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -180,12 +185,35 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["server.api.parsers.StrictJSONParser"],
+    # Bearer tokens only: no cookie authenticates the API, so cross-site requests carry no
+    # credentials and CSRF has nothing to attack.
+    "DEFAULT_AUTHENTICATION_CLASSES": ["server.players.tokens.BearerTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "EXCEPTION_HANDLER": "server.api.problems.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+
+# --- The game ----------------------------------------------------------------------------------
+
+# Daily #1. Changing it renumbers every daily.
+FOURSQUARE_LAUNCH_DATE = date.fromisoformat(
+    os.environ.get("FOURSQUARE_LAUNCH_DATE", "").strip() or "2026-11-01"
+)
+# Daily deals are HMAC(FOURSQUARE_DAILY_SECRET, date): whoever knows it can compute every future
+# deal. Production must set it (see the security checks); locally it derives from SECRET_KEY.
+FOURSQUARE_DAILY_SECRET = (
+    os.environ.get("FOURSQUARE_DAILY_SECRET", "").strip() or f"daily-deal:{SECRET_KEY}"
+)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Foursquare Daily API",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SECURITY": [{"bearerAuth": []}],
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}},
+    },
     "DESCRIPTION": "Play the daily deal of Foursquare; the server checks every move.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -1,0 +1,23 @@
+"""Serializer fields that take JSON types at their word: no "3" for 3, no 3 for "3"."""
+
+from rest_framework import serializers
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer in JSON, not a string, float or boolean that looks like one."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictCharField(serializers.CharField):
+    """A string in JSON, not a number that could be written as one."""
+
+    default_error_messages = {"invalid": "Not a string."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)

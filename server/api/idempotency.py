@@ -1,0 +1,78 @@
+"""``Idempotency-Key``: a retry with the same key and body gets the first response again.
+
+The work and the stored response commit in one transaction, after ``lock()`` has serialised
+every request that could carry the same key for the same resource; so a retry that arrives
+while the first attempt is still running waits for it and then replays its answer. Only
+successful responses are stored: a rejected request changed nothing, so running it again
+gives the same rejection.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from server.api.problems import InvalidRequest
+from server.games.models import IdempotencyRecord
+from server.games.problems import IdempotencyKeyReused
+
+HEADER = "Idempotency-Key"
+MAX_KEY_LENGTH = 255
+
+Outcome = tuple[int, dict[str, Any]]
+
+
+def key_from(request) -> str | None:
+    key = request.headers.get(HEADER)
+    if key is None:
+        return None
+    if not key.strip() or len(key) > MAX_KEY_LENGTH or not key.isprintable():
+        raise InvalidRequest(f"{HEADER} is 1 to {MAX_KEY_LENGTH} printable characters.")
+    return key
+
+
+def fingerprint(request, body: Any) -> str:
+    canonical = json.dumps([request.method, request.path, body], sort_keys=True, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _replay(record: IdempotencyRecord, request_hash: str) -> Outcome:
+    if record.request_hash != request_hash:
+        raise IdempotencyKeyReused(
+            "This Idempotency-Key was already used with a different request; use a new key."
+        )
+    return record.response_status, record.response_body
+
+
+def run_idempotently(
+    *, player, key: str | None, request_hash: str, lock: Callable[[], Any],
+    action: Callable[[Any], Outcome],
+) -> Outcome:
+    """Run ``action(locked)`` once per key; ``lock()``'s result is passed to ``action``."""
+    try:
+        with transaction.atomic():
+            locked = lock()
+            if key is not None:
+                stored = IdempotencyRecord.objects.filter(player=player, key=key).first()
+                if stored is not None:
+                    return _replay(stored, request_hash)
+            status, body = action(locked)
+            if key is not None:
+                with transaction.atomic():
+                    IdempotencyRecord.objects.create(
+                        player=player, key=key, request_hash=request_hash,
+                        response_status=status,
+                        response_body=json.loads(json.dumps(body, default=str)),
+                    )
+            return status, body
+    except IntegrityError:
+        # The same key was stored meanwhile for another resource: everything above rolled
+        # back; answer as that request's retry would be answered.
+        stored = IdempotencyRecord.objects.filter(player=player, key=key).first()
+        if key is None or stored is None:
+            raise
+        return _replay(stored, request_hash)

@@ -1,0 +1,45 @@
+"""The bridge to the engine: rebuild a stored game's position, and what a player may see."""
+
+from __future__ import annotations
+
+from foursquare import Game as EngineGame
+from foursquare import player_view
+from server.api.formats import iso_datetime
+from server.games.models import Game
+
+
+def rebuild(game: Game) -> EngineGame:
+    """The engine's game in the stored game's position, by replaying its moves."""
+    engine = EngineGame(game.deal.deck)
+    for row, col in game.move_list:
+        engine.play((row, col))
+    return engine
+
+
+def game_output(game: Game, engine: EngineGame | None = None) -> dict:
+    """The API's game object: the engine's player view plus the stored game's identity.
+
+    Nothing here can name an undrawn card or a face-down rank: the position part is exactly
+    ``player_view``.
+    """
+    engine = engine if engine is not None else rebuild(game)
+    daily = game.daily
+    return {
+        "id": str(game.pk),
+        "mode": game.mode,
+        "date": daily.date.isoformat() if daily is not None else None,
+        "number": daily.number if daily is not None else None,
+        "deal": game.deal_id,
+        **player_view(engine),
+        "created_at": iso_datetime(game.created_at),
+        "finished_at": iso_datetime(game.finished_at),
+    }
+
+
+def record_output(game: Game) -> dict:
+    return {
+        "deck": game.deal.cards.split(),
+        "moves": [list(move) for move in game.move_list],
+        "status": game.status,
+        "score": game.score,
+    }

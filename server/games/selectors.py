@@ -1,0 +1,20 @@
+"""Reads on games."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from server.games.models import Game
+from server.games.problems import GameNotFound
+
+
+def games_of(player) -> QuerySet[Game]:
+    return Game.objects.filter(player=player).select_related("deal", "daily")
+
+
+def game_of(player, game_id) -> Game:
+    """The player's own game; any other game, or none, is a 404 (never a 403 that leaks it)."""
+    game = games_of(player).filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound()
+    return game

@@ -1,0 +1,130 @@
+"""Writes on games: starting practice, daily and archive games, and playing a move."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import date
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from foursquare import IllegalMoveError, deal
+from server.games import dailies
+from server.games.engine import rebuild
+from server.games.models import Deal, Game, Move
+from server.games.problems import (
+    DailyUnavailable,
+    DealNotFound,
+    DealUnavailable,
+    GameNotFound,
+    GameOver,
+    IllegalMove,
+    StaleMove,
+)
+
+
+def _daily_game(*, player, day: date | None) -> tuple[Game, bool]:
+    day = day or dailies.utc_today()
+    if not dailies.is_playable(day):
+        first, last = dailies.current_dates()
+        raise DailyUnavailable(
+            f"The daily of {day.isoformat()} is not being played now: dailies from "
+            f"{first.isoformat()} to {last.isoformat()} are current somewhere on Earth. "
+            "Past dailies can be replayed with mode \"archive\".",
+        )
+    daily = dailies.daily_get_or_create(day)
+    existing = Game.objects.filter(player=player, daily=daily, mode=Game.Mode.DAILY).first()
+    if existing is not None:
+        return existing, False
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(player=player, mode=Game.Mode.DAILY, daily=daily,
+                                       deal=daily.deal)
+        return game, True
+    except IntegrityError:  # a simultaneous request created it: the constraint decided
+        return Game.objects.get(player=player, daily=daily, mode=Game.Mode.DAILY), False
+
+
+def _archive_game(*, player, day: date | None) -> Game:
+    if day is None or not dailies.is_archived(day):
+        raise DailyUnavailable(
+            "The archive holds past dailies from the launch date until the oldest date still "
+            "being played somewhere on Earth; send one as \"date\"."
+        )
+    daily = dailies.daily_get_or_create(day)
+    return Game.objects.create(player=player, mode=Game.Mode.ARCHIVE, daily=daily,
+                               deal=daily.deal)
+
+
+def _practice_game(*, player, deal_id: str | None) -> Game:
+    if deal_id is None:
+        deal_row = Deal.from_deck(deal(secrets.token_bytes(32)))
+        deal_row.save()
+    else:
+        deal_row = Deal.objects.select_related("daily").filter(pk=deal_id).first()
+        if deal_row is None:
+            raise DealNotFound(f"There is no deal {deal_id!r}.")
+        daily = getattr(deal_row, "daily", None)
+        if daily is not None and not dailies.is_archived(daily.date):
+            raise DealUnavailable(
+                f"Deal {deal_id!r} is the daily of {daily.date.isoformat()}, still being "
+                "played; start it as your daily instead."
+            )
+    return Game.objects.create(player=player, mode=Game.Mode.PRACTICE, deal=deal_row)
+
+
+def game_start(*, player, mode: str, day: date | None = None,
+               deal_id: str | None = None) -> tuple[Game, bool]:
+    """Start (or, for a daily already started, find) a game. Returns (game, created)."""
+    if mode == Game.Mode.DAILY:
+        return _daily_game(player=player, day=day)
+    if mode == Game.Mode.ARCHIVE:
+        return _archive_game(player=player, day=day), True
+    return _practice_game(player=player, deal_id=deal_id), True
+
+
+def game_lock(*, player, game_id) -> Game:
+    """The player's game, locked for update until the transaction ends; 404 for anyone else's."""
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("deal", "daily")
+        .filter(pk=game_id, player=player)
+        .first()
+    )
+    if game is None:
+        raise GameNotFound()
+    return game
+
+
+def move_play(*, game: Game, row: int, col: int, expected_move: int | None):
+    """Play the current card of a locked game at (row, col). Returns the engine's game.
+
+    Raises a problem (and changes nothing) for a finished game, a stale move number or an
+    illegal placement. The caller holds the row lock, and the unique (game, number) constraint
+    on moves backs it: a move number can never be stored twice.
+    """
+    if game.is_over:
+        raise GameOver(f"The game is over ({game.status}); no move can be played.")
+    if expected_move is not None and expected_move != game.moves_played:
+        raise StaleMove(
+            f"You sent move {expected_move}, but {game.moves_played} moves have been played.",
+            moves_played=game.moves_played,
+        )
+    engine = rebuild(game)
+    card = engine.current
+    try:
+        engine.play((row, col))
+    except IllegalMoveError as error:
+        raise IllegalMove(str(error), legal_moves=[list(m) for m in engine.legal_moves()]) \
+            from None
+    now = timezone.now()
+    Move.objects.create(game=game, number=game.moves_played, row=row, col=col, card=str(card))
+    game.move_list = [*game.move_list, [row, col]]
+    game.moves_played = engine.moves_played
+    game.status = engine.status
+    game.score = engine.score
+    if engine.status != Game.Status.PLAYING:
+        game.finished_at = now
+    game.save(update_fields=["move_list", "moves_played", "status", "score", "finished_at",
+                             "updated_at"])
+    return engine

@@ -1,0 +1,165 @@
+"""The games' API: start a game, read it, play a move, and see its record once it is over."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.pagination import CursorPagination
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from server.api import idempotency
+from server.api.schema import problem_example, problems
+from server.games import selectors, services
+from server.games import serializers as s
+from server.games.engine import game_output, record_output
+from server.games.problems import GameInProgress
+
+TAG = ["games"]
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    idempotency.HEADER, location=OpenApiParameter.HEADER, required=False, type=str,
+    description="Any unique string per intended action. A retry with the same key and body "
+                "returns the first response instead of acting twice.",
+)
+
+
+class GamePagination(CursorPagination):
+    ordering = "-created_at"
+    page_size = 20
+    page_size_query_param = "limit"
+    max_page_size = 100
+
+
+class GameListCreateView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="games_list", summary="Your games, newest first",
+        parameters=[OpenApiParameter("limit", int, description="Page size, 1-100 (default 20)."),
+                    OpenApiParameter("cursor", str, description="From `next` or `previous`.")],
+        responses={200: s.GamePageOutput, **problems(401, 404)},
+    )
+    def get(self, request):
+        paginator = GamePagination()
+        page = paginator.paginate_queryset(selectors.games_of(request.user), request, view=self)
+        return paginator.get_paginated_response([game_output(game) for game in page])
+
+    @extend_schema(
+        tags=TAG, operation_id="games_create",
+        summary="Start a game: today's daily, a practice deal, or an archived daily",
+        description=(
+            "`daily`: 201 the first time, then 200 with the same game. `date` (your local date) "
+            "must be current somewhere on Earth (UTC-12 to UTC+14), else 422 "
+            "`daily_unavailable`.\n\n`practice`: a fresh random deal, or `deal` to replay a "
+            "shared one.\n\n`archive`: replay a past daily (`date`), unranked."
+        ),
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=s.GameCreateInput,
+        responses={
+            201: s.GameOutput, 200: s.GameOutput,
+            **problems(400, 401, 404, 413, 415, 422,
+                       s422="`daily_unavailable`, `deal_unavailable` or `idempotency_key_reused`."),
+        },
+        examples=[
+            OpenApiExample("today's daily", value={"mode": "daily"}, request_only=True),
+            OpenApiExample("daily, local date", value={"mode": "daily", "date": "2026-11-29"},
+                           request_only=True),
+            OpenApiExample("practice", value={"mode": "practice"}, request_only=True),
+            OpenApiExample("challenge", value={"mode": "practice", "deal": "k3m9x2p7q4rt"},
+                           request_only=True),
+            OpenApiExample("archive", value={"mode": "archive", "date": "2026-11-01"},
+                           request_only=True),
+            problem_example("daily_unavailable", 422, "That daily cannot be played now",
+                            "The daily of 2026-12-25 is not being played now."),
+        ],
+    )
+    def post(self, request):
+        data = s.GameCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+
+        def start(_locked):
+            game, created = services.game_start(
+                player=request.user, mode=values["mode"], day=values.get("date"),
+                deal_id=values.get("deal"),
+            )
+            return (status.HTTP_201_CREATED if created else status.HTTP_200_OK), game_output(game)
+
+        code, body = idempotency.run_idempotently(
+            player=request.user, key=idempotency.key_from(request),
+            request_hash=idempotency.fingerprint(request, request.data),
+            lock=lambda: None, action=start,
+        )
+        return Response(body, status=code)
+
+
+class GameDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=TAG, operation_id="games_retrieve", summary="One of your games",
+                   responses={200: s.GameOutput, **problems(401, 404)})
+    def get(self, request, game_id):
+        return Response(game_output(selectors.game_of(request.user, game_id)))
+
+
+class MoveCreateView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="games_moves_create",
+        summary="Place the current card",
+        description=(
+            "Places the current card at (row, col), one of the game's `legal_moves`. Send "
+            "`move` (the moves already played) to be safe against double submission."
+        ),
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=s.MoveInput,
+        responses={
+            200: s.GameOutput,
+            **problems(400, 401, 404, 409, 413, 415, 422,
+                       s409="`stale_move` (the game moved on) or `game_over`.",
+                       s422="`illegal_move` or `idempotency_key_reused`."),
+        },
+        examples=[
+            OpenApiExample("a move", value={"row": 0, "col": 1, "move": 3}, request_only=True),
+            problem_example("illegal_move", 422, "That placement is not legal now",
+                            "move 3: cannot place 7H at [2, 2]: it is neither on a pile nor "
+                            "next to one"),
+            problem_example("stale_move", 409, "The game has moved on since you last saw it",
+                            "You sent move 3, but 4 moves have been played."),
+        ],
+    )
+    def post(self, request, game_id):
+        data = s.MoveInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+
+        def play(game):
+            engine = services.move_play(game=game, row=values["row"], col=values["col"],
+                                        expected_move=values.get("move"))
+            return status.HTTP_200_OK, game_output(game, engine)
+
+        code, body = idempotency.run_idempotently(
+            player=request.user, key=idempotency.key_from(request),
+            request_hash=idempotency.fingerprint(request, request.data),
+            lock=lambda: services.game_lock(player=request.user, game_id=game_id),
+            action=play,
+        )
+        return Response(body, status=code)
+
+
+class RecordView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="games_record",
+        summary="The whole deal and your moves, once the game is over",
+        responses={200: s.RecordOutput, **problems(
+            401, 404, 409, s409="`game_in_progress`: the deal stays hidden until the end.")},
+    )
+    def get(self, request, game_id):
+        game = selectors.game_of(request.user, game_id)
+        if not game.is_over:
+            raise GameInProgress("Finish the game first: the deal stays hidden until the end.")
+        return Response(record_output(game))

@@ -1,0 +1,71 @@
+"""Players and their access tokens.
+
+A ``Player`` is Django's user model: a guest has no username and an unusable password; claiming
+the account sets both. Staff who use the admin are players with ``is_staff``.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.contrib.auth.models import PermissionsMixin
+from django.db import models
+from django.db.models.functions import Lower
+
+
+class PlayerManager(BaseUserManager["Player"]):
+    def create_user(self, username=None, password=None, **fields):
+        player = self.model(username=username, **fields)
+        player.set_password(password)  # None gives an unusable password: a guest
+        player.save(using=self._db)
+        return player
+
+    def create_superuser(self, username, password, **fields):
+        fields.setdefault("name", username)
+        return self.create_user(username, password, is_staff=True, is_superuser=True, **fields)
+
+
+class Player(AbstractBaseUser, PermissionsMixin):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=32)
+    # Display names are unique ignoring case and spacing; name_key is the normalised form.
+    name_key = models.CharField(max_length=100, unique=True)
+    username = models.CharField(max_length=32, unique=True, null=True, blank=True)
+    is_staff = models.BooleanField(default=False)
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = PlayerManager()
+
+    USERNAME_FIELD = "username"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("username"), name="player_username_ci_unique"),
+        ]
+
+    @property
+    def is_guest(self) -> bool:
+        return self.username is None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class AccessToken(models.Model):
+    """A bearer token. Only its SHA-256 is stored, so a database leak reveals no token."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tokens")
+    key_hash = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"token {self.pk} of {self.player_id}"

@@ -1,0 +1,29 @@
+"""The players' domain errors (see server.api.problems for the shape)."""
+
+from server.api.problems import Conflict, InvalidCredentials, InvalidRequest, NotFound
+
+
+class NameTaken(Conflict):
+    code, title = "name_taken", "That name is taken"
+
+
+class UsernameTaken(Conflict):
+    code, title = "username_taken", "That username is taken"
+
+
+class AlreadyClaimed(Conflict):
+    code, title = "already_claimed", "This account already has a username and password"
+
+
+class InvalidName(InvalidRequest):
+    code, title = "invalid", "Invalid name"
+
+
+class PlayerNotFound(NotFound):
+    code, title = "not_found", "No such player"
+
+
+__all__ = [
+    "AlreadyClaimed", "InvalidCredentials", "InvalidName", "NameTaken", "PlayerNotFound",
+    "UsernameTaken",
+]

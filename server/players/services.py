@@ -1,0 +1,118 @@
+"""Writes on players: creating guests, naming, claiming, signing in, revoking tokens."""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from server.api.problems import InvalidRequest
+from server.players import names
+from server.players.models import AccessToken, Player
+from server.players.problems import (
+    AlreadyClaimed,
+    InvalidCredentials,
+    InvalidName,
+    NameTaken,
+    UsernameTaken,
+)
+from server.players.tokens import token_issue
+
+USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
+_GUEST_NAME_ATTEMPTS = 5
+
+
+def _clean_name(raw: object) -> str:
+    try:
+        return names.clean_name(raw)
+    except names.InvalidName as error:
+        raise InvalidName(str(error), errors=[{"field": "name", "message": str(error)}]) from None
+
+
+def _save_name(player: Player, name: str) -> None:
+    player.name, player.name_key = name, names.name_key(name)
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        raise NameTaken(f"Another player is called {name!r}; choose another name.") from None
+
+
+@transaction.atomic
+def player_create(*, name: str | None = None, token_label: str = "") -> tuple[Player, str]:
+    """A guest player and its first token. Without a name, a fresh ``Player XXXXXX``."""
+    player = Player(username=None)
+    player.set_unusable_password()
+    if name is not None:
+        _save_name(player, _clean_name(name))
+    else:
+        for _ in range(_GUEST_NAME_ATTEMPTS):
+            try:
+                _save_name(player, names.guest_name())
+                break
+            except NameTaken:
+                continue
+        else:
+            raise NameTaken("Could not find a free guest name; please choose one.")
+    return player, token_issue(player=player, label=token_label)
+
+
+def player_rename(*, player: Player, name: object) -> Player:
+    _save_name(player, _clean_name(name))
+    return player
+
+
+@transaction.atomic
+def player_claim(*, player: Player, username: str, password: str) -> Player:
+    """Give a guest a username and password so it can sign in on other devices."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if not player.is_guest:
+        raise AlreadyClaimed()
+    if not USERNAME_PATTERN.match(username):
+        message = "A username has 3 to 32 letters, digits, '.', '_' or '-'."
+        raise InvalidRequest(message, errors=[{"field": "username", "message": message}])
+    try:
+        password_validation.validate_password(password, user=player)
+    except ValidationError as error:
+        raise InvalidRequest(
+            " ".join(error.messages),
+            errors=[{"field": "password", "message": message} for message in error.messages],
+        ) from None
+    if Player.objects.filter(username__iexact=username).exists():
+        raise UsernameTaken()
+    player.username = username
+    player.set_password(password)
+    player.claimed_at = timezone.now()
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        raise UsernameTaken() from None
+    return player
+
+
+def session_create(*, username: str, password: str, token_label: str = "") -> tuple[Player, str]:
+    """Sign in with a claimed account: a new token for this device."""
+    player = Player.objects.filter(username__iexact=username, is_active=True).first()
+    if player is None:
+        Player().set_password(password)  # spend the same time as a real check
+        raise InvalidCredentials()
+    if not player.check_password(password):
+        raise InvalidCredentials()
+    return player, token_issue(player=player, label=token_label)
+
+
+def token_revoke(*, player: Player, token_id: int) -> bool:
+    deleted, _ = AccessToken.objects.filter(player=player, pk=token_id).delete()
+    return bool(deleted)
+
+
+def tokens_revoke_all(*, player: Player, keep: AccessToken | None = None) -> int:
+    tokens = AccessToken.objects.filter(player=player)
+    if keep is not None:
+        tokens = tokens.exclude(pk=keep.pk)
+    deleted, _ = tokens.delete()
+    return deleted

@@ -1,0 +1,129 @@
+"""The players' API: guests, names, claiming an account, signing in and out, tokens."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from server.api.problems import NotFound
+from server.api.schema import problems
+from server.players import serializers as s
+from server.players import services
+from server.players.models import AccessToken
+
+TAG = ["players"]
+
+
+def _label(request) -> str:
+    return request.headers.get("User-Agent", "")[:64]
+
+
+class PlayerCreateView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        tags=TAG,
+        operation_id="players_create",
+        summary="Create a guest player",
+        description="No password needed. Keep the returned token: it is shown only once.",
+        request=s.PlayerCreateInput,
+        responses={201: s.PlayerWithToken, **problems(400, 409, 413, 415, 429)},
+        examples=[OpenApiExample("named", value={"name": "Ada"}, request_only=True)],
+    )
+    def post(self, request):
+        data = s.PlayerCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player, token = services.player_create(
+            name=data.validated_data.get("name"), token_label=_label(request)
+        )
+        return Response(s.player_with_token(player, token), status=status.HTTP_201_CREATED)
+
+
+class MeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=TAG, operation_id="players_me", summary="Your profile",
+                   responses={200: s.PlayerProfileOutput, **problems(401)})
+    def get(self, request):
+        return Response(s.player_profile(request.user))
+
+    @extend_schema(tags=TAG, operation_id="players_me_update", summary="Change your display name",
+                   request=s.PlayerUpdateInput,
+                   responses={200: s.PlayerProfileOutput, **problems(400, 401, 409, 415)})
+    def patch(self, request):
+        data = s.PlayerUpdateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_rename(player=request.user, name=data.validated_data["name"])
+        return Response(s.player_profile(player))
+
+
+class ClaimView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="players_me_claim",
+        summary="Claim this guest account with a username and password",
+        description="Afterwards, sign in on another device with POST /api/v1/sessions.",
+        request=s.CredentialsInput,
+        responses={200: s.PlayerProfileOutput, **problems(
+            400, 401, 409, 415, s409="`already_claimed` or `username_taken`.")},
+    )
+    def post(self, request):
+        data = s.CredentialsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_claim(player=request.user, **data.validated_data)
+        return Response(s.player_profile(player))
+
+
+class SessionCreateView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        tags=TAG, operation_id="sessions_create",
+        summary="Sign in with a username and password: a new token for this device",
+        request=s.CredentialsInput,
+        responses={201: s.PlayerWithToken, **problems(
+            400, 401, 415, 429, s401="Wrong username or password (`invalid_credentials`).")},
+    )
+    def post(self, request):
+        data = s.CredentialsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player, token = services.session_create(**data.validated_data, token_label=_label(request))
+        return Response(s.player_with_token(player, token), status=status.HTTP_201_CREATED)
+
+
+class SessionCurrentView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=TAG, operation_id="sessions_delete_current",
+                   summary="Sign out: revoke the token this request was made with",
+                   request=None, responses={204: None, **problems(401)})
+    def delete(self, request):
+        services.token_revoke(player=request.user, token_id=request.auth.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenListView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=TAG, operation_id="tokens_list", summary="Your signed-in devices",
+                   responses={200: s.TokenOutput(many=True), **problems(401)})
+    def get(self, request):
+        tokens = AccessToken.objects.filter(player=request.user)
+        return Response([s.token_output(token, request.auth) for token in tokens])
+
+
+class TokenDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=TAG, operation_id="tokens_delete", summary="Revoke one of your tokens",
+                   request=None, responses={204: None, **problems(401, 404)})
+    def delete(self, request, token_id: int):
+        if not services.token_revoke(player=request.user, token_id=token_id):
+            raise NotFound("You have no token with that id.")
+        return Response(status=status.HTTP_204_NO_CONTENT)
