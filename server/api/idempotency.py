@@ -45,7 +45,7 @@ def _replay(record: IdempotencyRecord, request_hash: str) -> Outcome:
         raise IdempotencyKeyReused(
             "This Idempotency-Key was already used with a different request; use a new key."
         )
-    return record.response_status, record.response_body
+    return record.response_status, json.loads(record.response_body)
 
 
 def run_idempotently(
@@ -66,7 +66,7 @@ def run_idempotently(
                     IdempotencyRecord.objects.create(
                         player=player, key=key, request_hash=request_hash,
                         response_status=status,
-                        response_body=json.loads(json.dumps(body, default=str)),
+                        response_body=json.dumps(body),
                     )
             return status, body
     except IntegrityError:

@@ -146,7 +146,8 @@ class IdempotencyRecord(models.Model):
     key = models.CharField(max_length=255)
     request_hash = models.CharField(max_length=64)
     response_status = models.PositiveSmallIntegerField()
-    response_body = models.JSONField()
+    # Text, not JSON: a replay must return the first response byte for byte (jsonb reorders).
+    response_body = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
