@@ -1,0 +1,296 @@
+"""A fair bot for Foursquare: it knows what the player knows, never the order of the stock.
+
+**What it knows.** The player's view (``player_view``) and the identity of every card drawn so
+far: a player saw each card when it was the current card, so they know which cards are still
+in the stock (the *unseen* cards, as a set) and which card lies under each face-down top.
+Only the order of the stock is secret, and nothing here reads it. ``knowledge(game)`` builds
+exactly that knowledge from a game's history (the cards drawn and where they went), and
+``Bot.choose`` / ``Bot.evaluate`` take it apart, so a server can also pass what it holds:
+the view it sends, the cards the player has drawn and, optionally, the face-down cards.
+
+**How it plays.** Determinized Monte Carlo with a strong play-out policy. For each legal move
+it plays the current card there and then plays the game out with the policy of
+``foursquare._playout`` (fill new cells first, keep face-down cards few) over ``samples``
+random orders of the unseen cards. Every move is played out against the *same* orders
+(common random numbers), so the comparison between moves is far sharper than the estimates
+themselves. Moves that lead to the same position up to the grid's symmetries are played out
+once. The bot picks the move with the highest ``win_bonus × P(win) + E[score]`` (a loss scores
+0): winning comes first, and among safe wins the earlier one (more cards left) is better.
+
+**Determinism.** The random orders come from a generator seeded with the bot's seed and the
+situation itself (ranks only), so ``evaluate`` is a pure function of (seed, knowledge): the
+same call gives the same answer in any process, whatever was asked before.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from foursquare import _sim
+from foursquare._playout import playout
+from foursquare._sim import cells_of
+from foursquare.cards import ALL_CARDS, Card, parse_card
+from foursquare.game import PLAYING, Game
+from foursquare.geometry import INDEX, POSITION
+from foursquare.view import PlayerView, player_view
+
+Move = tuple[int, int]
+
+DEFAULT_SAMPLES = 40  # orders of the unseen cards each move is played out against
+WIN_BONUS = 10.0  # a win is worth this many points of score on top of the score itself
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """What the play-outs after one move came to.
+
+    ``win_probability`` is the share of play-outs won, ``expected_score`` their mean score with
+    a loss counted as 0, ``mean_score`` the mean score of the won ones (``None`` if none was).
+    The play-outs use the policy, which is weaker than the bot, so these are cautious
+    estimates; their differences between moves are what the bot relies on.
+    """
+
+    win_probability: float
+    expected_score: float
+    samples: int
+
+    @property
+    def mean_score(self) -> float | None:
+        if not self.win_probability:
+            return None
+        return self.expected_score / self.win_probability
+
+    def value(self, win_bonus: float = WIN_BONUS) -> float:
+        """What the bot maximises: ``win_bonus × P(win) + E[score]``."""
+        return win_bonus * self.win_probability + self.expected_score
+
+
+class Knowledge(NamedTuple):
+    """Everything a player knows during a game: pass it on with ``bot.choose(*knowledge)``."""
+
+    view: PlayerView
+    unseen: tuple[Card, ...]  # the cards still in the stock, in the canonical order
+    face_down: dict[Move, Card]  # the card under each face-down top, as the player saw it
+
+
+def unseen_cards(view: Mapping, drawn: Iterable[str | Card]) -> tuple[Card, ...]:
+    """The cards still in the stock: all 40 but the cards drawn so far and the current one.
+
+    ``drawn`` lists every card placed so far (face up, face down or covered: the player saw
+    each of them); the view's current card is counted as drawn too. Raises ``ValueError`` if
+    the count does not match the view's stock.
+    """
+    seen = {parse_card(card) for card in drawn}
+    if view.get("current_card"):
+        seen.add(Card.parse(view["current_card"]))
+    unseen = tuple(card for card in ALL_CARDS if card not in seen)
+    if len(unseen) != view["stock"]:
+        raise ValueError(f"{len(seen)} cards drawn leave {len(unseen)} unseen, "
+                         f"but the view's stock holds {view['stock']}")
+    return unseen
+
+
+def knowledge(game: Game) -> Knowledge:
+    """What the player of ``game`` knows now, taken only from the cards already drawn."""
+    drawn = [result.card for result in game.history]
+    face_down = {at: pile.top for at, pile in game.grid().items() if not pile.face_up}
+    view = player_view(game)
+    return Knowledge(view, unseen_cards(view, drawn), face_down)
+
+
+class _Situation:
+    """A view and what the player knows, turned into a position for play-outs."""
+
+    def __init__(self, view: Mapping, unseen: Iterable[str | Card],
+                 face_down: Mapping[Move, str | Card] | None) -> None:
+        if view["status"] != "playing" or not view.get("current_card"):
+            raise ValueError(f"the game is over ({view['status']}): there is no move to choose")
+        current = Card.parse(view["current_card"])
+        unseen_set = {parse_card(card) for card in unseen}
+        if len(unseen_set) != view["stock"]:
+            raise ValueError(f"the view's stock holds {view['stock']} cards, "
+                             f"but {len(unseen_set)} distinct unseen cards were given")
+        known = {tuple(at): parse_card(card) for at, card in (face_down or {}).items()}
+        piles: dict[int, tuple[int, int]] = {}
+        shown = {current}
+        self.unknown: list[int] = []  # face-down cells whose card the caller did not give
+        for pile in view["grid"]:
+            at = (pile["row"], pile["col"])
+            cell = INDEX[at]
+            if pile["face_up"]:
+                card = Card.parse(pile["card"])
+                piles[cell] = (pile["height"], card.rank)
+            elif at in known:
+                card = known[at]
+                piles[cell] = (pile["height"], -card.rank)
+            else:
+                card = None
+                piles[cell] = (pile["height"], -1)  # a stand-in, drawn afresh for each sample
+                self.unknown.append(cell)
+            if card is not None:
+                if card in shown or card in unseen_set:
+                    raise ValueError(f"card {card} is both on the table and elsewhere")
+                shown.add(card)
+        if current in unseen_set:
+            raise ValueError(f"the current card {current} cannot also be unseen")
+        self.position = _sim.Position.from_piles(piles, view["moves_played"])
+        self.rank = current.rank
+        self.unseen = sorted(card.rank for card in unseen_set)
+        # The cards a face-down top we don't know may be: seen, but not showing anywhere.
+        self.hidden_pool = sorted(card.rank for card in ALL_CARDS
+                                  if card not in shown and card not in unseen_set)
+        self.moves = [tuple(move) for move in view["legal_moves"]]
+        cells = [INDEX[move] for move in self.moves]
+        if cells != self.position.legal_cells():
+            raise ValueError("the view's legal moves do not match its grid")
+
+    def fingerprint(self) -> str:
+        """The situation in ranks only: what the bot's random orders are seeded with."""
+        position = self.position
+        grid = ",".join(f"{cell}:{position.height[cell]}:{position.top[cell]}"
+                        for cell in cells_of(position.occupied))
+        unknown = ",".join(map(str, self.unknown))
+        return (f"{position.placed}|{self.rank}|{grid}|{unknown}|"
+                f"{''.join(map(str, self.unseen))}|{''.join(map(str, self.hidden_pool))}")
+
+
+class Bot:
+    """A seeded bot. ``choose`` picks a move; ``evaluate`` estimates every legal move.
+
+    Both take a player's view, the unseen cards and, optionally, the cards under the face-down
+    tops (``bot.choose(*knowledge(game))`` passes all three). Without ``face_down`` the bot
+    treats each face-down card as any of the cards drawn but no longer showing.
+    """
+
+    def __init__(self, seed: int = 0, *, samples: int = DEFAULT_SAMPLES,
+                 win_bonus: float = WIN_BONUS) -> None:
+        if samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples}")
+        self.seed = seed
+        self.samples = samples
+        self.win_bonus = win_bonus
+
+    def __repr__(self) -> str:
+        return f"Bot({self.seed!r}, samples={self.samples!r}, win_bonus={self.win_bonus!r})"
+
+    def choose(self, view: Mapping, unseen: Iterable[str | Card],
+               face_down: Mapping[Move, str | Card] | None = None) -> Move:
+        """The move the bot plays."""
+        if len(view.get("legal_moves") or ()) == 1:
+            _Situation(view, unseen, face_down)  # still check what we were given
+            row, col = view["legal_moves"][0]
+            return (row, col)
+        return self.best(self.evaluate(view, unseen, face_down))
+
+    def best(self, estimates: Mapping[Move, Estimate]) -> Move:
+        """The move with the highest value; ties go to the first in (row, col) order."""
+        return max(sorted(estimates), key=lambda move: estimates[move].value(self.win_bonus))
+
+    def evaluate(self, view: Mapping, unseen: Iterable[str | Card],
+                 face_down: Mapping[Move, str | Card] | None = None) -> dict[Move, Estimate]:
+        """An estimate for every legal move, from the same sampled orders of the unseen cards."""
+        situation = _Situation(view, unseen, face_down)
+        rng = random.Random(f"foursquare-bot|{self.seed}|{situation.fingerprint()}")
+        base = situation.position
+        rank = situation.rank
+        cells = [INDEX[move] for move in situation.moves]
+
+        # Moves that reach the same position up to symmetry share one set of play-outs (only
+        # when every face-down card is known: stand-ins differ from sample to sample).
+        representative: dict[int, int] = {}
+        if not situation.unknown:
+            seen_keys: dict[tuple, int] = {}
+            for cell in cells:
+                after = base.copy()
+                after.play(cell, rank)
+                representative[cell] = seen_keys.setdefault(after.symmetric_key(), cell)
+        else:
+            representative = {cell: cell for cell in cells}
+        played = sorted(set(representative.values()))
+
+        wins = dict.fromkeys(played, 0)
+        scores = dict.fromkeys(played, 0)
+        order = situation.unseen[:]
+        pool = situation.hidden_pool
+        for _ in range(self.samples):
+            rng.shuffle(order)
+            root = base
+            if situation.unknown:
+                root = base.copy()
+                for cell, hidden in zip(situation.unknown, rng.sample(pool, len(situation.unknown)),
+                                        strict=True):
+                    root.top[cell] = -hidden
+            for cell in played:
+                after = root.copy()
+                status = after.play(cell, rank)
+                if status == _sim.PLAYING:
+                    score = playout(after, order)
+                else:
+                    score = after.score if status == _sim.WON else -1
+                if score >= 0:
+                    wins[cell] += 1
+                    scores[cell] += score
+        samples = self.samples
+        return {
+            POSITION[cell]: Estimate(wins[representative[cell]] / samples,
+                                     scores[representative[cell]] / samples, samples)
+            for cell in cells
+        }
+
+
+class BotGame(NamedTuple):
+    """A deal played by the bot: ``status`` is ``"won"`` or ``"lost"``, ``score`` None if lost."""
+
+    status: str
+    score: int | None
+    moves: tuple[Move, ...]
+
+
+def play_deal(deck: Iterable[str | Card], seed: int = 0, *,
+              samples: int = DEFAULT_SAMPLES) -> BotGame:
+    """Play a whole deal with the bot, which sees at each move only what a player would."""
+    game = Game(deck)
+    bot = Bot(seed, samples=samples)
+    while game.status == PLAYING:
+        game.play(bot.choose(*knowledge(game)))
+    return BotGame(game.status, game.score, tuple(game.moves))
+
+
+class MoveReview(NamedTuple):
+    """One move of a game as the bot saw it: what was played, what it would play."""
+
+    index: int
+    played: Move
+    best: Move
+    estimates: dict[Move, Estimate]
+    value_lost: float  # the best move's value minus the played move's (0 if the same)
+
+
+def review_game(deck: Iterable[str | Card], moves: Iterable[Move], seed: int = 0, *,
+                samples: int = DEFAULT_SAMPLES) -> list[MoveReview]:
+    """The bot's estimates for every move of a game, for post-game analysis and hints.
+
+    Each move is judged with what the player knew when making it. Raises the engine's
+    ``IllegalMoveError`` if a move is not legal.
+    """
+    game = Game(deck)
+    bot = Bot(seed, samples=samples)
+    reviews = []
+    for index, move in enumerate(moves):
+        move = (move[0], move[1])
+        if not game.is_legal(move):
+            game.play(move)  # raises, naming the move
+        estimates = bot.evaluate(*knowledge(game))
+        best = bot.best(estimates)
+        lost = estimates[best].value(bot.win_bonus) - estimates[move].value(bot.win_bonus)
+        reviews.append(MoveReview(index, move, best, estimates, lost))
+        game.play(move)
+    return reviews
+
+__all__ = [
+    "DEFAULT_SAMPLES", "WIN_BONUS", "Bot", "BotGame", "Estimate", "Knowledge", "Move",
+    "MoveReview", "knowledge", "play_deal", "review_game", "unseen_cards",
+]
