@@ -210,10 +210,10 @@ FOURSQUARE_DAILY_SECRET = (
 SPECTACULAR_SETTINGS = {
     "TITLE": "Foursquare Daily API",
     "COMPONENT_SPLIT_REQUEST": True,
-    "SECURITY": [{"bearerAuth": []}],
-    "APPEND_COMPONENTS": {
-        "securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}},
-    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "server.api.schema.require_request_bodies",
+    ],
     "DESCRIPTION": "Play the daily deal of Foursquare; the server checks every move.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,8 @@ from server.games.problems import IdempotencyKeyReused
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
+KEY_PATTERN = r"^[!-~]{1,255}$"  # visible ASCII, as HTTP header values travel safely
+_KEY = re.compile(KEY_PATTERN)
 
 Outcome = tuple[int, dict[str, Any]]
 
@@ -30,8 +33,8 @@ def key_from(request) -> str | None:
     key = request.headers.get(HEADER)
     if key is None:
         return None
-    if not key.strip() or len(key) > MAX_KEY_LENGTH or not key.isprintable():
-        raise InvalidRequest(f"{HEADER} is 1 to {MAX_KEY_LENGTH} printable characters.")
+    if not _KEY.fullmatch(key):
+        raise InvalidRequest(f"{HEADER} is 1 to {MAX_KEY_LENGTH} visible ASCII characters.")
     return key
 
 
@@ -62,12 +65,10 @@ def run_idempotently(
                     return _replay(stored, request_hash)
             status, body = action(locked)
             if key is not None:
-                with transaction.atomic():
-                    IdempotencyRecord.objects.create(
-                        player=player, key=key, request_hash=request_hash,
-                        response_status=status,
-                        response_body=json.dumps(body),
-                    )
+                IdempotencyRecord.objects.create(
+                    player=player, key=key, request_hash=request_hash,
+                    response_status=status, response_body=json.dumps(body),
+                )
             return status, body
     except IntegrityError:
         # The same key was stored meanwhile for another resource: everything above rolled

@@ -60,3 +60,19 @@ def problem_example(code: str, status: int, title: str, detail: str) -> OpenApiE
         status_codes=[str(status)],
         response_only=True,
     )
+
+
+def require_request_bodies(result, generator, request, public):
+    """Postprocessing hook: a body whose schema is a oneOf (one shape per mode) is required;
+    drf-spectacular cannot infer that from a polymorphic serializer."""
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if not body:
+                continue
+            for media in body.get("content", {}).values():
+                ref = media.get("schema", {}).get("$ref", "")
+                component = result["components"]["schemas"].get(ref.rsplit("/", 1)[-1], {})
+                if "oneOf" in component:
+                    body["required"] = True
+    return result

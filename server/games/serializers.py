@@ -2,35 +2,65 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from server.api.fields import StrictCharField, StrictIntegerField
+from server.api.inputs import StrictInput
 from server.games.models import Game
 
 
-class GameCreateInput(serializers.Serializer):
-    mode = serializers.ChoiceField(choices=Game.Mode.choices)
+class DailyGameInput(StrictInput):
+    mode = serializers.ChoiceField(choices=[Game.Mode.DAILY.value])
     date = serializers.DateField(
         required=False, input_formats=["%Y-%m-%d"],
-        help_text="daily: your local date (default: today in UTC); archive: a past daily.",
+        help_text="Your local date (default: today in UTC); it must be current somewhere on "
+                  "Earth (UTC-12 to UTC+14).",
     )
+
+
+class PracticeGameInput(StrictInput):
+    mode = serializers.ChoiceField(choices=[Game.Mode.PRACTICE.value])
     deal = StrictCharField(required=False, max_length=16,
-                                 help_text="practice: replay this shared deal.")
-
-    def validate(self, attrs):
-        mode = attrs["mode"]
-        if "deal" in attrs and mode != Game.Mode.PRACTICE:
-            raise serializers.ValidationError({"deal": "Only a practice game takes a deal."})
-        if "date" in attrs and mode == Game.Mode.PRACTICE:
-            raise serializers.ValidationError(
-                {"date": "A practice game takes no date; use mode \"archive\" for a past daily."}
-            )
-        if mode == Game.Mode.ARCHIVE and "date" not in attrs:
-            raise serializers.ValidationError({"date": "An archive game needs the daily's date."})
-        return attrs
+                           help_text="Replay this shared deal (a challenge link).")
 
 
-class MoveInput(serializers.Serializer):
+class ArchiveGameInput(StrictInput):
+    mode = serializers.ChoiceField(choices=[Game.Mode.ARCHIVE.value])
+    date = serializers.DateField(input_formats=["%Y-%m-%d"],
+                                 help_text="A past daily, no longer current anywhere.")
+
+
+GAME_INPUTS = {
+    Game.Mode.DAILY.value: DailyGameInput,
+    Game.Mode.PRACTICE.value: PracticeGameInput,
+    Game.Mode.ARCHIVE.value: ArchiveGameInput,
+}
+
+
+class GameModeInput(serializers.Serializer):
+    """Only to read ``mode`` first: it decides which of the inputs above applies."""
+
+    mode = serializers.ChoiceField(choices=Game.Mode.choices)
+
+
+GameCreateInput = PolymorphicProxySerializer(
+    component_name="GameCreateInput",
+    serializers=GAME_INPUTS,
+    resource_type_field_name="mode",
+)
+
+
+def game_create_input(data) -> dict:
+    """The validated body of POST /games, checked against the shape its ``mode`` asks for."""
+    mode = GameModeInput(data=data)
+    mode.is_valid(raise_exception=True)
+    values = GAME_INPUTS[mode.validated_data["mode"]](data=data)
+    values.is_valid(raise_exception=True)
+    return values.validated_data
+
+
+class MoveInput(StrictInput):
     row = StrictIntegerField(min_value=-1000, max_value=1000)
     col = StrictIntegerField(min_value=-1000, max_value=1000)
     move = StrictIntegerField(

@@ -7,10 +7,11 @@ from rest_framework import status
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from server.api import idempotency
+from server.api.problems import InvalidRequest
 from server.api.schema import problem_example, problems
+from server.api.views import ApiView
 from server.games import selectors, services
 from server.games import serializers as s
 from server.games.engine import game_output, record_output
@@ -18,7 +19,8 @@ from server.games.problems import GameInProgress
 
 TAG = ["games"]
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
-    idempotency.HEADER, location=OpenApiParameter.HEADER, required=False, type=str,
+    idempotency.HEADER, location=OpenApiParameter.HEADER, required=False,
+    type={"type": "string", "pattern": idempotency.KEY_PATTERN},
     description="Any unique string per intended action. A retry with the same key and body "
                 "returns the first response instead of acting twice.",
 )
@@ -30,15 +32,25 @@ class GamePagination(CursorPagination):
     page_size_query_param = "limit"
     max_page_size = 100
 
+    def get_page_size(self, request):
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+            raise InvalidRequest(f"limit is a whole number from 1 to {self.max_page_size}.")
+        return int(raw)
 
-class GameListCreateView(APIView):
+
+class GameListCreateView(ApiView):
     permission_classes = [IsAuthenticated]
+    query_parameters = frozenset({"limit", "cursor"})
 
     @extend_schema(
         tags=TAG, operation_id="games_list", summary="Your games, newest first",
-        parameters=[OpenApiParameter("limit", int, description="Page size, 1-100 (default 20)."),
+        parameters=[OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100},
+                                     description="Page size, 1-100 (default 20)."),
                     OpenApiParameter("cursor", str, description="From `next` or `previous`.")],
-        responses={200: s.GamePageOutput, **problems(401, 404)},
+        responses={200: s.GamePageOutput, **problems(400, 401, 404)},
     )
     def get(self, request):
         paginator = GamePagination()
@@ -75,9 +87,7 @@ class GameListCreateView(APIView):
         ],
     )
     def post(self, request):
-        data = s.GameCreateInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = s.game_create_input(request.data)
 
         def start(_locked):
             game, created = services.game_start(
@@ -94,7 +104,7 @@ class GameListCreateView(APIView):
         return Response(body, status=code)
 
 
-class GameDetailView(APIView):
+class GameDetailView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=TAG, operation_id="games_retrieve", summary="One of your games",
@@ -103,7 +113,7 @@ class GameDetailView(APIView):
         return Response(game_output(selectors.game_of(request.user, game_id)))
 
 
-class MoveCreateView(APIView):
+class MoveCreateView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -149,7 +159,7 @@ class MoveCreateView(APIView):
         return Response(body, status=code)
 
 
-class RecordView(APIView):
+class RecordView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(

@@ -1,6 +1,12 @@
 """The players' domain errors (see server.api.problems for the shape)."""
 
-from server.api.problems import Conflict, InvalidCredentials, InvalidRequest, NotFound
+from server.api.problems import (
+    Conflict,
+    InvalidCredentials,
+    InvalidRequest,
+    NotFound,
+    Unprocessable,
+)
 
 
 class NameTaken(Conflict):
@@ -19,11 +25,15 @@ class InvalidName(InvalidRequest):
     code, title = "invalid", "Invalid name"
 
 
+class WeakPassword(Unprocessable):
+    code, title = "weak_password", "That password is too easy to guess"
+
+
 class PlayerNotFound(NotFound):
     code, title = "not_found", "No such player"
 
 
 __all__ = [
     "AlreadyClaimed", "InvalidCredentials", "InvalidName", "NameTaken", "PlayerNotFound",
-    "UsernameTaken",
+    "UsernameTaken", "WeakPassword",
 ]

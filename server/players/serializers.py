@@ -2,27 +2,47 @@
 
 from __future__ import annotations
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from server.api.fields import StrictCharField
 from server.api.formats import iso_datetime
+from server.api.inputs import StrictInput
+from server.players import names
 from server.players.models import AccessToken, Player
 
-
-class PlayerCreateInput(serializers.Serializer):
-    name = StrictCharField(required=False, allow_blank=False, trim_whitespace=False,
-                                 max_length=200, help_text="Display name (2-24 characters).")
+USERNAME_PATTERN = r"^[A-Za-z0-9_.\-]{3,32}$"
 
 
-class PlayerUpdateInput(serializers.Serializer):
-    name = StrictCharField(trim_whitespace=False, max_length=200,
-                                 help_text="Display name (2-24 characters).")
+NAME_HELP = (
+    "Display name: 2 to 24 characters, no leading or trailing space, no control or invisible "
+    "formatting characters. Unique ignoring case and spaces."
+)
 
 
-class CredentialsInput(serializers.Serializer):
-    username = StrictCharField(max_length=200)
-    password = StrictCharField(max_length=200, trim_whitespace=False,
-                                     style={"input_type": "password"})
+def name_field(**options) -> StrictCharField:
+    return StrictCharField(
+        trim_whitespace=False, min_length=names.MIN_LENGTH, max_length=names.MAX_LENGTH,
+        validators=[RegexValidator(names.NAME_PATTERN, names.NAME_RULE)], help_text=NAME_HELP,
+        **options,
+    )
+
+
+class PlayerCreateInput(StrictInput):
+    name = name_field(required=False)
+
+
+class PlayerUpdateInput(StrictInput):
+    name = name_field(required=False)
+
+
+class CredentialsInput(StrictInput):
+    username = StrictCharField(
+        min_length=3, max_length=32, validators=[RegexValidator(USERNAME_PATTERN)],
+        help_text="3 to 32 letters, digits, '.', '_' or '-'; case is ignored when signing in.",
+    )
+    password = StrictCharField(min_length=1, max_length=200, trim_whitespace=False,
+                               style={"input_type": "password"})
 
 
 class PlayerRef(serializers.Serializer):

@@ -18,10 +18,11 @@ from server.players.problems import (
     InvalidName,
     NameTaken,
     UsernameTaken,
+    WeakPassword,
 )
 from server.players.tokens import token_issue
 
-USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
+USERNAME_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{3,32}")
 _GUEST_NAME_ATTEMPTS = 5
 
 
@@ -60,8 +61,9 @@ def player_create(*, name: str | None = None, token_label: str = "") -> tuple[Pl
     return player, token_issue(player=player, label=token_label)
 
 
-def player_rename(*, player: Player, name: object) -> Player:
-    _save_name(player, _clean_name(name))
+def player_rename(*, player: Player, name: object | None) -> Player:
+    if name is not None:
+        _save_name(player, _clean_name(name))
     return player
 
 
@@ -71,13 +73,13 @@ def player_claim(*, player: Player, username: str, password: str) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     if not player.is_guest:
         raise AlreadyClaimed()
-    if not USERNAME_PATTERN.match(username):
+    if not USERNAME_PATTERN.fullmatch(username):
         message = "A username has 3 to 32 letters, digits, '.', '_' or '-'."
         raise InvalidRequest(message, errors=[{"field": "username", "message": message}])
     try:
         password_validation.validate_password(password, user=player)
     except ValidationError as error:
-        raise InvalidRequest(
+        raise WeakPassword(
             " ".join(error.messages),
             errors=[{"field": "password", "message": message} for message in error.messages],
         ) from None

@@ -6,10 +6,10 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from server.api.problems import NotFound
 from server.api.schema import problems
+from server.api.views import ApiView
 from server.players import serializers as s
 from server.players import services
 from server.players.models import AccessToken
@@ -21,7 +21,7 @@ def _label(request) -> str:
     return request.headers.get("User-Agent", "")[:64]
 
 
-class PlayerCreateView(APIView):
+class PlayerCreateView(ApiView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
 
@@ -43,7 +43,7 @@ class PlayerCreateView(APIView):
         return Response(s.player_with_token(player, token), status=status.HTTP_201_CREATED)
 
 
-class MeView(APIView):
+class MeView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=TAG, operation_id="players_me", summary="Your profile",
@@ -57,11 +57,12 @@ class MeView(APIView):
     def patch(self, request):
         data = s.PlayerUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        player = services.player_rename(player=request.user, name=data.validated_data["name"])
+        player = services.player_rename(player=request.user,
+                                        name=data.validated_data.get("name"))
         return Response(s.player_profile(player))
 
 
-class ClaimView(APIView):
+class ClaimView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -70,7 +71,9 @@ class ClaimView(APIView):
         description="Afterwards, sign in on another device with POST /api/v1/sessions.",
         request=s.CredentialsInput,
         responses={200: s.PlayerProfileOutput, **problems(
-            400, 401, 409, 415, s409="`already_claimed` or `username_taken`.")},
+            400, 401, 409, 415, 422, s409="`already_claimed` or `username_taken`.",
+            s422="`weak_password`: Django's password rules (8+ characters, not common, not "
+                 "all digits, not like the name).")},
     )
     def post(self, request):
         data = s.CredentialsInput(data=request.data)
@@ -79,7 +82,7 @@ class ClaimView(APIView):
         return Response(s.player_profile(player))
 
 
-class SessionCreateView(APIView):
+class SessionCreateView(ApiView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
 
@@ -97,7 +100,7 @@ class SessionCreateView(APIView):
         return Response(s.player_with_token(player, token), status=status.HTTP_201_CREATED)
 
 
-class SessionCurrentView(APIView):
+class SessionCurrentView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=TAG, operation_id="sessions_delete_current",
@@ -108,7 +111,7 @@ class SessionCurrentView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class TokenListView(APIView):
+class TokenListView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=TAG, operation_id="tokens_list", summary="Your signed-in devices",
@@ -118,7 +121,7 @@ class TokenListView(APIView):
         return Response([s.token_output(token, request.auth) for token in tokens])
 
 
-class TokenDetailView(APIView):
+class TokenDetailView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=TAG, operation_id="tokens_delete", summary="Revoke one of your tokens",

@@ -21,12 +21,12 @@ GAME_FIELDS = {
 }
 
 
-def play(api, game, index=0, **extra):
+def play(api, game, index=0, **headers):
     """Play legal move number ``index`` (wrapping) of the game as last seen."""
     legal = game["legal_moves"]
     row, col = legal[index % len(legal)]
     return api.post(f"games/{game['id']}/moves",
-                    {"row": row, "col": col, "move": game["moves_played"], **extra})
+                    {"row": row, "col": col, "move": game["moves_played"]}, **headers)
 
 
 def play_to_the_end(api, game):
@@ -248,7 +248,8 @@ def test_finished_game_refuses_moves(player_api, practice_game):
     "body",
     [{}, {"row": 0}, {"row": "0", "col": 0}, {"row": 0.0, "col": 0}, {"row": True, "col": 0},
      {"row": 0, "col": None}, {"row": [0], "col": 0}, {"row": 0, "col": 0, "move": "0"},
-     {"row": 0, "col": 0, "move": -1}, {"row": 10**20, "col": 0}],
+     {"row": 0, "col": 0, "move": -1}, {"row": 10**20, "col": 0},
+     {"row": 0, "col": 0, "mvoe": 0}],
 )
 def test_malformed_moves_are_400_invalid(player_api, practice_game, body):
     response = player_api.post(f"games/{practice_game['id']}/moves", body)
@@ -328,7 +329,10 @@ def test_a_move_costs_a_bounded_number_of_queries(player_api, practice_game):
     with CaptureQueriesContext(connection) as queries:
         response = play(player_api, game, HTTP_IDEMPOTENCY_KEY="bounded")
     assert response.status_code == 200
-    assert len(queries) <= 6, [query["sql"] for query in queries]
+    # The test runs inside a transaction, so the view's own transaction shows up as a
+    # savepoint; in production it is BEGIN/COMMIT, which is not counted either.
+    statements = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    assert len(statements) <= 6, statements
 
 
 # --- Hidden information -----------------------------------------------------------------------

@@ -51,9 +51,20 @@ def test_bad_display_names_are_refused(player_api, name):
     assert_problem(player_api.patch("players/me", {"name": name}), 400, "invalid")
 
 
-def test_display_name_is_tidied(player_api):
-    response = player_api.patch("players/me", {"name": "  Ada   Lovelace "})
-    assert response.status_code == 200 and response.json()["name"] == "Ada Lovelace"
+@pytest.mark.parametrize("name", [" Ada", "Ada ", "\u200bAda", "Ada\n"])
+def test_names_with_invisible_edges_are_refused(player_api, name):
+    assert_problem(player_api.patch("players/me", {"name": name}), 400, "invalid")
+
+
+@pytest.mark.parametrize("name", ["Ada Lovelace", "می\u200cخواهم", "ഷ്\u200dടി", "অমিত"])
+def test_names_in_every_script_are_welcome(player_api, name):
+    response = player_api.patch("players/me", {"name": name})
+    assert response.status_code == 200 and response.json()["name"] == name
+
+
+def test_patch_without_a_name_changes_nothing(player_api):
+    before = player_api.get("players/me").json()
+    assert player_api.patch("players/me", {}).json() == before
 
 
 def test_display_names_are_unique_ignoring_case_and_spaces(make_player):
@@ -87,7 +98,8 @@ def test_password_is_hashed_by_django(player_api):
 
 def test_weak_password_is_refused(player_api):
     body = assert_problem(
-        player_api.post("players/me/claim", {"username": "ada", "password": "123"}), 400, "invalid"
+        player_api.post("players/me/claim", {"username": "ada", "password": "12345678"}), 422,
+        "weak_password",
     )
     assert any(error["field"] == "password" for error in body["errors"])
     assert Player.objects.get(username=None)  # still a guest

@@ -1,0 +1,32 @@
+"""The base of every request-body serializer: unknown fields are an error, not ignored.
+
+A client that misspells ``"move"`` as ``"mvoe"`` should hear about it instead of silently
+losing its concurrency check. The OpenAPI schema says the same (``additionalProperties:
+false``), via the extension below.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from rest_framework import serializers
+
+
+class StrictInput(serializers.Serializer):
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {name: ["Unknown field."] for name in unknown}
+                )
+        return super().to_internal_value(data)
+
+
+class StrictInputSchema(OpenApiSerializerExtension):
+    target_class = StrictInput
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        return schema
