@@ -195,6 +195,9 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
+# No request of this API needs more than a few hundred bytes.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+
 # --- The game ----------------------------------------------------------------------------------
 
 # Daily #1. Changing it renumbers every daily.

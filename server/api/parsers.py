@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -30,7 +31,13 @@ class StrictJSONParser(JSONParser):
     """Rejects invalid UTF-8, non-finite numbers, very deep nesting and non-object bodies."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        raw = stream.read() if stream is not None else b""
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            # Imported here: problems imports DRF's views, which load this parser.
+            from server.api.problems import PayloadTooLarge
+
+            raise PayloadTooLarge(f"A request body may have at most {limit} bytes.")
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:

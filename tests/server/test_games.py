@@ -359,3 +359,10 @@ def test_no_response_during_play_reveals_an_undrawn_card_or_a_face_down_rank(pla
             assert f"'{card}'" not in text, f"undrawn {card} leaked after {drawn - 1} moves"
         for cell in body["grid"]:
             assert cell["face_up"] or cell["card"] is None
+
+
+def test_oversized_body_is_413_and_changes_nothing(player_api, practice_game):
+    body = '{"row": 0, "col": 0, "padding": "' + "x" * 70_000 + '"}'
+    response = player_api.raw("post", f"games/{practice_game['id']}/moves", body)
+    assert_problem(response, 413, "payload_too_large")
+    assert not Move.objects.exists()
