@@ -45,77 +45,72 @@ def line_change(members: list[int], top: list[int], rank: int) -> int:
     return up - down
 
 
-def line_summary(members: list[int], top: list[int]) -> tuple[list[int], int]:
-    """A line's face-up ranks, sorted, and its number of face-down cards."""
-    shown = [top[cell] for cell in members]
-    up = sorted([rank for rank in shown if rank > 0])
-    return up, len(shown) - len(up)
-
-
-def stack_change(summary: tuple[list[int], int], old: int, rank: int) -> int:
-    """How putting ``rank`` on a pile of the line (top ``old``, signed) changes the count."""
-    up, down = summary
-    if old < 0:
-        down -= 1  # the covered face-down card leaves the line
-        if up and up[0] <= rank <= up[-1]:
-            return _NO_CHANGE
-        return len(up) - down
-    if len(up) == 1:
-        return -down  # no other face-up card: the line flips
-    low = up[1] if up[0] == old else up[0]
-    high = up[-2] if up[-1] == old else up[-1]
-    if low <= rank <= high:
-        return _NO_CHANGE
-    return len(up) - 1 - down
-
-
-def policy_cell(position: Position, rank: int) -> int:
-    """The cell the policy puts ``rank`` on (the position must still be playing)."""
+def new_pile_outcomes(position: Position, rank: int, cells: int) -> dict[int, int]:
+    """The face-down count after ``rank`` goes to each empty cell of the bit set ``cells``."""
     top = position.top
     rows = position.rows
     cols = position.cols
     face_down = position.face_down
+    row_change: dict[int, int] = {}
+    col_change: dict[int, int] = {}
+    outcomes = {}
+    for cell in cells_of(cells):
+        line = ROW_LINE[cell]
+        change = row_change.get(line)
+        if change is None:
+            change = row_change[line] = line_change(rows[line], top, rank)
+        line = COL_LINE[cell]
+        other = col_change.get(line)
+        if other is None:
+            other = col_change[line] = line_change(cols[line], top, rank)
+        outcomes[cell] = face_down + change + other
+    return outcomes
+
+
+def stack_outcomes(position: Position, rank: int, cells: int) -> dict[int, int]:
+    """The face-down count after ``rank`` goes on each pile of the bit set ``cells``."""
+    top = position.top
+    # Covering a face-down top turns one card up; then each line the pile is in may flip.
+    # Each line is summed up once for all its piles.
+    outcomes = {cell: position.face_down - (top[cell] < 0) for cell in cells_of(cells)}
+    for lines in (position.rows, position.cols):
+        for members in lines:
+            if not members:
+                continue
+            up = sorted([top[cell] for cell in members if top[cell] > 0])
+            count_up = len(up)
+            count_down = len(members) - count_up
+            for cell in members:
+                if cell in outcomes:
+                    old = top[cell]
+                    if old < 0:  # the other piles: all the face-up ones, one face-down less
+                        if not (count_up and up[0] <= rank <= up[-1]):
+                            outcomes[cell] += count_up - count_down + 1
+                    elif count_up == 1:  # no other face-up pile: the line flips
+                        outcomes[cell] -= count_down
+                    else:
+                        low = up[1] if up[0] == old else up[0]
+                        high = up[-2] if up[-1] == old else up[-1]
+                        if not low <= rank <= high:
+                            outcomes[cell] += count_up - 1 - count_down
+    return outcomes
+
+
+def policy_cell(position: Position, rank: int) -> int:
+    """The cell the policy puts ``rank`` on (the position must still be playing)."""
     legal = position.open & BOX_ALLOWED[position.box]
     new_cells = legal & ~position.occupied
-    best = -1
-    best_face_down = MAX_FACE_DOWN + 1
     if new_cells:
-        row_change: dict[int, int] = {}
-        col_change: dict[int, int] = {}
-        for cell in cells_of(new_cells):
-            line = ROW_LINE[cell]
-            change = row_change.get(line)
-            if change is None:
-                change = row_change[line] = line_change(rows[line], top, rank)
-            line = COL_LINE[cell]
-            other = col_change.get(line)
-            if other is None:
-                other = col_change[line] = line_change(cols[line], top, rank)
-            after = face_down + change + other
-            if after < best_face_down:
-                best_face_down = after
-                best = cell
-        if best >= 0:
+        outcomes = new_pile_outcomes(position, rank, new_cells)
+        best = min(outcomes, key=outcomes.__getitem__)  # the lowest cell among the best
+        if outcomes[best] <= MAX_FACE_DOWN:
             return best
-    row_summary: dict[int, tuple[list[int], int]] = {}
-    col_summary: dict[int, tuple[list[int], int]] = {}
-    for cell in cells_of(legal & position.occupied):
-        old = top[cell]
-        line = ROW_LINE[cell]
-        summary = row_summary.get(line)
-        if summary is None:
-            summary = row_summary[line] = line_summary(rows[line], top)
-        after = face_down - (old < 0) + stack_change(summary, old, rank)
-        line = COL_LINE[cell]
-        summary = col_summary.get(line)
-        if summary is None:
-            summary = col_summary[line] = line_summary(cols[line], top)
-        after += stack_change(summary, old, rank)
-        if after < best_face_down:
-            best_face_down = after
-            best = cell
-    if best >= 0:
-        return best
+    stacks = legal & position.occupied
+    if stacks:
+        outcomes = stack_outcomes(position, rank, stacks)
+        best = min(outcomes, key=outcomes.__getitem__)
+        if outcomes[best] <= MAX_FACE_DOWN:
+            return best
     return cells_of(legal)[0]  # every move loses
 
 

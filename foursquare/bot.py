@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from foursquare import _sim
 from foursquare._playout import playout
@@ -39,7 +39,9 @@ from foursquare.view import PlayerView, player_view
 
 Move = tuple[int, int]
 
-DEFAULT_SAMPLES = 40  # orders of the unseen cards each move is played out against
+DEFAULT_SAMPLES = 64  # orders of the unseen cards the best moves are played out against
+DEFAULT_SCREEN = 16  # orders every move is played out against first
+DEFAULT_FINALISTS = 4  # moves that go on to all the samples
 WIN_BONUS = 10.0  # a win is worth this many points of score on top of the score itself
 
 
@@ -163,18 +165,27 @@ class Bot:
     Both take a player's view, the unseen cards and, optionally, the cards under the face-down
     tops (``bot.choose(*knowledge(game))`` passes all three). Without ``face_down`` the bot
     treats each face-down card as any of the cards drawn but no longer showing.
+
+    The work is spent in two rounds: every move is played out against the first ``screen``
+    orders, then the ``finalists`` best (and any move named in ``evaluate(include=...)``)
+    against all ``samples`` orders. ``screen >= samples`` makes it one flat round.
     """
 
     def __init__(self, seed: int = 0, *, samples: int = DEFAULT_SAMPLES,
+                 screen: int = DEFAULT_SCREEN, finalists: int = DEFAULT_FINALISTS,
                  win_bonus: float = WIN_BONUS) -> None:
-        if samples < 1:
-            raise ValueError(f"samples must be at least 1, not {samples}")
+        if samples < 1 or screen < 1 or finalists < 1:
+            raise ValueError(f"samples, screen and finalists must be at least 1, not "
+                             f"{samples}, {screen}, {finalists}")
         self.seed = seed
         self.samples = samples
+        self.screen = min(screen, samples)
+        self.finalists = finalists
         self.win_bonus = win_bonus
 
     def __repr__(self) -> str:
-        return f"Bot({self.seed!r}, samples={self.samples!r}, win_bonus={self.win_bonus!r})"
+        return (f"Bot({self.seed!r}, samples={self.samples!r}, screen={self.screen!r}, "
+                f"finalists={self.finalists!r}, win_bonus={self.win_bonus!r})")
 
     def choose(self, view: Mapping, unseen: Iterable[str | Card],
                face_down: Mapping[Move, str | Card] | None = None) -> Move:
@@ -186,12 +197,20 @@ class Bot:
         return self.best(self.evaluate(view, unseen, face_down))
 
     def best(self, estimates: Mapping[Move, Estimate]) -> Move:
-        """The move with the highest value; ties go to the first in (row, col) order."""
-        return max(sorted(estimates), key=lambda move: estimates[move].value(self.win_bonus))
+        """The move with the highest value; among the best-sampled moves (the finalists),
+        ties going to the first in (row, col) order."""
+        most = max(estimate.samples for estimate in estimates.values())
+        return max((move for move in sorted(estimates) if estimates[move].samples == most),
+                   key=lambda move: estimates[move].value(self.win_bonus))
 
     def evaluate(self, view: Mapping, unseen: Iterable[str | Card],
-                 face_down: Mapping[Move, str | Card] | None = None) -> dict[Move, Estimate]:
-        """An estimate for every legal move, from the same sampled orders of the unseen cards."""
+                 face_down: Mapping[Move, str | Card] | None = None, *,
+                 include: Iterable[Move] = ()) -> dict[Move, Estimate]:
+        """An estimate for every legal move, from the same sampled orders of the unseen cards.
+
+        The finalists' estimates rest on ``samples`` orders, the other moves' on ``screen``;
+        ``include`` names moves to count as finalists whatever their first-round estimate.
+        """
         situation = _Situation(view, unseen, face_down)
         rng = random.Random(f"foursquare-bot|{self.seed}|{situation.fingerprint()}")
         base = situation.position
@@ -211,34 +230,54 @@ class Bot:
             representative = {cell: cell for cell in cells}
         played = sorted(set(representative.values()))
 
-        wins = dict.fromkeys(played, 0)
-        scores = dict.fromkeys(played, 0)
+        # The sampled worlds: an order of the unseen cards, and the face-down cards the caller
+        # did not name. Every move meets the same worlds (common random numbers).
+        worlds: list[tuple[_sim.Position, list[int]]] = []
         order = situation.unseen[:]
-        pool = situation.hidden_pool
         for _ in range(self.samples):
             rng.shuffle(order)
             root = base
             if situation.unknown:
                 root = base.copy()
-                for cell, hidden in zip(situation.unknown, rng.sample(pool, len(situation.unknown)),
-                                        strict=True):
-                    root.top[cell] = -hidden
-            for cell in played:
-                after = root.copy()
-                status = after.play(cell, rank)
-                if status == _sim.PLAYING:
-                    score = playout(after, order)
-                else:
-                    score = after.score if status == _sim.WON else -1
-                if score >= 0:
-                    wins[cell] += 1
-                    scores[cell] += score
-        samples = self.samples
-        return {
-            POSITION[cell]: Estimate(wins[representative[cell]] / samples,
-                                     scores[representative[cell]] / samples, samples)
-            for cell in cells
-        }
+                hidden = rng.sample(situation.hidden_pool, len(situation.unknown))
+                for cell, rank_there in zip(situation.unknown, hidden, strict=True):
+                    root.top[cell] = -rank_there
+            worlds.append((root, order[:]))
+
+        wins = dict.fromkeys(played, 0)
+        scores = dict.fromkeys(played, 0)
+        counts = dict.fromkeys(played, 0)
+
+        def play_out(moves: list[int], first: int, last: int) -> None:
+            for root, stock in worlds[first:last]:
+                for cell in moves:
+                    after = root.copy()
+                    status = after.play(cell, rank)
+                    if status == _sim.PLAYING:
+                        score = playout(after, stock)
+                    else:
+                        score = after.score if status == _sim.WON else -1
+                    if score >= 0:
+                        wins[cell] += 1
+                        scores[cell] += score
+            for cell in moves:
+                counts[cell] += last - first
+
+        play_out(played, 0, self.screen)
+        if self.screen < self.samples:
+            bonus = self.win_bonus
+            ranked = sorted(played, key=lambda cell: -(bonus * wins[cell] + scores[cell]))
+            chosen = set(ranked[:self.finalists])
+            chosen.update(representative[INDEX[tuple(move)]] for move in include)
+            play_out(sorted(chosen), self.screen, self.samples)
+
+        estimates = {}
+        for cell in cells:
+            played_as = representative[cell]
+            count = counts[played_as]
+            estimates[POSITION[cell]] = Estimate(wins[played_as] / count,
+                                                 scores[played_as] / count, count)
+        return estimates
 
 
 class BotGame(NamedTuple):
@@ -249,11 +288,11 @@ class BotGame(NamedTuple):
     moves: tuple[Move, ...]
 
 
-def play_deal(deck: Iterable[str | Card], seed: int = 0, *,
-              samples: int = DEFAULT_SAMPLES) -> BotGame:
-    """Play a whole deal with the bot, which sees at each move only what a player would."""
+def play_deal(deck: Iterable[str | Card], seed: int = 0, **options: Any) -> BotGame:
+    """Play a whole deal with ``Bot(seed, **options)``, which sees at each move only what a
+    player would (``knowledge(game)``)."""
     game = Game(deck)
-    bot = Bot(seed, samples=samples)
+    bot = Bot(seed, **options)
     while game.status == PLAYING:
         game.play(bot.choose(*knowledge(game)))
     return BotGame(game.status, game.score, tuple(game.moves))
@@ -269,21 +308,22 @@ class MoveReview(NamedTuple):
     value_lost: float  # the best move's value minus the played move's (0 if the same)
 
 
-def review_game(deck: Iterable[str | Card], moves: Iterable[Move], seed: int = 0, *,
-                samples: int = DEFAULT_SAMPLES) -> list[MoveReview]:
+def review_game(deck: Iterable[str | Card], moves: Iterable[Move], seed: int = 0,
+                **options: Any) -> list[MoveReview]:
     """The bot's estimates for every move of a game, for post-game analysis and hints.
 
-    Each move is judged with what the player knew when making it. Raises the engine's
+    Each move is judged with what the player knew when making it, by ``Bot(seed, **options)``;
+    the played move always gets the finalists' share of play-outs. Raises the engine's
     ``IllegalMoveError`` if a move is not legal.
     """
     game = Game(deck)
-    bot = Bot(seed, samples=samples)
+    bot = Bot(seed, **options)
     reviews = []
     for index, move in enumerate(moves):
         move = (move[0], move[1])
         if not game.is_legal(move):
             game.play(move)  # raises, naming the move
-        estimates = bot.evaluate(*knowledge(game))
+        estimates = bot.evaluate(*knowledge(game), include=[move])
         best = bot.best(estimates)
         lost = estimates[best].value(bot.win_bonus) - estimates[move].value(bot.win_bonus)
         reviews.append(MoveReview(index, move, best, estimates, lost))
@@ -291,6 +331,7 @@ def review_game(deck: Iterable[str | Card], moves: Iterable[Move], seed: int = 0
     return reviews
 
 __all__ = [
-    "DEFAULT_SAMPLES", "WIN_BONUS", "Bot", "BotGame", "Estimate", "Knowledge", "Move",
-    "MoveReview", "knowledge", "play_deal", "review_game", "unseen_cards",
+    "DEFAULT_FINALISTS", "DEFAULT_SAMPLES", "DEFAULT_SCREEN", "WIN_BONUS", "Bot", "BotGame",
+    "Estimate", "Knowledge", "Move", "MoveReview", "knowledge", "play_deal", "review_game",
+    "unseen_cards",
 ]

@@ -1,0 +1,245 @@
+"""The perfect-information solver: the best score a known deal allows, with its moves.
+
+``solve(deck)`` knows the whole order of the stock, so it is no player's tool: it certifies
+that a deal can be won (a daily deal, say) and how well. Its answer is a ``Solution`` whose
+moves replay with ``Game`` to a win with exactly ``score``.
+
+How it searches:
+
+1. **A first win.** Rollout search with the deal's true order: at each card, every legal move
+   is followed by the play-out policy (``foursquare._playout``) to the end, and the move whose
+   play-out scores best is played. It is quick and usually wins well.
+2. **The best win.** A win after placing N cards scores 40 − N, and every empty cell still
+   needs a card, so a position after ``placed`` cards with ``empty`` cells to fill cannot win
+   before card ``placed + empty`` (one more if all cells are full but a card is face down).
+   Iterative deepening asks, for N = 16, 17, …: "is there a win within N cards?", by a
+   depth-first search that drops every move this bound rules out, orders moves like the policy
+   (new cells first, fewest face-down cards first) and remembers the positions it has refuted
+   (a transposition table; near the root, positions equal up to the grid's symmetries count
+   as one). The first N that succeeds is optimal, since every smaller N was refuted; if the
+   first win already reaches that bound it is optimal without any search.
+
+The search stops at a node or time budget. The answer then is the best win found, with
+``proven_optimal`` false and ``score_bound``, the best score not yet ruled out.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from foursquare._playout import new_pile_outcomes, playout, stack_outcomes
+from foursquare._sim import (
+    BOX_ALLOWED,
+    CELLS_TO_WIN,
+    DECK_SIZE,
+    MAX_FACE_DOWN,
+    PLAYING,
+    WON,
+    Position,
+)
+from foursquare.cards import Card, parse_deck
+from foursquare.geometry import COL_LINE, POSITION, ROW_LINE
+
+Move = tuple[int, int]
+
+DEFAULT_NODE_BUDGET = 2_000_000
+SYMMETRY_DEPTH = 8  # up to this many cards placed, refuted positions are stored up to symmetry
+BEST_SCORE = DECK_SIZE - CELLS_TO_WIN  # a win needs at least 16 cards
+
+
+class Solution(NamedTuple):
+    """The best win found for a deal.
+
+    ``score`` is ``None`` (and ``moves`` empty) if no win was found; ``proven_optimal`` says
+    no better score exists (for an unwinnable deal: that none exists at all); ``score_bound``
+    is the highest score the search did not rule out; ``nodes`` counts positions searched.
+    """
+
+    score: int | None
+    moves: tuple[Move, ...]
+    proven_optimal: bool
+    score_bound: int
+    nodes: int
+    seconds: float
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def rollout_search(ranks: list[int]) -> tuple[int | None, list[int]]:
+    """A win found by one-move lookahead with policy play-outs on the known order."""
+    position = Position()
+    cells: list[int] = []
+    while position.status == PLAYING:
+        rank = ranks[position.placed]
+        best_cell, best_value = -1, None
+        for cell in position.legal_cells():
+            after = position.copy()
+            status = after.play(cell, rank)
+            if status == PLAYING:
+                score = playout(after, ranks, after.placed)
+            else:
+                score = after.score if status == WON else -1
+            value = (score, -after.face_down)
+            if best_value is None or value > best_value:
+                best_cell, best_value = cell, value
+        cells.append(best_cell)
+        position.play(best_cell, rank)
+    return position.score, cells
+
+
+class _Search:
+    """Iterative deepening on the number of cards a win may take."""
+
+    def __init__(self, ranks: list[int], node_budget: int, deadline: float | None) -> None:
+        self.ranks = ranks
+        self.node_budget = node_budget
+        self.deadline = deadline
+        self.nodes = 0
+        # Position key -> the largest card limit under which it is known not to win.
+        self.refuted: dict[bytes | tuple, int] = {}
+        self.path: list[int] = []
+
+    def wins_within(self, limit: int) -> list[int] | None:
+        """The cells of a win placing at most ``limit`` cards, or None if there is none."""
+        self.path = []
+        if self._search(Position(), limit):
+            return self.path
+        return None
+
+    def _search(self, position: Position, limit: int) -> bool:
+        self.nodes += 1
+        if self.nodes > self.node_budget or (
+            self.deadline is not None and self.nodes % 1024 == 0
+            and time.perf_counter() > self.deadline
+        ):
+            raise _OutOfBudget
+        rank = self.ranks[position.placed]
+        legal = position.open & BOX_ALLOWED[position.box]
+        empty = CELLS_TO_WIN - position.piles
+        spare = limit - position.placed - 1  # cards still allowed after this one
+        children: list[tuple[int, int, int]] = []
+        new_cells = legal & ~position.occupied
+        if new_cells:
+            left = empty - 1
+            for cell, face_down in new_pile_outcomes(position, rank, new_cells).items():
+                if face_down > MAX_FACE_DOWN:
+                    continue
+                if left == 0 and face_down == 0:
+                    self.path.append(cell)
+                    return True
+                # Cards still needed: one per empty cell, or one to turn the last ones up.
+                if (left or 1) <= spare:
+                    children.append((0, face_down, cell))
+        stacks = legal & position.occupied
+        if stacks and empty <= spare:
+            for cell, face_down in stack_outcomes(position, rank, stacks).items():
+                if face_down > MAX_FACE_DOWN:
+                    continue
+                if empty == 0 and face_down == 0:
+                    self.path.append(cell)
+                    return True
+                if (empty or 1) <= spare:
+                    children.append((1, face_down, cell))
+        children.sort()
+        refuted = self.refuted
+        for _, _, cell in children:
+            after = position.copy()
+            after.play(cell, rank)
+            if after.face_down and _stuck(after, limit):
+                continue
+            # Positions reached without a card on a pile are reached only one way (the card
+            # in each cell says when it came), so only symmetry can make them meet again.
+            if after.placed <= SYMMETRY_DEPTH:
+                key = after.symmetric_key()
+            elif after.piles < after.placed:
+                key = after.key()
+            else:
+                key = None
+            if key is not None and refuted.get(key, 0) >= limit:
+                continue
+            self.path.append(cell)
+            if self._search(after, limit):
+                return True
+            self.path.pop()
+            if key is not None:
+                refuted[key] = limit
+        return False
+
+
+def _stuck(position: Position, limit: int) -> bool:
+    """Whether some face-down cards can no longer be turned up within ``limit`` cards.
+
+    A card flips only when a card lands in its row or column. Once both of those lines are
+    full, only a card put on a pile in one of them (or on the card itself) can still turn it,
+    and the limit leaves ``limit - placed - empty cells`` such cards. With none left, a
+    face-down card in two full lines is there for good; with one left, one pile must lie in
+    the row or the column of every such card.
+    """
+    rows = position.rows
+    cols = position.cols
+    stacks_left = limit - position.placed - (CELLS_TO_WIN - position.piles)
+    if stacks_left > 1:
+        return False
+    top = position.top
+    stuck = [cell for line in rows if len(line) == 4 for cell in line
+             if top[cell] < 0 and len(cols[COL_LINE[cell]]) == 4]
+    if not stuck:
+        return False
+    if stacks_left <= 0:
+        return True
+    # One card on a pile at (row, col) reaches row ``row`` and column ``col``.
+    first_row, first_col = ROW_LINE[stuck[0]], COL_LINE[stuck[0]]
+    for row, col in ((first_row, None), (None, first_col)):
+        # Either the pile shares the first card's row (then the others off that row must all
+        # share one column) or its column (then the others off it must share one row).
+        if row is not None:
+            rest = {COL_LINE[cell] for cell in stuck if ROW_LINE[cell] != row}
+        else:
+            rest = {ROW_LINE[cell] for cell in stuck if COL_LINE[cell] != col}
+        if len(rest) <= 1:
+            return False
+    return True
+
+
+def solve(deck: Iterable[str | Card], *, node_budget: int = DEFAULT_NODE_BUDGET,
+          time_budget: float | None = None) -> Solution:
+    """The best win of a known deal (see the module's docstring for the method).
+
+    ``node_budget`` bounds the positions searched, ``time_budget`` (seconds) the time; the
+    first win is always found before either applies.
+    """
+    start = time.perf_counter()
+    ranks = [card.rank for card in parse_deck(deck)]
+    score, cells = rollout_search(ranks)
+    deadline = None if time_budget is None else start + time_budget
+    search = _Search(ranks, node_budget, deadline)
+    bound = BEST_SCORE  # every score above ``bound`` is ruled out
+    try:
+        for limit in range(CELLS_TO_WIN, DECK_SIZE + 1):
+            if score is not None and DECK_SIZE - limit <= score:
+                break  # the win in hand reaches the bound: optimal
+            found = search.wins_within(limit)
+            if found is not None:
+                score, cells = DECK_SIZE - len(found), found
+                break
+            bound = DECK_SIZE - limit - 1
+        proven = True
+    except _OutOfBudget:
+        proven = False
+    if proven and score is not None:
+        bound = score
+    return Solution(
+        score,
+        tuple(POSITION[cell] for cell in cells) if score is not None else (),
+        proven,
+        max(bound, -1) if score is None else max(bound, score),
+        search.nodes,
+        time.perf_counter() - start,
+    )
+
+
+__all__ = ["DEFAULT_NODE_BUDGET", "Solution", "solve"]
