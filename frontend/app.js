@@ -1,0 +1,107 @@
+// The entry point: picks the language and theme, draws the header, and shows the screen the
+// address asks for. Screens other than today's game load on first use, so the first visit
+// downloads only what it shows.
+
+import { current, direction, isSupported, loadLanguage, matchLanguage, t } from "./i18n.js";
+import { read, write } from "./prefs.js";
+import { h, replace } from "./lib/dom.js";
+import { parse } from "./lib/router.js";
+import { renderHeader } from "./components/header.js";
+
+const main = document.getElementById("main");
+const header = document.getElementById("site-header");
+
+const ROUTES = {
+  "": { section: "today", load: () => import("./components/today.js") },
+  game: { section: null, load: () => import("./components/game-page.js") },
+  practice: { section: "practice", load: () => import("./components/practice.js") },
+  challenge: { section: "practice", load: () => import("./components/challenge.js") },
+  archive: { section: "practice", load: () => import("./components/archive.js") },
+  boards: { section: "boards", load: () => import("./components/boards.js") },
+  leagues: { section: "leagues", load: () => import("./components/leagues.js") },
+  join: { section: "leagues", load: () => import("./components/leagues.js") },
+  stats: { section: "stats", load: () => import("./components/stats.js") },
+  profile: { section: "profile", load: () => import("./components/profile.js") },
+  rules: { section: "rules", load: () => import("./components/rules.js") },
+  tutorial: { section: "rules", load: () => import("./components/tutorial.js") },
+};
+
+let theme = read("theme", "auto");
+let leaving = null;
+let shownHash = null;
+
+function applyTheme(value) {
+  theme = value;
+  write("theme", value === "auto" ? null : value);
+  if (value === "auto") delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = value;
+}
+
+function applyLanguage() {
+  const { lang } = current();
+  document.documentElement.lang = lang;
+  document.documentElement.dir = direction(lang);
+  document.title = t("app.name");
+  document.querySelector(".skip-link").textContent = t("app.skip");
+}
+
+async function setLanguage(code) {
+  write("lang", code);
+  await loadLanguage(code);
+  applyLanguage();
+  await show({ force: true });
+  document.getElementById("language")?.focus();
+}
+
+function drawHeader(section) {
+  renderHeader(header, {
+    section,
+    theme,
+    onLanguage: setLanguage,
+    onTheme: (value) => {
+      applyTheme(value);
+      drawHeader(section);
+      header.querySelector(".theme-button").focus();
+    },
+  });
+}
+
+async function show({ force = false } = {}) {
+  if (!force && location.hash === shownHash) return;
+  shownHash = location.hash;
+  const route = parse();
+  const entry = ROUTES[route.parts[0] ?? ""];
+  drawHeader(entry?.section ?? null);
+  leaving?.abort();
+  const controller = new AbortController();
+  leaving = controller;
+  if (!entry) {
+    replace(main, h("section", { class: "page" }, h("h1", {}, t("notfound.title")),
+      h("p", {}, h("a", { href: "#/" }, t("notfound.home")))));
+    return;
+  }
+  main.setAttribute("aria-busy", "true");
+  try {
+    const module = await entry.load();
+    if (controller.signal.aborted) return;
+    await module.default(main, route, { signal: controller.signal });
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    console.error(error);
+    replace(main, h("section", { class: "page" }, h("h1", {}, t("error.generic")),
+      h("p", {}, h("a", { href: "#/" }, t("notfound.home")))));
+  } finally {
+    if (!controller.signal.aborted) main.removeAttribute("aria-busy");
+  }
+}
+
+async function start() {
+  applyTheme(theme);
+  const saved = read("lang");
+  await loadLanguage(isSupported(saved) ? saved : matchLanguage(navigator.languages ?? [navigator.language]));
+  applyLanguage();
+  window.addEventListener("hashchange", () => show());
+  await show();
+}
+
+start();

@@ -1,0 +1,81 @@
+// The leaderboards: a daily, its week, all time. Your row is marked; "around me" shows the
+// players just above and below you; "show more" pages on.
+
+import * as api from "../api.js";
+import { h, replace } from "../lib/dom.js";
+import { problemView } from "../lib/problems.js";
+import { current, t } from "../i18n.js";
+import { localDate } from "../model/time.js";
+import { barChart } from "./bar-chart.js";
+import { leaderboardTable } from "./leaderboard-table.js";
+import { loading } from "./today.js";
+
+export const PERIODS = ["day", "week", "all"];
+const PAGE = 20;
+
+/** The line under a board's title: which day, week or span it covers. */
+export function boardSpan(board) {
+  if (board.period === "day") return `${t("game.daily_title", { number: board.number })} · ${current().date(board.date)}`;
+  if (board.period === "week") return t("boards.week_of", { date: current().date(board.start) });
+  return t("boards.since", { date: current().date(board.start) });
+}
+
+/** Where you stand: your rank and share of players behind you, or why you have no rank. */
+export function standingLine(standing) {
+  if (!standing) return null;
+  if (standing.rank) {
+    const parts = [t("boards.your_rank", { rank: standing.rank })];
+    if (standing.better_than_percent !== null && standing.better_than_percent !== undefined) {
+      parts.push(t("boards.better_than", { percent: current().percent(standing.better_than_percent / 100) }));
+    }
+    return h("p", { class: "standing-line", id: "standing" }, parts.join(" · "));
+  }
+  return h("p", { class: "standing-line subtle", id: "standing" }, t(`boards.standing_${standing.status}`));
+}
+
+export default async function boards(root, route, { signal }) {
+  const period = PERIODS.includes(route.parts[1]) ? route.parts[1] : "day";
+  const date = route.query.get("date") ?? localDate();
+  const around = route.query.get("around") === "me" && api.hasToken();
+  const tabs = h("nav", { class: "segmented", "aria-label": t("boards.periods") }, PERIODS.map((name) =>
+    h("a", { href: `#/boards/${name}${around ? "?around=me" : ""}`, "aria-current": name === period ? "page" : null, dataset: { period: name } }, t(`boards.${name}`))));
+  const view = api.hasToken() ? h("div", { class: "segmented", role: "group", "aria-label": t("boards.view") },
+    h("a", { href: `#/boards/${period}`, "aria-current": around ? null : "page", id: "board-top" }, t("boards.top")),
+    h("a", { href: `#/boards/${period}?around=me`, "aria-current": around ? "page" : null, id: "board-around" }, t("boards.around"))) : null;
+  const body = h("div", { class: "board-body" }, loading());
+  replace(root, h("section", { class: "page", "aria-labelledby": "boards-heading" },
+    h("h1", { id: "boards-heading" }, t("boards.title")), tabs, " ", view, body));
+
+  let board;
+  try {
+    board = await api.leaderboard({ period, date, limit: PAGE, around });
+  } catch (error) {
+    if (!signal.aborted) replace(body, error.status === 404 && error.code === "not_found" && !error.detail ? h("p", {}, t("boards.unavailable")) : problemView(error));
+    return;
+  }
+  if (signal.aborted) return;
+  const table = h("div", { class: "table-slot" }, leaderboardTable(board.entries, { me: board.me, period, caption: boardSpan(board) }));
+  const more = h("button", { type: "button", class: "button", id: "board-more", hidden: !board.next }, t("common.more"));
+  let next = board.next;
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    try {
+      const page = await api.leaderboardNext(next);
+      next = page.next;
+      const rows = leaderboardTable(page.entries, { me: board.me, period }).querySelectorAll("tbody tr");
+      table.querySelector("tbody")?.append(...rows);
+      more.hidden = !next;
+    } catch (error) {
+      more.after(problemView(error));
+    } finally {
+      more.disabled = false;
+    }
+  });
+  replace(body,
+    h("p", { class: "board-span" }, boardSpan(board)),
+    h("p", { class: "subtle" }, t("boards.counts", { n: board.players, winners: board.winners })),
+    standingLine(board.standing),
+    table,
+    h("div", { class: "actions" }, more),
+    period === "day" ? barChart(board.distribution ?? {}, { mine: board.me?.score ?? null, caption: t("result.distribution", { date: current().date(board.date, "medium") }) }) : null);
+}

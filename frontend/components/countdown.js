@@ -1,0 +1,20 @@
+// "Next daily in 7:04:31", ticking until the next local midnight.
+
+import { h } from "../lib/dom.js";
+import { current, t } from "../i18n.js";
+import { nextMidnight, until } from "../model/time.js";
+
+export function countdown(signal) {
+  const target = nextMidnight();
+  const clock = h("time", { class: "countdown-clock" });
+  const tick = () => {
+    const left = until(target);
+    const { number, twoDigits } = current();
+    clock.textContent = `${number(left.hours)}:${twoDigits(left.minutes)}:${twoDigits(left.seconds)}`;
+    if (left.hours + left.minutes + left.seconds === 0) clearInterval(timer);
+  };
+  const timer = setInterval(tick, 1000);
+  signal?.addEventListener("abort", () => clearInterval(timer));
+  tick();
+  return h("p", { class: "countdown" }, h("span", {}, t("result.next_daily")), " ", clock);
+}

@@ -1,0 +1,43 @@
+// The site header: the name, the sections, the language and the theme.
+
+import { h, replace } from "../lib/dom.js";
+import { LANGUAGES, current, t } from "../i18n.js";
+
+export const SECTIONS = [
+  ["today", "/"],
+  ["practice", "/practice"],
+  ["boards", "/boards"],
+  ["leagues", "/leagues"],
+  ["stats", "/stats"],
+  ["rules", "/rules"],
+  ["profile", "/profile"],
+];
+
+const THEMES = ["auto", "light", "dark"];
+
+export function renderHeader(container, { section, theme, onLanguage, onTheme }) {
+  const language = h("select", {
+    id: "language", class: "language-select", "aria-label": t("header.language"),
+    on: { change: (event) => onLanguage(event.target.value) },
+  }, LANGUAGES.map(({ code, name }) =>
+    h("option", { value: code, lang: code, selected: code === current().lang }, name)));
+
+  const nextTheme = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length];
+  const themeButton = h("button", {
+    type: "button", class: "theme-button",
+    "aria-label": t("header.theme", { theme: t(`theme.${theme}`) }),
+    title: t("header.theme", { theme: t(`theme.${theme}`) }),
+    on: { click: () => onTheme(nextTheme) },
+  }, h("span", { "aria-hidden": "true" }, theme === "dark" ? "☾" : theme === "light" ? "☀" : "◐"));
+
+  replace(container,
+    h("div", { class: "header-top" },
+      h("a", { class: "brand", href: "#/" },
+        h("span", { class: "brand-mark", "aria-hidden": "true" }, h("span"), h("span"), h("span"), h("span")),
+        h("span", { class: "brand-name" }, t("app.name"))),
+      h("div", { class: "header-tools" }, language, themeButton)),
+    h("nav", { class: "site-nav", "aria-label": t("nav.label") },
+      h("ul", {}, SECTIONS.map(([name, path]) => h("li", {},
+        h("a", { href: `#${path}`, "aria-current": name === section ? "page" : null, dataset: { section: name } },
+          t(`nav.${name}`)))))));
+}

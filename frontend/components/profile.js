@@ -1,0 +1,107 @@
+// Your profile: display name, claiming the guest account with a username and password, signing
+// in on this device, signing out.
+
+import * as api from "../api.js";
+import { h, replace } from "../lib/dom.js";
+import { problemView } from "../lib/problems.js";
+import { write } from "../prefs.js";
+import { t } from "../i18n.js";
+import { field, form } from "./form.js";
+import { toast } from "./toast.js";
+import { loading } from "./today.js";
+
+export default async function profile(root, route, { signal }) {
+  replace(root, loading());
+  let me = null;
+  if (api.hasToken()) {
+    try {
+      me = await api.me();
+    } catch (error) {
+      if (error.status !== 401) {
+        if (!signal.aborted) replace(root, h("section", { class: "page" }, problemView(error)));
+        return;
+      }
+    }
+  }
+  if (signal.aborted) return;
+  const again = () => profile(root, route, { signal });
+
+  const sections = [];
+  if (me) {
+    sections.push(h("section", { class: "card-section", "aria-labelledby": "name-heading" },
+      h("h2", { id: "name-heading" }, t("profile.name_title")),
+      form({
+        id: "name-form",
+        fields: field(t("profile.name"), h("input", { name: "name", value: me.name, maxlength: "24", minlength: "2", autocomplete: "nickname", required: true })),
+        submit: t("common.save"),
+        action: async ({ name }) => {
+          me = await api.rename(name);
+          toast(t("profile.saved"));
+        },
+      })));
+    if (me.guest) {
+      sections.push(h("section", { class: "card-section", "aria-labelledby": "claim-heading" },
+        h("h2", { id: "claim-heading" }, t("profile.claim_title")),
+        h("p", {}, t("profile.claim_text")),
+        form({
+          id: "claim-form",
+          fields: [
+            field(t("profile.username"), h("input", { name: "username", autocomplete: "username", required: true, autocapitalize: "none", spellcheck: "false", dir: "ltr" })),
+            field(t("profile.password"), h("input", { name: "password", type: "password", autocomplete: "new-password", required: true, dir: "ltr" })),
+          ],
+          submit: t("profile.claim"),
+          action: async ({ username, password }) => {
+            await api.claim(username, password);
+            toast(t("profile.claimed", { username }));
+            again();
+          },
+        })));
+    } else {
+      sections.push(h("section", { class: "card-section" },
+        h("p", { id: "signed-in" }, t("profile.signed_in_as", { username: me.username }))));
+    }
+  } else {
+    sections.push(h("p", { class: "lead" }, t("profile.no_account")));
+  }
+
+  sections.push(h("section", { class: "card-section", "aria-labelledby": "signin-heading" },
+    h("h2", { id: "signin-heading" }, t("profile.signin_title")),
+    h("p", {}, me?.guest ? t("profile.signin_replaces") : t("profile.signin_text")),
+    form({
+      id: "signin-form",
+      fields: [
+        field(t("profile.username"), h("input", { name: "username", autocomplete: "username", required: true, autocapitalize: "none", spellcheck: "false", dir: "ltr" })),
+        field(t("profile.password"), h("input", { name: "password", type: "password", autocomplete: "current-password", required: true, dir: "ltr" })),
+      ],
+      submit: t("profile.signin"),
+      action: async ({ username, password }) => {
+        const session = await api.signIn(username, password);
+        write("practice", null);
+        toast(t("profile.welcome_back", { name: session.name }));
+        again();
+      },
+    })));
+
+  if (me) {
+    const confirm = h("p", { class: "warning", hidden: true }, t("profile.signout_guest_warning"));
+    const signOut = h("button", { type: "button", class: "button danger", id: "sign-out" }, t("profile.signout"));
+    signOut.addEventListener("click", async () => {
+      if (me.guest && confirm.hidden) {
+        confirm.hidden = false;
+        signOut.textContent = t("profile.signout_confirm");
+        return;
+      }
+      await api.signOut();
+      write("practice", null);
+      toast(t("profile.signed_out"));
+      again();
+    });
+    sections.push(h("section", { class: "card-section", "aria-labelledby": "signout-heading" },
+      h("h2", { id: "signout-heading" }, t("profile.signout_title")), confirm, h("div", { class: "actions" }, signOut)));
+  }
+
+  replace(root, h("div", { class: "page" },
+    h("h1", {}, me ? t("profile.title_named", { name: me.name }) : t("profile.title")),
+    me ? h("p", { class: "subtle" }, me.guest ? t("profile.guest") : t("profile.claimed_note")) : null,
+    sections));
+}

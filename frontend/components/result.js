@@ -1,0 +1,114 @@
+// The end of a game: won or lost, the score, where you stand among today's players, the day's
+// scores, sharing, a challenge link, the countdown to the next daily and the replay.
+
+import * as api from "../api.js";
+import { announce, copyText, h, replace } from "../lib/dom.js";
+import { problemView } from "../lib/problems.js";
+import { read } from "../prefs.js";
+import { current, t } from "../i18n.js";
+import { challengeLink, compareResults, shareText } from "../model/share.js";
+import { barChart } from "./bar-chart.js";
+import { countdown } from "./countdown.js";
+import { toast } from "./toast.js";
+
+export async function renderResult(slot, game, { signal } = {}) {
+  const won = game.status === "won";
+  const standing = h("div", { class: "standing" });
+  const chart = h("div", { class: "chart-slot" });
+  const replaySlot = h("div", { class: "replay-slot" });
+  const ranked = game.mode === "daily";
+
+  const shareButton = h("button", { type: "button", class: "button primary", id: "share" },
+    h("span", { "aria-hidden": "true" }, "⤴ "), t("result.share"));
+  shareButton.addEventListener("click", async () => {
+    const text = shareText(game, t, `${location.origin}/`);
+    const copied = await copyText(text);
+    toast(copied ? t("result.copied") : t("result.copy_failed"));
+    if (!copied) replace(preview, h("textarea", { class: "share-text", readonly: true, rows: 7, "aria-label": t("result.share") }, text));
+  });
+  const preview = h("div", { class: "share-preview" });
+
+  const challengeButton = game.mode === "daily" ? null : h("button", { type: "button", class: "button", id: "challenge" }, t("result.challenge"));
+  challengeButton?.addEventListener("click", async () => {
+    let name = "";
+    try { name = (await api.me()).name; } catch { /* the link works without a name */ }
+    const link = challengeLink(location.origin, game, name);
+    const copied = await copyText(link);
+    toast(copied ? t("result.challenge_copied") : t("result.copy_failed"));
+    replace(preview, h("input", { class: "share-text", readonly: true, value: link, "aria-label": t("result.challenge") }));
+  });
+
+  const replayButton = h("button", { type: "button", class: "button", id: "replay", "aria-expanded": "false" }, t("result.replay"));
+  replayButton.addEventListener("click", async () => {
+    if (replayButton.getAttribute("aria-expanded") === "true") {
+      replayButton.setAttribute("aria-expanded", "false");
+      replace(replaySlot);
+      return;
+    }
+    replayButton.setAttribute("aria-expanded", "true");
+    const { renderReplay } = await import("./replay-view.js");
+    await renderReplay(replaySlot, game);
+  });
+
+  const challenge = read("challenges", {})[game.id];
+  const section = h("section", { class: ["result", won ? "result-won" : "result-lost"], "aria-labelledby": "result-heading" },
+    h("h2", { id: "result-heading" }, won ? t("result.won_title") : t("result.lost_title")),
+    h("p", { class: "result-line" }, won
+      ? t("result.won_line", { n: game.score })
+      : t("result.lost_line", { n: game.face_down, piles: game.grid.length })),
+    challenge ? comparison(game, challenge) : null,
+    ranked ? standing : null,
+    ranked ? chart : null,
+    h("div", { class: "actions" }, shareButton, challengeButton, replayButton),
+    preview,
+    ranked ? countdown(signal) : null,
+    replaySlot);
+  replace(slot, section);
+  announce(`${won ? t("result.won_title") : t("result.lost_title")}. ${won ? t("result.won_line", { n: game.score }) : ""}`);
+  section.querySelector("h2").tabIndex = -1;
+  section.querySelector("h2").focus({ preventScroll: false });
+
+  if (!ranked) return;
+  replace(standing, h("p", { class: "subtle" }, t("common.loading")));
+  try {
+    const board = await api.leaderboard({ period: "day", date: game.date, limit: 10, around: true });
+    if (signal?.aborted) return;
+    replace(standing, standingView(board, game));
+    replace(chart, barChart(board.distribution ?? {}, {
+      mine: won ? game.score : null,
+      caption: t("result.distribution", { date: current().date(game.date, "medium") }),
+    }));
+  } catch (error) {
+    if (signal?.aborted) return;
+    replace(standing, error.status === 404 ? h("p", { class: "subtle" }, t("boards.unavailable")) : problemView(error, { role: "status" }));
+    replace(chart);
+  }
+}
+
+/** Rank and percentile for a win; for a loss, where the player stands without a rank. */
+export function standingView(board, game) {
+  const standing = board.standing ?? {};
+  const rows = [];
+  const percent = standing.better_than_percent;
+  if (game.status === "won" && standing.rank) {
+    rows.push(h("p", { class: "rank", id: "rank" }, t("result.rank", { rank: standing.rank, n: board.winners })));
+    if (percent !== null && percent !== undefined) {
+      rows.push(h("p", { class: "percentile", id: "percentile" }, t("result.percentile", { percent: current().percent(percent / 100) })));
+    }
+  } else {
+    rows.push(h("p", { class: "rank no-rank", id: "rank" }, t("result.no_rank")));
+    if (percent) rows.push(h("p", { class: "percentile", id: "percentile" }, t("result.percentile_lost", { percent: current().percent(percent / 100) })));
+  }
+  rows.push(h("p", { class: "subtle" }, t("result.today_counts", { n: board.players, winners: board.winners })));
+  return rows;
+}
+
+function comparison(game, challenge) {
+  const mine = { status: game.status, score: game.score };
+  const verdict = compareResults(mine, challenge.result);
+  const who = challenge.by || t("challenge.friend");
+  const theirs = challenge.result.status === "won" ? t("challenge.their_won", { name: who, n: challenge.result.score }) : t("challenge.their_lost", { name: who });
+  return h("div", { class: ["comparison", `verdict-${verdict}`], id: "comparison" },
+    h("p", {}, theirs),
+    h("p", { class: "verdict" }, t(`challenge.verdict_${verdict}`, { name: who })));
+}

@@ -1,0 +1,16 @@
+// The rules page, from rules/<language>.js: a list of blocks, so each language writes its own
+// sentences rather than filling a template.
+
+import { h, replace } from "../lib/dom.js";
+import { current, t } from "../i18n.js";
+
+export default async function rules(root) {
+  const { default: blocks } = await import(`../rules/${current().lang}.js`);
+  replace(root, h("article", { class: "page rules", "aria-labelledby": "rules-heading" },
+    h("h1", { id: "rules-heading" }, t("rules.title")),
+    h("p", { class: "actions" }, h("a", { class: "button primary", href: "#/tutorial" }, t("rules.tutorial"))),
+    blocks.map(([kind, content]) => {
+      if (kind === "ul" || kind === "ol") return h(kind, {}, content.map((item) => h("li", {}, item)));
+      return h(kind, {}, content);
+    })));
+}

@@ -1,0 +1,107 @@
+// Every string the player reads comes from a table in locales/; numbers, percentages and dates
+// are formatted by Intl in the active language. Pure apart from loadLanguage(), so Node's test
+// runner can check the tables.
+
+export const LANGUAGES = [
+  { code: "en", name: "English", dir: "ltr" },
+  { code: "ml", name: "മലയാളം", dir: "ltr" },
+  { code: "ka", name: "ქართული", dir: "ltr" },
+  { code: "fa", name: "فارسی", dir: "rtl" },
+  { code: "bn", name: "বাংলা", dir: "ltr" },
+];
+export const DEFAULT_LANGUAGE = "en";
+
+export function isSupported(code) {
+  return LANGUAGES.some((language) => language.code === code);
+}
+
+/** The first supported language among the browser's preferences (e.g. "fa-IR" → "fa"). */
+export function matchLanguage(preferences = []) {
+  for (const preference of preferences) {
+    const base = String(preference).toLowerCase().split(/[-_]/)[0];
+    if (isSupported(base)) return base;
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+export function direction(code) {
+  return LANGUAGES.find((language) => language.code === code)?.dir ?? "ltr";
+}
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+/** A translator over one table: t(key, params), plus Intl formatting in that language. */
+export function createTranslator(lang, table) {
+  const numbers = new Intl.NumberFormat(lang);
+  const percents = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
+  const twoDigits = new Intl.NumberFormat(lang, { minimumIntegerDigits: 2, useGrouping: false });
+  const plurals = new Intl.PluralRules(lang);
+
+  function number(value) {
+    return numbers.format(value);
+  }
+
+  function t(key, params = {}) {
+    let message = table[key];
+    if (message === undefined) {
+      // A missing key is a bug the unit tests catch; show the key rather than nothing.
+      return key;
+    }
+    if (typeof message === "object") {
+      const count = params.n ?? params.count ?? 0;
+      message = message[plurals.select(count)] ?? message.other;
+    }
+    return message.replace(PLACEHOLDER, (whole, name) => {
+      if (!(name in params)) return whole;
+      const value = params[name];
+      return typeof value === "number" ? number(value) : String(value);
+    });
+  }
+
+  function date(isoDate, style = "long") {
+    // A daily's date is a calendar date, not an instant: format it in UTC so no zone shifts it.
+    const [year, month, day] = isoDate.split("-").map(Number);
+    return new Intl.DateTimeFormat(lang, { dateStyle: style, timeZone: "UTC" })
+      .format(new Date(Date.UTC(year, month - 1, day)));
+  }
+
+  function dateTime(iso) {
+    return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  }
+
+  return {
+    lang,
+    dir: direction(lang),
+    t,
+    has: (key) => key in table,
+    number,
+    percent: (fraction) => percents.format(fraction),
+    twoDigits: (value) => twoDigits.format(value),
+    date,
+    dateTime,
+  };
+}
+
+let active = createTranslator(DEFAULT_LANGUAGE, {});
+const listeners = new Set();
+
+/** Loads a language's table and makes it the active one. */
+export async function loadLanguage(code) {
+  const lang = isSupported(code) ? code : DEFAULT_LANGUAGE;
+  const module = await import(`./locales/${lang}.js`);
+  active = createTranslator(lang, module.default);
+  for (const listener of listeners) listener(active);
+  return active;
+}
+
+export function onLanguageChange(listener) {
+  listeners.add(listener);
+}
+
+export function current() {
+  return active;
+}
+
+export function t(key, params) {
+  return active.t(key, params);
+}

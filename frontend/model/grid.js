@@ -1,0 +1,104 @@
+// How a game object from the API is laid out on screen. The API is the authority: piles come
+// from `grid`, targets from `legal_moves`; nothing here decides what is legal.
+
+/** The loss threshold RULES.md states ("more than four piles show a face-down card"), shown
+ *  as the meter's maximum so the player sees the danger coming. The server decides the loss. */
+export const FACE_DOWN_LIMIT = 4;
+
+export const key = (row, col) => `${row},${col}`;
+
+/**
+ * The rectangle that holds every pile and every target, row by row, each cell with its game
+ * coordinates (row, col), its 1-based place on screen (line, column) and what is there.
+ */
+export function layout(game) {
+  const piles = new Map(game.grid.map((pile) => [key(pile.row, pile.col), pile]));
+  const targets = new Set(game.legal_moves.map(([row, col]) => key(row, col)));
+  const positions = [...game.grid.map((pile) => [pile.row, pile.col]), ...game.legal_moves];
+  if (positions.length === 0) return { rows: [], rowCount: 0, colCount: 0, cells: [] };
+  const rowsOf = positions.map(([row]) => row);
+  const colsOf = positions.map(([, col]) => col);
+  const [top, bottom] = [Math.min(...rowsOf), Math.max(...rowsOf)];
+  const [left, right] = [Math.min(...colsOf), Math.max(...colsOf)];
+  const rows = [];
+  for (let row = top; row <= bottom; row += 1) {
+    const line = [];
+    for (let col = left; col <= right; col += 1) {
+      line.push({
+        row,
+        col,
+        line: row - top + 1,
+        column: col - left + 1,
+        pile: piles.get(key(row, col)) ?? null,
+        target: targets.has(key(row, col)),
+      });
+    }
+    rows.push(line);
+  }
+  return { rows, rowCount: bottom - top + 1, colCount: right - left + 1, cells: rows.flat() };
+}
+
+export function findCell(grid, row, col) {
+  return grid.cells.find((cell) => cell.row === row && cell.col === col) ?? null;
+}
+
+/** The face-down meter: "ok", "caution" (3), "danger" (4: one more loses), "over". */
+export function meter(faceDown) {
+  const level = faceDown > FACE_DOWN_LIMIT ? "over" : faceDown === FACE_DOWN_LIMIT ? "danger"
+    : faceDown === FACE_DOWN_LIMIT - 1 ? "caution" : "ok";
+  return { value: faceDown, max: FACE_DOWN_LIMIT, level };
+}
+
+/**
+ * Where keyboard focus goes from (row, col) for an arrow key. On a right-to-left page the
+ * board is mirrored, so "ArrowRight" moves towards lower columns. Focus stops at the edges.
+ */
+export function step(grid, from, arrow, rtl = false) {
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const delta = moves[arrow];
+  if (!delta) return from;
+  const [dr, dc] = [delta[0], rtl ? -delta[1] : delta[1]];
+  const next = findCell(grid, from.row + dr, from.col + dc);
+  return next ? { row: next.row, col: next.col } : from;
+}
+
+/** Where focus rests when the board is drawn: kept if still there, else the first target. */
+export function restingFocus(grid, previous) {
+  if (previous && findCell(grid, previous.row, previous.col)) return previous;
+  const target = grid.cells.find((cell) => cell.target) ?? grid.cells[0];
+  return target ? { row: target.row, col: target.col } : null;
+}
+
+/** The screen-reader name of a cell (t is the active translator's t, cardName its card namer). */
+export function cellLabel(cell, t, cardName) {
+  const where = t("cell.where", { row: cell.line, col: cell.column });
+  let what;
+  if (!cell.pile) what = cell.target ? t("cell.empty_target") : t("cell.empty");
+  else {
+    const height = t("cell.height", { n: cell.pile.height });
+    // A finished game's replay shows what a face-down card was.
+    const top = cell.pile.face_up ? cardName(cell.pile.card)
+      : cell.pile.card ? `${t("cell.face_down")}: ${cardName(cell.pile.card)}` : t("cell.face_down");
+    what = `${top}, ${height}`;
+    if (cell.target) what += `. ${t("cell.place_on")}`;
+  }
+  return `${where}: ${what}`;
+}
+
+/** What to announce after a move: the card, where it landed, what turned over, the meter. */
+export function moveAnnouncement(game, grid, t, cardName) {
+  const last = game.last_move;
+  if (!last) return "";
+  const cell = findCell(grid, last.at[0], last.at[1]);
+  const parts = [t("announce.placed", {
+    card: cardName(last.card),
+    row: cell?.line ?? last.at[0],
+    col: cell?.column ?? last.at[1],
+  })];
+  parts.push(last.flipped.length ? t("announce.flipped", { n: last.flipped.length }) : t("announce.no_flip"));
+  parts.push(t("announce.meter", { n: game.face_down, max: FACE_DOWN_LIMIT }));
+  if (game.status === "won") parts.push(t("result.won_title"));
+  else if (game.status === "lost") parts.push(t("result.lost_title"));
+  else if (game.current_card) parts.push(t("announce.next", { card: cardName(game.current_card) }));
+  return parts.join(" ");
+}
