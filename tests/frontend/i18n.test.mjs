@@ -1,0 +1,124 @@
+// The translation tables: complete in every language, nothing empty, nothing left in English,
+// the same placeholders and plural forms, and every key the code asks for exists.
+
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+
+import { LANGUAGES, createTranslator, direction, matchLanguage } from "../../frontend/i18n.js";
+
+const FRONTEND = new URL("../../frontend/", import.meta.url).pathname;
+const tables = Object.fromEntries(await Promise.all(LANGUAGES.map(async ({ code }) =>
+  [code, (await import(`../../frontend/locales/${code}.js`)).default])));
+const english = tables.en;
+
+// Values that are the same in every language: names, and pure notation.
+const UNTRANSLATED = new Set(["app.name", "share.daily_name", "meter.short"]);
+
+const placeholders = (value) => {
+  const texts = typeof value === "string" ? [value] : Object.values(value);
+  return texts.map((text) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort().join(","));
+};
+
+for (const { code } of LANGUAGES.filter(({ code }) => code !== "en")) {
+  test(`${code} has exactly the English keys`, () => {
+    const missing = Object.keys(english).filter((key) => !(key in tables[code]));
+    const extra = Object.keys(tables[code]).filter((key) => !(key in english));
+    assert.deepEqual({ missing, extra }, { missing: [], extra: [] });
+  });
+
+  test(`${code} leaves nothing empty or in English`, () => {
+    for (const [key, value] of Object.entries(tables[code])) {
+      const texts = typeof value === "string" ? [value] : Object.values(value);
+      for (const text of texts) assert.ok(text.trim(), `${code} ${key} is empty`);
+      if (!UNTRANSLATED.has(key)) {
+        assert.notDeepEqual(value, english[key], `${code} ${key} is still English`);
+        // No Latin words left over: placeholders, "Foursquare" and the names printed on keys
+        // (Enter) stay as they are.
+        const latin = texts.join(" ").replace(/\{\w+\}/g, "").replace(/Foursquare|\bEnter\b|\d+/g, "");
+        assert.doesNotMatch(latin, /[A-Za-z]{3,}/, `${code} ${key} has English words: ${texts}`);
+      }
+    }
+  });
+
+  test(`${code} keeps every placeholder`, () => {
+    for (const [key, value] of Object.entries(tables[code])) {
+      const wanted = new Set(placeholders(english[key]));
+      for (const found of placeholders(value)) {
+        assert.ok(wanted.has(found) || (typeof english[key] === "object"), `${code} ${key}: {${found}} vs {${[...wanted]}}`);
+      }
+      if (typeof english[key] === "object") {
+        assert.equal(typeof value, "object", `${code} ${key} needs plural forms`);
+        assert.ok("other" in value, `${code} ${key} has no "other" form`);
+        const union = new Set(placeholders(english[key]).flatMap((names) => names.split(",")));
+        for (const names of placeholders(value)) for (const name of names.split(",").filter(Boolean)) {
+          assert.ok(union.has(name), `${code} ${key} invents {${name}}`);
+        }
+      }
+    }
+  });
+
+  test(`${code} has a plural form for every category its language uses`, () => {
+    const categories = new Intl.PluralRules(code).resolvedOptions().pluralCategories;
+    for (const [key, value] of Object.entries(tables[code])) {
+      if (typeof value !== "object") continue;
+      for (const category of categories) assert.ok(category in value || "other" in value, `${code} ${key} ${category}`);
+    }
+  });
+}
+
+function sources(directory) {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name);
+    if (statSync(path).isDirectory()) return name === "locales" ? [] : sources(path);
+    return name.endsWith(".js") ? [path] : [];
+  });
+}
+
+test("every key the code names exists in English", () => {
+  const used = new Set();
+  for (const path of sources(FRONTEND)) {
+    const text = readFileSync(path, "utf8");
+    for (const match of text.matchAll(/\bt\(\s*"([a-z_]+\.[a-z0-9_.]+)"/g)) used.add(match[1]);
+  }
+  assert.ok(used.size > 100, `found only ${used.size} keys`);
+  const missing = [...used].filter((key) => !(key in english));
+  assert.deepEqual(missing, []);
+});
+
+test("the browser's language picks a supported one, else English", () => {
+  assert.equal(matchLanguage(["fa-IR", "en-US"]), "fa");
+  assert.equal(matchLanguage(["de-DE", "bn-BD"]), "bn");
+  assert.equal(matchLanguage(["ka"]), "ka");
+  assert.equal(matchLanguage(["ml_IN"]), "ml");
+  assert.equal(matchLanguage(["de", "fr"]), "en");
+  assert.equal(matchLanguage([]), "en");
+});
+
+test("Persian is right to left; the others left to right", () => {
+  assert.equal(direction("fa"), "rtl");
+  for (const code of ["en", "ml", "ka", "bn"]) assert.equal(direction(code), "ltr");
+});
+
+test("a translator fills placeholders, picks plurals and formats numbers in its language", () => {
+  const en = createTranslator("en", english);
+  assert.equal(en.t("game.stock_aria", { n: 1 }), "1 card left in the stock");
+  assert.equal(en.t("game.stock_aria", { n: 23 }), "23 cards left in the stock");
+  assert.equal(en.t("no.such.key"), "no.such.key");
+  const fa = createTranslator("fa", tables.fa);
+  assert.equal(fa.number(123), "۱۲۳");
+  assert.match(fa.t("game.daily_title", { number: 12 }), /۱۲/);
+  const bn = createTranslator("bn", tables.bn);
+  assert.equal(bn.number(7), "৭");
+  assert.equal(en.percent(0.25), "25%");
+  assert.equal(en.date("2026-11-29"), "November 29, 2026");
+});
+
+test("the card names read naturally in every language", () => {
+  for (const { code } of LANGUAGES) {
+    const { t } = createTranslator(code, tables[code]);
+    const name = t("card.name", { rank: t("rank.7"), suit: t("suit.H") });
+    assert.ok(name.includes(t("rank.7")) && name.includes(t("suit.H")), `${code}: ${name}`);
+  }
+});
