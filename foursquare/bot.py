@@ -25,6 +25,7 @@ same call gives the same answer in any process, whatever was asked before.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -169,11 +170,15 @@ class Bot:
     The work is spent in two rounds: every move is played out against the first ``screen``
     orders, then the ``finalists`` best (and any move named in ``evaluate(include=...)``)
     against all ``samples`` orders. ``screen >= samples`` makes it one flat round.
+
+    ``max_seconds`` (default: none) stops the second round when that much time has passed since
+    the call began, for a server that must answer in time. It makes the answer depend on the
+    machine's speed, so it is off unless asked for; the first round always completes.
     """
 
     def __init__(self, seed: int = 0, *, samples: int = DEFAULT_SAMPLES,
                  screen: int = DEFAULT_SCREEN, finalists: int = DEFAULT_FINALISTS,
-                 win_bonus: float = WIN_BONUS) -> None:
+                 win_bonus: float = WIN_BONUS, max_seconds: float | None = None) -> None:
         if samples < 1 or screen < 1 or finalists < 1:
             raise ValueError(f"samples, screen and finalists must be at least 1, not "
                              f"{samples}, {screen}, {finalists}")
@@ -182,10 +187,12 @@ class Bot:
         self.screen = min(screen, samples)
         self.finalists = finalists
         self.win_bonus = win_bonus
+        self.max_seconds = max_seconds
 
     def __repr__(self) -> str:
         return (f"Bot({self.seed!r}, samples={self.samples!r}, screen={self.screen!r}, "
-                f"finalists={self.finalists!r}, win_bonus={self.win_bonus!r})")
+                f"finalists={self.finalists!r}, win_bonus={self.win_bonus!r}, "
+                f"max_seconds={self.max_seconds!r})")
 
     def choose(self, view: Mapping, unseen: Iterable[str | Card],
                face_down: Mapping[Move, str | Card] | None = None) -> Move:
@@ -248,8 +255,11 @@ class Bot:
         scores = dict.fromkeys(played, 0)
         counts = dict.fromkeys(played, 0)
 
-        def play_out(moves: list[int], first: int, last: int) -> None:
+        def play_out(moves: list[int], first: int, last: int,
+                     deadline: float | None = None) -> None:
             for root, stock in worlds[first:last]:
+                if deadline is not None and time.perf_counter() > deadline:
+                    return
                 for cell in moves:
                     after = root.copy()
                     status = after.play(cell, rank)
@@ -260,16 +270,17 @@ class Bot:
                     if score >= 0:
                         wins[cell] += 1
                         scores[cell] += score
-            for cell in moves:
-                counts[cell] += last - first
+                    counts[cell] += 1
 
+        start = time.perf_counter()
         play_out(played, 0, self.screen)
         if self.screen < self.samples:
             bonus = self.win_bonus
             ranked = sorted(played, key=lambda cell: -(bonus * wins[cell] + scores[cell]))
             chosen = set(ranked[:self.finalists])
             chosen.update(representative[INDEX[tuple(move)]] for move in include)
-            play_out(sorted(chosen), self.screen, self.samples)
+            deadline = None if self.max_seconds is None else start + self.max_seconds
+            play_out(sorted(chosen), self.screen, self.samples, deadline)
 
         estimates = {}
         for cell in cells:

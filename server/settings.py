@@ -92,6 +92,8 @@ INSTALLED_APPS = [
     "server.core",
     "server.players",
     "server.games",
+    "server.boards",
+    "server.leagues",
 ]
 
 AUTH_USER_MODEL = "players.Player"

@@ -30,3 +30,16 @@ class StrictInputSchema(OpenApiSerializerExtension):
         schema = auto_schema._map_basic_serializer(self.target, direction)
         schema["additionalProperties"] = False
         return schema
+
+
+class StrictQuery(serializers.Serializer):
+    """The base of query-parameter serializers: ``?date=`` is an error, not "use the default"
+    (DRF reads an empty query value as an absent one)."""
+
+    def to_internal_value(self, data):
+        empty = sorted(name for name in self.fields if data.get(name) == "")
+        if empty:
+            raise serializers.ValidationError(
+                {name: ["Give a value, or leave the parameter out."] for name in empty}
+            )
+        return super().to_internal_value(data)

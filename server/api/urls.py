@@ -2,7 +2,9 @@
 
 from django.urls import path
 
+from server.boards import views as boards
 from server.games import views as games
+from server.leagues import views as leagues
 from server.players import views as players
 
 app_name = "api"
@@ -19,4 +21,19 @@ urlpatterns = [
     path("games/<uuid:game_id>", games.GameDetailView.as_view(), name="game"),
     path("games/<uuid:game_id>/moves", games.MoveCreateView.as_view(), name="moves"),
     path("games/<uuid:game_id>/record", games.RecordView.as_view(), name="record"),
+    path("players/me/stats", boards.MyStatsView.as_view(), name="my-stats"),
+    path("players/<uuid:player_id>", boards.PlayerProfileView.as_view(), name="player"),
+    path("daily", boards.DailyView.as_view(), name="daily"),
+    path("daily/<str:day>/leaderboard", boards.DailyBoardView.as_view(), name="daily-board"),
+    path("leaderboard", boards.BoardView.as_view(), name="board"),
+    path("leagues", leagues.LeagueListCreateView.as_view(), name="leagues"),
+    path("leagues/join", leagues.LeagueJoinView.as_view(), name="league-join"),
+    path("leagues/<uuid:league_id>", leagues.LeagueDetailView.as_view(), name="league"),
+    path("leagues/<uuid:league_id>/code", leagues.LeagueCodeView.as_view(), name="league-code"),
+    path("leagues/<uuid:league_id>/leave", leagues.LeagueLeaveView.as_view(),
+         name="league-leave"),
+    path("leagues/<uuid:league_id>/members/<uuid:player_id>", leagues.MemberView.as_view(),
+         name="league-member"),
+    path("leagues/<uuid:league_id>/leaderboard", leagues.LeagueBoardView.as_view(),
+         name="league-board"),
 ]

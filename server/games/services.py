@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from foursquare import IllegalMoveError, deal
+from server.boards import services as boards
 from server.games import dailies
 from server.games.engine import rebuild
 from server.games.models import Deal, Game, Move
@@ -40,6 +41,7 @@ def _daily_game(*, player, day: date | None) -> tuple[Game, bool]:
         with transaction.atomic():
             game = Game.objects.create(player=player, mode=Game.Mode.DAILY, daily=daily,
                                        deal=daily.deal)
+            boards.daily_start_record(game=game)
         return game, True
     except IntegrityError:  # a simultaneous request created it: the constraint decided
         return Game.objects.get(player=player, daily=daily, mode=Game.Mode.DAILY), False
@@ -127,4 +129,6 @@ def move_play(*, game: Game, row: int, col: int, expected_move: int | None):
         game.finished_at = now
     game.save(update_fields=["move_list", "moves_played", "status", "score", "finished_at",
                              "updated_at"])
+    if engine.status != Game.Status.PLAYING and game.mode == Game.Mode.DAILY:
+        boards.daily_result_record(game=game)  # same transaction: ranks never lag the game
     return engine

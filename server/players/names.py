@@ -19,9 +19,15 @@ _HIDDEN = (
     "\\x00-\\x1f\\x7f-\\x9f\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u2028-\\u202e"
     "\\u2060-\\u206f\\ufeff\\ufff9-\\ufffb"
 )
-NAME_PATTERN = (
-    f"^[^\\s{_HIDDEN}][^{_HIDDEN}]{{{MIN_LENGTH - 2},{MAX_LENGTH - 2}}}[^\\s{_HIDDEN}]$"
-)
+
+
+def visible_text_pattern(min_length: int, max_length: int) -> str:
+    """``min_length`` to ``max_length`` characters (at least 2), no white space at either end,
+    none of the hidden characters: the rule of a name, also for other names (leagues)."""
+    return f"^[^\\s{_HIDDEN}][^{_HIDDEN}]{{{min_length - 2},{max_length - 2}}}[^\\s{_HIDDEN}]$"
+
+
+NAME_PATTERN = visible_text_pattern(MIN_LENGTH, MAX_LENGTH)
 NAME_RULE = (
     f"A name has {MIN_LENGTH} to {MAX_LENGTH} characters, does not start or end with a space, "
     "and has no control or invisible formatting characters."

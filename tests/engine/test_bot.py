@@ -195,8 +195,9 @@ def test_bot_is_deterministic_for_a_seed():
     first = Bot(3, **SMALL).evaluate(*knowledge(game))
     assert Bot(3, **SMALL).evaluate(*knowledge(game)) == first
     assert Bot(4, **SMALL).evaluate(*knowledge(game)) != first  # another seed, other samples
-    assert play_deal(deal(b"determinism"), 3, **SMALL) == play_deal(deal(b"determinism"), 3,
-                                                                     **SMALL)
+    tiny = {"samples": 4, "screen": 2, "finalists": 2}
+    assert play_deal(deal(b"determinism"), 3, **tiny) == play_deal(deal(b"determinism"), 3,
+                                                                   **tiny)
 
 
 def test_bot_plays_from_the_view_alone_without_face_down_cards():
@@ -263,13 +264,23 @@ def test_review_judges_every_played_move_with_full_samples():
         assert review.best in review.estimates
 
 
-def test_bot_beats_the_policy_alone_on_a_handful_of_deals():
-    deals = [deal(b"smoke %d" % index) for index in range(6)]
-    bot_wins = sum(play_deal(deck, index, **SMALL).status == "won"
-                   for index, deck in enumerate(deals))
-    policy_wins = 0
-    for deck in deals:
-        position = Position()
-        policy_wins += playout(position, [card.rank for card in deck]) >= 0
-    assert bot_wins >= 5
-    assert bot_wins >= policy_wins
+def test_bot_wins_deals_that_its_play_out_policy_loses():
+    # The policy alone wins about 65% of deals; the bot, even with a tiny budget, should win
+    # most of the ones the policy loses.
+    lost_by_policy = []
+    index = 0
+    while len(lost_by_policy) < 4:
+        deck = deal(b"smoke %d" % index)
+        if playout(Position(), [card.rank for card in deck]) < 0:
+            lost_by_policy.append(deck)
+        index += 1
+    tiny = {"samples": 6, "screen": 3, "finalists": 2}
+    wins = sum(play_deal(deck, 0, **tiny).status == "won" for deck in lost_by_policy)
+    assert wins >= 3
+
+
+def test_a_time_limit_cuts_the_second_round_but_still_answers():
+    game = game_after_moves(deal(b"hurry"), [(0, 0), (0, 1)])
+    estimates = Bot(1, samples=64, screen=4, max_seconds=0).evaluate(*knowledge(game))
+    assert {estimate.samples for estimate in estimates.values()} == {4}
+    assert Bot(1, samples=64, screen=4, max_seconds=0).choose(*knowledge(game)) in estimates

@@ -1,0 +1,70 @@
+"""The three kinds of board and the key that names each one.
+
+A daily game counts on three boards at once: its date's (``"2026-11-29"``), its ISO week's
+(``"2026-W48"``) and all time (``"all"``). The week is the daily's, not the finish time's: a
+daily finished after midnight still counts for the day and the week it was dealt for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from enum import StrEnum
+
+from django.conf import settings
+
+
+class Period(StrEnum):
+    DAY = "day"
+    WEEK = "week"
+    ALL = "all"
+
+
+ALL_KEY = "all"
+
+
+def day_key(day: date) -> str:
+    return day.isoformat()
+
+
+def week_key(day: date) -> str:
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def keys_of_daily(day: date) -> tuple[str, str, str]:
+    """The boards a daily game of ``day`` counts on."""
+    return day_key(day), week_key(day), ALL_KEY
+
+
+@dataclass(frozen=True)
+class BoardRef:
+    """One board as a request names it: its period and the date asked for."""
+
+    period: Period
+    day: date
+
+    @property
+    def key(self) -> str:
+        if self.period is Period.DAY:
+            return day_key(self.day)
+        if self.period is Period.WEEK:
+            return week_key(self.day)
+        return ALL_KEY
+
+    @property
+    def start(self) -> date:
+        if self.period is Period.DAY:
+            return self.day
+        if self.period is Period.WEEK:
+            return self.day - timedelta(days=self.day.weekday())
+        return settings.FOURSQUARE_LAUNCH_DATE
+
+    @property
+    def end(self) -> date | None:
+        """The last date of the period; ``None`` for all time, which has not ended."""
+        if self.period is Period.DAY:
+            return self.day
+        if self.period is Period.WEEK:
+            return self.start + timedelta(days=6)
+        return None

@@ -1,0 +1,184 @@
+"""Query parameters of the boards' endpoints, and the documented shapes they return."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from rest_framework import serializers
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+from server.api.formats import iso_datetime
+from server.api.inputs import StrictQuery
+from server.boards.periods import BoardRef, Period
+from server.boards.ranking import DEFAULT_LIMIT, MAX_LIMIT, BoardPage, Cursor, Entry, Standing
+from server.games.dailies import daily_number
+from server.games.models import Game
+from server.games.serializers import GameOutput
+from server.players.serializers import PlayerRef
+
+DATE_FORMATS = ["%Y-%m-%d"]
+
+
+class DateQuery(StrictQuery):
+    date = serializers.DateField(required=False, input_formats=DATE_FORMATS,
+                                 help_text="YYYY-MM-DD; default: today in UTC.")
+
+
+class PageQuery(StrictQuery):
+    limit = serializers.IntegerField(min_value=1, max_value=MAX_LIMIT, default=DEFAULT_LIMIT,
+                                     help_text=f"Entries per page, 1-{MAX_LIMIT}.")
+    cursor = serializers.CharField(required=False, max_length=100,
+                                   help_text="From a previous page's `next`.")
+    around = serializers.ChoiceField(
+        choices=["me"], required=False,
+        help_text="`me`: the entries just above and below you instead of the top (needs a "
+                  "token); the last ranked entries if you hold no rank. Ignored with a cursor.")
+
+    def validate(self, attrs):
+        if "cursor" in attrs:
+            attrs["cursor"] = Cursor.decode(attrs["cursor"])
+            attrs.pop("around", None)  # a `next` link continues after an around page
+        return attrs
+
+
+class BoardQuery(PageQuery, DateQuery):
+    period = serializers.ChoiceField(choices=[period.value for period in Period],
+                                     default=Period.DAY.value,
+                                     help_text="day (a daily), week (its ISO week) or all.")
+
+
+class EntryOutput(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Competition ranking: 1, 2, 2, 4.")
+    player = PlayerRef()
+    score = serializers.IntegerField(help_text="The daily's score; on week and all-time "
+                                               "boards the sum of the winning scores.")
+    wins = serializers.IntegerField()
+    games = serializers.IntegerField(help_text="Dailies started in the period.")
+    best = serializers.IntegerField(allow_null=True)
+    finished_at = serializers.DateTimeField(help_text="When this result was reached; earlier "
+                                                      "is listed first within a tie.")
+
+
+class StandingOutput(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["won", "lost", "playing", "played", "not_started"],
+        help_text="Day boards: won, lost, playing or not_started. Week and all-time boards: "
+                  "won (a daily of the period won), played or not_started.")
+    rank = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+    ahead = serializers.IntegerField(help_text="Players ranked above you.")
+    behind = serializers.IntegerField(help_text="Players who started and did worse than you.")
+    better_than_percent = serializers.IntegerField(
+        allow_null=True, help_text="`behind` as a share of the other players (0-100); null "
+                                   "when nobody else started.")
+
+
+class BoardOutput(serializers.Serializer):
+    period = serializers.ChoiceField(choices=[period.value for period in Period])
+    date = serializers.DateField(help_text="The date asked for.")
+    number = serializers.IntegerField(allow_null=True, help_text="The daily's number (day "
+                                                                 "boards).")
+    start = serializers.DateField()
+    end = serializers.DateField(allow_null=True, help_text="null for all time.")
+    players = serializers.IntegerField(help_text="Players who started a daily of the period.")
+    winners = serializers.IntegerField()
+    distribution = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Winners by score (day boards list every score 0-24) or by total score.")
+    entries = EntryOutput(many=True)
+    me = EntryOutput(allow_null=True, help_text="Your entry, if you hold a rank.")
+    standing = StandingOutput(allow_null=True, help_text="Where you stand, ranked or not; "
+                                                         "null without a token.")
+    next = serializers.URLField(allow_null=True)
+
+
+class DailyOutput(serializers.Serializer):
+    date = serializers.DateField()
+    number = serializers.IntegerField()
+    players = serializers.IntegerField(help_text="Players who started this daily.")
+    winners = serializers.IntegerField()
+    your_game = GameOutput(allow_null=True, help_text="Your game of this daily; null if you "
+                                                      "have not started it (or sent no token).")
+
+
+class RecentResultOutput(serializers.Serializer):
+    date = serializers.DateField()
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    score = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True, help_text="On the daily's board, if won.")
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class StatsOutput(serializers.Serializer):
+    player = PlayerRef()
+    played = serializers.IntegerField(help_text="Dailies started.")
+    won = serializers.IntegerField()
+    win_percent = serializers.IntegerField(allow_null=True, help_text="won / played, 0-100.")
+    current_win_streak = serializers.IntegerField()
+    longest_win_streak = serializers.IntegerField()
+    current_played_streak = serializers.IntegerField()
+    longest_played_streak = serializers.IntegerField()
+    distribution = serializers.DictField(child=serializers.IntegerField(),
+                                         help_text="Wins by score, every score 0-24.")
+    recent = RecentResultOutput(many=True, help_text="The latest dailies, newest first.")
+
+
+def entry_output(entry: Entry | None) -> dict | None:
+    if entry is None:
+        return None
+    return {
+        "rank": entry.rank,
+        "player": {"id": str(entry.player_id), "name": entry.player_name},
+        "score": entry.score,
+        "wins": entry.wins,
+        "games": entry.games,
+        "best": entry.best,
+        "finished_at": iso_datetime(entry.finished_at),
+    }
+
+
+def standing_output(standing: Standing | None) -> dict | None:
+    return None if standing is None else dict(vars(standing))
+
+
+def next_url(request, cursor: Cursor | None) -> str | None:
+    if cursor is None:
+        return None
+    url = remove_query_param(request.build_absolute_uri(), "around")
+    return replace_query_param(url, "cursor", cursor.encode())
+
+
+def board_output(request, ref: BoardRef, page: BoardPage) -> dict:
+    return {
+        "period": ref.period.value,
+        "date": ref.day.isoformat(),
+        "number": daily_number(ref.day) if ref.period is Period.DAY else None,
+        "start": ref.start.isoformat(),
+        "end": ref.end.isoformat() if ref.end else None,
+        "players": page.players,
+        "winners": page.winners,
+        "distribution": {str(score): count for score, count in page.distribution.items()},
+        "entries": [entry_output(entry) for entry in page.entries],
+        "me": entry_output(page.me),
+        "standing": standing_output(page.standing),
+        "next": next_url(request, page.next),
+    }
+
+
+def stats_output(player, stats: dict) -> dict:
+    return {
+        "player": {"id": str(player.pk), "name": player.name},
+        **stats,
+        "distribution": {str(score): count for score, count in stats["distribution"].items()},
+        "recent": [
+            {**result, "date": result["date"].isoformat(),
+             "finished_at": iso_datetime(result["finished_at"])}
+            for result in stats["recent"]
+        ],
+    }
+
+
+def daily_output(day: date, players: int, winners: int, your_game: dict | None) -> dict:
+    return {"date": day.isoformat(), "number": daily_number(day), "players": players,
+            "winners": winners, "your_game": your_game}

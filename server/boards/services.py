@@ -1,0 +1,167 @@
+"""Writes on the boards: counting who starts a daily, recording who wins one.
+
+Both are called by ``server.games.services`` inside the transaction that creates or finishes
+the daily game, so a board never shows a half-counted result and a rolled-back move counts
+nothing. Every counter moves by ``SET n = n + 1`` (or an upsert adding to it), so concurrent
+finishes add up exactly.
+
+Row locks are always taken in one order - the player's own standings, then score counts
+sorted by (board, total, wins), then boards by id - so two finishing games never deadlock.
+
+The statements are plain SQL that PostgreSQL and SQLite (``make run``) both understand:
+``INSERT ... ON CONFLICT`` and ``RETURNING``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import date, datetime
+
+from django.db import connection, transaction
+
+from server.boards.models import Board, ScoreCount, Standing
+from server.boards.periods import ALL_KEY, Period, keys_of_daily
+
+BOARD = Board._meta.db_table
+STANDING = Standing._meta.db_table
+SCORE_COUNT = ScoreCount._meta.db_table
+KINDS = (Period.DAY, Period.WEEK, Period.ALL)  # in the order of keys_of_daily
+
+
+def _db(model, field: str, value):
+    """``value`` as the database driver wants it (UUIDs are text on SQLite)."""
+    return model._meta.get_field(field).get_db_prep_value(value, connection)
+
+
+def _boards_add(cursor, column: str, board_ids: Iterable[int]) -> None:
+    # One statement per board, in id order: the lock order the module docstring promises.
+    for board_id in sorted(board_ids):
+        cursor.execute(f"UPDATE {BOARD} SET {column} = {column} + 1 WHERE id = %s", [board_id])
+
+
+def daily_start_record(*, game) -> None:
+    """Count the player of a daily game that was just created on its day, week and all time.
+
+    Call it only when the game was created: the boards' ``players`` count who started.
+    """
+    keys = keys_of_daily(game.daily_id)
+    player = _db(Standing, "player", game.player_id)
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {BOARD} (key, kind, players, winners) "
+            "VALUES (%s, %s, 0, 0), (%s, %s, 0, 0), (%s, %s, 0, 0) ON CONFLICT (key) DO NOTHING",
+            [value for pair in zip(keys, KINDS, strict=True) for value in pair],
+        )
+        cursor.execute(
+            f"INSERT INTO {STANDING} (board_id, player_id, games, wins, total) "
+            f"SELECT id, %s, 1, 0, 0 FROM {BOARD} WHERE key IN (%s, %s, %s) ORDER BY id "
+            f"ON CONFLICT (board_id, player_id) DO UPDATE SET games = {STANDING}.games + 1 "
+            "RETURNING board_id, games",
+            [player, *keys],
+        )
+        # games == 1 after the upsert: this is the player's first daily of that period.
+        _boards_add(cursor, "players", [board for board, games in cursor.fetchall() if games == 1])
+
+
+def daily_result_record(*, game) -> None:
+    """Rank the player of a daily game that has just finished. A loss changes no board: the
+    start already counted the player, and only wins hold a rank."""
+    if game.status != "won":
+        return
+    score, keys = game.score, keys_of_daily(game.daily_id)
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        rows = _standings_add_win(cursor, game, keys)
+        if not rows:  # the game was started before the boards existed: count its start now
+            daily_start_record(game=game)
+            rows = _standings_add_win(cursor, game, keys)
+        # The player leaves the result they had (if they had won before) for the new one. A
+        # proposed row must pass the CHECK (count >= 0) before it meets the conflict, so it
+        # says "add one" with count 1 and "take one away" with count 0.
+        moves = [(board, total, wins, 1) for board, total, wins in rows]
+        moves += [(board, total - score, wins - 1, 0) for board, total, wins in rows if wins > 1]
+        moves.sort()
+        cursor.execute(
+            f"INSERT INTO {SCORE_COUNT} (board_id, total, wins, count) VALUES "
+            + ", ".join(["(%s, %s, %s, %s)"] * len(moves))
+            + f" ON CONFLICT (board_id, total, wins) DO UPDATE "
+            f"SET count = {SCORE_COUNT}.count + 2 * excluded.count - 1",
+            [value for move in moves for value in move],
+        )
+        _boards_add(cursor, "winners", [board for board, _, wins in rows if wins == 1])
+
+
+def _standings_add_win(cursor, game, keys) -> list[tuple[int, int, int]]:
+    """Add the win to the player's three standings; all three or, if one is missing, none."""
+    player = _db(Standing, "player", game.player_id)
+    boards = f"SELECT id FROM {BOARD} WHERE key IN (%s, %s, %s)"
+    cursor.execute(
+        f"UPDATE {STANDING} SET total = total + %s, wins = wins + 1, reached_at = %s, "
+        "best = CASE WHEN best IS NULL OR best < %s THEN %s ELSE best END "
+        f"WHERE player_id = %s AND board_id IN ({boards}) "
+        f"AND (SELECT COUNT(*) FROM {STANDING} "
+        f"WHERE player_id = %s AND board_id IN ({boards})) = 3 "
+        "RETURNING board_id, total, wins",
+        [game.score, _db(Standing, "reached_at", game.finished_at), game.score, game.score,
+         player, *keys, player, *keys],
+    )
+    return cursor.fetchall()
+
+
+# --- Recounting from the games ------------------------------------------------------------------
+
+GameRow = tuple[object, date, str, int | None, datetime | None]  # player, day, status, score, end
+
+
+def tally(games: Iterable[GameRow]):
+    """Boards, standings and score counts as the daily games ``(player, day, status, score,
+    finished_at)`` make them: what the hooks above keep up to date one game at a time."""
+    standings: dict[tuple[str, object], dict] = {}
+    for player, day, status, score, finished_at in games:
+        for key in keys_of_daily(day):
+            standing = standings.setdefault((key, player), {
+                "games": 0, "wins": 0, "total": 0, "best": None, "reached_at": None})
+            standing["games"] += 1
+            if status == "won":
+                standing["wins"] += 1
+                standing["total"] += score
+                standing["best"] = max(score, standing["best"] or 0)
+                standing["reached_at"] = max(finished_at, standing["reached_at"] or finished_at)
+    boards: dict[str, dict] = defaultdict(lambda: {"players": 0, "winners": 0})
+    counts: dict[tuple[str, int, int], int] = defaultdict(int)
+    for (key, _), standing in standings.items():
+        boards[key]["players"] += 1
+        if standing["wins"]:
+            boards[key]["winners"] += 1
+            counts[key, standing["total"], standing["wins"]] += 1
+    return dict(boards), standings, dict(counts)
+
+
+def kind_of(key: str) -> str:
+    if key == ALL_KEY:
+        return Period.ALL
+    return Period.WEEK if "W" in key else Period.DAY
+
+
+def boards_rebuild(*, board_model=Board, standing_model=Standing, count_model=ScoreCount,
+                   game_model=None) -> None:
+    """Recount every board from the daily games (a repair; the migration that adds the boards
+    uses it, with its historical models, to count the games played before)."""
+    if game_model is None:
+        from server.games.models import Game as game_model
+    games = game_model.objects.filter(mode="daily").values_list(
+        "player_id", "daily_id", "status", "score", "finished_at")
+    boards, standings, counts = tally(games.iterator(chunk_size=10_000))
+    with transaction.atomic():
+        count_model.objects.all().delete()
+        standing_model.objects.all().delete()
+        board_model.objects.all().delete()
+        created = board_model.objects.bulk_create(
+            board_model(key=key, kind=kind_of(key), **numbers) for key, numbers in boards.items())
+        ids = {board.key: board.pk for board in created}
+        standing_model.objects.bulk_create(
+            (standing_model(board_id=ids[key], player_id=player, **values)
+             for (key, player), values in standings.items()), batch_size=5_000)
+        count_model.objects.bulk_create(
+            count_model(board_id=ids[key], total=total, wins=wins, count=count)
+            for (key, total, wins), count in counts.items())

@@ -1,0 +1,67 @@
+"""Input validation for the leagues' endpoints, and the documented shapes they return."""
+
+from __future__ import annotations
+
+from django.core.validators import RegexValidator
+from rest_framework import serializers
+
+from server.api.fields import StrictCharField
+from server.api.formats import iso_datetime
+from server.api.inputs import StrictInput
+from server.leagues import limits
+from server.leagues.models import League, Membership
+from server.players.serializers import PlayerRef, player_ref
+
+
+class LeagueNameInput(StrictInput):
+    name = StrictCharField(
+        trim_whitespace=False, min_length=limits.NAME_MIN_LENGTH,
+        max_length=limits.NAME_MAX_LENGTH, help_text=limits.NAME_RULE,
+        validators=[RegexValidator(limits.NAME_PATTERN, limits.NAME_RULE)])
+
+
+class LeagueJoinInput(StrictInput):
+    code = StrictCharField(max_length=50, help_text="The league's code, e.g. K7QX2MPA.")
+
+
+class LeagueOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    code = serializers.CharField(help_text="Share it: whoever has it can join.")
+    owner = PlayerRef()
+    member_count = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+
+
+class MemberOutput(serializers.Serializer):
+    player = PlayerRef()
+    owner = serializers.BooleanField()
+    joined_at = serializers.DateTimeField()
+
+
+class LeagueDetailOutput(LeagueOutput):
+    members = MemberOutput(many=True)
+
+
+def league_output(league: League, member_count: int | None = None) -> dict:
+    count = member_count if member_count is not None else league.member_count
+    return {
+        "id": str(league.pk),
+        "name": league.name,
+        "code": league.code,
+        "owner": player_ref(league.owner),
+        "member_count": count,
+        "created_at": iso_datetime(league.created_at),
+    }
+
+
+def league_detail_output(league: League, memberships: list[Membership]) -> dict:
+    return {
+        **league_output(league, member_count=len(memberships)),
+        "members": [
+            {"player": player_ref(membership.player),
+             "owner": membership.player_id == league.owner_id,
+             "joined_at": iso_datetime(membership.joined_at)}
+            for membership in memberships
+        ],
+    }

@@ -1,0 +1,166 @@
+"""The leagues' API: create, join and leave leagues, manage them, and their leaderboards.
+
+Everything about a league is for its members: to anyone else it answers 404, never 403, so
+a league's existence does not leak.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from server.api.schema import problem_example, problems
+from server.boards import selectors as boards
+from server.boards import serializers as board_serializers
+from server.boards.periods import Period
+from server.boards.views import DATE_PARAMETER, PAGE_PARAMETERS, PERIOD_PARAMETER, page_query
+from server.games.dailies import utc_today
+from server.leagues import limits, selectors, services
+from server.leagues import serializers as s
+
+TAG = ["leagues"]
+LIMITS = (
+    f"A league has at most {limits.MAX_MEMBERS} members; a player is in at most "
+    f"{limits.MAX_LEAGUES_PER_PLAYER} leagues. {limits.NAME_RULE}"
+)
+
+
+def _detail(league) -> dict:
+    return s.league_detail_output(league, list(selectors.memberships_of(league)))
+
+
+class LeagueListCreateView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=TAG, operation_id="leagues_list", summary="Your leagues",
+                   responses={200: s.LeagueOutput(many=True), **problems(401)})
+    def get(self, request):
+        return Response([s.league_output(league)
+                         for league in selectors.leagues_of(request.user)])
+
+    @extend_schema(
+        tags=TAG, operation_id="leagues_create", summary="Create a league; you own it",
+        description=LIMITS, request=s.LeagueNameInput,
+        responses={201: s.LeagueDetailOutput, **problems(
+            400, 401, 413, 415, 422, s422="`league_limit`: you are in too many leagues.")},
+        examples=[OpenApiExample("a league", value={"name": "Friday Patience"},
+                                 request_only=True)],
+    )
+    def post(self, request):
+        data = s.LeagueNameInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = services.league_create(player=request.user, name=data.validated_data["name"])
+        return Response(_detail(league), status=status.HTTP_201_CREATED)
+
+
+class LeagueJoinView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="leagues_join", summary="Join a league with its code",
+        description=LIMITS, request=s.LeagueJoinInput,
+        responses={200: s.LeagueDetailOutput, **problems(
+            400, 401, 404, 409, 413, 415, 422,
+            s404="No league has that code (`not_found`).",
+            s409="`already_member` or `league_full`.",
+            s422="`league_limit`: you are in too many leagues.")},
+        examples=[
+            OpenApiExample("join", value={"code": "K7QX2MPA"}, request_only=True),
+            problem_example("league_full", 409, "This league has no room left",
+                            f"A league has {limits.MAX_MEMBERS} members at most."),
+        ],
+    )
+    def post(self, request):
+        data = s.LeagueJoinInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = services.league_join(player=request.user, code=data.validated_data["code"])
+        return Response(_detail(league))
+
+
+class LeagueDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=TAG, operation_id="leagues_retrieve", summary="A league and its members",
+                   responses={200: s.LeagueDetailOutput, **problems(401, 404)})
+    def get(self, request, league_id):
+        return Response(_detail(selectors.league_of(request.user, league_id)))
+
+    @extend_schema(
+        tags=TAG, operation_id="leagues_rename", summary="Rename a league (owner)",
+        request=s.LeagueNameInput,
+        responses={200: s.LeagueDetailOutput, **problems(
+            400, 401, 403, 404, 413, 415, s403="`not_owner`.")},
+    )
+    def patch(self, request, league_id):
+        data = s.LeagueNameInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        league = services.league_update(player=request.user, league_id=league_id,
+                                        name=data.validated_data.get("name"))
+        return Response(_detail(league))
+
+
+class LeagueCodeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="leagues_code_rotate",
+        summary="Give a league a new code; the old one stops working (owner)",
+        request=None,
+        responses={200: s.LeagueDetailOutput, **problems(401, 403, 404, s403="`not_owner`.")},
+    )
+    def post(self, request, league_id):
+        league = services.league_code_rotate(player=request.user, league_id=league_id)
+        return Response(_detail(league))
+
+
+class LeagueLeaveView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="leagues_leave", summary="Leave a league",
+        description="An owner who leaves hands the league to its longest-standing member; "
+                    "the last member to leave deletes it.",
+        request=None, responses={204: None, **problems(401, 404)},
+    )
+    def post(self, request, league_id):
+        services.league_leave(player=request.user, league_id=league_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MemberView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="leagues_members_remove",
+        summary="Remove a member (owner); your own id leaves the league",
+        description="A removed player can join again with the code: rotate it to stop that.",
+        request=None, responses={204: None, **problems(401, 403, 404, s403="`not_owner`.")},
+    )
+    def delete(self, request, league_id, player_id):
+        services.league_member_remove(player=request.user, league_id=league_id,
+                                      member_id=player_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LeagueBoardView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="leagues_leaderboard",
+        summary="A league's leaderboard: a day, week or all time, among its members",
+        description="Same shape and ranking rules as the public leaderboards; `players`, "
+                    "`winners` and ranks count the league's members only.",
+        parameters=[PERIOD_PARAMETER, DATE_PARAMETER, *PAGE_PARAMETERS],
+        responses={200: board_serializers.BoardOutput, **problems(400, 401, 404)},
+    )
+    def get(self, request, league_id):
+        query = page_query(request)
+        league = selectors.league_of(request.user, league_id)
+        ref = boards.board_ref(Period(query["period"]), query.get("date") or utc_today())
+        page = boards.members_board_page(
+            ref=ref, members=selectors.member_ids(league), viewer=request.user,
+            limit=query["limit"], cursor=query.get("cursor"), around=query["around"])
+        return Response(board_serializers.board_output(request, ref, page))
