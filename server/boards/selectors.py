@@ -171,10 +171,12 @@ def _page_entries(ranked, *, limit: int, cursor: Cursor | None, around: bool,
     if around and me is None:
         return ranked.before(None, limit=limit), None
     if around:
-        upper = ranked.before(me.cursor, limit=(limit - 1) // 2)
-        lower_limit = limit - len(upper)
-        lower = ranked.after(me.cursor, inclusive=True, limit=lower_limit + 1)
-        rows, more = upper + lower[:lower_limit], len(lower) > lower_limit
+        # Half above you, the rest from you down; near either end the other side fills in.
+        upper = ranked.before(me.cursor, limit=limit - 1)
+        lower = ranked.after(me.cursor, inclusive=True, limit=limit + 1)
+        below = min(len(lower), limit - min(len(upper), (limit - 1) // 2))
+        above = min(len(upper), limit - below)
+        rows, more = upper[len(upper) - above:] + lower[:below], len(lower) > below
     else:
         fetched = ranked.after(cursor, inclusive=False, limit=limit + 1)
         rows, more = fetched[:limit], len(fetched) > limit

@@ -12,12 +12,14 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from server.api import idempotency
 from server.api.schema import problem_example, problems
 from server.boards import selectors as boards
 from server.boards import serializers as board_serializers
 from server.boards.periods import Period
 from server.boards.views import DATE_PARAMETER, PAGE_PARAMETERS, PERIOD_PARAMETER, page_query
 from server.games.dailies import utc_today
+from server.games.views import IDEMPOTENCY_PARAMETER
 from server.leagues import limits, selectors, services
 from server.leagues import serializers as s
 
@@ -43,17 +45,28 @@ class LeagueListCreateView(APIView):
 
     @extend_schema(
         tags=TAG, operation_id="leagues_create", summary="Create a league; you own it",
-        description=LIMITS, request=s.LeagueNameInput,
+        description=LIMITS, request=s.LeagueNameInput, parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: s.LeagueDetailOutput, **problems(
-            400, 401, 413, 415, 422, s422="`league_limit`: you are in too many leagues.")},
+            400, 401, 413, 415, 422, s422="`league_limit` (you are in too many leagues) or "
+                                          "`idempotency_key_reused`.")},
         examples=[OpenApiExample("a league", value={"name": "Friday Patience"},
                                  request_only=True)],
     )
     def post(self, request):
         data = s.LeagueNameInput(data=request.data)
         data.is_valid(raise_exception=True)
-        league = services.league_create(player=request.user, name=data.validated_data["name"])
-        return Response(_detail(league), status=status.HTTP_201_CREATED)
+
+        def create(_locked):
+            league = services.league_create(player=request.user,
+                                            name=data.validated_data["name"])
+            return status.HTTP_201_CREATED, _detail(league)
+
+        code, body = idempotency.run_idempotently(
+            player=request.user, key=idempotency.key_from(request),
+            request_hash=idempotency.fingerprint(request, request.data),
+            lock=lambda: None, action=create,
+        )
+        return Response(body, status=code)
 
 
 class LeagueJoinView(APIView):

@@ -189,6 +189,13 @@ def test_around_me_near_the_top_fills_the_page_from_below(make_player, board_url
     assert [name for _, name, _ in ranked(body)] == ["P0", "P1", "P2"]
 
 
+def test_around_me_near_the_bottom_fills_the_page_from_above(make_player, board_url, today):
+    made = results(make_player, today, [20, 15, 10, 5])
+    body = made[3][1].get(board_url, {"around": "me", "limit": 3}).json()
+    assert [name for _, name, _ in ranked(body)] == ["P1", "P2", "P3"]
+    assert body["next"] is None
+
+
 def test_around_me_without_a_rank_shows_the_bottom_of_the_board(make_player, board_url, today):
     made = results(make_player, today, [20, 15, 10, 5, None])
     body = made[4][1].get(board_url, {"around": "me", "limit": 2}).json()

@@ -41,6 +41,13 @@ def test_creating_a_league_makes_you_its_owner_and_first_member(owner, league):
     assert league["members"][0]["owner"] is True
 
 
+def test_a_retried_creation_with_the_same_key_makes_one_league(player_api):
+    first = player_api.post("leagues", {"name": "Once"}, HTTP_IDEMPOTENCY_KEY="create-1")
+    again = player_api.post("leagues", {"name": "Once"}, HTTP_IDEMPOTENCY_KEY="create-1")
+    assert first.status_code == again.status_code == 201
+    assert first.json() == again.json() and League.objects.count() == 1
+
+
 def test_joining_with_the_code_in_any_case_and_spacing(make_player, league):
     _, friend = make_player("Friend")
     code = league["code"].lower()
@@ -102,6 +109,7 @@ def test_the_owner_renames_and_rotates_the_code(make_player, owner, league):
     join(friend, league)
     url = f"leagues/{league['id']}"
     assert owner[1].patch(url, {"name": "Saturday"}).json()["name"] == "Saturday"
+    assert owner[1].patch(url, {}).json()["name"] == "Saturday"
     rotated = owner[1].post(f"{url}/code").json()
     assert rotated["code"] != league["code"]
     assert_problem(join(make_player()[1], league), 404, "not_found")
