@@ -10,10 +10,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from server.api.problems import InvalidRequest, NotAuthenticated
 from server.api.schema import problems
+from server.api.views import ApiView
 from server.boards import selectors
 from server.boards import serializers as s
 from server.boards.periods import BoardRef, Period
@@ -70,8 +70,9 @@ def board_response(request, ref: BoardRef, query: dict) -> Response:
     return Response(s.board_output(request, ref, page))
 
 
-class DailyView(APIView):
+class DailyView(ApiView):
     permission_classes = [AllowAny]
+    query_parameters = frozenset({"date"})
 
     @extend_schema(
         tags=TAG, operation_id="daily_retrieve", summary="Today's daily (or another day's)",
@@ -90,8 +91,9 @@ class DailyView(APIView):
                                        game_output(game) if game else None))
 
 
-class DailyBoardView(APIView):
+class DailyBoardView(ApiView):
     permission_classes = [AllowAny]
+    query_parameters = frozenset({"limit", "cursor", "around"})
 
     @extend_schema(
         tags=TAG, operation_id="daily_leaderboard", summary="A daily's leaderboard",
@@ -109,8 +111,9 @@ class DailyBoardView(APIView):
         return board_response(request, selectors.board_ref(Period.DAY, parse_day(day)), query)
 
 
-class BoardView(APIView):
+class BoardView(ApiView):
     permission_classes = [AllowAny]
+    query_parameters = frozenset({"period", "date", "limit", "cursor", "around"})
 
     @extend_schema(
         tags=TAG, operation_id="leaderboard", summary="The leaderboard of a day, week or all time",
@@ -128,7 +131,7 @@ class BoardView(APIView):
         return board_response(request, ref, query)
 
 
-class MyStatsView(APIView):
+class MyStatsView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=TAG, operation_id="players_me_stats", summary="Your daily statistics",
@@ -137,7 +140,7 @@ class MyStatsView(APIView):
         return Response(s.stats_output(request.user, selectors.player_stats(request.user)))
 
 
-class PlayerProfileView(APIView):
+class PlayerProfileView(ApiView):
     permission_classes = [AllowAny]
 
     @extend_schema(tags=TAG, operation_id="players_retrieve",

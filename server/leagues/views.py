@@ -10,10 +10,10 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from server.api import idempotency
 from server.api.schema import problem_example, problems
+from server.api.views import ApiView
 from server.boards import selectors as boards
 from server.boards import serializers as board_serializers
 from server.boards.periods import Period
@@ -34,7 +34,7 @@ def _detail(league) -> dict:
     return s.league_detail_output(league, list(selectors.memberships_of(league)))
 
 
-class LeagueListCreateView(APIView):
+class LeagueListCreateView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=TAG, operation_id="leagues_list", summary="Your leagues",
@@ -69,7 +69,7 @@ class LeagueListCreateView(APIView):
         return Response(body, status=code)
 
 
-class LeagueJoinView(APIView):
+class LeagueJoinView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -93,7 +93,7 @@ class LeagueJoinView(APIView):
         return Response(_detail(league))
 
 
-class LeagueDetailView(APIView):
+class LeagueDetailView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=TAG, operation_id="leagues_retrieve", summary="A league and its members",
@@ -115,7 +115,7 @@ class LeagueDetailView(APIView):
         return Response(_detail(league))
 
 
-class LeagueCodeView(APIView):
+class LeagueCodeView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -129,7 +129,7 @@ class LeagueCodeView(APIView):
         return Response(_detail(league))
 
 
-class LeagueLeaveView(APIView):
+class LeagueLeaveView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -143,7 +143,7 @@ class LeagueLeaveView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class MemberView(APIView):
+class MemberView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -158,8 +158,9 @@ class MemberView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class LeagueBoardView(APIView):
+class LeagueBoardView(ApiView):
     permission_classes = [IsAuthenticated]
+    query_parameters = frozenset({"period", "date", "limit", "cursor", "around"})
 
     @extend_schema(
         tags=TAG, operation_id="leagues_leaderboard",

@@ -138,7 +138,7 @@ def test_bad_cursor_is_400(api, board_url):
 
 @pytest.mark.parametrize("params", [
     {"limit": 0}, {"limit": 101}, {"limit": "ten"}, {"limit": "1.5"}, {"around": "you"},
-    {"around": "me", "cursor": "x"},
+    {"around": "me", "cursor": "x"}, {"limt": 5}, {"period": "week"}, {"limit": ""},
 ])
 def test_bad_page_parameters_are_400(player_api, board_url, params):
     assert_problem(player_api.get(board_url, params), 400, "invalid")
