@@ -6,6 +6,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.db import connection
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 
@@ -13,6 +14,17 @@ from server.players.models import AccessToken, Player
 
 TOKEN_BYTES = 32
 LAST_USED_RESOLUTION = timedelta(minutes=5)  # don't write on every request
+
+
+# Every API request authenticates; the ORM spent longer building this query than PostgreSQL
+# spends answering it, so it is written out once.
+_PLAYER_FIELDS = [field.attname for field in Player._meta.concrete_fields]
+_TOKEN_SQL = (
+    'SELECT t."id", t."last_used_at", '
+    + ", ".join(f'p."{field.column}"' for field in Player._meta.concrete_fields)
+    + f' FROM "{AccessToken._meta.db_table}" t '
+    f'JOIN "{Player._meta.db_table}" p ON p."id" = t."player_id" WHERE t."key_hash" = %s'
+)
 
 
 def hash_token(token: str) -> str:
@@ -42,11 +54,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             token = header[1].decode("ascii")
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed("Invalid token.") from None
-        access = (
-            AccessToken.objects.select_related("player")
-            .filter(key_hash=hash_token(token))
-            .first()
-        )
+        access = _token_with_player(hash_token(token))
         if access is None or not access.player.is_active:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
         now = timezone.now()
@@ -56,3 +64,18 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request):
         return f'{self.keyword} realm="api"'
+
+
+def _token_with_player(key_hash: str) -> AccessToken | None:
+    """The token with this hash (only its id and last use loaded) and its player, or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TOKEN_SQL, [key_hash])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    token_id, last_used_at, *player_values = row
+    player = Player.from_db(connection.alias, _PLAYER_FIELDS, player_values)
+    access = AccessToken.from_db(connection.alias, ["id", "player_id", "last_used_at"],
+                                 [token_id, player.pk, last_used_at])
+    access._state.fields_cache["player"] = player
+    return access
