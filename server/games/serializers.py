@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
@@ -22,6 +23,7 @@ class DailyGameInput(StrictInput):
 class PracticeGameInput(StrictInput):
     mode = serializers.ChoiceField(choices=[Game.Mode.PRACTICE.value])
     deal = StrictCharField(required=False, max_length=16,
+                           validators=[RegexValidator(r"^[a-z0-9]{1,16}$", "Not a deal id.")],
                            help_text="Replay this shared deal (a challenge link).")
 
 
