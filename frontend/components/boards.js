@@ -25,7 +25,7 @@ export function standingLine(standing) {
   if (!standing) return null;
   if (standing.rank) {
     const parts = [t("boards.your_rank", { rank: standing.rank })];
-    if (standing.better_than_percent !== null && standing.better_than_percent !== undefined) {
+    if (standing.better_than_percent) {
       parts.push(t("boards.better_than", { percent: current().percent(standing.better_than_percent / 100) }));
     }
     return h("p", { class: "standing-line", id: "standing" }, parts.join(" · "));

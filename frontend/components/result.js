@@ -92,9 +92,9 @@ export function standingView(board, game) {
   const percent = standing.better_than_percent;
   if (game.status === "won" && standing.rank) {
     rows.push(h("p", { class: "rank", id: "rank" }, t("result.rank", { rank: standing.rank, n: board.winners })));
-    if (percent !== null && percent !== undefined) {
-      rows.push(h("p", { class: "percentile", id: "percentile" }, t("result.percentile", { percent: current().percent(percent / 100) })));
-    }
+    // "Better than 0%" reads like a loss: a shared first place says so instead.
+    if (percent) rows.push(h("p", { class: "percentile", id: "percentile" }, t("result.percentile", { percent: current().percent(percent / 100) })));
+    else if (standing.rank === 1) rows.push(h("p", { class: "percentile", id: "percentile" }, t("result.top")));
   } else {
     rows.push(h("p", { class: "rank no-rank", id: "rank" }, t("result.no_rank")));
     if (percent) rows.push(h("p", { class: "percentile", id: "percentile" }, t("result.percentile_lost", { percent: current().percent(percent / 100) })));

@@ -113,6 +113,7 @@ export default {
   "result.rank": "{n} জনের মধ্যে {rank} নম্বর",
   "result.percentile": "আজকের {percent} খেলোয়াড়ের চেয়ে এগিয়ে",
   "result.percentile_lost": "তবু আজকের {percent} খেলোয়াড়ের চেয়ে ভালো খেলেছেন।",
+  "result.top": "আজ আপনার চেয়ে ভালো কেউ খেলেনি।",
   "result.no_rank": "শুধু জিতলেই র‍্যাঙ্ক মেলে, তাই এই খেলার কোনো র‍্যাঙ্ক নেই। কাল নতুন তাস আসছে।",
   "result.today_counts": { one: "আজ {n} জন খেলেছেন, জিতেছেন {winners} জন।", other: "আজ {n} জন খেলেছেন, জিতেছেন {winners} জন।" },
   "result.distribution": "{date}-এর জয়ের স্কোর",

@@ -114,6 +114,7 @@ export default {
   "result.rank": "Rank {rank} of {n}",
   "result.percentile": "Better than {percent} of today's players",
   "result.percentile_lost": "Still, you did better than {percent} of today's players.",
+  "result.top": "Nobody did better today.",
   "result.no_rank": "Only wins get a rank, so this one has none. Tomorrow brings a new deal.",
   "result.today_counts": { one: "{n} player today, {winners} won.", other: "{n} players today, {winners} won." },
   "result.distribution": "Winning scores on {date}",

@@ -113,6 +113,7 @@ export default {
   "result.rank": "رتبهٔ {rank} از {n}",
   "result.percentile": "بهتر از {percent} بازیکنان امروز",
   "result.percentile_lost": "با این حال از {percent} بازیکنان امروز بهتر بودید.",
+  "result.top": "امروز هیچ‌کس بهتر از شما بازی نکرد.",
   "result.no_rank": "فقط بردها رتبه می‌گیرند، پس این بازی رتبه ندارد. فردا دست تازه‌ای در راه است.",
   "result.today_counts": { one: "امروز {n} بازیکن، {winners} نفر برده‌اند.", other: "امروز {n} بازیکن، {winners} نفر برده‌اند." },
   "result.distribution": "امتیاز بردها در {date}",

@@ -113,6 +113,7 @@ export default {
   "result.rank": "ადგილი: {rank} / {n}",
   "result.percentile": "დღევანდელი მოთამაშეების {percent}-ზე უკეთესი",
   "result.percentile_lost": "მაინც, დღევანდელი მოთამაშეების {percent}-ზე უკეთ ითამაშე.",
+  "result.top": "დღეს შენზე უკეთ არავის უთამაშია.",
   "result.no_rank": "ადგილს მხოლოდ მოგება იღებს, ამიტომ ამ თამაშს ადგილი არ აქვს. ხვალ ახალი დარიგება იქნება.",
   "result.today_counts": { one: "დღეს {n} მოთამაშე, მოიგო {winners}-მა.", other: "დღეს {n} მოთამაშე, მოიგო {winners}-მა." },
   "result.distribution": "მოგებების ქულები, {date}",

@@ -113,6 +113,7 @@ export default {
   "result.rank": "{n}-ൽ {rank}-ാം സ്ഥാനം",
   "result.percentile": "ഇന്നത്തെ {percent} കളിക്കാരെക്കാൾ മുന്നിൽ",
   "result.percentile_lost": "എന്നാലും ഇന്നത്തെ {percent} കളിക്കാരെക്കാൾ നന്നായി കളിച്ചു.",
+  "result.top": "ഇന്ന് നിങ്ങളെക്കാൾ നന്നായി ആരും കളിച്ചില്ല.",
   "result.no_rank": "ജയങ്ങൾക്കു മാത്രമേ റാങ്കുള്ളൂ, അതിനാൽ ഈ കളിക്ക് റാങ്കില്ല. നാളെ പുതിയ ചീട്ടുകൾ വരും.",
   "result.today_counts": { one: "ഇന്ന് {n} കളിക്കാരൻ, {winners} പേർ ജയിച്ചു.", other: "ഇന്ന് {n} കളിക്കാർ, {winners} പേർ ജയിച്ചു." },
   "result.distribution": "{date}-ലെ ജയങ്ങളുടെ സ്കോറുകൾ",
