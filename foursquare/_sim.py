@@ -38,6 +38,10 @@ _BOXES = sorted(ALLOWED)
 _BOX_ID = {box: number for number, box in enumerate(_BOXES)}
 NO_BOX = len(_BOXES)
 BOX_ALLOWED: tuple[int, ...] = tuple(ALLOWED[box] for box in _BOXES) + (FIRST_ALLOWED,)
+# Whether the box spans four rows and four columns (so lines can be full).
+BOX_IS_FULL: tuple[bool, ...] = tuple(
+    bottom - top == 3 and right - left == 3 for top, bottom, left, right in _BOXES
+) + (False,)
 
 
 def _grown(box: int, cell: int) -> int:
@@ -243,6 +247,6 @@ class Position:
 
 
 __all__ = [
-    "BOX_ALLOWED", "CELLS_TO_WIN", "DECK_SIZE", "LOST", "NO_BOX", "ORIGIN", "PLAYING", "POSITION",
-    "Position", "WON", "cells_of",
+    "BOX_ALLOWED", "BOX_IS_FULL", "CELLS_TO_WIN", "DECK_SIZE", "LOST", "NO_BOX", "ORIGIN",
+    "PLAYING", "POSITION", "Position", "WON", "cells_of",
 ]

@@ -112,10 +112,12 @@ class _Situation:
         if view["status"] != "playing" or not view.get("current_card"):
             raise ValueError(f"the game is over ({view['status']}): there is no move to choose")
         current = Card.parse(view["current_card"])
-        unseen_set = {parse_card(card) for card in unseen}
-        if len(unseen_set) != view["stock"]:
-            raise ValueError(f"the view's stock holds {view['stock']} cards, "
-                             f"but {len(unseen_set)} distinct unseen cards were given")
+        unseen_list = [parse_card(card) for card in unseen]
+        unseen_set = set(unseen_list)
+        if len(unseen_list) != view["stock"] or len(unseen_set) != len(unseen_list):
+            raise ValueError(f"the view's stock holds {view['stock']} cards, but "
+                             f"{len(unseen_list)} unseen cards ({len(unseen_set)} distinct) "
+                             f"were given")
         known = {tuple(at): parse_card(card) for at, card in (face_down or {}).items()}
         piles: dict[int, tuple[int, int]] = {}
         shown = {current}

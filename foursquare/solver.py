@@ -32,6 +32,7 @@ from typing import NamedTuple
 from foursquare._playout import new_pile_outcomes, playout, stack_outcomes
 from foursquare._sim import (
     BOX_ALLOWED,
+    BOX_IS_FULL,
     CELLS_TO_WIN,
     DECK_SIZE,
     MAX_FACE_DOWN,
@@ -179,11 +180,11 @@ def _stuck(position: Position, limit: int) -> bool:
     face-down card in two full lines is there for good; with one left, one pile must lie in
     the row or the column of every such card.
     """
+    stacks_left = limit - position.placed - (CELLS_TO_WIN - position.piles)
+    if stacks_left > 1 or not BOX_IS_FULL[position.box]:
+        return False  # (a full row needs four columns, a full column four rows)
     rows = position.rows
     cols = position.cols
-    stacks_left = limit - position.placed - (CELLS_TO_WIN - position.piles)
-    if stacks_left > 1:
-        return False
     top = position.top
     stuck = [cell for line in rows if len(line) == 4 for cell in line
              if top[cell] < 0 and len(cols[COL_LINE[cell]]) == 4]
