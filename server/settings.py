@@ -1,17 +1,28 @@
 """Settings for Foursquare Daily, all in one place and all read from the environment (12-factor).
 
 The defaults run locally with nothing to configure: SQLite under data/, DEBUG off, localhost only.
-Production sets DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL; serving any host other
-than localhost with the built-in development key refuses to start.
+Production (DJANGO_ENV=production, the default as soon as DJANGO_ALLOWED_HOSTS names a host other
+than localhost) turns on HTTPS-only cookies, HSTS and the HTTPS redirect, and refuses to start
+without its own DJANGO_SECRET_KEY and FOURSQUARE_DAILY_SECRET or with DEBUG on. docs/OPERATIONS.md
+explains each variable in context.
 
 Environment variables:
+    DJANGO_ENV               development or production (see above)
     DJANGO_SECRET_KEY        secret key (an insecure development key when unset)
     DJANGO_DEBUG             true/false, default false
     DJANGO_ALLOWED_HOSTS     comma-separated, default localhost,127.0.0.1,[::1]
     DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://foursquare.example
+    DJANGO_NUM_PROXIES       proxies in front of the app that append to X-Forwarded-For, default 0
+    DJANGO_SECURE_SSL_REDIRECT   production: redirect http to https, default true
+    DJANGO_HSTS_SECONDS      production: Strict-Transport-Security max-age, default one year
+    DJANGO_HSTS_PRELOAD      production: ask to be preloaded by browsers, default false
     DJANGO_LOG_LEVEL         default INFO
     DATABASE_URL             e.g. postgres://user@host:5432/name; default SQLite in the data dir
     CONN_MAX_AGE             seconds to keep database connections open, default 60
+    DATABASE_CONNECT_TIMEOUT seconds to wait for PostgreSQL to accept a connection, default 2
+    REDIS_URL                e.g. redis://host:6379/0: the cache every worker shares (throttling);
+                             default a per-process memory cache
+    FOURSQUARE_RATE_<SCOPE>  request limits such as "240/min" or "off"; see THROTTLE_RATES below
     FOURSQUARE_DATA_DIR      where the default SQLite database lives, default <repo>/data
 """
 
@@ -68,13 +79,53 @@ DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", _LOCAL_HOSTS)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
-# Serving a public host name is what makes a deployment "production" here: it must not sign
-# sessions with a key that is published in this file.
-if SECRET_KEY == _INSECURE_DEV_SECRET_KEY and set(ALLOWED_HOSTS) - set(_LOCAL_HOSTS):
+_SERVES_PUBLIC_HOSTS = bool(set(ALLOWED_HOSTS) - set(_LOCAL_HOSTS))
+
+# Serving a public host name must never sign sessions with a key that is published in this file,
+# whatever DJANGO_ENV says.
+if SECRET_KEY == _INSECURE_DEV_SECRET_KEY and _SERVES_PUBLIC_HOSTS:
     raise ImproperlyConfigured(
         "DJANGO_SECRET_KEY must be set when DJANGO_ALLOWED_HOSTS names hosts other than "
         f"{', '.join(_LOCAL_HOSTS)} (got {', '.join(ALLOWED_HOSTS)})"
     )
+
+ENVIRONMENT = (
+    os.environ.get("DJANGO_ENV", "").strip().lower()
+    or ("production" if _SERVES_PUBLIC_HOSTS else "development")
+)
+if ENVIRONMENT not in {"development", "production"}:
+    raise ImproperlyConfigured(f"DJANGO_ENV must be development or production, not {ENVIRONMENT!r}")
+PRODUCTION = ENVIRONMENT == "production"
+
+if PRODUCTION:
+    _missing = [
+        name for name in ("DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "FOURSQUARE_DAILY_SECRET")
+        if not os.environ.get(name, "").strip()
+    ]
+    if _missing:
+        raise ImproperlyConfigured(f"DJANGO_ENV=production needs {', '.join(_missing)}")
+    if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is too weak for production: use 50 or more random characters, "
+            "e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
+    if DEBUG:
+        raise ImproperlyConfigured("DJANGO_DEBUG must be off in production: it shows settings "
+                                   "and stack traces to anyone")
+    # TLS ends at the load balancer, which must set X-Forwarded-Proto (overwriting any value a
+    # client sent); /healthz stays plain HTTP for its probes inside the network.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        # Preloading is a promise to browsers that takes months to undo: an operator opts in
+        # knowingly rather than by default, so `check --deploy` is not asked to nag about it.
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 # --- Applications ------------------------------------------------------------------------------
 
@@ -107,6 +158,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "server.api.middleware.ApiErrorMiddleware",
 ]
 
 ROOT_URLCONF = "server.urls"
@@ -153,7 +205,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     _db_options.setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that is down should fail a request (and /healthz) quickly, not hang it.
-    _db_options.setdefault("connect_timeout", 5)
+    _db_options.setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 2))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -195,6 +247,49 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "server.api.problems.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "server.api.throttling.TokenRateThrottle",
+        "server.api.throttling.AddressRateThrottle",
+    ],
+    # Only the proxies we run may name the client's address; without them X-Forwarded-For is
+    # whatever the client wrote, and a client could dodge the per-address limits with it.
+    "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", 0),
+}
+
+# --- Cache and throttling ----------------------------------------------------------------------
+
+# Throttling counts requests in the cache, so the counts are shared by every worker only when the
+# cache is: REDIS_URL in production. Without it each process counts on its own. Redis being down
+# never fails a request: throttling pauses, and says so in the log (server.api.throttling).
+_redis_url = os.environ.get("REDIS_URL", "").strip()
+if _redis_url:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _redis_url,
+            "KEY_PREFIX": os.environ.get("REDIS_KEY_PREFIX", "").strip() or "foursquare",
+            # A Redis that is slow or gone costs a request at most this, then it goes on.
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# "<scope>.<token|address>": at most N requests per second, minute, hour or day, or "off". Each
+# scope counts the unsafe requests (POST, PATCH, DELETE) of the views that name it in their
+# `throttle_scope`; reads are never throttled. A player plays a move a second at most, a game
+# takes a minute or two; one address may hide a whole school behind its NAT.
+THROTTLE_RATES = {
+    scope: os.environ.get(f"FOURSQUARE_RATE_{scope.upper().replace('.', '_')}", "").strip()
+    or default
+    for scope, default in {
+        "players.address": "60/hour",
+        "sessions.address": "30/min",
+        "games.token": "60/min",
+        "games.address": "600/min",
+        "moves.token": "300/min",
+        "moves.address": "3000/min",
+    }.items()
 }
 
 # No request of this API needs more than a few hundred bytes.
@@ -225,6 +320,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two different sets of choices are both called "status": name each (`check` warns else).
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "server.games.models.Game.Status",
+        "StandingStatusEnum": ["won", "lost", "playing", "played", "not_started"],
+    },
 }
 
 # --- Logging -----------------------------------------------------------------------------------

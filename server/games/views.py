@@ -44,6 +44,7 @@ class GamePagination(CursorPagination):
 class GameListCreateView(ApiView):
     permission_classes = [IsAuthenticated]
     query_parameters = frozenset({"limit", "cursor"})
+    throttle_scope = "games"
 
     @extend_schema(
         tags=TAG, operation_id="games_list", summary="Your games, newest first",
@@ -70,7 +71,7 @@ class GameListCreateView(ApiView):
         request=s.GameCreateInput,
         responses={
             201: s.GameOutput, 200: s.GameOutput,
-            **problems(400, 401, 404, 413, 415, 422,
+            **problems(400, 401, 404, 413, 415, 422, 429,
                        s422="`daily_unavailable`, `deal_unavailable` or `idempotency_key_reused`."),
         },
         examples=[
@@ -115,6 +116,7 @@ class GameDetailView(ApiView):
 
 class MoveCreateView(ApiView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "moves"
 
     @extend_schema(
         tags=TAG, operation_id="games_moves_create",
@@ -127,7 +129,7 @@ class MoveCreateView(ApiView):
         request=s.MoveInput,
         responses={
             200: s.GameOutput,
-            **problems(400, 401, 404, 409, 413, 415, 422,
+            **problems(400, 401, 404, 409, 413, 415, 422, 429,
                        s409="`stale_move` (the game moved on) or `game_over`.",
                        s422="`illegal_move` or `idempotency_key_reused`."),
         },

@@ -24,6 +24,7 @@ def _label(request) -> str:
 class PlayerCreateView(ApiView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_scope = "players"
 
     @extend_schema(
         tags=TAG,
@@ -85,6 +86,7 @@ class ClaimView(ApiView):
 class SessionCreateView(ApiView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_scope = "sessions"  # password guessing
 
     @extend_schema(
         tags=TAG, operation_id="sessions_create",

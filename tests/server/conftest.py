@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from server.players import services as players
@@ -36,6 +37,15 @@ class Api:
             **kwargs):
         return getattr(self.client, method)(self._url(path), body, content_type=content_type,
                                             **kwargs)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits(settings):
+    """Each test starts with nothing counted against the rate limits, in a memory cache of its
+    own (never a Redis that REDIS_URL may name)."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "tests"}}
+    cache.clear()
 
 
 @pytest.fixture

@@ -1,0 +1,215 @@
+"""What a deployment relies on: production settings, rate limits, and errors that stay problems.
+
+Settings are read once per process, so the production settings are checked in a child process
+with the environment a deployment would have.
+"""
+
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.db import InterfaceError, OperationalError
+
+from server.api.throttling import cache_health, parse_rate
+from server.games import selectors, services
+from tests.server.conftest import Api, assert_problem
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+PRODUCTION_ENV = {
+    "DJANGO_ENV": "production",
+    "DJANGO_SECRET_KEY": "a production key, long and random: kX9-Qm2+Zr7_Lp4!Wd8@Hs3#Tn6",
+    "DJANGO_ALLOWED_HOSTS": "foursquare.example",
+    "FOURSQUARE_DAILY_SECRET": "a daily secret nobody else knows",
+    "DATABASE_URL": "postgres://foursquare@db.internal:5432/foursquare",
+    "REDIS_URL": "redis://cache.internal:6379/0",
+}
+
+
+def _python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {key: value for key, value in os.environ.items()
+             if not key.startswith(("DJANGO_", "FOURSQUARE_", "REDIS_", "DATABASE_"))}
+    return subprocess.run([sys.executable, *code], cwd=REPO_ROOT, env={**clean, **env},
+                          capture_output=True, text=True, timeout=60)
+
+
+def _settings_in(env: dict[str, str], *names: str) -> dict:
+    code = ("import json, server.settings as s; "
+            f"print(json.dumps({{n: getattr(s, n, None) for n in {list(names)!r}}}))")
+    result = _python(["-c", code], env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def _refusal(env: dict[str, str]) -> str:
+    result = _python(["-c", "import server.settings"], env)
+    assert result.returncode != 0, "the settings accepted an unsafe production configuration"
+    assert "ImproperlyConfigured" in result.stderr
+    return result.stderr
+
+
+# --- Production settings -----------------------------------------------------------------------
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    result = _python(["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+                     PRODUCTION_ENV)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_production_settings_are_secure():
+    values = _settings_in(PRODUCTION_ENV, "DEBUG", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
+                          "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "CACHES")
+
+    assert values["DEBUG"] is False
+    assert values["SESSION_COOKIE_SECURE"] and values["CSRF_COOKIE_SECURE"]
+    assert values["SECURE_SSL_REDIRECT"] is True
+    assert values["SECURE_HSTS_SECONDS"] >= 365 * 24 * 3600
+    assert values["CACHES"]["default"]["BACKEND"].endswith("RedisCache")
+
+
+def test_a_public_host_name_means_production():
+    env = {key: value for key, value in PRODUCTION_ENV.items() if key != "DJANGO_ENV"}
+
+    assert _settings_in(env, "PRODUCTION")["PRODUCTION"] is True
+    assert _settings_in({}, "PRODUCTION")["PRODUCTION"] is False
+
+
+@pytest.mark.parametrize("missing", ["DJANGO_SECRET_KEY", "FOURSQUARE_DAILY_SECRET",
+                                     "DJANGO_ALLOWED_HOSTS"])
+def test_production_refuses_to_start_without_its_secrets(missing):
+    env = {key: value for key, value in PRODUCTION_ENV.items() if key != missing}
+
+    assert missing in _refusal(env)
+
+
+@pytest.mark.parametrize("change", [{"DJANGO_DEBUG": "true"},
+                                    {"DJANGO_SECRET_KEY": "short-and-guessable"}],
+                         ids=["debug", "weak-key"])
+def test_production_refuses_debug_and_weak_keys(change):
+    _refusal({**PRODUCTION_ENV, **change})
+
+
+# --- Rate limits -------------------------------------------------------------------------------
+
+
+def _move(api: Api, game: dict, number: int, **extra):
+    row, col = game["legal_moves"][0]
+    return api.post(f"games/{game['id']}/moves", {"row": row, "col": col, "move": number}, **extra)
+
+
+def test_rates_read_like_drf():
+    assert parse_rate("240/min") == (240, 60)
+    assert parse_rate("5/s") == (5, 1)
+    assert parse_rate("off") is None
+    with pytest.raises(ValueError, match="fast"):
+        parse_rate("fast")
+
+
+def test_moves_over_the_token_limit_are_429_with_retry_after(settings, make_player):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "moves.token": "2/min"}
+    _, ada = make_player()
+    _, bob = make_player()
+    game = ada.post("games", {"mode": "practice"}).json()
+    for number in range(2):
+        response = _move(ada, game, number)
+        assert response.status_code == 200
+        game = response.json()
+
+    refused = _move(ada, game, 2)
+
+    body = assert_problem(refused, 429, "throttled")
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert "Traceback" not in json.dumps(body)
+    assert ada.get(f"games/{game['id']}").json()["moves_played"] == 2  # nothing changed
+    # Another player behind the same address has a count of their own.
+    other = bob.post("games", {"mode": "practice"}).json()
+    assert _move(bob, other, 0).status_code == 200
+
+
+def test_player_creation_is_limited_per_address_and_forwarded_for_cannot_dodge_it(settings, api,
+                                                                                db):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "players.address": "2/hour"}
+    assert api.post("players", {}).status_code == 201
+    assert api.post("players", {}, HTTP_X_FORWARDED_FOR="203.0.113.9").status_code == 201
+
+    refused = api.post("players", {}, HTTP_X_FORWARDED_FOR="198.51.100.7")
+
+    assert_problem(refused, 429, "throttled")
+    assert int(refused["Retry-After"]) <= 3600
+    assert api.post("players", {}, REMOTE_ADDR="192.0.2.1").status_code == 201
+
+
+def test_game_creation_is_limited_per_token(settings, player_api):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "games.token": "1/min"}
+    assert player_api.post("games", {"mode": "practice"}).status_code == 201
+
+    assert_problem(player_api.post("games", {"mode": "practice"}), 429, "throttled")
+    assert player_api.get("games").status_code == 200  # reads are never throttled
+
+
+def test_game_keeps_working_when_redis_is_down_and_the_log_says_so(settings, player_api,
+                                                                    practice_game, caplog):
+    # Port 9 (discard) has no Redis on it: every cache call fails at once.
+    settings.CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:9/0",
+        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+    }}
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "moves.token": "1/min"}
+    game = practice_game
+    try:
+        with caplog.at_level(logging.WARNING, logger="server.api.throttling"):
+            for number in range(3):  # over the limit, but nothing can count it
+                response = _move(player_api, game, number)
+                assert response.status_code == 200, response.content
+                game = response.json()
+    finally:
+        cache_health.down_since = None
+
+    warnings = [r for r in caplog.records if r.name == "server.api.throttling"]
+    assert len(warnings) == 1  # once, not once per request
+    assert "Throttling is off" in warnings[0].getMessage()
+
+
+# --- Errors stay problems ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("error", [OperationalError("connection refused"),
+                                   InterfaceError("connection already closed")],
+                         ids=["operational", "interface"])
+def test_database_outage_is_503_problem_with_retry_after(player_api, practice_game, error):
+    with mock.patch.object(services, "game_lock", side_effect=error):
+        response = _move(player_api, practice_game, 0)
+
+    body = assert_problem(response, 503, "service_unavailable")
+    assert int(response["Retry-After"]) > 0
+    assert "connection" not in body["detail"]  # the driver's words stay in the log
+
+
+def test_database_outage_during_authentication_is_503_too(player_api):
+    with mock.patch("server.players.tokens._token_with_player",
+                    side_effect=OperationalError("the database system is starting up")):
+        response = player_api.get("games")
+
+    assert_problem(response, 503, "service_unavailable")
+
+
+def test_500_under_api_never_shows_a_traceback_or_settings_even_with_debug(settings, player_api,
+                                                                           practice_game):
+    settings.DEBUG = True
+    boom = RuntimeError(f"bug near {settings.SECRET_KEY}")
+    with mock.patch.object(selectors, "game_of", side_effect=boom):
+        response = player_api.get(f"games/{practice_game['id']}")
+
+    assert_problem(response, 500, "internal_error")
+    text = response.content.decode()
+    for leak in ["Traceback", "RuntimeError", settings.SECRET_KEY, "DATABASES", "<html"]:
+        assert leak not in text
