@@ -9,7 +9,7 @@ all-time boards a player who wins again moves up and may be passed over by a rea
 down at that moment.) A board restricted to some players - a league's - is ranked in memory:
 it has at most a few hundred rows.
 
-Everything one response shows is read from one snapshot (``one_snapshot``).
+A public board's page is one SQL statement (``board_sql``): one snapshot, one round trip.
 """
 
 from __future__ import annotations
@@ -17,12 +17,11 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from collections.abc import Iterable
-from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from uuid import UUID
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from server.boards.models import MAX_SCORE, Board, ScoreCount, Standing
@@ -53,28 +52,61 @@ _TIED = (
 )
 # The expressions of the standing_rank_order index, spelled as its migration creates them.
 _ORDER = ("(s.total * -1)", "(s.wins * -1)", "s.reached_at", "s.player_id")
-_COLUMNS = (
-    f"s.player_id, p.name, s.games, s.wins, s.total, s.best, s.reached_at, {_RANK}"
-)
-_FROM = f" FROM {STANDING} s JOIN {PLAYER} p ON p.id = s.player_id "
-# A board's counters and its winners by total, in one statement.
-SUMMARY_SQL = (
-    f"SELECT b.id, b.players, b.winners, c.total, SUM(c.count) FROM {BOARD} b "
-    f"LEFT JOIN {SCORE_COUNT} c ON c.board_id = b.id AND c.count > 0 WHERE b.key = %s "
-    "GROUP BY b.id, b.players, b.winners, c.total"
-)
+_PLACE = f"({', '.join(_ORDER)})"
+_ASCENDING = ", ".join(_ORDER)
+_DESCENDING = ", ".join(f"{column} DESC" for column in _ORDER)
+# Every part of a board's statement gives these ten columns; a part's tag says what it is.
+_ENTRY = (f"s.player_id, p.name, s.games, s.wins, s.total, s.best, s.reached_at, {_RANK}, "
+          f"CAST(NULL AS integer) FROM {STANDING} s JOIN {PLAYER} p ON p.id = s.player_id "
+          "WHERE s.board_id = (SELECT id FROM board) ")
+_SUMMARY = ("SELECT 'board', NULL, NULL, players, winners, NULL, NULL, NULL, NULL, NULL "
+            "FROM board")
+_COUNTS = (f"SELECT 'count', NULL, NULL, NULL, c.wins, c.total, NULL, NULL, NULL, c.count "
+           f"FROM {SCORE_COUNT} c WHERE c.board_id = (SELECT id FROM board) AND c.count > 0")
+# The viewer's own standing, with how many share its result (their name is known already).
+_ME = (f"SELECT 'me', s.player_id, NULL, s.games, s.wins, s.total, s.best, s.reached_at, "
+       f"{_RANK}, {_TIED} FROM {STANDING} s WHERE s.board_id = (SELECT id FROM board) "
+       "AND s.player_id = (SELECT player FROM viewer)")
+# Your place in the order (NULL unless you are ranked), for the entries around you.
+_MY_PLACE = ", ".join(f"(SELECT {column.replace('s.', 'm.')} FROM {STANDING} m "
+                      "WHERE m.board_id = (SELECT id FROM board) "
+                      "AND m.player_id = (SELECT player FROM viewer) AND m.wins > 0)"
+                      for column in _ORDER)
 
 
-@contextmanager
-def one_snapshot():
-    """Every read inside sees the database as of one instant (PostgreSQL: a read-only
-    REPEATABLE READ transaction). Inside a transaction already, it adds nothing."""
-    if connection.in_atomic_block or connection.vendor != "postgresql":
-        yield
-        return
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        yield
+def _ranked_part(tag: str, condition: str, order: str) -> str:
+    return (f"SELECT * FROM (SELECT '{tag}', {_ENTRY}AND s.wins > 0 {condition}"
+            f"ORDER BY {order} LIMIT %s) {tag}")
+
+
+def board_sql(*, key: str, viewer_id=None, limit: int, cursor: Cursor | None = None,
+              around: bool = False) -> tuple[str, list]:
+    """One statement for a whole page of a public board, so that it is read from one
+    snapshot in one round trip: the board's counters, its score counts, the viewer's entry,
+    and the page (after ``cursor``, or around the viewer). Rows are tagged by part."""
+    params: list = [key, _db(Standing, "player", viewer_id) if viewer_id else None]
+    parts = []  # the ranked parts come first: they set the columns' types for the others
+    if around:
+        parts.append(_ranked_part("above", f"AND {_PLACE} < ({_MY_PLACE}) ", _DESCENDING))
+        parts.append(_ranked_part("below", f"AND {_PLACE} >= ({_MY_PLACE}) ", _ASCENDING))
+        parts.append(_ranked_part("bottom", f"AND NOT EXISTS (SELECT 1 FROM {STANDING} m "
+                                  "WHERE m.board_id = (SELECT id FROM board) AND m.player_id = "
+                                  "(SELECT player FROM viewer) AND m.wins > 0) ", _DESCENDING))
+        params += [limit - 1, limit + 1, limit]
+    elif cursor is not None:
+        parts.append(_ranked_part("page", f"AND {_PLACE} > (%s, %s, %s, %s) ", _ASCENDING))
+        params += [-cursor.total, -cursor.wins, _db(Standing, "reached_at", cursor.reached_at),
+                   _db(Standing, "player", cursor.player_id), limit + 1]
+    else:
+        parts.append(_ranked_part("page", "", _ASCENDING))
+        params.append(limit + 1)
+    if viewer_id is not None:
+        parts.append(_ME)
+    parts += [_SUMMARY, _COUNTS]
+    viewer = "CAST(%s AS uuid)" if connection.vendor == "postgresql" else "%s"
+    sql = (f"WITH board AS (SELECT id, players, winners FROM {BOARD} WHERE key = %s), "
+           f"viewer AS (SELECT {viewer} AS player) " + " UNION ALL ".join(parts))
+    return sql, params
 
 
 def _uuid(value) -> UUID:
@@ -93,93 +125,22 @@ def _entry(row) -> Entry:
                  wins=wins, games=games, best=best, finished_at=_moment(reached_at))
 
 
-def _rows(sql: str, params: list) -> list[tuple]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
-def ranked_page_sql(*, op: str | None, descending: bool = False) -> str:
-    """The query of a page of ranked standings: ``%s`` board, then (with ``op``) the four
-    values of a cursor, then the limit."""
-    where = "WHERE s.board_id = %s AND s.wins > 0 "
-    if op:
-        where += f"AND ({', '.join(_ORDER)}) {op} (%s, %s, %s, %s) "
-    order = ", ".join(f"{column} DESC" if descending else column for column in _ORDER)
-    return f"SELECT {_COLUMNS}{_FROM}{where}ORDER BY {order} LIMIT %s"
-
-
-# One player's standing on a board (%s board, %s player), with its rank and how many share it.
-MY_ENTRY_SQL = f"SELECT {_COLUMNS}, {_TIED}{_FROM}WHERE s.board_id = %s AND s.player_id = %s"
-
-
-class _RankedInDatabase:
-    """The ranked standings of one board, read a slice at a time."""
-
-    def __init__(self, board_id: int) -> None:
-        self.board_id = board_id
-
-    def _fetch(self, *, op: str | None, cursor: Cursor | None, limit: int,
-               descending: bool = False) -> list[Entry]:
-        params: list = [self.board_id]
-        if op:
-            params += [-cursor.total, -cursor.wins, _db(Standing, "reached_at", cursor.reached_at),
-                       _db(Standing, "player", cursor.player_id)]
-        rows = _rows(ranked_page_sql(op=op, descending=descending), [*params, limit])
-        return [_entry(row) for row in rows]
-
-    def after(self, cursor: Cursor | None, *, inclusive: bool, limit: int) -> list[Entry]:
-        if cursor is None:
-            return self._fetch(op=None, cursor=None, limit=limit)
-        return self._fetch(op=">=" if inclusive else ">", cursor=cursor, limit=limit)
-
-    def before(self, cursor: Cursor | None, *, limit: int) -> list[Entry]:
-        """Up to ``limit`` entries just above ``cursor`` (or the last ones), best first."""
-        if limit <= 0:
-            return []
-        rows = self._fetch(op="<" if cursor else None, cursor=cursor, limit=limit,
-                           descending=True)
-        return rows[::-1]
-
-
-class _RankedInMemory:
-    """The same for a handful of entries already ranked, best first."""
-
-    def __init__(self, entries: list[Entry]) -> None:
-        self.entries = entries
-        self.keys = [entry.cursor.sort_key for entry in entries]
-
-    def after(self, cursor: Cursor | None, *, inclusive: bool, limit: int) -> list[Entry]:
-        if cursor is None:
-            start = 0
-        else:
-            side = bisect.bisect_left if inclusive else bisect.bisect_right
-            start = side(self.keys, cursor.sort_key)
-        return self.entries[start:start + limit]
-
-    def before(self, cursor: Cursor | None, *, limit: int) -> list[Entry]:
-        if limit <= 0:
-            return []
-        end = len(self.keys) if cursor is None else bisect.bisect_left(self.keys, cursor.sort_key)
-        return self.entries[max(end - limit, 0):end]
-
-
-def _page_entries(ranked, *, limit: int, cursor: Cursor | None, around: bool,
-                  me: Entry | None) -> tuple[list[Entry], Cursor | None]:
-    """A page after ``cursor``; or, ``around`` you, the entries just above and below you (the
-    last ranked ones if you hold no rank). Returns the entries and the next page's cursor."""
-    if around and me is None:
-        return ranked.before(None, limit=limit), None
-    if around:
-        # Half above you, the rest from you down; near either end the other side fills in.
-        upper = ranked.before(me.cursor, limit=limit - 1)
-        lower = ranked.after(me.cursor, inclusive=True, limit=limit + 1)
-        below = min(len(lower), limit - min(len(upper), (limit - 1) // 2))
-        above = min(len(upper), limit - below)
-        rows, more = upper[len(upper) - above:] + lower[:below], len(lower) > below
+def _window(*, limit: int, page: list[Entry] | None = None, above: list[Entry] | None = None,
+            below: list[Entry] | None = None, bottom: list[Entry] | None = None,
+            ) -> tuple[list[Entry], Cursor | None]:
+    """The entries to show and the next page's cursor, from the slices read: a ``page`` of up
+    to limit + 1 entries; or around you, up to limit - 1 ``above`` (nearest first) and
+    limit + 1 from you ``below``; or, when you hold no rank, the ``bottom`` (last first)."""
+    if bottom is not None:
+        return bottom[::-1], None
+    if page is not None:
+        rows, more = page[:limit], len(page) > limit
     else:
-        fetched = ranked.after(cursor, inclusive=False, limit=limit + 1)
-        rows, more = fetched[:limit], len(fetched) > limit
+        # Half above you, the rest from you down; near either end the other side fills in.
+        shown_below = min(len(below), limit - min(len(above), (limit - 1) // 2))
+        shown_above = min(len(above), limit - shown_below)
+        rows = above[:shown_above][::-1] + below[:shown_below]
+        more = len(below) > shown_below
     return rows, (rows[-1].cursor if more and rows else None)
 
 
@@ -212,59 +173,75 @@ def _distribution(ref: BoardRef, pairs: Iterable[tuple[int, int]]) -> dict[int, 
 def board_page(*, ref: BoardRef, viewer=None, limit: int, cursor: Cursor | None = None,
                around: bool = False) -> BoardPage:
     """A page of the public board ``ref``, with ``viewer``'s entry and standing if given."""
-    with one_snapshot():
-        summary = _rows(SUMMARY_SQL, [ref.key])
-        board_id, players, winners = summary[0][:3] if summary else (None, 0, 0)
-        page = BoardPage(players=players, winners=winners, entries=[], distribution=_distribution(
-            ref, [(total, int(count)) for *_, total, count in summary if total is not None]))
-        mine = None
-        if viewer is not None and board_id is not None:
-            mine = next(iter(_rows(MY_ENTRY_SQL, [board_id, _db(Standing, "player", viewer.pk)])),
-                        None)
-        if viewer is not None:
-            wins = mine[3] if mine else None
-            page.me = _entry(mine) if wins else None
-            page.standing = standing_of(
-                status=_viewer_status(ref, viewer, wins), players=players, winners=winners,
-                entry=page.me, tied=(mine[8] or 0) if mine else 0)
-        if board_id is not None:
-            page.entries, page.next = _page_entries(
-                _RankedInDatabase(board_id), limit=limit, cursor=cursor, around=around,
-                me=page.me)
+    sql, params = board_sql(key=ref.key, viewer_id=viewer.pk if viewer else None, limit=limit,
+                            cursor=cursor, around=around and viewer is not None)
+    with connection.cursor() as db:
+        db.execute(sql, params)
+        rows = db.fetchall()
+    parts: dict[str, list] = {}
+    for tag, *row in rows:
+        parts.setdefault(tag, []).append(row)
+    _, _, players, winners, *_ = parts.get("board", [(None, None, 0, 0)])[0]
+    page = BoardPage(players=players, winners=winners, entries=[], distribution=_distribution(
+        ref, [(row[4], row[8]) for row in parts.get("count", [])]))
+    if viewer is not None:
+        mine = parts.get("me", [None])[0]
+        wins = mine[3] if mine else None
+        page.me = _entry([mine[0], viewer.name, *mine[2:]]) if wins else None
+        page.standing = standing_of(status=_viewer_status(ref, viewer, wins), players=players,
+                                    winners=winners, entry=page.me,
+                                    tied=(mine[8] or 0) if mine else 0)
+    slices = {tag: sorted((_entry(row) for row in parts.get(tag, [])),
+                          key=lambda entry: entry.cursor.sort_key,
+                          reverse=tag in ("above", "bottom"))
+              for tag in ("page", "above", "below", "bottom")}
+    if around and page.me is None:
+        page.entries, page.next = _window(limit=limit, bottom=slices["bottom"])
+    elif around:
+        page.entries, page.next = _window(limit=limit, above=slices["above"],
+                                          below=slices["below"])
+    else:
+        page.entries, page.next = _window(limit=limit, page=slices["page"])
     return page
 
 
 def members_board_page(*, ref: BoardRef, members, viewer, limit: int,
                        cursor: Cursor | None = None, around: bool = False) -> BoardPage:
     """The board ``ref`` restricted to ``members`` (a queryset of player ids), ranked among
-    them: a league's board."""
-    with one_snapshot():
-        rows = list(Standing.objects.filter(board__key=ref.key, player_id__in=members)
-                    .select_related("player"))
-        ranked_rows = sorted((row for row in rows if row.wins),
-                             key=lambda row: (-row.total, -row.wins, row.reached_at,
-                                              row.player_id))
-        ranks = competition_ranks([(row.total, row.wins) for row in ranked_rows])
-        entries = [
-            Entry(rank=rank, player_id=row.player_id, player_name=row.player.name,
-                  score=row.total, wins=row.wins, games=row.games, best=row.best,
-                  finished_at=row.reached_at)
-            for rank, row in zip(ranks, ranked_rows, strict=True)
-        ]
-        counts = Counter((row.total, row.wins) for row in ranked_rows)
-        page = BoardPage(players=len(rows), winners=len(ranked_rows),
-                         distribution=_distribution(ref, Counter(
-                             row.total for row in ranked_rows).items()),
-                         entries=[])
-        mine = next((row for row in rows if row.player_id == viewer.pk), None)
-        page.me = next((entry for entry in entries if entry.player_id == viewer.pk), None)
-        page.standing = standing_of(
-            status=_viewer_status(ref, viewer, mine.wins if mine else None),
-            players=page.players,
-            winners=page.winners, entry=page.me,
-            tied=counts[(mine.total, mine.wins)] if mine is not None else 0)
-        page.entries, page.next = _page_entries(_RankedInMemory(entries), limit=limit,
-                                                cursor=cursor, around=around, me=page.me)
+    them in memory: a league's board."""
+    rows = list(Standing.objects.filter(board__key=ref.key, player_id__in=members)
+                .select_related("player"))
+    ranked_rows = sorted((row for row in rows if row.wins),
+                         key=lambda row: (-row.total, -row.wins, row.reached_at, row.player_id))
+    ranks = competition_ranks([(row.total, row.wins) for row in ranked_rows])
+    entries = [
+        Entry(rank=rank, player_id=row.player_id, player_name=row.player.name,
+              score=row.total, wins=row.wins, games=row.games, best=row.best,
+              finished_at=row.reached_at)
+        for rank, row in zip(ranks, ranked_rows, strict=True)
+    ]
+    page = BoardPage(players=len(rows), winners=len(entries), entries=[],
+                     distribution=_distribution(ref, Counter(entry.score
+                                                             for entry in entries).items()))
+    mine = next((row for row in rows if row.player_id == viewer.pk), None)
+    me = next((index for index, entry in enumerate(entries) if entry.player_id == viewer.pk),
+              None)
+    page.me = entries[me] if me is not None else None
+    page.standing = standing_of(
+        status=_viewer_status(ref, viewer, mine.wins if mine else None), players=page.players,
+        winners=page.winners, entry=page.me,
+        tied=sum(entry.score == page.me.score and entry.wins == page.me.wins
+                 for entry in entries) if page.me else 0)
+    if around and me is None:
+        page.entries, page.next = _window(limit=limit, bottom=entries[::-1][:limit])
+    elif around:
+        page.entries, page.next = _window(limit=limit,
+                                          above=entries[max(me - limit + 1, 0):me][::-1],
+                                          below=entries[me:me + limit + 1])
+    else:
+        start = 0 if cursor is None else bisect.bisect_right(
+            [entry.cursor.sort_key for entry in entries], cursor.sort_key)
+        page.entries, page.next = _window(limit=limit, page=entries[start:start + limit + 1])
     return page
 
 
