@@ -43,3 +43,9 @@ test-js: ## Unit-test the front end's pure modules with Node's test runner
 
 bench: $(VENV_STAMP) ## Time the game engine
 	$(PY) -m foursquare.bench
+
+# Its own database, dropped and created again on each run: never the tests' one.
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_bench
+.PHONY: bench-boards
+bench-boards: $(VENV_STAMP) ## Time the leaderboards with 1,000,000 dailies (BENCH_DATABASE_URL=...)
+	$(PY) -m server.boards.bench --database-url '$(BENCH_DATABASE_URL)'
