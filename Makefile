@@ -12,10 +12,10 @@ PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
 BOOTSTRAP_PYTHON := $(shell command -v python3.11 2>/dev/null || command -v python3)
 
-.PHONY: help run test lint test-python test-js bench
+.PHONY: help run test lint test-python test-js test-e2e chromium bench
 
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(VENV_STAMP): pyproject.toml
 	@test -x $(PY) || $(BOOTSTRAP_PYTHON) -m venv $(VENV)
@@ -30,16 +30,24 @@ run: $(VENV_STAMP) ## Serve on http://127.0.0.1:8000 (PORT=..., DATABASE_URL=...
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	exec $(VENV)/bin/gunicorn server.wsgi --bind 127.0.0.1:$(PORT)
 
-test: lint test-python test-js ## Lint, then run every test suite (needs PostgreSQL; TEST_DATABASE_URL=...)
+test: lint test-python test-js test-e2e ## Lint, then run every test suite (needs PostgreSQL; TEST_DATABASE_URL=...)
 
 lint: $(VENV_STAMP) ## Check the code with ruff
 	$(VENV)/bin/ruff check .
 
 test-python: $(VENV_STAMP) ## Run pytest against PostgreSQL at TEST_DATABASE_URL
-	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest
+	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest --ignore=tests/e2e
 
 test-js: ## Unit-test the front end's pure modules with Node's test runner
 	node --test tests/frontend/
+
+# Debian's Chromium, not a browser downloaded by Playwright: package registries are reachable
+# where the tests run, browser downloads are not.
+chromium: ## Install Debian's chromium for the end-to-end tests when it is missing
+	@command -v chromium >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+test-e2e: $(VENV_STAMP) chromium ## Play the browser app in headless Chromium against a live server
+	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest tests/e2e
 
 bench: $(VENV_STAMP) ## Time the game engine
 	$(PY) -m foursquare.bench

@@ -1,0 +1,118 @@
+"""End-to-end tests: the browser app in Debian's headless Chromium, driven by Playwright, against
+the live server (pytest-django's ``live_server``) on the PostgreSQL test database.
+
+Chromium is the system's (``/usr/bin/chromium``, installed by ``make test-e2e``), never a
+browser Playwright downloads. Screenshots of the main screens go to ``screenshots/``
+(git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are still
+# plain synchronous code between browser steps.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO_ROOT / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync",
+]
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The live server serves other threads: every e2e test needs real, committed transactions.
+    for item in items:
+        if "tests/e2e/" in str(item.path).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.django_db(transaction=True))
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
+    # A test database of its own, so a run of the server tests next door does not collide.
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    database.setdefault("TEST", {})["NAME"] = f"test_{database['NAME']}_e2e"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits(settings) -> None:
+    """Every test starts with nothing counted against the API's rate limits."""
+    from django.core.cache import cache
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "e2e"}}
+    cache.clear()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    if not (shutil.which(CHROMIUM) or Path(CHROMIUM).exists()):
+        pytest.exit(
+            f"The end-to-end tests need Chromium at {CHROMIUM}: run `make test-e2e`, which "
+            "installs Debian's chromium when it is missing (or set CHROMIUM=/path/to/chromium).",
+            returncode=3,
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def base_url(live_server) -> str:
+    return live_server.url
+
+
+@pytest.fixture
+def open_page(browser, base_url) -> Iterator[Callable]:
+    """Opens a page in a fresh browser context (its own storage: another device, another
+    player), at `path` unless it is None. Uncaught script errors and Content-Security-Policy
+    violations fail the test."""
+    contexts = []
+    problems: list[str] = []
+
+    def open_(path: str | None = "/", *, viewport=PHONE, locale="en-US", color_scheme="light"):
+        context = browser.new_context(
+            viewport=viewport, locale=locale, color_scheme=color_scheme, timezone_id="UTC",
+            base_url=base_url, permissions=["clipboard-read", "clipboard-write"],
+            reduced_motion="reduce",
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        page.on("console", lambda message: problems.append(f"console: {message.text}")
+                if "Content Security Policy" in message.text else None)
+        if path is not None:
+            page.goto(path)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert problems == []
+
+
+@pytest.fixture(scope="session")
+def shoot() -> Callable:
+    """Saves a screenshot under screenshots/ for a person to look at."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+
+    def shoot_(page, name: str, *, full_page: bool = True) -> None:
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+
+    return shoot_

@@ -1,0 +1,118 @@
+"""Steps the end-to-end tests share: a daily with a known deal, players acting through the API
+beside the browser, and driving the game screen."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rest_framework.test import APIClient
+
+VECTORS = Path(__file__).resolve().parents[1] / "engine" / "vectors"
+
+
+def vector(name: str) -> dict:
+    return json.loads((VECTORS / f"{name}.json").read_text())
+
+
+# A deal won in 28 moves with 12 cards left, and the moves that win it.
+WON_12 = vector("v054")
+
+
+def today() -> str:
+    # The browser contexts run in UTC (conftest), as the server's default day does.
+    return datetime.now(UTC).date().isoformat()
+
+
+def known_daily(record: dict = WON_12):
+    """Makes today's daily the record's deal, before anyone asks for it."""
+    from server.games.dailies import daily_number
+    from server.games.models import Daily, Deal
+
+    day = datetime.now(UTC).date()
+    deal = Deal.objects.create(cards=" ".join(record["deck"]))
+    return Daily.objects.create(date=day, number=daily_number(day), deal=deal)
+
+
+def known_practice_deal(record: dict = WON_12) -> str:
+    from server.games.models import Deal
+
+    return Deal.objects.create(cards=" ".join(record["deck"])).pk
+
+
+class ApiPlayer:
+    """A player acting through the API in-process, beside the browser's players."""
+
+    def __init__(self, token: str | None = None, name: str | None = None) -> None:
+        self.client = APIClient()
+        if token is None:
+            body = {"name": name} if name else {}
+            created = self.client.post("/api/v1/players", body, format="json")
+            assert created.status_code == 201, created.content
+            token = created.json()["token"]
+        self.token = token
+        self.client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+
+    def post(self, path: str, body: dict | None = None) -> dict:
+        response = self.client.post(f"/api/v1/{path}", body or {}, format="json")
+        assert response.status_code in (200, 201), response.content
+        return response.json()
+
+    def play(self, game: dict, moves: list) -> dict:
+        for row, col in moves:
+            game = self.post(f"games/{game['id']}/moves", {"row": row, "col": col})
+        return game
+
+    def daily(self) -> dict:
+        return self.post("games", {"mode": "daily", "date": today()})
+
+
+def token_of(page) -> str:
+    return json.loads(page.evaluate("localStorage.getItem('fsd.token')"))
+
+
+def start_daily(page) -> None:
+    """From the front page to the daily's board: past the welcome and the start button."""
+    page.wait_for_selector("#start-daily, .game")
+    if page.locator(".welcome").count():
+        page.locator(".welcome button").click()
+    if page.locator("#start-daily").count():
+        page.locator("#start-daily").click()
+    page.wait_for_selector(".game .board")
+
+
+def wait_idle(page) -> None:
+    page.wait_for_selector(".game:not(.is-busy)")
+
+
+def moves_played(page) -> int:
+    return int(page.locator(".game").get_attribute("data-moves"))
+
+
+def click_cell(page, row: int, col: int) -> None:
+    page.locator(f'.game .cell[data-row="{row}"][data-col="{col}"]').click()
+    wait_idle(page)
+
+
+def play_moves(page, moves: list) -> None:
+    for row, col in moves:
+        click_cell(page, row, col)
+
+
+def play_until_over(page, limit: int = 40) -> int:
+    """Clicks the first target until the game ends; returns the number of clicks."""
+    for clicks in range(limit + 1):
+        if page.locator('.game[data-status="playing"]').count() == 0:
+            return clicks
+        page.locator('.game .cell[data-target="true"]').first.click()
+        wait_idle(page)
+    raise AssertionError("the game did not end within 40 moves")
+
+
+def play_through_the_api(page, moves) -> None:
+    """Plays as the page's player, server-side (quicker than clicking), then shows the result."""
+    player = ApiPlayer(token=token_of(page))
+    player.play(player.daily(), moves)
+    page.reload()
+    page.locator(".game .board").wait_for()

@@ -1,0 +1,75 @@
+"""Screenshots of the main screens, on a phone and a desktop, light and dark, left to right
+and right to left, for a person to look at (screenshots/, git-ignored). Each also checks the
+page does not scroll sideways."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.flows import (
+    WON_12,
+    ApiPlayer,
+    click_cell,
+    known_daily,
+    play_through_the_api,
+    start_daily,
+)
+
+LOOKS = [
+    pytest.param("phone", PHONE, "dark", "en-US", id="phone-dark"),
+    pytest.param("desktop", DESKTOP, "light", "en-US", id="desktop-light"),
+    pytest.param("desktop", DESKTOP, "dark", "en-US", id="desktop-dark"),
+    pytest.param("phone", PHONE, "light", "fa-IR", id="phone-fa"),
+    pytest.param("desktop", DESKTOP, "dark", "fa-IR", id="desktop-dark-fa"),
+]
+
+
+def assert_no_sideways_scroll(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize(("device", "viewport", "scheme", "locale"), LOOKS)
+def test_main_screens(open_page, shoot, device, viewport, scheme, locale):
+    known_daily()
+    winner = ApiPlayer(name="Ada")
+    winner.play(winner.daily(), WON_12["moves"])
+    name = f"{device}-{scheme}" + ("-fa" if locale.startswith("fa") else "")
+
+    page = open_page(viewport=viewport, color_scheme=scheme, locale=locale)
+    start_daily(page)
+    play_through_the_api(page, WON_12["moves"][:8])
+    click_cell(page, *WON_12["moves"][8])  # the last move is drawn as just played
+    shoot(page, f"{name}-game")
+    assert_no_sideways_scroll(page)
+    play_through_the_api(page, WON_12["moves"][9:])
+    page.locator("#rank").wait_for()
+    shoot(page, f"{name}-result")
+    assert_no_sideways_scroll(page)
+
+    for screen in ("boards", "rules", "leagues"):
+        page.goto(f"/#/{screen}")
+        page.locator("main h1").wait_for()
+        expect(page.locator("main[aria-busy]")).to_have_count(0)
+        page.wait_for_load_state("networkidle")
+        shoot(page, f"{name}-{screen}", full_page=screen != "rules")
+        assert_no_sideways_scroll(page)
+
+
+def test_the_game_in_the_longer_scripts(open_page, shoot):
+    known_daily()
+    page = open_page()
+    start_daily(page)
+    play_through_the_api(page, WON_12["moves"][:6])
+    for code in ("ml", "ka", "bn"):
+        page.select_option("#language", code)
+        page.locator(".game .board").wait_for()
+        shoot(page, f"phone-light-{code}-game")
+        assert_no_sideways_scroll(page)
+        page.goto("/#/tutorial")
+        page.locator("#tutorial-next").click()
+        page.locator('.tutorial .cell[data-target="true"]').click()
+        shoot(page, f"phone-light-{code}-tutorial")
+        assert_no_sideways_scroll(page)
+        page.goto("/#/")
