@@ -67,11 +67,13 @@ _COUNTS = (f"SELECT 'count', NULL, NULL, NULL, c.wins, c.total, NULL, NULL, NULL
 _ME = (f"SELECT 'me', s.player_id, NULL, s.games, s.wins, s.total, s.best, s.reached_at, "
        f"{_RANK}, {_TIED} FROM {STANDING} s WHERE s.board_id = (SELECT id FROM board) "
        "AND s.player_id = (SELECT player FROM viewer)")
-# Your place in the order (NULL unless you are ranked), for the entries around you.
-_MY_PLACE = ", ".join(f"(SELECT {column.replace('s.', 'm.')} FROM {STANDING} m "
-                      "WHERE m.board_id = (SELECT id FROM board) "
-                      "AND m.player_id = (SELECT player FROM viewer) AND m.wins > 0)"
-                      for column in _ORDER)
+# Your place in the order, if you are ranked (else no row), for the entries around you.
+_PLACE_COLUMNS = ("total", "wins", "reached_at", "player_id")
+_PLACE_CTE = (f"place ({', '.join(_PLACE_COLUMNS)}) AS (SELECT "
+              f"{', '.join(_ORDER).replace('s.', 'm.')} FROM {STANDING} m "
+              "WHERE m.board_id = (SELECT id FROM board) "
+              "AND m.player_id = (SELECT player FROM viewer) AND m.wins > 0)")
+_MY_PLACE = ", ".join(f"(SELECT {column} FROM place)" for column in _PLACE_COLUMNS)
 
 
 def _ranked_part(tag: str, condition: str, order: str) -> str:
@@ -89,9 +91,8 @@ def board_sql(*, key: str, viewer_id=None, limit: int, cursor: Cursor | None = N
     if around:
         parts.append(_ranked_part("above", f"AND {_PLACE} < ({_MY_PLACE}) ", _DESCENDING))
         parts.append(_ranked_part("below", f"AND {_PLACE} >= ({_MY_PLACE}) ", _ASCENDING))
-        parts.append(_ranked_part("bottom", f"AND NOT EXISTS (SELECT 1 FROM {STANDING} m "
-                                  "WHERE m.board_id = (SELECT id FROM board) AND m.player_id = "
-                                  "(SELECT player FROM viewer) AND m.wins > 0) ", _DESCENDING))
+        parts.append(_ranked_part("bottom", "AND NOT EXISTS (SELECT 1 FROM place) ",
+                                  _DESCENDING))
         params += [limit - 1, limit + 1, limit]
     elif cursor is not None:
         parts.append(_ranked_part("page", f"AND {_PLACE} > (%s, %s, %s, %s) ", _ASCENDING))
@@ -104,8 +105,9 @@ def board_sql(*, key: str, viewer_id=None, limit: int, cursor: Cursor | None = N
         parts.append(_ME)
     parts += [_SUMMARY, _COUNTS]
     viewer = "CAST(%s AS uuid)" if connection.vendor == "postgresql" else "%s"
-    sql = (f"WITH board AS (SELECT id, players, winners FROM {BOARD} WHERE key = %s), "
-           f"viewer AS (SELECT {viewer} AS player) " + " UNION ALL ".join(parts))
+    ctes = [f"board AS (SELECT id, players, winners FROM {BOARD} WHERE key = %s)",
+            f"viewer AS (SELECT {viewer} AS player)", *([_PLACE_CTE] if around else [])]
+    sql = f"WITH {', '.join(ctes)} {' UNION ALL '.join(parts)}"
     return sql, params
 
 
