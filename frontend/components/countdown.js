@@ -1,6 +1,7 @@
-// "Next daily in 7:04:31", ticking until the next local midnight.
+// "Next daily in 7:04:31", ticking until the next local midnight, then a way to the new one.
 
-import { h } from "../lib/dom.js";
+import { h, replace } from "../lib/dom.js";
+import { navigate } from "../lib/router.js";
 import { current, t } from "../i18n.js";
 import { nextMidnight, until } from "../model/time.js";
 
@@ -11,10 +12,14 @@ export function countdown(signal) {
     const left = until(target);
     const { number, twoDigits } = current();
     clock.textContent = `${number(left.hours)}:${twoDigits(left.minutes)}:${twoDigits(left.seconds)}`;
-    if (left.hours + left.minutes + left.seconds === 0) clearInterval(timer);
+    if (left.hours + left.minutes + left.seconds === 0) {
+      clearInterval(timer);
+      replace(line, h("button", { type: "button", class: "button primary", on: { click: () => navigate("/") } }, t("result.new_daily")));
+    }
   };
+  const line = h("p", { class: "countdown" }, h("span", {}, t("result.next_daily")), " ", clock);
   const timer = setInterval(tick, 1000);
   signal?.addEventListener("abort", () => clearInterval(timer));
   tick();
-  return h("p", { class: "countdown" }, h("span", {}, t("result.next_daily")), " ", clock);
+  return line;
 }

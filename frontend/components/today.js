@@ -67,6 +67,7 @@ export default async function today(root, route, { signal }) {
   const problems = h("div");
   start.addEventListener("click", async () => {
     start.disabled = true;
+    write("welcomed", true); // a first visit is over once its player starts playing
     try {
       const started = await api.startGame({ mode: "daily", date });
       if (!signal.aborted) showGame(root, started, signal);

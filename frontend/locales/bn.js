@@ -124,6 +124,7 @@ export default {
   "result.challenge_copied": "চ্যালেঞ্জের লিংক কপি হয়েছে। বন্ধুকে পাঠিয়ে দিন।",
   "result.replay": "খেলাটা আবার দেখুন",
   "result.next_daily": "পরের দৈনিক খেলা শুরু হতে বাকি",
+  "result.new_daily": "নতুন দৈনিক খেলা এসে গেছে: খেলুন",
 
   "chart.bar": { one: "স্কোর {score}: {n} জন", other: "স্কোর {score}: {n} জন" },
   "chart.bar_mine": { one: "স্কোর {score}: আপনাকে নিয়ে {n} জন", other: "স্কোর {score}: আপনাকে নিয়ে {n} জন" },

@@ -125,6 +125,7 @@ export default {
   "result.challenge_copied": "Challenge link copied. Send it to a friend.",
   "result.replay": "Replay the game",
   "result.next_daily": "Next daily in",
+  "result.new_daily": "The new daily is here: play it",
 
   "chart.bar": { one: "Score {score}: {n} player", other: "Score {score}: {n} players" },
   "chart.bar_mine": { one: "Score {score}: {n} player, including you", other: "Score {score}: {n} players, including you" },

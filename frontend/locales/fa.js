@@ -124,6 +124,7 @@ export default {
   "result.challenge_copied": "پیوند چالش کپی شد. برای دوستتان بفرستید.",
   "result.replay": "بازبینی بازی",
   "result.next_daily": "بازی روز بعدی تا",
+  "result.new_daily": "بازی روز تازه رسید: بازی کنید",
 
   "chart.bar": { one: "امتیاز {score}: {n} بازیکن", other: "امتیاز {score}: {n} بازیکن" },
   "chart.bar_mine": { one: "امتیاز {score}: {n} بازیکن، از جمله شما", other: "امتیاز {score}: {n} بازیکن، از جمله شما" },

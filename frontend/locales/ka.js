@@ -10,7 +10,7 @@ export default {
   "nav.boards": "რეიტინგი",
   "nav.leagues": "ლიგები",
   "nav.stats": "სტატისტიკა",
-  "nav.rules": "როგორ ვითამაშოთ",
+  "nav.rules": "წესები",
   "nav.profile": "პროფილი",
 
   "header.language": "ენა",
@@ -124,6 +124,7 @@ export default {
   "result.challenge_copied": "გამოწვევის ბმული დაკოპირდა. გაუგზავნე მეგობარს.",
   "result.replay": "თამაშის ხელახლა ნახვა",
   "result.next_daily": "შემდეგ თამაშამდე",
+  "result.new_daily": "ახალი დღის თამაში უკვე აქაა: ითამაშე",
 
   "chart.bar": { one: "ქულა {score}: {n} მოთამაშე", other: "ქულა {score}: {n} მოთამაშე" },
   "chart.bar_mine": { one: "ქულა {score}: {n} მოთამაშე, შენს ჩათვლით", other: "ქულა {score}: {n} მოთამაშე, შენს ჩათვლით" },

@@ -7,10 +7,10 @@ export default {
   "nav.label": "വിഭാഗങ്ങൾ",
   "nav.today": "ഇന്ന്",
   "nav.practice": "പരിശീലനം",
-  "nav.boards": "റാങ്ക് പട്ടിക",
+  "nav.boards": "റാങ്കുകൾ",
   "nav.leagues": "ലീഗുകൾ",
   "nav.stats": "കണക്കുകൾ",
-  "nav.rules": "കളിക്കുന്ന വിധം",
+  "nav.rules": "നിയമങ്ങൾ",
   "nav.profile": "പ്രൊഫൈൽ",
 
   "header.language": "ഭാഷ",
@@ -124,6 +124,7 @@ export default {
   "result.challenge_copied": "വെല്ലുവിളി ലിങ്ക് കോപ്പി ചെയ്തു. കൂട്ടുകാർക്ക് അയച്ചുകൊടുക്കൂ.",
   "result.replay": "കളി വീണ്ടും കാണുക",
   "result.next_daily": "അടുത്ത കളിക്ക് ഇനി",
+  "result.new_daily": "പുതിയ പ്രതിദിന കളി എത്തി: കളിക്കൂ",
 
   "chart.bar": { one: "സ്കോർ {score}: {n} കളിക്കാരൻ", other: "സ്കോർ {score}: {n} കളിക്കാർ" },
   "chart.bar_mine": { one: "സ്കോർ {score}: നിങ്ങളടക്കം {n} കളിക്കാരൻ", other: "സ്കോർ {score}: നിങ്ങളടക്കം {n} കളിക്കാർ" },
