@@ -34,11 +34,11 @@ function newKey() {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-async function send(method, path, { body, bearer, idempotent = false } = {}) {
+async function send(method, path, { body, bearer, key = null } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
-  if (idempotent) headers["Idempotency-Key"] = newKey();
+  if (key) headers["Idempotency-Key"] = key;
   let response;
   try {
     response = await fetch(BASE + path, {
@@ -66,6 +66,17 @@ async function send(method, path, { body, bearer, idempotent = false } = {}) {
   return data;
 }
 
+async function sendWithRetry(method, path, options, retries) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await send(method, path, options);
+    } catch (error) {
+      if (error.code !== "network" || attempt >= retries) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 400 * (attempt + 1)));
+    }
+  }
+}
+
 let guestPending = null;
 
 /** The stored token, or a new guest's: whoever opens the page can play at once. */
@@ -85,10 +96,13 @@ async function ensureToken() {
  * auth: "required" signs in as a guest if needed; "optional" sends a token only if there is one
  * (public boards say where you stand); "none" sends nothing.
  */
-async function call(method, path, { auth = "required", ...options } = {}) {
+async function call(method, path, { auth = "required", idempotent = false, ...options } = {}) {
   const bearer = auth === "required" ? await ensureToken() : auth === "optional" ? token() : null;
+  // One key for the request and its retries: if the first attempt reached the server and only
+  // the answer was lost, the retry gets that answer instead of acting twice.
+  const key = idempotent ? newKey() : null;
   try {
-    return await send(method, path, { ...options, bearer });
+    return await sendWithRetry(method, path, { ...options, bearer, key }, idempotent || method === "GET" ? 2 : 0);
   } catch (error) {
     // A token revoked elsewhere (signed out on another device) is useless: start afresh once.
     if (error.status === 401 && bearer && error.code === "not_authenticated") {
