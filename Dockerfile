@@ -1,3 +1,5 @@
+# The app image: gunicorn serving Django, static files served by whitenoise from the image.
+# docker-compose.yml runs it beside PostgreSQL and Redis; docs/OPERATIONS.md covers the rest.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -6,8 +8,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /app
+# Dependencies first, so that a code change does not reinstall them.
+COPY pyproject.toml README.md ./
+RUN mkdir foursquare server \
+    && touch foursquare/__init__.py server/__init__.py \
+    && pip install . \
+    && pip uninstall -y foursquare-daily
 COPY . .
-RUN pip install . \
+RUN pip install --no-deps . \
     && python manage.py collectstatic --noinput --verbosity 0 \
     && useradd --system --no-create-home app \
     && mkdir -p data \
@@ -15,4 +23,8 @@ RUN pip install . \
 
 USER app
 EXPOSE 8000
+# /healthz answers 200 only when the database does; it is exempt from the HTTPS redirect. The
+# Host header must be one of DJANGO_ALLOWED_HOSTS.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request as u; host = os.environ.get('DJANGO_ALLOWED_HOSTS', 'localhost').split(',')[0]; u.urlopen(u.Request('http://127.0.0.1:8000/healthz', headers={'Host': host}), timeout=2)"]
 CMD ["gunicorn", "server.wsgi", "--bind", "0.0.0.0:8000"]
