@@ -57,3 +57,28 @@ BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_bench
 .PHONY: bench-boards
 bench-boards: $(VENV_STAMP) ## Time the leaderboards with 1,000,000 dailies (BENCH_DATABASE_URL=...)
 	$(PY) -m server.boards.bench --database-url '$(BENCH_DATABASE_URL)'
+
+# Load tools stay out of the test environment: only these targets install them.
+LOAD_STAMP := $(VENV)/.installed-load
+$(LOAD_STAMP): pyproject.toml
+	$(VENV)/bin/pip install -q -e '.[dev,load]'
+	@touch $@
+
+.PHONY: load drill backup restore
+load: $(LOAD_STAMP) ## Daily-rush benchmark and audit: LOAD_USERS=50 LOAD_SECONDS=60 (needs PostgreSQL, Redis)
+	$(PY) -m loadtest.run
+
+drill: $(LOAD_STAMP) ## Fault drills under load: a worker killed, PostgreSQL restarted, Redis stopped
+	$(PY) -m loadtest.drills
+
+# pg_dump's custom format: compressed, and pg_restore can pick tables or run in parallel.
+BACKUP ?= backups/foursquare-$(shell date -u +%Y%m%dT%H%M%SZ).dump
+backup: ## pg_dump DATABASE_URL to BACKUP (default backups/foursquare-<UTC time>.dump)
+	@test -n '$(DATABASE_URL)' || (echo 'set DATABASE_URL' >&2; exit 2)
+	@mkdir -p $(dir $(BACKUP))
+	pg_dump --format=custom --no-owner --file='$(BACKUP)' '$(DATABASE_URL)'
+	@echo 'backed up to $(BACKUP)'
+
+restore: ## pg_restore BACKUP into the empty database RESTORE_DATABASE_URL
+	@test -n '$(RESTORE_DATABASE_URL)' -a -f '$(BACKUP)' || (echo 'set BACKUP=file and RESTORE_DATABASE_URL' >&2; exit 2)
+	pg_restore --no-owner --exit-on-error --dbname='$(RESTORE_DATABASE_URL)' '$(BACKUP)'

@@ -1,0 +1,245 @@
+"""``make load``: the daily rush against a real server on this machine, then the audit.
+
+Creates a fresh PostgreSQL database, migrates it, starts gunicorn on a free loopback port with
+Redis as the cache, runs locust headless (``loadtest/locustfile.py``), then checks in the
+database that every acknowledged move is stored exactly once, that every game replays to its
+stored state and that no response named a card the player had not drawn. Prints moves/s,
+latency percentiles per endpoint and /healthz, errors, and the CPU every party used; exits 1 on
+any violation.
+
+Environment (all optional):
+    LOAD_USERS=50  LOAD_SECONDS=60      virtual players, and how long they play
+    LOAD_WORKERS=2 LOAD_WORKER_CLASS=sync LOAD_THREADS=1   gunicorn's process model
+    LOAD_LOCUST_PROCESSES=1             locust processes generating the load
+    LOAD_POSTGRES=postgres://postgres@127.0.0.1:5432   server; the database is foursquare_load
+    LOAD_REDIS_URL=redis://127.0.0.1:6379/0   ("" for no Redis: a per-process memory cache)
+    LOAD_KEEP=1                          keep the database afterwards (for backups, inspection)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+import psycopg
+
+REPO = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+# The load is 50 players at ~10 moves/s each from one address: production's limits would stop
+# it. These keep every request going through the limiter (with Redis) without refusing any.
+LOAD_RATES = {
+    "FOURSQUARE_RATE_PLAYERS_ADDRESS": "100000/hour",
+    "FOURSQUARE_RATE_GAMES_TOKEN": "100000/min",
+    "FOURSQUARE_RATE_GAMES_ADDRESS": "100000/min",
+    "FOURSQUARE_RATE_MOVES_TOKEN": "100000/min",
+    "FOURSQUARE_RATE_MOVES_ADDRESS": "1000000/min",
+}
+
+
+def env(name: str, default: str) -> str:
+    return os.environ.get(name, default).strip()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def cpu_seconds(processes: list[psutil.Process]) -> float:
+    total = 0.0
+    for process in processes:
+        try:
+            times = process.cpu_times()
+            total += times.user + times.system + times.children_user + times.children_system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+def tree(pid: int) -> list[psutil.Process]:
+    try:
+        root = psutil.Process(pid)
+        return [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
+
+
+def postgres_processes() -> list[psutil.Process]:
+    return [p for p in psutil.process_iter(["name", "username"])
+            if p.info["username"] == "postgres" and (p.info["name"] or "").startswith("postgres")]
+
+
+@dataclass
+class LoadRun:
+    users: int = int(env("LOAD_USERS", "50"))
+    seconds: int = int(env("LOAD_SECONDS", "60"))
+    workers: int = int(env("LOAD_WORKERS", "2"))
+    worker_class: str = env("LOAD_WORKER_CLASS", "sync")
+    threads: int = int(env("LOAD_THREADS", "1"))
+    locust_processes: int = int(env("LOAD_LOCUST_PROCESSES", "1"))
+    postgres: str = env("LOAD_POSTGRES", "postgres://postgres@127.0.0.1:5432")
+    database: str = env("LOAD_DATABASE", "foursquare_load")
+    redis_url: str = env("LOAD_REDIS_URL", "redis://127.0.0.1:6379/0")
+    extra_env: dict[str, str] = field(default_factory=dict)
+    port: int = field(default_factory=free_port)
+    workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="load-")))
+    server: subprocess.Popen | None = None
+    marks: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def database_url(self) -> str:
+        return f"{self.postgres}/{self.database}"
+
+    @property
+    def host(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def server_env(self) -> dict[str, str]:
+        return {
+            **os.environ, **LOAD_RATES,
+            "DATABASE_URL": self.database_url,
+            "REDIS_URL": self.redis_url,
+            "REDIS_KEY_PREFIX": f"load-{os.getpid()}",
+            "DJANGO_LOG_LEVEL": "WARNING",
+            **self.extra_env,
+        }
+
+    # --- database ---
+
+    def create_database(self) -> None:
+        with psycopg.connect(f"{self.postgres}/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{self.database}"')
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                       cwd=REPO, env=self.server_env(), check=True)
+
+    # --- server ---
+
+    def start_server(self) -> None:
+        log = open(self.workdir / "gunicorn.log", "ab")  # noqa: SIM115 - closed with the process
+        command = [
+            str(BIN / "gunicorn"), "server.wsgi", "--bind", f"127.0.0.1:{self.port}",
+            "--workers", str(self.workers), "--worker-class", self.worker_class,
+            "--threads", str(self.threads),
+            "--access-logfile", str(self.workdir / "access.log"),
+        ]
+        self.server = subprocess.Popen(command, cwd=REPO, env=self.server_env(), stdout=log,
+                                       stderr=log, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.host}/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"gunicorn did not start: see {self.workdir}/gunicorn.log")
+            time.sleep(0.2)
+
+    def worker_pids(self) -> list[int]:
+        return [child.pid for child in tree(self.server.pid)[1:]] if self.server else []
+
+    def stop_server(self) -> None:
+        if self.server and self.server.poll() is None:
+            self.server.send_signal(signal.SIGTERM)
+            try:
+                self.server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.server.pid, signal.SIGKILL)
+                self.server.wait()
+
+    # --- load ---
+
+    def start_locust(self, seconds: int | None = None) -> subprocess.Popen:
+        journal_dir = self.workdir / "journal"
+        journal_dir.mkdir(exist_ok=True)
+        command = [
+            str(BIN / "locust"), "-f", str(REPO / "loadtest" / "locustfile.py"), "--headless",
+            "-u", str(self.users), "-r", str(self.users), "-t", f"{seconds or self.seconds}s",
+            "--stop-timeout", "30", "--host", self.host, "--only-summary",
+            "--loglevel", "WARNING", "--exit-code-on-error", "0",
+        ]
+        if self.locust_processes > 1:
+            command += ["--processes", str(self.locust_processes)]
+        log = open(self.workdir / "locust.log", "ab")  # noqa: SIM115 - closed with the process
+        return subprocess.Popen(command, cwd=REPO, stdout=log, stderr=log,
+                                env={**os.environ, "LOAD_OUTPUT_DIR": str(journal_dir)})
+
+    def journals(self) -> list[dict]:
+        return [json.loads(path.read_text())
+                for path in sorted((self.workdir / "journal").glob("journal-*.json"))]
+
+    def run(self, seconds: int | None = None, during=None) -> dict:
+        """Play for ``seconds``; ``during(self)`` runs meanwhile (a fault drill). Returns the
+        machine figures."""
+        load_before = os.getloadavg()
+        parties = {"gunicorn": lambda: tree(self.server.pid), "postgres": postgres_processes}
+        before = {name: cpu_seconds(find()) for name, find in parties.items()}
+        started = time.time()
+        locust = self.start_locust(seconds)
+        if during is not None:
+            during(self)
+        locust_cpu = 0.0
+        while locust.poll() is None:
+            locust_cpu = max(locust_cpu, cpu_seconds(tree(locust.pid)))
+            time.sleep(0.5)
+        wall = time.time() - started
+        after = {name: cpu_seconds(find()) for name, find in parties.items()}
+        return {
+            "wall_seconds": wall,
+            "loadavg_before": load_before,
+            "loadavg_after": os.getloadavg(),
+            "cpu_seconds": {"locust": locust_cpu,
+                            **{name: after[name] - before[name] for name in parties}},
+            "marks": dict(self.marks),
+        }
+
+    def cleanup(self, keep: bool) -> None:
+        self.stop_server()
+        if not keep:
+            with psycopg.connect(f"{self.postgres}/postgres", autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def main() -> int:
+    load = LoadRun()
+    keep = env("LOAD_KEEP", "") not in ("", "0")
+    print(f"load: {load.users} players for {load.seconds}s against gunicorn "
+          f"({load.workers} x {load.worker_class}, {load.threads} thread(s)) on {load.host}, "
+          f"database {load.database}, cache {load.redis_url or 'per-process memory'}",
+          flush=True)
+    ok = False
+    try:
+        load.create_database()
+        load.start_server()
+        machine = load.run()
+        load.stop_server()
+        from loadtest.verify import audit, print_report
+
+        report = audit(load.journals(), load.database_url)
+        print_report(report, machine, load)
+        ok = report["ok"]
+    finally:
+        load.cleanup(keep=keep or not ok)
+    if keep or not ok:
+        print(f"kept database {load.database} and logs in {load.workdir}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

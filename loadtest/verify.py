@@ -1,0 +1,192 @@
+"""The audit after a load run: what the players were told against what the database holds.
+
+- every acknowledged move is stored exactly once, and nothing is stored that nobody was told of;
+- every game replays with the engine, from its deal and stored moves, to its stored state;
+- no response named a card beyond the player's drawn prefix of the deck, or a face-down card.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+
+GOAL_MOVES_PER_SECOND = 500
+GOAL_P95_MS = 50
+MOVE = "POST /api/v1/games/{id}/moves"
+HEALTH = "GET /healthz"
+
+
+def merge(journals: list[dict]) -> dict:
+    merged = {"acks": [], "views": [], "times": defaultdict(list), "failures": Counter(),
+              "failure_log": [], "samples": {}, "gave_up": 0, "face_down_leaks": 0, "games": 0,
+              "first": None, "last": 0.0}
+    for journal in journals:
+        merged["acks"] += [tuple(ack) for ack in journal["acks"]]
+        merged["views"] += journal["views"]
+        for name, times in journal["times"].items():
+            merged["times"][name] += times
+        merged["failures"].update(journal["failures"])
+        merged["failure_log"] += journal["failure_log"]
+        for status, body in journal["samples"].items():
+            merged["samples"].setdefault(status, body)
+        for key in ("gave_up", "face_down_leaks", "games"):
+            merged[key] += journal[key]
+        if journal["first"] is not None:
+            first = merged["first"]
+            merged["first"] = journal["first"] if first is None else min(first, journal["first"])
+        merged["last"] = max(merged["last"], journal["last"])
+    merged["failure_log"].sort()
+    return merged
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    index = min(len(sorted_values) - 1, max(0, round(fraction * len(sorted_values)) - 1))
+    return sorted_values[index]
+
+
+def _setup_django(database_url: str) -> None:
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
+    import dj_database_url
+    import django
+    from django.db import connections
+
+    django.setup()
+    # Settings are read once per process; a second audit (the drills) points at its database.
+    connection = connections["default"]
+    connection.close()
+    connection.settings_dict["NAME"] = dj_database_url.parse(database_url)["NAME"]
+
+
+def check_database(acks: list[tuple], views: list) -> dict:
+    from foursquare import Game as EngineGame
+    from foursquare import parse_deck
+    from server.games.models import Game, Move
+
+    acked = Counter((str(game), number, row, col) for game, number, row, col in acks)
+    stored = Counter(
+        (str(game), number, row, col)
+        for game, number, row, col in Move.objects.values_list("game_id", "number", "row", "col")
+    )
+    acked_twice = sum(count - 1 for count in acked.values() if count > 1)
+    numbers = Counter((game, number) for game, number, _, _ in stored.elements())
+    stored_twice = sum(count - 1 for count in numbers.values() if count > 1)
+    lost = sorted(set(acked) - set(stored))
+    unacknowledged = sorted(set(stored) - set(acked))
+
+    decks: dict[str, list[str]] = {}
+    replay_mismatches = []
+    moves_by_game = defaultdict(list)
+    for game_id, number, row, col, card in Move.objects.order_by("game_id", "number").values_list(
+            "game_id", "number", "row", "col", "card"):
+        moves_by_game[str(game_id)].append((number, row, col, card))
+    games = Game.objects.select_related("deal").only(
+        "id", "status", "score", "moves_played", "move_list", "deal__cards")
+    for game in games.iterator(chunk_size=2000):
+        game_id = str(game.pk)
+        deck = game.deal.cards.split()
+        decks[game_id] = deck
+        engine = EngineGame(parse_deck(deck))
+        problem = None
+        for expected_number, (number, row, col, card) in enumerate(moves_by_game[game_id]):
+            if number != expected_number or str(engine.current) != card:
+                problem = f"move {number}: stored card {card}, engine draws {engine.current}"
+                break
+            engine.play((row, col))
+        stored_moves = [list(move) for move in game.move_list]
+        replayed_moves = [[row, col] for _, row, col, _ in moves_by_game[game_id]]
+        if problem is None and (engine.status, engine.score, engine.moves_played, replayed_moves) \
+                != (game.status, game.score, game.moves_played, stored_moves):
+            problem = (f"replay gives {engine.status}/{engine.score}/{engine.moves_played}, "
+                       f"stored {game.status}/{game.score}/{game.moves_played}")
+        if problem:
+            replay_mismatches.append((game_id, problem))
+
+    hidden_leaks = []
+    for game_id, moves_played, _status, cards in views:
+        drawn = set(decks.get(game_id, [])[: moves_played + 1])
+        beyond = [card for card in cards if card not in drawn]
+        if beyond:
+            hidden_leaks.append((game_id, moves_played, beyond))
+
+    return {
+        "games_stored": len(decks), "moves_stored": sum(stored.values()),
+        "moves_acknowledged": sum(acked.values()), "lost": lost, "acked_twice": acked_twice,
+        "stored_twice": stored_twice, "unacknowledged": unacknowledged,
+        "replay_mismatches": replay_mismatches, "hidden_leaks": hidden_leaks,
+        "views_checked": len(views),
+    }
+
+
+def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = False) -> dict:
+    """Merge the journals, check the database, and say whether the run is clean."""
+    merged = merge(journals)
+    _setup_django(database_url)
+    db = check_database(merged["acks"], merged["views"])
+    duration = (merged["last"] - merged["first"]) if merged["first"] is not None else 0.0
+    latency = {}
+    for name, times in sorted(merged["times"].items()):
+        ordered = sorted(times)
+        latency[name] = {
+            "count": len(ordered), "per_second": len(ordered) / duration if duration else 0.0,
+            "p50": percentile(ordered, 0.50), "p95": percentile(ordered, 0.95),
+            "p99": percentile(ordered, 0.99), "max": ordered[-1] if ordered else float("nan"),
+        }
+    failed_attempts = sum(merged["failures"].values())
+    violations = {
+        "lost moves": len(db["lost"]),
+        "moves acknowledged twice": db["acked_twice"],
+        "move numbers stored twice": db["stored_twice"],
+        "stored moves nobody was told of": len(db["unacknowledged"]),
+        "games that do not replay": len(db["replay_mismatches"]),
+        "responses naming an undrawn card": len(db["hidden_leaks"]),
+        "face-down cards shown": merged["face_down_leaks"],
+        "moves never answered": merged["gave_up"],
+    }
+    if not failures_allowed:
+        violations["failed requests"] = failed_attempts
+    return {
+        "ok": not any(violations.values()), "violations": violations, "db": db,
+        "latency": latency, "duration": duration, "failures": dict(merged["failures"]),
+        "failure_log": merged["failure_log"], "games_started": merged["games"],
+        "samples": merged["samples"],
+    }
+
+
+def print_report(report: dict, machine: dict, load) -> None:
+    latency = report["latency"]
+    print(f"\n== {load.users} players, {report['duration']:.1f} s of play, gunicorn "
+          f"{load.workers} x {load.worker_class} ({load.threads} thread(s)), "
+          f"{load.locust_processes} locust process(es)")
+    print(f"{'endpoint':34} {'count':>7} {'per s':>8} {'p50 ms':>8} {'p95 ms':>8} "
+          f"{'p99 ms':>8} {'max ms':>8}")
+    for name, row in latency.items():
+        print(f"{name:34} {row['count']:7d} {row['per_second']:8.1f} {row['p50']:8.1f} "
+              f"{row['p95']:8.1f} {row['p99']:8.1f} {row['max']:8.1f}")
+    moves, health = latency.get(MOVE), latency.get(HEALTH)
+    if moves and health:
+        print(f"moves/s {moves['per_second']:.1f}; move/healthz latency ratio: "
+              f"p50 {moves['p50'] / health['p50']:.2f}, p95 {moves['p95'] / health['p95']:.2f}")
+    failures = report["failures"]
+    print(f"failed attempts: {sum(failures.values())} {failures or ''}")
+    db = report["db"]
+    print(f"database: {db['games_stored']} games, {db['moves_stored']} moves stored, "
+          f"{db['moves_acknowledged']} acknowledged; {db['views_checked']} responses checked "
+          "for hidden cards")
+    for name, count in report["violations"].items():
+        print(f"  {name:36} {count}")
+    cpu = machine["cpu_seconds"]
+    wall = machine["wall_seconds"]
+    print("CPU (share of one core over the run): " + ", ".join(
+        f"{name} {seconds / wall:.2f}" for name, seconds in cpu.items())
+        + f"; machine has {os.cpu_count()} cores")
+    print(f"load average before {machine['loadavg_before'][0]:.2f}, "
+          f"after {machine['loadavg_after'][0]:.2f}")
+    if moves:
+        goal = (moves["per_second"] >= GOAL_MOVES_PER_SECOND and moves["p95"] <= GOAL_P95_MS
+                and report["ok"])
+        print(f"goal (>= {GOAL_MOVES_PER_SECOND} moves/s, p95 <= {GOAL_P95_MS} ms, 0 errors, "
+              f"0 lost or doubled): {'met' if goal else 'missed'}")
+    print("audit: " + ("clean" if report["ok"] else "VIOLATIONS (see above)"))
