@@ -11,12 +11,13 @@ progress bar); boards, standings and score counts are then derived in SQL as the
 
 It then prints p50/p95/p99 of:
 
-* in the database: ``EXPLAIN ANALYZE`` planning + execution time of the one statement the API
-  runs for a page (``selectors.board_sql``): "my rank" (a token, ``limit=1``: your entry,
-  rank and standing), the top 50, and around you, for sampled players;
+* in the database: ``EXPLAIN (ANALYZE, TIMING OFF)`` planning + execution time of the one
+  statement the API runs for a page (``selectors.board_sql``): "my rank" (a token,
+  ``limit=1``: your entry, rank and standing), the top 50, and around you, for sampled players;
 * end to end: requests through Django's full stack (middleware, token authentication, view,
   JSON) with the test client, no network: the top 50 anonymously, "my rank" with a token
-  (``limit=1``: your entry and standing) and ``around=me``.
+  (``limit=1``: your entry and standing) and ``around=me``; and the Python CPU time per request
+  with the machine's load average, since the wall-clock figures depend on what else runs.
 """
 
 from __future__ import annotations
@@ -240,7 +241,8 @@ def sample_players(status: str, count: int) -> list:
 
 
 def explain_ms(cursor, sql: str, params: list) -> float:
-    cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", params)
+    # TIMING OFF: the total, without the cost of timing every node of the plan.
+    cursor.execute(f"EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) {sql}", params)
     plan = cursor.fetchone()[0]
     plan = plan[0] if isinstance(plan, list) else plan
     return plan["Execution Time"] + plan["Planning Time"]
@@ -270,7 +272,7 @@ def measure_database(args) -> None:
         for _ in range(20):  # warm the caches
             explain_ms(cursor, *statements["top 50"][0])
         print("\nin the database, the whole statement of a page "
-              "(EXPLAIN ANALYZE planning + execution):")
+              "(EXPLAIN ANALYZE, TIMING OFF: planning + execution):")
         for name, runs in statements.items():
             print(f"  {name:18} {percentiles([explain_ms(cursor, *run) for run in runs])}")
         for name in ("my rank (limit=1)", "top 50"):
@@ -300,15 +302,19 @@ def measure_api(args) -> None:
 
     for token in tokens:  # warm up, and mark every token used (no write when timed)
         timed(f"{url}?limit=1", token)
-    top = [timed(f"{url}?limit=50") for _ in range(args.samples)]
-    mine = [timed(f"{url}?limit=1", token) for token in tokens]
-    around = [timed(f"{url}?around=me&limit=11", token) for token in tokens]
-    top_me = [timed(f"{url}?limit=50", token) for token in tokens]
+    cpu = time.process_time()
+    runs = {
+        "top 50, anonymous": [timed(f"{url}?limit=50") for _ in range(args.samples)],
+        "my rank (limit=1, token)": [timed(f"{url}?limit=1", token) for token in tokens],
+        "around=me, 11 entries": [timed(f"{url}?around=me&limit=11", token) for token in tokens],
+        "top 50 + me (token)": [timed(f"{url}?limit=50", token) for token in tokens],
+    }
+    cpu_each = (time.process_time() - cpu) * 1000 / sum(len(times) for times in runs.values())
     print("\nend to end through the API (Django test client, in process):")
-    print(f"  top 50, anonymous        {percentiles(top)}")
-    print(f"  my rank (limit=1, token) {percentiles(mine)}")
-    print(f"  around=me, 11 entries    {percentiles(around)}")
-    print(f"  top 50 + me (token)      {percentiles(top_me)}")
+    for name, times in runs.items():
+        print(f"  {name:26} {percentiles(times)}")
+    print(f"  Python CPU per request, mean: {cpu_each:.2f} ms; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 def main(argv=None) -> None:
