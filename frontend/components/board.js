@@ -39,9 +39,11 @@ export function renderBoard(game, { onPlace = null, focus = null, onFocus = () =
         pile?.unknown ? "cell-unknown" : null,
         cell.target && onPlace ? "cell-target" : null,
         pile ? `height-${pile.height}` : null,
-        isLanded && animate ? "anim-land" : null,
+        // The last move stays marked (not only animated), for anyone who looked away or
+        // prefers reduced motion: an outline on the card placed, a badge on each card turned.
+        isLanded && animate ? "anim-land cell-last" : null,
         isLanded && !animate ? "cell-landed" : null,
-        flipped.has(key(cell.row, cell.col)) ? (animate ? "anim-flip" : "cell-flipped") : null,
+        flipped.has(key(cell.row, cell.col)) ? (animate ? "anim-flip cell-flipped" : "cell-flipped") : null,
       ],
       role: "gridcell",
       tabindex: onPlace && resting && resting.row === cell.row && resting.col === cell.col ? "0" : "-1",
