@@ -4,7 +4,7 @@ The rules are the engine's (``foursquare.game``), reduced to what decides the fu
 height, rank and face of each pile's top card. Suits never matter and covered cards are out of
 play, so a card is just its rank here. A cell's top is one signed integer, ``+rank`` face up,
 ``-rank`` face down, ``0`` empty, and the position is a handful of flat lists and bit sets that
-copy in a few hundred nanoseconds. Cells are the engine's (``foursquare.geometry``: a 7×7 frame
+copy in a few microseconds. Cells are the engine's (``foursquare.geometry``: a 7×7 frame
 around the first card), so a cell index turns into a move with ``POSITION``.
 
 The tests replay random games and the shared vectors through both this and ``Game`` and

@@ -221,6 +221,10 @@ class Bot:
         ``include`` names moves to count as finalists whatever their first-round estimate.
         """
         situation = _Situation(view, unseen, face_down)
+        include = [tuple(move) for move in include]
+        for move in include:
+            if move not in situation.moves:
+                raise ValueError(f"{list(move)} is not a legal move now")
         rng = random.Random(f"foursquare-bot|{self.seed}|{situation.fingerprint()}")
         base = situation.position
         rank = situation.rank
@@ -280,7 +284,7 @@ class Bot:
             bonus = self.win_bonus
             ranked = sorted(played, key=lambda cell: -(bonus * wins[cell] + scores[cell]))
             chosen = set(ranked[:self.finalists])
-            chosen.update(representative[INDEX[tuple(move)]] for move in include)
+            chosen.update(representative[INDEX[move]] for move in include)
             deadline = None if self.max_seconds is None else start + self.max_seconds
             play_out(sorted(chosen), self.screen, self.samples, deadline)
 

@@ -9,15 +9,21 @@ How it searches:
 1. **A first win.** Rollout search with the deal's true order: at each card, every legal move
    is followed by the play-out policy (``foursquare._playout``) to the end, and the move whose
    play-out scores best is played. It is quick and usually wins well.
-2. **The best win.** A win after placing N cards scores 40 − N, and every empty cell still
-   needs a card, so a position after ``placed`` cards with ``empty`` cells to fill cannot win
-   before card ``placed + empty`` (one more if all cells are full but a card is face down).
-   Iterative deepening asks, for N = 16, 17, …: "is there a win within N cards?", by a
-   depth-first search that drops every move this bound rules out, orders moves like the policy
-   (new cells first, fewest face-down cards first) and remembers the positions it has refuted
-   (a transposition table; near the root, positions equal up to the grid's symmetries count
-   as one). The first N that succeeds is optimal, since every smaller N was refuted; if the
-   first win already reaches that bound it is optimal without any search.
+2. **Shorter wins.** A win after placing N cards scores 40 − N. A depth-first search answers
+   "is there a win within N cards?": every empty cell still needs a card, so a position after
+   ``placed`` cards with ``empty`` cells to fill cannot win before card ``placed + empty`` (one
+   more if all cells are full but a card is face down), and a face-down card whose row and
+   column are both full can only be turned by a card put on a pile in them (``_stuck``); moves
+   these bounds rule out are never tried. Moves are ordered like the policy (new cells first,
+   fewest face-down cards first), and refuted positions are remembered with their limit (a
+   transposition table; for the first cards, positions equal up to the grid's symmetries count
+   as one). The solver first asks for a 16-card win (most deals have one), then for a win one
+   card shorter than its best, again and again, each question on a leash of 1/8 of the node
+   budget: a win that exists is usually found fast. A "no" to the last question proves the
+   best win optimal.
+3. **Proof from below.** Otherwise it refutes N = 16, 17, … in turn up to the best win: the
+   first N with a win is optimal, since every smaller N was refuted. A win with 16 cards (all on
+   new cells) is optimal without any search.
 
 The search stops at a node or time budget. The answer then is the best win found, with
 ``proven_optimal`` false and ``score_bound``, the best score not yet ruled out.
@@ -46,8 +52,8 @@ from foursquare.geometry import COL_LINE, POSITION, ROW_LINE
 Move = tuple[int, int]
 
 DEFAULT_NODE_BUDGET = 2_000_000
+IMPROVE_SHARE = 8  # each try to shorten the best win may use 1/8 of the node budget
 SYMMETRY_DEPTH = 8  # up to this many cards placed, refuted positions are stored up to symmetry
-BEST_SCORE = DECK_SIZE - CELLS_TO_WIN  # a win needs at least 16 cards
 
 
 class Solution(NamedTuple):
@@ -55,13 +61,14 @@ class Solution(NamedTuple):
 
     ``score`` is ``None`` (and ``moves`` empty) if no win was found; ``proven_optimal`` says
     no better score exists (for an unwinnable deal: that none exists at all); ``score_bound``
-    is the highest score the search did not rule out; ``nodes`` counts positions searched.
+    is the highest score the search did not rule out (``None``: no win at all is possible);
+    ``nodes`` counts positions searched.
     """
 
     score: int | None
     moves: tuple[Move, ...]
     proven_optimal: bool
-    score_bound: int
+    score_bound: int | None
     nodes: int
     seconds: float
 
@@ -93,27 +100,39 @@ def rollout_search(ranks: list[int]) -> tuple[int | None, list[int]]:
 
 
 class _Search:
-    """Iterative deepening on the number of cards a win may take."""
+    """Depth-first searches for wins within a number of cards, sharing one table."""
 
     def __init__(self, ranks: list[int], node_budget: int, deadline: float | None) -> None:
         self.ranks = ranks
         self.node_budget = node_budget
         self.deadline = deadline
         self.nodes = 0
+        self.stop_at = node_budget
         # Position key -> the largest card limit under which it is known not to win.
         self.refuted: dict[bytes | tuple, int] = {}
         self.path: list[int] = []
 
-    def wins_within(self, limit: int) -> list[int] | None:
-        """The cells of a win placing at most ``limit`` cards, or None if there is none."""
+    def wins_within(self, limit: int, max_nodes: int | None = None) -> list[int] | None:
+        """The cells of a win placing at most ``limit`` cards, or None if there is none.
+
+        Raises ``_OutOfBudget`` after ``max_nodes`` more positions, or when the whole budget
+        is spent (then ``exhausted()`` is true).
+        """
         self.path = []
+        self.stop_at = self.node_budget
+        if max_nodes is not None:
+            self.stop_at = min(self.node_budget, self.nodes + max_nodes)
         if self._search(Position(), limit):
             return self.path
         return None
 
+    def exhausted(self) -> bool:
+        return self.nodes >= self.node_budget or (
+            self.deadline is not None and time.perf_counter() > self.deadline)
+
     def _search(self, position: Position, limit: int) -> bool:
         self.nodes += 1
-        if self.nodes > self.node_budget or (
+        if self.nodes > self.stop_at or (
             self.deadline is not None and self.nodes % 1024 == 0
             and time.perf_counter() > self.deadline
         ):
@@ -206,6 +225,17 @@ def _stuck(position: Position, limit: int) -> bool:
     return True
 
 
+def _attempt(search: _Search, limit: int, leash: int) -> tuple[str, list[int]]:
+    """``("found", cells)``, ``("refuted", [])`` or ``("cut", [])`` if the leash ran out."""
+    try:
+        found = search.wins_within(limit, leash)
+    except _OutOfBudget:
+        if search.exhausted():
+            raise
+        return "cut", []
+    return ("refuted", []) if found is None else ("found", found)
+
+
 def solve(deck: Iterable[str | Card], *, node_budget: int = DEFAULT_NODE_BUDGET,
           time_budget: float | None = None) -> Solution:
     """The best win of a known deal (see the module's docstring for the method).
@@ -216,28 +246,43 @@ def solve(deck: Iterable[str | Card], *, node_budget: int = DEFAULT_NODE_BUDGET,
     start = time.perf_counter()
     ranks = [card.rank for card in parse_deck(deck)]
     score, cells = rollout_search(ranks)
-    deadline = None if time_budget is None else start + time_budget
-    search = _Search(ranks, node_budget, deadline)
-    bound = BEST_SCORE  # every score above ``bound`` is ruled out
+    best = None if score is None else DECK_SIZE - score  # cards the best win so far takes
+    lowest = CELLS_TO_WIN  # every win takes at least this many cards (the rest are refuted)
+    search = _Search(ranks, node_budget, None if time_budget is None else start + time_budget)
     try:
-        for limit in range(CELLS_TO_WIN, DECK_SIZE + 1):
-            if score is not None and DECK_SIZE - limit <= score:
-                break  # the win in hand reaches the bound: optimal
-            found = search.wins_within(limit)
-            if found is not None:
-                score, cells = DECK_SIZE - len(found), found
+        leash = node_budget if best is None else max(10_000, node_budget // IMPROVE_SHARE)
+        # Most deals have a 16-card win: ask for it first, on a leash.
+        if best is not None and best > lowest:
+            outcome, found = _attempt(search, lowest, leash)
+            if outcome == "found":
+                cells, best = found, len(found)
+            elif outcome == "refuted":
+                lowest += 1
+        # Improve: ask for a win one card shorter than the best, again on a leash.
+        while best is None or best > lowest:
+            limit = DECK_SIZE if best is None else best - 1
+            outcome, found = _attempt(search, limit, leash)
+            if outcome == "cut":
+                break  # too hard on this leash: leave it to the proof below
+            if outcome == "refuted":
+                lowest = limit + 1  # (the best win is optimal)
                 break
-            bound = DECK_SIZE - limit - 1
-        proven = True
+            cells, best = found, len(found)
+        # Prove: refute 16, 17, … cards until the best win is reached (or beaten).
+        while lowest < (DECK_SIZE + 1 if best is None else best):
+            found = search.wins_within(lowest)
+            if found is not None:
+                cells, best = found, len(found)
+                break
+            lowest += 1
     except _OutOfBudget:
-        proven = False
-    if proven and score is not None:
-        bound = score
+        pass
+    proven = lowest > DECK_SIZE if best is None else lowest >= best
     return Solution(
-        score,
-        tuple(POSITION[cell] for cell in cells) if score is not None else (),
+        None if best is None else DECK_SIZE - best,
+        () if best is None else tuple(POSITION[cell] for cell in cells),
         proven,
-        max(bound, -1) if score is None else max(bound, score),
+        None if lowest > DECK_SIZE else DECK_SIZE - lowest,
         search.nodes,
         time.perf_counter() - start,
     )

@@ -284,3 +284,9 @@ def test_a_time_limit_cuts_the_second_round_but_still_answers():
     estimates = Bot(1, samples=64, screen=4, max_seconds=0).evaluate(*knowledge(game))
     assert {estimate.samples for estimate in estimates.values()} == {4}
     assert Bot(1, samples=64, screen=4, max_seconds=0).choose(*knowledge(game)) in estimates
+
+
+def test_evaluate_refuses_to_include_an_illegal_move():
+    game = game_after_moves(deal(b"include"), [(0, 0)])
+    with pytest.raises(ValueError, match="not a legal move"):
+        Bot(**SMALL).evaluate(*knowledge(game), include=[(2, 2)])
