@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import functools
+
+from foursquare import Card, parse_deck, player_view
 from foursquare import Game as EngineGame
-from foursquare import player_view
 from server.api.formats import iso_datetime
 from server.games.models import Game
 
 
+@functools.lru_cache(maxsize=4096)
+def _deck(cards: str) -> tuple[Card, ...]:
+    """A deal's cards, parsed once per process: every move replays its game from them."""
+    return parse_deck(cards.split())
+
+
 def rebuild(game: Game) -> EngineGame:
     """The engine's game in the stored game's position, by replaying its moves."""
-    engine = EngineGame(game.deal.deck)
+    engine = EngineGame(_deck(game.deal.cards))
     for row, col in game.move_list:
         engine.play((row, col))
     return engine
