@@ -107,6 +107,8 @@ _PLAY_SQL = (
 def game_lock(*, player, game_id) -> Game:
     """The player's game (with its deal and daily), locked for update until the transaction
     ends; 404 for anyone else's."""
+    if connection.vendor != "postgresql":
+        return _game_lock_orm(player=player, game_id=game_id)
     with connection.cursor() as cursor:
         cursor.execute(_LOCK_SQL, [game_id, player.pk])
         row = cursor.fetchone()
@@ -122,6 +124,20 @@ def game_lock(*, player, game_id) -> Game:
         Daily.from_db(connection.alias, ["date", "number"], [game.daily_id, number])
         if game.daily_id is not None else None
     )
+    return game
+
+
+def _game_lock_orm(*, player, game_id) -> Game:
+    """``game_lock`` for databases other than PostgreSQL: the hand-written statements rely
+    on PostgreSQL's syntax (FOR UPDATE OF, WITH ... INSERT) and on psycopg's types."""
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("deal", "daily")
+        .filter(pk=game_id, player=player)
+        .first()
+    )
+    if game is None:
+        raise GameNotFound()
     return game
 
 
@@ -155,12 +171,18 @@ def move_play(*, game: Game, row: int, col: int, expected_move: int | None):
     if engine.status != Game.Status.PLAYING:
         game.finished_at = now
     game.updated_at = now
-    with connection.cursor() as cursor:  # the move and the game's new state, in one statement
-        cursor.execute(_PLAY_SQL, [
-            game.pk, number, row, col, str(card), now,
-            json.dumps(game.move_list), game.moves_played, game.status, game.score,
-            game.finished_at, now, game.pk,
-        ])
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # the move and the game's new state, at once
+            cursor.execute(_PLAY_SQL, [
+                game.pk, number, row, col, str(card), now,
+                json.dumps(game.move_list), game.moves_played, game.status, game.score,
+                game.finished_at, now, game.pk,
+            ])
+    else:  # SQLite (`make run`): the same writes through the ORM
+        Move.objects.create(game=game, number=number, row=row, col=col, card=str(card),
+                            played_at=now)
+        game.save(update_fields=["move_list", "moves_played", "status", "score",
+                                 "finished_at", "updated_at"])
     if engine.status != Game.Status.PLAYING and game.mode == Game.Mode.DAILY:
         boards.daily_result_record(game=game)  # same transaction: ranks never lag the game
     return engine

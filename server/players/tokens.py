@@ -68,6 +68,10 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
 def _token_with_player(key_hash: str) -> AccessToken | None:
     """The token with this hash (only its id and last use loaded) and its player, or None."""
+    if connection.vendor != "postgresql":
+        # The hand-written statement relies on psycopg returning UUIDs and aware datetimes;
+        # other databases (SQLite for `make run`) need the ORM's converters.
+        return _token_with_player_orm(key_hash)
     with connection.cursor() as cursor:
         cursor.execute(_TOKEN_SQL, [key_hash])
         row = cursor.fetchone()
@@ -79,3 +83,12 @@ def _token_with_player(key_hash: str) -> AccessToken | None:
                                  [token_id, player.pk, last_used_at])
     access._state.fields_cache["player"] = player
     return access
+
+
+def _token_with_player_orm(key_hash: str) -> AccessToken | None:
+    return (
+        AccessToken.objects.select_related("player")
+        .only("id", "player_id", "last_used_at", *(f"player__{name}" for name in _PLAYER_FIELDS))
+        .filter(key_hash=key_hash)
+        .first()
+    )

@@ -84,6 +84,34 @@ def _status_of(url: str) -> int | None:
         return None
 
 
+def _call(base: str, method: str, path: str, body=None, token=None):
+    request = urllib.request.Request(
+        base + path, method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json",
+                 **({"Authorization": f"Bearer {token}"} if token else {})},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, json.loads(response.read())
+
+
+def _play_a_few_moves(base: str) -> None:
+    """The embedded default (SQLite) serves the whole game, not just the health probe."""
+    status, player = _call(base, "POST", "/api/v1/players", {"name": "Embedded"})
+    assert status == 201
+    status, game = _call(base, "POST", "/api/v1/games", {"mode": "daily"}, player["token"])
+    assert status == 201
+    for _ in range(3):
+        row, col = game["legal_moves"][0]
+        status, game = _call(base, "POST", f"/api/v1/games/{game['id']}/moves",
+                             {"row": row, "col": col, "move": game["moves_played"]},
+                             player["token"])
+        assert status == 200
+    assert game["moves_played"] == 3
+    status, me = _call(base, "GET", "/api/v1/players/me", token=player["token"])
+    assert status == 200 and me["id"] == player["id"]
+
+
 def _children_of(pid: int) -> list[int]:
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     return [int(child) for child in children]
@@ -128,6 +156,7 @@ def test_make_run_serves_then_stops_cleanly_on_sigterm(tmp_path, signalled, make
             time.sleep(0.1)
         assert _status_of(f"http://127.0.0.1:{port}/") == 200
         assert (tmp_path / "data" / "db.sqlite3").exists()
+        _play_a_few_moves(f"http://127.0.0.1:{port}")
 
         (server,) = _children_of(make.pid)
         os.kill(server if signalled == "server" else make.pid, signal.SIGTERM)

@@ -165,3 +165,16 @@ def test_session_cookie_does_not_authenticate_the_api(client, make_player):
     client.force_login(player)
     response = client.get("/api/v1/players/me")
     assert response.status_code == 401
+
+
+def test_token_lookup_matches_the_orm(make_player):
+    from server.players.tokens import _token_with_player, _token_with_player_orm, hash_token
+
+    player, api = make_player("Grace")
+    key_hash = hash_token(api.token)
+    fast, portable = _token_with_player(key_hash), _token_with_player_orm(key_hash)
+    assert (fast.pk, fast.last_used_at) == (portable.pk, portable.last_used_at)
+    for field in Player._meta.concrete_fields:
+        assert getattr(fast.player, field.attname) == getattr(portable.player, field.attname)
+    assert _token_with_player(hash_token("nope")) is None
+    assert _token_with_player_orm(hash_token("nope")) is None
