@@ -390,3 +390,15 @@ def test_concurrent_finishes_keep_every_counter_exact(make_player, today):
     kept = counters()
     boards.boards_rebuild()
     assert counters() == kept
+
+
+def test_a_win_whose_start_was_never_counted_is_counted_whole(make_player, today):
+    player, api = make_player()
+    daily = winning_daily(today)
+    game = Game.objects.create(player=player, mode="daily", daily=daily, deal=daily.deal,
+                               status="won", score=7, finished_at=at(0))
+    boards.daily_result_record(game=game)  # no daily_start_record before it
+    kept = counters()
+    assert [board[2:] for board in kept[0]] == [(1, 1)] * 3
+    boards.boards_rebuild()
+    assert counters() == kept
