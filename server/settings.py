@@ -307,6 +307,21 @@ FOURSQUARE_DAILY_SECRET = (
     os.environ.get("FOURSQUARE_DAILY_SECRET", "").strip() or f"daily-deal:{SECRET_KEY}"
 )
 
+# Background work (server.games.background): "thread" runs jobs in this process as soon as
+# they are recorded; "off" leaves them to `manage.py run_jobs` (a worker process).
+FOURSQUARE_BACKGROUND = os.environ.get("FOURSQUARE_BACKGROUND", "").strip() or "thread"
+if FOURSQUARE_BACKGROUND not in ("thread", "off"):
+    raise ImproperlyConfigured('FOURSQUARE_BACKGROUND is "thread" or "off".')
+# Preparing a daily: the solver's time per deal (seconds), and the bot that sets the reference.
+FOURSQUARE_PREPARE_TIME_BUDGET = float(
+    os.environ.get("FOURSQUARE_PREPARE_TIME_BUDGET", "").strip() or 20.0
+)
+FOURSQUARE_PREPARE_BOT = {"seed": 0}
+# The post-game analysis: one bot evaluation per move with 4x the bot's play-outs (about 0.4 s
+# of CPU a move, 10-20 s a game). Hints: the bot's own evaluation, capped at half a second.
+FOURSQUARE_ANALYSIS_BOT = {"seed": 0, "samples": 256, "screen": 32, "finalists": 6}
+FOURSQUARE_HINT_BOT = {"seed": 0, "max_seconds": 0.5}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Foursquare Daily API",
     "COMPONENT_SPLIT_REQUEST": True,
@@ -324,6 +339,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "server.games.models.Game.Status",
         "StandingStatusEnum": ["won", "lost", "playing", "played", "not_started"],
+        "BotStatusEnum": ["won", "lost"],
+        "AnalysisStatusEnum": ["done"],
+        "AnalysisPendingStatusEnum": ["pending"],
     },
 }
 

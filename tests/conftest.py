@@ -65,3 +65,11 @@ def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
     # pytest-django calls this before it creates the test database, whichever way a test asked
     # for database access.
     require_postgresql()
+
+
+
+@pytest.fixture(autouse=True)
+def _background_jobs_off(settings) -> None:
+    """No background thread in tests: a job stays pending until a test runs it with
+    ``job_run`` (the server's tests), or for good (the browser's)."""
+    settings.FOURSQUARE_BACKGROUND = "off"

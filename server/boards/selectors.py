@@ -36,8 +36,9 @@ from server.boards.ranking import (
 )
 from server.boards.services import BOARD, SCORE_COUNT, STANDING, _db
 from server.boards.streaks import streaks
+from server.games.analysis import BOT_NAME
 from server.games.dailies import current_dates, daily_number
-from server.games.models import Game
+from server.games.models import Daily, Game
 from server.players.models import Player
 
 PLAYER = Player._meta.db_table
@@ -318,3 +319,10 @@ def _day_ranks(wins: list[tuple[date, int]]) -> dict[date, int]:
         if total > scores[keys[key]]:
             better[keys[key]] += count
     return {day: 1 + better[day] for day in scores}
+
+
+def daily_reference(day: date) -> dict:
+    """The bot's result on a daily: the day board's reference line, never an entry."""
+    result = Daily.objects.filter(date=day).values_list("bot_status", "bot_score").first()
+    status, score = result if result is not None else ("", None)
+    return {"name": BOT_NAME, "status": status or None, "score": score}

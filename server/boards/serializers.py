@@ -73,6 +73,13 @@ class StandingOutput(serializers.Serializer):
                                    "when nobody else started.")
 
 
+class ReferenceOutput(serializers.Serializer):
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=["won", "lost"], allow_null=True,
+                                     help_text="null until the bot has played the deal.")
+    score = serializers.IntegerField(allow_null=True)
+
+
 class BoardOutput(serializers.Serializer):
     period = serializers.ChoiceField(choices=[period.value for period in Period])
     date = serializers.DateField(help_text="The date asked for.")
@@ -90,6 +97,10 @@ class BoardOutput(serializers.Serializer):
     standing = StandingOutput(allow_null=True, help_text="Where you stand, ranked or not; "
                                                          "null without a token.")
     next = serializers.URLField(allow_null=True)
+    reference = ReferenceOutput(
+        allow_null=True, help_text="Day boards: the bot's own result on the deal, a reference "
+                                   "line that holds no rank and counts nowhere; null on other "
+                                   "boards.")
 
 
 class DailyOutput(serializers.Serializer):
@@ -149,7 +160,7 @@ def next_url(request, cursor: Cursor | None) -> str | None:
     return replace_query_param(url, "cursor", cursor.encode())
 
 
-def board_output(request, ref: BoardRef, page: BoardPage) -> dict:
+def board_output(request, ref: BoardRef, page: BoardPage, reference: dict | None = None) -> dict:
     return {
         "period": ref.period.value,
         "date": ref.day.isoformat(),
@@ -163,6 +174,7 @@ def board_output(request, ref: BoardRef, page: BoardPage) -> dict:
         "me": entry_output(page.me),
         "standing": standing_output(page.standing),
         "next": next_url(request, page.next),
+        "reference": reference,
     }
 
 

@@ -67,7 +67,8 @@ def parse_day(text: str):
 def board_response(request, ref: BoardRef, query: dict) -> Response:
     page = selectors.board_page(ref=ref, viewer=viewer_of(request), limit=query["limit"],
                                 cursor=query.get("cursor"), around=query["around"])
-    return Response(s.board_output(request, ref, page))
+    reference = selectors.daily_reference(ref.day) if ref.period is Period.DAY else None
+    return Response(s.board_output(request, ref, page, reference))
 
 
 class DailyView(ApiView):

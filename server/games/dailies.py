@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from foursquare import Card, deal
-from server.games.models import Daily, Deal
+from server.games.models import Daily, Deal, Job
 
 EARLIEST_OFFSET = timedelta(hours=-12)  # Baker Island
 LATEST_OFFSET = timedelta(hours=14)  # Kiribati, Line Islands
@@ -58,8 +58,13 @@ def daily_deck(day: date, attempt: int = 0) -> tuple[Card, ...]:
     return deal(daily_seed(day, attempt))
 
 
-def daily_get_or_create(day: date) -> Daily:
-    """The daily of ``day``, dealt on first use (safe when two requests race to create it)."""
+def daily_get_or_create(day: date, *, prepare_later: bool = True) -> Daily:
+    """The daily of ``day``, dealt on first use (safe when two requests race to create it).
+
+    A daily that ``manage.py prepare_dailies`` did not create ahead is served at once with the
+    deal of attempt 0; with ``prepare_later`` its preparation (proof and bot score) follows in
+    a background job.
+    """
     daily = Daily.objects.filter(date=day).select_related("deal").first()
     if daily is not None:
         return daily
@@ -67,6 +72,11 @@ def daily_get_or_create(day: date) -> Daily:
         with transaction.atomic():
             deal_row = Deal.from_deck(daily_deck(day))
             deal_row.save()
-            return Daily.objects.create(date=day, number=daily_number(day), deal=deal_row)
+            daily = Daily.objects.create(date=day, number=daily_number(day), deal=deal_row)
+            if prepare_later:
+                from server.games.background import job_enqueue
+
+                job_enqueue(kind=Job.Kind.DAILY_PREPARE, key=day.isoformat())
+            return daily
     except IntegrityError:
         return Daily.objects.select_related("deal").get(date=day)

@@ -52,10 +52,29 @@ class Daily(models.Model):
     number = models.PositiveIntegerField(unique=True)
     deal = models.OneToOneField(Deal, on_delete=models.PROTECT, related_name="daily")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Preparation (server.games.preparation): the deal is ``daily_deck(date, attempt)``, the
+    # first attempt the solver proved winnable; the bot's own game gives the board's reference.
+    attempt = models.PositiveSmallIntegerField(default=0, help_text="The seed index dealt.")
+    proof_score = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The best score the solver found; null: no win found.")
+    proof_moves = models.JSONField(default=list, blank=True,
+                                   help_text="The solver's winning record, [[row, col], ...].")
+    proof_optimal = models.BooleanField(default=False,
+                                        help_text="The solver proved no better score exists.")
+    bot_status = models.CharField(max_length=8, blank=True, default="",
+                                  help_text="won or lost; empty until the bot has played.")
+    bot_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    prepared_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-date"]
         verbose_name_plural = "dailies"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(bot_score__isnull=True) | Q(bot_status="won", bot_score__lte=24),
+                name="daily_bot_score_only_when_won",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.number} ({self.date})"
@@ -154,3 +173,53 @@ class IdempotencyRecord(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "key"], name="idempotency_key_once"),
         ]
+
+
+class Job(models.Model):
+    """Work done in the background: preparing a daily, analysing a finished game.
+
+    A job is claimed by flipping it from pending to running in one statement, so the
+    in-process executor and a ``run_jobs`` worker never run the same job twice.
+    """
+
+    class Kind(models.TextChoices):
+        DAILY_PREPARE = "daily_prepare"
+        GAME_ANALYSE = "game_analyse"
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    key = models.CharField(max_length=64, help_text="The daily's date or the game's id.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "key"], name="job_once_per_kind_and_key"),
+        ]
+        indexes = [models.Index(fields=["status", "created_at"], name="job_status_created")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key} ({self.status})"
+
+
+class GameAnalysis(models.Model):
+    """The bot's review of a finished game, computed once."""
+
+    game = models.OneToOneField(Game, primary_key=True, on_delete=models.CASCADE,
+                                related_name="analysis")
+    result = models.JSONField(help_text="The body of GET /games/{id}/analysis.")
+    seconds = models.FloatField(help_text="CPU time the analysis took.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "game analyses"

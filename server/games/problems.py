@@ -1,6 +1,12 @@
 """The games' domain errors (see server.api.problems for the shape)."""
 
-from server.api.problems import Conflict, NotFound, Unprocessable
+from server.api.problems import (
+    Conflict,
+    NotFound,
+    PermissionDenied,
+    ServiceUnavailable,
+    Unprocessable,
+)
 
 
 class GameNotFound(NotFound):
@@ -37,3 +43,11 @@ class DealUnavailable(Unprocessable):
 
 class IdempotencyKeyReused(Unprocessable):
     code, title = "idempotency_key_reused", "This Idempotency-Key was used for another request"
+
+
+class HintsNotAllowed(PermissionDenied):
+    code, title = "hints_not_allowed", "Hints are for practice and archive games only"
+
+
+class AnalysisUnavailable(ServiceUnavailable):
+    code, title = "analysis_unavailable", "The analysis could not be computed"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from server.games.models import Game
+from server.games.models import Game, GameAnalysis
 from server.games.problems import GameNotFound
 
 
@@ -18,3 +18,7 @@ def game_of(player, game_id) -> Game:
     if game is None:
         raise GameNotFound()
     return game
+
+
+def analysis_of(game: Game) -> GameAnalysis | None:
+    return GameAnalysis.objects.filter(game=game).first()

@@ -122,3 +122,64 @@ class RecordOutput(serializers.Serializer):
     )
     status = serializers.ChoiceField(choices=Game.Status.choices)
     score = serializers.IntegerField(allow_null=True)
+
+
+MOVE_FIELD = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+
+
+class EstimateOutput(serializers.Serializer):
+    win_probability = serializers.FloatField(help_text="Share of the bot's play-outs won, 0-1.")
+    expected_score = serializers.FloatField(help_text="Their mean score, a loss counting 0.")
+
+
+class MoveAnalysisOutput(serializers.Serializer):
+    index = serializers.IntegerField(help_text="0 for the first card.")
+    card = serializers.CharField()
+    played = MOVE_FIELD
+    best = MOVE_FIELD
+    played_estimate = EstimateOutput()
+    best_estimate = EstimateOutput()
+    value_lost = serializers.FloatField(
+        help_text="10 × P(win) + E[score] of the bot's choice minus that of the move played.")
+    verdict = serializers.ChoiceField(choices=["best", "good", "inaccuracy", "mistake",
+                                               "blunder"])
+    forced = serializers.BooleanField(help_text="The card had a single legal place.")
+
+
+class RatingOutput(serializers.Serializer):
+    accuracy = serializers.IntegerField(help_text="0-100 over the moves that were a choice.")
+    label = serializers.ChoiceField(choices=["excellent", "good", "fair", "poor"])
+
+
+class BotResultOutput(serializers.Serializer):
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=["won", "lost"])
+    score = serializers.IntegerField(allow_null=True)
+
+
+class AnalysisOutput(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["done"])
+    moves = MoveAnalysisOutput(many=True)
+    turning_points = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Indexes of the moves that lost the most value, worst first (up to 3).")
+    win_lost_at = serializers.IntegerField(
+        allow_null=True, help_text="The move after which no win was left; null if won or "
+                                   "never clear.")
+    win_lost_at_proven = serializers.BooleanField(
+        help_text="false: `win_lost_at` is the bot's estimate, not a proof.")
+    rating = RatingOutput()
+    bot = BotResultOutput(help_text="How the bot itself did on this deal.")
+
+
+class AnalysisPendingOutput(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["pending"])
+
+
+class HintEstimateOutput(EstimateOutput):
+    move = MOVE_FIELD
+
+
+class HintOutput(serializers.Serializer):
+    move = MOVE_FIELD
+    estimates = HintEstimateOutput(many=True, help_text="Every legal move, best first.")

@@ -12,8 +12,9 @@ from django.utils import timezone
 from foursquare import IllegalMoveError, deal
 from server.boards import services as boards
 from server.games import dailies
+from server.games.background import job_enqueue
 from server.games.engine import rebuild
-from server.games.models import Daily, Deal, Game, Move
+from server.games.models import Daily, Deal, Game, Job, Move
 from server.games.problems import (
     DailyUnavailable,
     DealNotFound,
@@ -186,3 +187,9 @@ def move_play(*, game: Game, row: int, col: int, expected_move: int | None):
     if engine.status != Game.Status.PLAYING and game.mode == Game.Mode.DAILY:
         boards.daily_result_record(game=game)  # same transaction: ranks never lag the game
     return engine
+
+
+def analysis_request(*, game: Game) -> Job:
+    """The background job analysing a finished game, enqueued if it was not yet."""
+    with transaction.atomic():
+        return job_enqueue(kind=Job.Kind.GAME_ANALYSE, key=str(game.pk))

@@ -12,10 +12,16 @@ from server.api import idempotency
 from server.api.problems import InvalidRequest
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
-from server.games import selectors, services
+from server.games import analysis, selectors, services
 from server.games import serializers as s
-from server.games.engine import game_output, record_output
-from server.games.problems import GameInProgress
+from server.games.engine import game_output, rebuild, record_output
+from server.games.models import Job
+from server.games.problems import (
+    AnalysisUnavailable,
+    GameInProgress,
+    GameOver,
+    HintsNotAllowed,
+)
 
 TAG = ["games"]
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
@@ -175,3 +181,61 @@ class RecordView(ApiView):
         if not game.is_over:
             raise GameInProgress("Finish the game first: the deal stays hidden until the end.")
         return Response(record_output(game))
+
+
+class AnalysisView(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="games_analysis",
+        summary="The bot's review of a finished game",
+        description=(
+            "For each move, the bot's estimate of the move played against its own choice (with "
+            "what you knew then), its verdict, the moves that lost the most, the move after "
+            "which the game was lost and an overall rating. Computed in the background once "
+            "the game is over: 202 `{\"status\": \"pending\"}` until it is ready (ask again "
+            "in a few seconds), then 200."
+        ),
+        responses={
+            200: s.AnalysisOutput, 202: s.AnalysisPendingOutput,
+            **problems(401, 404, 409, 503,
+                       s409="`game_in_progress`: no analysis while the game is on.",
+                       s503="`analysis_unavailable`: it failed; try again later."),
+        },
+    )
+    def get(self, request, game_id):
+        game = selectors.game_of(request.user, game_id)
+        if not game.is_over:
+            raise GameInProgress("Finish the game first: the analysis follows its end.")
+        done = selectors.analysis_of(game)
+        if done is not None:
+            return Response(done.result)
+        job = services.analysis_request(game=game)
+        if job.status == Job.Status.FAILED:
+            raise AnalysisUnavailable("The analysis of this game failed; try again later.")
+        return Response({"status": "pending"}, status=status.HTTP_202_ACCEPTED)
+
+
+class HintView(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="games_hint",
+        summary="The bot's suggestion for the current card (practice and archive games)",
+        description=(
+            "The bot sees only what you know. Never for a daily game: 403 `hints_not_allowed`."
+        ),
+        responses={
+            200: s.HintOutput,
+            **problems(401, 403, 404, 409,
+                       s403="`hints_not_allowed`: the game is a ranked daily.",
+                       s409="`game_over`: the game is finished."),
+        },
+    )
+    def get(self, request, game_id):
+        game = selectors.game_of(request.user, game_id)
+        if game.mode == game.Mode.DAILY:
+            raise HintsNotAllowed("Hints are not given in a daily game: it is ranked.")
+        if game.is_over:
+            raise GameOver(f"The game is over ({game.status}); there is nothing to hint.")
+        return Response(analysis.hint_of(rebuild(game)))

@@ -84,7 +84,7 @@ def test_board_response_has_the_documented_shape(make_player, board_url, today):
     (_, api), = results(make_player, today, [12])
     body = api.get(board_url).json()
     assert set(body) == {"period", "date", "number", "start", "end", "players", "winners",
-                         "distribution", "entries", "me", "standing", "next"}
+                         "distribution", "entries", "me", "standing", "next", "reference"}
     assert body["number"] == dailies.daily_number(today) and body["period"] == "day"
     assert body["entries"][0] == body["me"]
     assert set(body["me"]) == {"rank", "player", "score", "wins", "games", "best",

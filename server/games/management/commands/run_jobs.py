@@ -1,0 +1,31 @@
+"""manage.py run_jobs: the background worker (daily preparation, game analyses)."""
+
+from __future__ import annotations
+
+import time
+
+from django.core.management.base import BaseCommand
+from django.db import close_old_connections
+
+from server.games.background import job_run_next
+
+
+class Command(BaseCommand):
+    help = "Run pending background jobs; with --once, until none is left, else forever."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--once", action="store_true",
+                            help="Stop when no job is pending instead of waiting for more.")
+        parser.add_argument("--poll", type=float, default=2.0,
+                            help="Seconds to wait when no job is pending (default 2).")
+
+    def handle(self, *args, once, poll, **options):
+        while True:
+            job = job_run_next()
+            if job is None:
+                if once:
+                    return
+                time.sleep(poll)
+                close_old_connections()  # a worker outlives its connections' allowed age
+                continue
+            self.stdout.write(f"{job.kind} {job.key}: {job.status}")
