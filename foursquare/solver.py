@@ -47,7 +47,7 @@ from foursquare._sim import (
     Position,
 )
 from foursquare.cards import Card, parse_deck
-from foursquare.geometry import COL_LINE, POSITION, ROW_LINE
+from foursquare.geometry import COL_LINE, INDEX, POSITION, ROW_LINE
 
 Move = tuple[int, int]
 
@@ -77,9 +77,10 @@ class _OutOfBudget(Exception):
     pass
 
 
-def rollout_search(ranks: list[int]) -> tuple[int | None, list[int]]:
-    """A win found by one-move lookahead with policy play-outs on the known order."""
-    position = Position()
+def rollout_search(ranks: list[int], start: Position | None = None) -> tuple[int | None, list[int]]:
+    """A win found by one-move lookahead with policy play-outs on the known order (from
+    ``start``, default the empty grid; the cells returned are those played after it)."""
+    position = Position() if start is None else start.copy()
     cells: list[int] = []
     while position.status == PLAYING:
         rank = ranks[position.placed]
@@ -112,8 +113,10 @@ class _Search:
         self.refuted: dict[bytes | tuple, int] = {}
         self.path: list[int] = []
 
-    def wins_within(self, limit: int, max_nodes: int | None = None) -> list[int] | None:
-        """The cells of a win placing at most ``limit`` cards, or None if there is none.
+    def wins_within(self, limit: int, max_nodes: int | None = None,
+                    start: Position | None = None) -> list[int] | None:
+        """The cells of a win placing at most ``limit`` cards (from ``start``, default the
+        empty grid), or None if there is none.
 
         Raises ``_OutOfBudget`` after ``max_nodes`` more positions, or when the whole budget
         is spent (then ``exhausted()`` is true).
@@ -122,7 +125,7 @@ class _Search:
         self.stop_at = self.node_budget
         if max_nodes is not None:
             self.stop_at = min(self.node_budget, self.nodes + max_nodes)
-        if self._search(Position(), limit):
+        if self._search(Position() if start is None else start.copy(), limit):
             return self.path
         return None
 
@@ -288,4 +291,31 @@ def solve(deck: Iterable[str | Card], *, node_budget: int = DEFAULT_NODE_BUDGET,
     )
 
 
-__all__ = ["DEFAULT_NODE_BUDGET", "Solution", "solve"]
+def winnable(deck: Iterable[str | Card], moves: Iterable[tuple[int, int]] = (), *,
+             node_budget: int = DEFAULT_NODE_BUDGET,
+             time_budget: float | None = None) -> bool | None:
+    """Whether a win is still possible, knowing the whole deal, after ``moves`` (legal moves,
+    as a game's record holds them). ``None`` if the budget ran out before the answer.
+
+    Along one game the answer can only turn from true to false, so a caller can find the move
+    that lost a game by bisecting over its moves.
+    """
+    start = time.perf_counter()
+    ranks = [card.rank for card in parse_deck(deck)]
+    position = Position()
+    for row, col in moves:
+        position.play(INDEX[(row, col)], ranks[position.placed])
+        if position.status != PLAYING:
+            break
+    if position.status != PLAYING:
+        return position.status == WON
+    if rollout_search(ranks, position)[0] is not None:
+        return True
+    search = _Search(ranks, node_budget, None if time_budget is None else start + time_budget)
+    try:
+        return search.wins_within(DECK_SIZE, start=position) is not None
+    except _OutOfBudget:
+        return None
+
+
+__all__ = ["DEFAULT_NODE_BUDGET", "Solution", "solve", "winnable"]

@@ -320,6 +320,9 @@ FOURSQUARE_PREPARE_BOT = {"seed": 0}
 # The post-game analysis: one bot evaluation per move with 4x the bot's play-outs (about 0.4 s
 # of CPU a move, 10-20 s a game). Hints: the bot's own evaluation, capped at half a second.
 FOURSQUARE_ANALYSIS_BOT = {"seed": 0, "samples": 256, "screen": 32, "finalists": 6}
+# The solver's seconds per question when the analysis looks for the move that lost a game
+# (about six questions; a question it cannot answer in time leaves the bot's estimate).
+FOURSQUARE_ANALYSIS_SOLVER_SECONDS = 2.0
 FOURSQUARE_HINT_BOT = {"seed": 0, "max_seconds": 0.5}
 
 SPECTACULAR_SETTINGS = {

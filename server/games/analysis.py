@@ -3,8 +3,9 @@
 The review (``foursquare.bot.review_game``) judges each move with what the player knew when
 making it: the bot's estimate of the move played against its own choice. From those come each
 move's verdict, the moments that lost the most, the move after which the game was lost, and
-an overall rating. It is computed once, in a background job (``server.games.background``),
-and stored as ``GameAnalysis``.
+an overall rating. The move after which a lost game had no win left is proven with the solver
+(it knows the whole deal) when its budget allows. It is computed once, in a background job
+(``server.games.background``), and stored as ``GameAnalysis``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.db import IntegrityError, transaction
 
 from foursquare import Game as EngineGame
 from foursquare.bot import Bot, knowledge, play_deal, review_game
+from foursquare.solver import winnable
 from server.games.models import Game, GameAnalysis
 
 # value lost (win_bonus × P(win) + E[score], see docs/BOT.md) -> verdict, first match wins
@@ -54,9 +56,38 @@ def _estimate(estimate) -> dict[str, float]:
             "expected_score": round(estimate.expected_score, 3)}
 
 
+def lost_at(deck, moves: list[tuple[int, int]], *, time_budget: float) -> tuple[int | None, bool]:
+    """The index of the move of a lost game after which no win was left, knowing the whole
+    deal, and whether that is proven: ``(None, True)`` if the deal never had a win,
+    ``(None, False)`` if the solver ran out of time on some question.
+
+    Along the moves played a win can only become impossible, never possible again, so the
+    moment is found by bisection: about log2(moves) questions to the solver.
+    """
+    def win_left(placed: int) -> bool | None:
+        return winnable(deck, moves[:placed], time_budget=time_budget)
+
+    first = win_left(0)
+    if first is None:
+        return None, False
+    if not first:
+        return None, True
+    still, gone = 0, len(moves)  # a win is left after `still` moves, none after `gone`
+    while gone - still > 1:
+        middle = (still + gone) // 2
+        answer = win_left(middle)
+        if answer is None:
+            return None, False
+        still, gone = (middle, gone) if answer else (still, middle)
+    return gone - 1, True
+
+
 def analysis_of(deck, moves, *, status: str, bot_options: dict[str, Any],
-                bot_result: dict[str, Any]) -> dict[str, Any]:
-    """The analysis body of a finished game (deck and moves as the engine takes them)."""
+                bot_result: dict[str, Any], solver_seconds: float | None = None) -> dict[str, Any]:
+    """The analysis body of a finished game (deck and moves as the engine takes them).
+
+    ``solver_seconds``: the solver's time per question for ``win_lost_at``; None leaves it to
+    the bot's estimate."""
     reviews = review_game(deck, [tuple(move) for move in moves], **bot_options)
     engine = EngineGame(deck)
     rows, choices = [], []
@@ -81,9 +112,12 @@ def analysis_of(deck, moves, *, status: str, bot_options: dict[str, Any],
         engine.play(review.played)
     turning = sorted((row for row in rows if row["value_lost"] > 0),
                      key=lambda row: (-row["value_lost"], row["index"]))[:TURNING_POINTS]
-    # Estimated, not proven: the first move after which no play-out of the rest ever won.
-    win_lost_at = None
-    if status == Game.Status.LOST:
+    win_lost_at, proven = None, status != Game.Status.LOST  # a won game was never lost
+    if not proven and solver_seconds is not None:
+        win_lost_at, proven = lost_at(deck, [tuple(move) for move in moves],
+                                      time_budget=solver_seconds)
+    if not proven:
+        # The bot's estimate instead: the first move after which no play-out won any more.
         for row in reversed(rows):
             if row["played_estimate"]["win_probability"] > 0:
                 break
@@ -93,7 +127,7 @@ def analysis_of(deck, moves, *, status: str, bot_options: dict[str, Any],
         "moves": rows,
         "turning_points": [row["index"] for row in turning],
         "win_lost_at": win_lost_at,
-        "win_lost_at_proven": False,
+        "win_lost_at_proven": proven,
         "rating": rating_of(choices),
         "bot": bot_result,
     }
@@ -118,7 +152,8 @@ def game_analyse(game: Game) -> GameAnalysis:
         bot_result = bot_result_of(game.deal.deck)
     result = analysis_of(game.deal.deck, game.move_list, status=game.status,
                          bot_options=dict(settings.FOURSQUARE_ANALYSIS_BOT),
-                         bot_result=bot_result)
+                         bot_result=bot_result,
+                         solver_seconds=settings.FOURSQUARE_ANALYSIS_SOLVER_SECONDS)
     seconds = time.process_time() - started
     try:
         with transaction.atomic():

@@ -5,7 +5,7 @@ import pytest
 from foursquare import Game, deal
 from foursquare._sim import Position
 from foursquare.geometry import INDEX
-from foursquare.solver import Solution, _stuck, rollout_search, solve
+from foursquare.solver import Solution, _stuck, rollout_search, solve, winnable
 
 from .helpers import VECTORS, load_vector
 
@@ -75,3 +75,30 @@ def test_stuck_face_down_card_in_two_full_lines_needs_a_card_on_a_pile():
     assert position.face_down == 1
     assert _stuck(position, limit=16)
     assert not _stuck(position, limit=17)
+
+
+def first_legal_line(deck) -> Game:
+    """A game played by always taking the first legal move: it usually loses."""
+    game = Game(deck)
+    while game.status == "playing":
+        game.play(game.legal_moves()[0])
+    return game
+
+
+def test_winnable_follows_a_won_line_to_its_end():
+    deck = deal(b"solve 0")
+    moves = solve(deck, node_budget=3_000).moves
+    assert winnable(deck) is True
+    assert winnable(deck, moves[:10], node_budget=20_000) is True
+    assert winnable(deck, moves) is True
+
+
+def test_a_lost_game_is_not_winnable_and_winnability_only_runs_out():
+    deck = deal(b"solve 4")
+    game = first_legal_line(deck)
+    assert game.status == "lost"
+    moves = game.moves
+    assert winnable(deck, moves) is False
+    answers = [winnable(deck, moves[:k], node_budget=20_000) for k in range(0, len(moves), 3)]
+    known = [answer for answer in answers if answer is not None]
+    assert known == sorted(known, reverse=True)  # True ... True, False ... False

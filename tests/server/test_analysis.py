@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from foursquare import Game as EngineGame
+from foursquare import deal
+from foursquare.solver import winnable
 from server.games import analysis
 from server.games.background import job_run
 from server.games.models import GameAnalysis, Job
@@ -19,6 +22,7 @@ VERDICTS = {"best", "good", "inaccuracy", "mistake", "blunder"}
 def tiny_budgets(settings):
     settings.FOURSQUARE_ANALYSIS_BOT = TINY_BOT
     settings.FOURSQUARE_PREPARE_BOT = TINY_BOT
+    settings.FOURSQUARE_ANALYSIS_SOLVER_SECONDS = 0.5
 
 
 @pytest.fixture
@@ -54,9 +58,10 @@ def test_analysis_is_pending_then_done(player_api, finished_game):
     assert all(0 <= move["played_estimate"]["win_probability"] <= 1 for move in body["moves"])
     assert 0 <= body["rating"]["accuracy"] <= 100
     assert body["bot"]["name"] == "FoursquareBot" and body["bot"]["status"] in ("won", "lost")
-    assert body["win_lost_at_proven"] is False
     if finished_game["status"] == "won":
-        assert body["win_lost_at"] is None
+        assert body["win_lost_at"] is None and body["win_lost_at_proven"] is True
+    elif body["win_lost_at"] is not None:
+        assert 0 <= body["win_lost_at"] < finished_game["moves_played"]
     assert len(body["turning_points"]) <= 3
 
 
@@ -78,7 +83,7 @@ def test_a_won_game_is_never_lost_and_moves_are_judged():
     body = analysis.analysis_of(WINNING_DECK.split(), WINNING_MOVES, status="won",
                                 bot_options=TINY_BOT,
                                 bot_result={"name": "FoursquareBot", "status": "won", "score": 3})
-    assert body["win_lost_at"] is None
+    assert body["win_lost_at"] is None and body["win_lost_at_proven"] is True
     assert [move["index"] for move in body["moves"]] == list(range(40))
     assert body["moves"][0]["card"] == "6D"
     worst = [body["moves"][index]["value_lost"] for index in body["turning_points"]]
@@ -100,3 +105,33 @@ def test_rating_averages_the_moves_that_were_a_choice():
     assert analysis.rating_of([]) == {"accuracy": 100, "label": "excellent"}
     assert analysis.rating_of([0.0, 4.0]) == {"accuracy": 50, "label": "poor"}
     assert analysis.rating_of([0.0, 0.0, 0.0, 0.4])["label"] == "excellent"
+
+
+def lost_line(deck) -> list:
+    game = EngineGame(deck)
+    while game.status == "playing":
+        game.play(game.legal_moves()[0])
+    assert game.status == "lost"
+    return list(game.moves)
+
+
+def test_the_move_that_lost_is_proven_with_the_solver():
+    deck = deal(b"solve 4")
+    moves = lost_line(deck)
+    index, proven = analysis.lost_at(deck, moves, time_budget=2.0)
+    assert proven and index is not None
+    assert winnable(deck, moves[:index], time_budget=2.0) is True
+    assert winnable(deck, moves[:index + 1], time_budget=2.0) is False
+
+
+def test_without_an_answer_in_time_the_bots_estimate_stands(monkeypatch):
+    deck = deal(b"solve 4")
+    moves = lost_line(deck)
+    monkeypatch.setattr(analysis, "winnable", lambda *args, **kwargs: None)
+    body = analysis.analysis_of(deck, moves, status="lost", bot_options=TINY_BOT,
+                                bot_result={"name": "FoursquareBot", "status": "lost",
+                                            "score": None}, solver_seconds=0.1)
+    assert body["win_lost_at_proven"] is False
+    if body["win_lost_at"] is not None:
+        later = body["moves"][body["win_lost_at"]:]
+        assert all(move["played_estimate"]["win_probability"] == 0 for move in later)
