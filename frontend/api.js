@@ -146,6 +146,10 @@ export const games = (limit = 20) => call("GET", `/games${query({ limit })}`);
 export const record = (id) => call("GET", `/games/${encodeURIComponent(id)}/record`);
 export const play = (id, { row, col, move }) =>
   call("POST", `/games/${encodeURIComponent(id)}/moves`, { body: { row, col, move }, idempotent: true });
+/** The bot's review of a finished game: {"status": "pending"} until it is ready. */
+export const analysis = (id) => call("GET", `/games/${encodeURIComponent(id)}/analysis`);
+/** The bot's suggestion in a practice game. */
+export const hint = (id) => call("GET", `/games/${encodeURIComponent(id)}/hint`);
 
 // --- Dailies, boards, stats --------------------------------------------------------------------
 

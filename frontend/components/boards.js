@@ -33,6 +33,15 @@ export function standingLine(standing) {
   return h("p", { class: "standing-line subtle", id: "standing" }, t(`boards.standing_${standing.status}`));
 }
 
+/** The bot's result on a day's board: a reference line without a rank, not a player. */
+export function referenceLine(reference) {
+  if (!reference?.status) return null;
+  return h("p", { class: "reference-line", id: "board-reference" },
+    h("span", { class: "reference-tag" }, t("boards.reference")), " ",
+    h("bdi", {}, reference.name), " · ",
+    reference.status === "won" ? t("boards.reference_won", { n: reference.score }) : t("boards.reference_lost"));
+}
+
 export default async function boards(root, route, { signal }) {
   const period = PERIODS.includes(route.parts[1]) ? route.parts[1] : "day";
   const date = route.query.get("date") ?? localDate();
@@ -76,6 +85,7 @@ export default async function boards(root, route, { signal }) {
     h("p", { class: "subtle" }, t("boards.counts", { n: board.players, winners: board.winners })),
     standingLine(board.standing),
     table,
+    period === "day" ? referenceLine(board.reference) : null,
     h("div", { class: "actions" }, more),
     period === "day" ? barChart(board.distribution ?? {}, { mine: board.me?.score ?? null, caption: t("result.distribution", { date: current().date(board.date, "medium") }) }) : null);
 }

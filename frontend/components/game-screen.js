@@ -7,7 +7,7 @@ import { problemView } from "../lib/problems.js";
 import { writeCapped, read } from "../prefs.js";
 import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { layout, meter, moveAnnouncement } from "../model/grid.js";
+import { findCell, layout, meter, moveAnnouncement } from "../model/grid.js";
 import { focusBoard, renderBoard } from "./board.js";
 import { cardFace } from "./card.js";
 
@@ -37,12 +37,36 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
   const boardSlot = h("div", { class: "board-wrap" });
   const messages = h("div", { class: "game-messages" });
   const hint = h("p", { class: "hint" });
+  // The bot's suggestion, in practice only: the server refuses it for a ranked daily anyway.
+  const suggestion = h("p", { class: "suggestion", id: "suggestion", "aria-live": "polite" });
+  const askButton = initial.mode === "practice"
+    ? h("button", { type: "button", class: "button", id: "ask-hint" }, t("hint.ask")) : null;
+  askButton?.addEventListener("click", async () => {
+    askButton.disabled = true;
+    try {
+      const answer = await api.hint(game.id);
+      const [row, col] = answer.move;
+      const cell = findCell(layout(game), row, col);
+      const chance = answer.estimates.find((estimate) => estimate.move[0] === row && estimate.move[1] === col);
+      replace(suggestion, t("hint.suggestion", {
+        row: cell?.line ?? row, col: cell?.column ?? col,
+        percent: current().percent(chance?.win_probability ?? 0),
+      }));
+      focus = { row, col };
+      draw();
+      focusBoard(boardSlot.firstElementChild);
+    } catch (error) {
+      replace(suggestion, problemView(error, { role: "status" }));
+    } finally {
+      askButton.disabled = game.status !== "playing";
+    }
+  });
   const result = h("div", { class: "result-slot" });
   const root = h("section", { class: "game", "aria-labelledby": "game-heading", dataset: { status: game.status } },
     h("div", { class: "game-head" },
       h("h1", { id: "game-heading" }, heading),
       subheading ? h("p", { class: "subtle" }, subheading) : null),
-    h("div", { class: "game-body" }, panel, h("div", { class: "game-main" }, boardSlot, hint, messages)),
+    h("div", { class: "game-body" }, panel, h("div", { class: "game-main" }, boardSlot, hint, askButton, suggestion, messages)),
     result);
 
   function drawPanel() {
@@ -93,6 +117,7 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
       replace(hint, t(game.moves_played === 0 ? "game.hint_first" : "game.hint"));
       if (hadFocus) focusBoard(board);
     } else replace(hint);
+    if (askButton) askButton.hidden = !playing;
     boardSlot.setAttribute("aria-busy", busy ? "true" : "false");
   }
 
@@ -106,6 +131,7 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
       game = await api.play(game.id, { row, col, move: game.moves_played });
       rememberFlips(game);
       replace(messages);
+      replace(suggestion);
       busy = false;
       draw({ animate: true });
       announce(moveAnnouncement(game, layout(game), t, (code) => cardName(code, t)));

@@ -1,5 +1,6 @@
 // The end of a game: won or lost, the score, where you stand among today's players, the day's
-// scores, sharing, a challenge link, the countdown to the next daily and the replay.
+// scores, sharing, a challenge link, the countdown to the next daily, the replay and the bot's
+// review of the game.
 
 import * as api from "../api.js";
 import { announce, copyText, h, replace } from "../lib/dom.js";
@@ -7,6 +8,7 @@ import { problemView } from "../lib/problems.js";
 import { read } from "../prefs.js";
 import { current, t } from "../i18n.js";
 import { challengeLink, compareResults, shareText } from "../model/share.js";
+import { renderAnalysis } from "./analysis-view.js";
 import { barChart } from "./bar-chart.js";
 import { countdown } from "./countdown.js";
 import { toast } from "./toast.js";
@@ -16,6 +18,7 @@ export async function renderResult(slot, game, { signal } = {}) {
   const standing = h("div", { class: "standing" });
   const chart = h("div", { class: "chart-slot" });
   const replaySlot = h("div", { class: "replay-slot" });
+  const analysisSlot = h("div", { class: "analysis-slot" });
   const ranked = game.mode === "daily";
 
   const shareButton = h("button", { type: "button", class: "button primary", id: "share" },
@@ -62,12 +65,14 @@ export async function renderResult(slot, game, { signal } = {}) {
     h("div", { class: "actions" }, shareButton, challengeButton, replayButton),
     preview,
     ranked ? countdown(signal) : null,
-    replaySlot);
+    replaySlot,
+    analysisSlot);
   replace(slot, section);
   announce(`${won ? t("result.won_title") : t("result.lost_title")}. ${won ? t("result.won_line", { n: game.score }) : ""}`);
   section.querySelector("h2").tabIndex = -1;
   section.querySelector("h2").focus({ preventScroll: false });
 
+  renderAnalysis(analysisSlot, game, { signal });  // it polls on its own: not awaited
   if (!ranked) return;
   replace(standing, h("p", { class: "subtle" }, t("common.loading")));
   try {
