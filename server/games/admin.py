@@ -1,12 +1,14 @@
 from django.contrib import admin
 
-from server.games.models import Daily, Deal, Game, Move
+from server.games.models import Daily, Deal, Game, GameAnalysis, Job, Move
 
 
 @admin.register(Daily)
 class DailyAdmin(admin.ModelAdmin):
-    list_display = ["number", "date", "deal", "created_at"]
-    readonly_fields = ["deal"]
+    list_display = ["number", "date", "deal", "attempt", "proof_score", "proof_optimal",
+                    "bot_status", "bot_score", "prepared_at"]
+    readonly_fields = ["deal", "attempt", "proof_score", "proof_moves", "proof_optimal",
+                       "bot_status", "bot_score", "prepared_at"]
 
 
 @admin.register(Deal)
@@ -31,3 +33,20 @@ class GameAdmin(admin.ModelAdmin):
     raw_id_fields = ["player", "deal", "daily"]
     readonly_fields = ["move_list", "moves_played", "status", "score", "finished_at"]
     inlines = [MoveInline]
+
+
+@admin.register(Job)
+class JobAdmin(admin.ModelAdmin):
+    list_display = ["kind", "key", "status", "attempts", "created_at", "started_at",
+                    "finished_at"]
+    list_filter = ["kind", "status"]
+    search_fields = ["key"]
+    readonly_fields = ["kind", "key", "attempts", "error", "created_at", "started_at",
+                       "finished_at"]
+
+
+@admin.register(GameAnalysis)
+class GameAnalysisAdmin(admin.ModelAdmin):
+    list_display = ["game", "seconds", "created_at"]
+    raw_id_fields = ["game"]
+    readonly_fields = ["result", "seconds", "created_at"]
