@@ -199,8 +199,8 @@ def _stuck(position: Position, limit: int) -> bool:
     A card flips only when a card lands in its row or column. Once both of those lines are
     full, only a card put on a pile in one of them (or on the card itself) can still turn it,
     and the limit leaves ``limit - placed - empty cells`` such cards. With none left, a
-    face-down card in two full lines is there for good; with one left, one pile must lie in
-    the row or the column of every such card.
+    face-down card in two full lines is there for good (and see ``_torn``); with one left, one
+    pile must lie in the row or the column of every such card.
     """
     stacks_left = limit - position.placed - (CELLS_TO_WIN - position.piles)
     if stacks_left > 1 or not BOX_IS_FULL[position.box]:
@@ -210,10 +210,10 @@ def _stuck(position: Position, limit: int) -> bool:
     top = position.top
     stuck = [cell for line in rows if len(line) == 4 for cell in line
              if top[cell] < 0 and len(cols[COL_LINE[cell]]) == 4]
+    if stacks_left <= 0:
+        return bool(stuck) or _torn(position)
     if not stuck:
         return False
-    if stacks_left <= 0:
-        return True
     # One card on a pile at (row, col) reaches row ``row`` and column ``col``.
     first_row, first_col = ROW_LINE[stuck[0]], COL_LINE[stuck[0]]
     for row, col in ((first_row, None), (None, first_col)):
@@ -226,6 +226,26 @@ def _stuck(position: Position, limit: int) -> bool:
         if len(rest) <= 1:
             return False
     return True
+
+
+def _torn(position: Position) -> bool:
+    """Whether, with no card left to put on a pile, two cards that must turn together differ.
+
+    A card whose row is full can only be turned by a card landing in its column, and such a
+    card turns every other card of the column at once. So all the cards of one column whose rows
+    are full turn together, whatever comes: if one is face up and another face down, they can
+    never all be face up. The same holds for the cards of a row whose columns are full.
+    """
+    top = position.top
+    for lines, other_line in ((position.rows, COL_LINE), (position.cols, ROW_LINE)):
+        face_by_line: dict[int, bool] = {}
+        for members in lines:
+            if len(members) == 4:
+                for cell in members:
+                    face_up = top[cell] > 0
+                    if face_by_line.setdefault(other_line[cell], face_up) != face_up:
+                        return True
+    return False
 
 
 def _attempt(search: _Search, limit: int, leash: int) -> tuple[str, list[int]]:
