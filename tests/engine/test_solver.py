@@ -102,3 +102,20 @@ def test_a_lost_game_is_not_winnable_and_winnability_only_runs_out():
     answers = [winnable(deck, moves[:k], node_budget=20_000) for k in range(0, len(moves), 3)]
     known = [answer for answer in answers if answer is not None]
     assert known == sorted(known, reverse=True)  # True ... True, False ... False
+
+
+def test_cards_that_must_turn_together_but_differ_are_stuck():
+    # Rows 0 and 1 are full, column 0 still has holes: (0, 0) and (1, 0) can only turn with
+    # column 0, and always together. One face up and one face down can never both be up.
+    cells = [(row, col) for row in range(4) for col in range(4) if (row, col) not in
+             ((2, 0), (3, 0))]
+
+    def position_with(face_down_cells):
+        return Position.from_piles(
+            {INDEX[at]: (1, -5 if at in face_down_cells else 5) for at in cells}, len(cells))
+
+    no_card_on_a_pile = len(cells) + 2  # just the cards for the two holes
+    assert _stuck(position_with({(1, 0)}), no_card_on_a_pile)
+    assert not _stuck(position_with({(0, 0), (1, 0)}), no_card_on_a_pile)
+    assert not _stuck(position_with(set()), no_card_on_a_pile)
+    assert not _stuck(position_with({(1, 0)}), no_card_on_a_pile + 1)  # a pile can fix it
