@@ -12,15 +12,16 @@ How it searches:
 2. **Shorter wins.** A win after placing N cards scores 40 − N. A depth-first search answers
    "is there a win within N cards?": every empty cell still needs a card, so a position after
    ``placed`` cards with ``empty`` cells to fill cannot win before card ``placed + empty`` (one
-   more if all cells are full but a card is face down), and a face-down card whose row and
-   column are both full can only be turned by a card put on a pile in them (``_stuck``); moves
-   these bounds rule out are never tried. Moves are ordered like the policy (new cells first,
-   fewest face-down cards first), and refuted positions are remembered with their limit (a
-   transposition table; for the first cards, positions equal up to the grid's symmetries count
-   as one). The solver first asks for a 16-card win (most deals have one), then for a win one
-   card shorter than its best, again and again, each question on a leash of 1/8 of the node
-   budget: a win that exists is usually found fast. A "no" to the last question proves the
-   best win optimal.
+   more if all cells are full but a card is face down). A face-down card whose row and column
+   are both full can only be turned by a card put on a pile in them, and when no card may go
+   on a pile any more, the cards of a column whose rows are full turn together, so they must
+   already agree (``_stuck``, ``_torn``). Moves these bounds rule out are never tried. Moves
+   are ordered like the policy (new cells first, fewest face-down cards first), and refuted
+   positions are remembered with their limit (a transposition table; for the first cards,
+   positions equal up to the grid's symmetries count as one). The solver first asks for a
+   16-card win (most deals have one), then for a win one card shorter than its best, again
+   and again, each question on a leash of 1/8 of the node budget: a win that exists is
+   usually found fast. A "no" to the last question proves the best win optimal.
 3. **Proof from below.** Otherwise it refutes N = 16, 17, … in turn up to the best win: the
    first N with a win is optimal, since every smaller N was refuted. A win with 16 cards (all on
    new cells) is optimal without any search.
