@@ -56,30 +56,33 @@ def _estimate(estimate) -> dict[str, float]:
             "expected_score": round(estimate.expected_score, 3)}
 
 
-def lost_at(deck, moves: list[tuple[int, int]], *, time_budget: float) -> tuple[int | None, bool]:
+def lost_at(deck, moves: list[tuple[int, int]], *,
+            time_budget: float) -> tuple[int | None, bool, tuple[int, int]]:
     """The index of the move of a lost game after which no win was left, knowing the whole
-    deal, and whether that is proven: ``(None, True)`` if the deal never had a win,
-    ``(None, False)`` if the solver ran out of time on some question.
+    deal: ``(index, proven, (first, last))``, where the move is known to lie between ``first``
+    and ``last``. ``(None, True, ...)`` if the deal never had a win.
 
     Along the moves played a win can only become impossible, never possible again, so the
-    moment is found by bisection: about log2(moves) questions to the solver.
+    moment is found by bisection, about log2(moves) questions to the solver. A question it
+    cannot answer in ``time_budget`` stops the search with the range narrowed so far (near the
+    moment itself, proving that no win is left can take the solver far longer than finding one).
     """
     def win_left(placed: int) -> bool | None:
         return winnable(deck, moves[:placed], time_budget=time_budget)
 
-    first = win_left(0)
-    if first is None:
-        return None, False
-    if not first:
-        return None, True
     still, gone = 0, len(moves)  # a win is left after `still` moves, none after `gone`
+    first = win_left(0)
+    if first is False:
+        return None, True, (0, gone - 1)
+    if first is None:
+        return None, False, (0, gone - 1)
     while gone - still > 1:
         middle = (still + gone) // 2
         answer = win_left(middle)
         if answer is None:
-            return None, False
+            return None, False, (still, gone - 1)
         still, gone = (middle, gone) if answer else (still, middle)
-    return gone - 1, True
+    return gone - 1, True, (gone - 1, gone - 1)
 
 
 def analysis_of(deck, moves, *, status: str, bot_options: dict[str, Any],
@@ -113,15 +116,19 @@ def analysis_of(deck, moves, *, status: str, bot_options: dict[str, Any],
     turning = sorted((row for row in rows if row["value_lost"] > 0),
                      key=lambda row: (-row["value_lost"], row["index"]))[:TURNING_POINTS]
     win_lost_at, proven = None, status != Game.Status.LOST  # a won game was never lost
+    first, last = 0, len(rows) - 1
     if not proven and solver_seconds is not None:
-        win_lost_at, proven = lost_at(deck, [tuple(move) for move in moves],
-                                      time_budget=solver_seconds)
+        win_lost_at, proven, (first, last) = lost_at(deck, [tuple(move) for move in moves],
+                                                     time_budget=solver_seconds)
     if not proven:
-        # The bot's estimate instead: the first move after which no play-out won any more.
+        # The bot's estimate instead: the first move after which no play-out won any more,
+        # kept within what the solver did prove.
         for row in reversed(rows):
             if row["played_estimate"]["win_probability"] > 0:
                 break
             win_lost_at = row["index"]
+        if win_lost_at is not None:
+            win_lost_at = min(max(win_lost_at, first), last)
     return {
         "status": "done",
         "moves": rows,

@@ -118,8 +118,8 @@ def lost_line(deck) -> list:
 def test_the_move_that_lost_is_proven_with_the_solver():
     deck = deal(b"solve 4")
     moves = lost_line(deck)
-    index, proven = analysis.lost_at(deck, moves, time_budget=2.0)
-    assert proven and index is not None
+    index, proven, (first, last) = analysis.lost_at(deck, moves, time_budget=2.0)
+    assert proven and index is not None and first == last == index
     assert winnable(deck, moves[:index], time_budget=2.0) is True
     assert winnable(deck, moves[:index + 1], time_budget=2.0) is False
 
@@ -135,3 +135,21 @@ def test_without_an_answer_in_time_the_bots_estimate_stands(monkeypatch):
     if body["win_lost_at"] is not None:
         later = body["moves"][body["win_lost_at"]:]
         assert all(move["played_estimate"]["win_probability"] == 0 for move in later)
+
+
+def test_the_estimate_stays_within_what_the_solver_proved(monkeypatch):
+    deck = deal(b"solve 4")
+    moves = lost_line(deck)
+    # The solver answers only some questions; the others are beyond its budget.
+    answers = {0: True, len(moves) // 2: None}
+    monkeypatch.setattr(analysis, "winnable",
+                        lambda deck, prefix, **kwargs: answers.get(len(prefix)))
+    assert analysis.lost_at(deck, moves, time_budget=0.1) == (None, False, (0, len(moves) - 1))
+    answers = {0: True, len(moves) // 2: False, len(moves) // 4: None}
+    index, proven, (first, last) = analysis.lost_at(deck, moves, time_budget=0.1)
+    assert (index, proven, first, last) == (None, False, 0, len(moves) // 2 - 1)
+    body = analysis.analysis_of(deck, moves, status="lost", bot_options=TINY_BOT,
+                                bot_result={"name": "FoursquareBot", "status": "lost",
+                                            "score": None}, solver_seconds=0.1)
+    assert body["win_lost_at_proven"] is False
+    assert body["win_lost_at"] is None or body["win_lost_at"] <= len(moves) // 2 - 1
