@@ -10,12 +10,13 @@ the view it sends, the cards the player has drawn and, optionally, the face-down
 
 **How it plays.** Determinized Monte Carlo with a strong play-out policy. For each legal move
 it plays the current card there and then plays the game out with the policy of
-``foursquare._playout`` (fill new cells first, keep face-down cards few) over ``samples``
-random orders of the unseen cards. Every move is played out against the *same* orders
-(common random numbers), so the comparison between moves is far sharper than the estimates
-themselves. Moves that lead to the same position up to the grid's symmetries are played out
-once. The bot picks the move with the highest ``win_bonus × P(win) + E[score]`` (a loss scores
-0): winning comes first, and among safe wins the earlier one (more cards left) is better.
+``foursquare._playout`` (fill new cells first, keep face-down cards few) over random orders of
+the unseen cards: ``screen`` orders for every move, then ``samples`` for the ``finalists``
+best. Every move is played out against the *same* orders (common random numbers), so the
+comparison between moves is far sharper than the estimates themselves. Moves that lead to the
+same position up to the grid's symmetries are played out once. The bot picks the move with the
+highest ``win_bonus × P(win) + E[score]`` (a loss scores 0): winning comes first, and among
+safe wins the earlier one (more cards left) is better.
 
 **Determinism.** The random orders come from a generator seeded with the bot's seed and the
 situation itself (ranks only), so ``evaluate`` is a pure function of (seed, knowledge): the
@@ -220,6 +221,7 @@ class Bot:
         The finalists' estimates rest on ``samples`` orders, the other moves' on ``screen``;
         ``include`` names moves to count as finalists whatever their first-round estimate.
         """
+        start = time.perf_counter()
         situation = _Situation(view, unseen, face_down)
         include = [tuple(move) for move in include]
         for move in include:
@@ -278,7 +280,6 @@ class Bot:
                         scores[cell] += score
                     counts[cell] += 1
 
-        start = time.perf_counter()
         play_out(played, 0, self.screen)
         if self.screen < self.samples:
             bonus = self.win_bonus
