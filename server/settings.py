@@ -247,10 +247,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "server.api.problems.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-    "DEFAULT_THROTTLE_CLASSES": [
-        "server.api.throttling.TokenRateThrottle",
-        "server.api.throttling.AddressRateThrottle",
-    ],
+    "DEFAULT_THROTTLE_CLASSES": ["server.api.throttling.RequestRateThrottle"],
     # Only the proxies we run may name the client's address; without them X-Forwarded-For is
     # whatever the client wrote, and a client could dodge the per-address limits with it.
     "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", 0),

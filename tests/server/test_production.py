@@ -9,6 +9,7 @@ import logging
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from unittest import mock
 
@@ -153,6 +154,37 @@ def test_game_creation_is_limited_per_token(settings, player_api):
 
     assert_problem(player_api.post("games", {"mode": "practice"}), 429, "throttled")
     assert player_api.get("games").status_code == 200  # reads are never throttled
+
+
+def test_limits_are_counted_in_redis_once_per_request(settings, make_player):
+    """Two requests of two players from one address: each token counted once, the address
+    twice, in Redis with an expiry (so a worker on another machine sees the same counts)."""
+    redis = pytest.importorskip("redis")
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=0.5)
+        client.ping()
+    except redis.RedisError:
+        pytest.skip(f"no Redis at {url}")
+    prefix = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": url, "KEY_PREFIX": prefix}}
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "games.token": "1/min",
+                               "games.address": "100/min"}
+    (_, ada), (_, bob) = make_player(), make_player()
+    try:
+        assert ada.post("games", {"mode": "practice"}).status_code == 201
+        assert bob.post("games", {"mode": "practice"}).status_code == 201
+        assert_problem(ada.post("games", {"mode": "practice"}), 429, "throttled")
+
+        counts = sorted((key.decode().split(":")[4], int(client.get(key)), client.ttl(key))
+                        for key in client.scan_iter(f"{prefix}:*"))
+        assert [(kind, count) for kind, count, _ in counts] == [
+            ("address", 3), ("token", 1), ("token", 2)]
+        assert all(0 < ttl <= 61 for _, _, ttl in counts)
+    finally:
+        for key in client.scan_iter(f"{prefix}:*"):
+            client.delete(key)
 
 
 def test_game_keeps_working_when_redis_is_down_and_the_log_says_so(settings, player_api,
