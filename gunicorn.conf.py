@@ -9,7 +9,7 @@ import os
 
 workers = int(os.environ.get("GUNICORN_WORKERS", "") or 2)
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "") or "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "") or 4)
+threads = int(os.environ.get("GUNICORN_THREADS", "") or 8)
 accesslog = "-"
 # A request blocked longer than this (a hung database) costs its worker, which gunicorn
 # replaces; clients retry a move safely with the same Idempotency-Key.

@@ -1,5 +1,5 @@
 """The daily rush: every virtual player creates a guest, plays today's daily to the end, then
-practice games, as fast as the server answers.
+practice games, at LOAD_PACE moves a second (or as fast as the server answers).
 
 Every move carries ``move`` (the number it expects) and an ``Idempotency-Key``. A move that gets
 no answer (the connection broke, a worker died) or a 503 is sent again with the same key and
@@ -21,9 +21,12 @@ import uuid
 from collections import defaultdict
 
 import gevent
-from locust import FastHttpUser, constant, events, task
+from locust import FastHttpUser, constant, constant_throughput, events, task
 
 HEALTH_EVERY = int(os.environ.get("LOAD_HEALTH_EVERY", "10"))  # one /healthz per N moves
+# Moves per second each player aims at (50 players x 10 = the 500 moves/s of a daily rush);
+# 0 plays flat out, which measures the most the server can take rather than its latency.
+PACE = float(os.environ.get("LOAD_PACE", "10"))
 RETRY_FOR_SECONDS = float(os.environ.get("LOAD_RETRY_SECONDS", "30"))
 OUTPUT_DIR = os.environ.get("LOAD_OUTPUT_DIR", "")
 
@@ -86,7 +89,7 @@ def _write_journal(environment, **_kwargs) -> None:
 
 
 class DailyPlayer(FastHttpUser):
-    wait_time = constant(0)  # bots play as fast as the server lets them
+    wait_time = constant_throughput(PACE) if PACE > 0 else constant(0)
     # Connections are kept alive, as a browser's are; gunicorn's sync workers close them.
     connection_timeout = 5.0
     network_timeout = 10.0

@@ -9,7 +9,8 @@ any violation.
 
 Environment (all optional):
     LOAD_USERS=50  LOAD_SECONDS=60      virtual players, and how long they play
-    LOAD_WORKERS=2 LOAD_WORKER_CLASS=sync LOAD_THREADS=1   gunicorn's process model
+    LOAD_PACE=10                        moves a second each player aims at; 0: flat out
+    LOAD_WORKERS=2 LOAD_WORKER_CLASS=gthread LOAD_THREADS=8   gunicorn's process model
     LOAD_LOCUST_PROCESSES=1             locust processes generating the load
     LOAD_POSTGRES=postgres://postgres@127.0.0.1:5432   server; the database is foursquare_load
     LOAD_REDIS_URL=redis://127.0.0.1:6379/0   ("" for no Redis: a per-process memory cache)
@@ -87,8 +88,8 @@ class LoadRun:
     users: int = int(env("LOAD_USERS", "50"))
     seconds: int = int(env("LOAD_SECONDS", "60"))
     workers: int = int(env("LOAD_WORKERS", "2"))
-    worker_class: str = env("LOAD_WORKER_CLASS", "sync")
-    threads: int = int(env("LOAD_THREADS", "1"))
+    worker_class: str = env("LOAD_WORKER_CLASS", "gthread")
+    threads: int = int(env("LOAD_THREADS", "8"))
     locust_processes: int = int(env("LOAD_LOCUST_PROCESSES", "1"))
     postgres: str = env("LOAD_POSTGRES", "postgres://postgres@127.0.0.1:5432")
     database: str = env("LOAD_DATABASE", "foursquare_load")
@@ -219,7 +220,8 @@ class LoadRun:
 def main() -> int:
     load = LoadRun()
     keep = env("LOAD_KEEP", "") not in ("", "0")
-    print(f"load: {load.users} players for {load.seconds}s against gunicorn "
+    print(f"load: {load.users} players at {env('LOAD_PACE', '10')} moves/s each for "
+          f"{load.seconds}s against gunicorn "
           f"({load.workers} x {load.worker_class}, {load.threads} thread(s)) on {load.host}, "
           f"database {load.database}, cache {load.redis_url or 'per-process memory'}",
           flush=True)

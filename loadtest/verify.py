@@ -157,7 +157,9 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
 
 def print_report(report: dict, machine: dict, load) -> None:
     latency = report["latency"]
-    print(f"\n== {load.users} players, {report['duration']:.1f} s of play, gunicorn "
+    pace = os.environ.get("LOAD_PACE", "10")
+    print(f"\n== {load.users} players at {pace} moves/s each, {report['duration']:.1f} s of "
+          "play, gunicorn "
           f"{load.workers} x {load.worker_class} ({load.threads} thread(s)), "
           f"{load.locust_processes} locust process(es)")
     print(f"{'endpoint':34} {'count':>7} {'per s':>8} {'p50 ms':>8} {'p95 ms':>8} "
@@ -182,6 +184,10 @@ def print_report(report: dict, machine: dict, load) -> None:
     print("CPU (share of one core over the run): " + ", ".join(
         f"{name} {seconds / wall:.2f}" for name, seconds in cpu.items())
         + f"; machine has {os.cpu_count()} cores")
+    requests = sum(row["count"] for row in latency.values())
+    if requests:
+        print("CPU per answered request (ms): " + ", ".join(
+            f"{name} {seconds * 1000 / requests:.2f}" for name, seconds in cpu.items()))
     print(f"load average before {machine['loadavg_before'][0]:.2f}, "
           f"after {machine['loadavg_after'][0]:.2f}")
     if moves:
