@@ -36,8 +36,13 @@ def test_practice_hint_then_the_review_after_the_game(open_page, shoot):
     expect(page.locator("#ask-hint")).to_be_hidden()
     expect(page.locator("#analysis .analysis-body")).to_have_text(
         "The bot is looking over your game…")
-    job = Job.objects.get(kind="game_analyse")  # asked for by the result screen
-    assert job_run(job.pk).status == "done"
+    job = None
+    for _ in range(150):  # the result screen's first request enqueues it
+        job = Job.objects.filter(kind="game_analyse").first()
+        if job is not None:
+            break
+        page.wait_for_timeout(100)
+    assert job is not None and job_run(job.pk).status == "done"
     expect(page.locator("#analysis-rating")).to_have_text(re.compile(r"^Accuracy \d+%: "),
                                                           timeout=15_000)
     assert page.locator(".analysis-chart svg polyline").count() == 1
