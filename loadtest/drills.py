@@ -24,7 +24,6 @@ import time
 from datetime import UTC, datetime
 
 from loadtest.run import LoadRun, env, free_port
-from loadtest.verify import audit
 
 USERS = int(env("DRILL_USERS", "20"))
 SECONDS = int(env("DRILL_SECONDS", "30"))
@@ -142,11 +141,7 @@ def drill(name: str) -> dict:
               "redis": stop_and_start_redis(redis) if redis else None}[name]
     ok = False
     try:
-        load.create_database()
-        load.start_server()
-        machine = load.run(during=during)
-        load.stop_server()
-        report = audit(load.journals(), load.database_url, failures_allowed=True)
+        machine, report = load.play_and_audit(during=during, failures_allowed=True)
         summary = summarise(name, load, machine, report)
         ok = report["ok"]
         return summary

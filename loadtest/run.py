@@ -209,6 +209,17 @@ class LoadRun:
             "marks": dict(self.marks),
         }
 
+    def play_and_audit(self, during=None, failures_allowed: bool = False) -> tuple[dict, dict]:
+        """A fresh database and server, the load (with ``during``), then the audit."""
+        from loadtest.verify import audit
+
+        self.create_database()
+        self.start_server()
+        machine = self.run(during=during)
+        self.stop_server()
+        return machine, audit(self.journals(), self.database_url,
+                              failures_allowed=failures_allowed)
+
     def cleanup(self, keep: bool) -> None:
         self.stop_server()
         if not keep:
@@ -227,13 +238,9 @@ def main() -> int:
           flush=True)
     ok = False
     try:
-        load.create_database()
-        load.start_server()
-        machine = load.run()
-        load.stop_server()
-        from loadtest.verify import audit, print_report
+        machine, report = load.play_and_audit()
+        from loadtest.verify import print_report
 
-        report = audit(load.journals(), load.database_url)
         print_report(report, machine, load)
         ok = report["ok"]
     finally:
