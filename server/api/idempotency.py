@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from rest_framework.response import Response
 
 from server.api.problems import InvalidRequest
 from server.games.models import IdempotencyRecord
@@ -92,3 +93,13 @@ def run_idempotently(
         if stored is None:
             raise
         return _replay(stored, request_hash)
+
+
+def respond_idempotently(request, action: Callable[[Any], Outcome],
+                         lock: Callable[[], Any] = lambda: None) -> Response:
+    """The view's response for ``action``, honouring the request's ``Idempotency-Key``."""
+    status, body = run_idempotently(
+        player=request.user, key=key_from(request),
+        request_hash=fingerprint(request, request.data), lock=lock, action=action,
+    )
+    return Response(body, status=status)

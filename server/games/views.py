@@ -103,12 +103,7 @@ class GameListCreateView(ApiView):
             )
             return (status.HTTP_201_CREATED if created else status.HTTP_200_OK), game_output(game)
 
-        code, body = idempotency.run_idempotently(
-            player=request.user, key=idempotency.key_from(request),
-            request_hash=idempotency.fingerprint(request, request.data),
-            lock=lambda: None, action=start,
-        )
-        return Response(body, status=code)
+        return idempotency.respond_idempotently(request, start)
 
 
 class GameDetailView(ApiView):
@@ -158,13 +153,9 @@ class MoveCreateView(ApiView):
                                         expected_move=values.get("move"))
             return status.HTTP_200_OK, game_output(game, engine)
 
-        code, body = idempotency.run_idempotently(
-            player=request.user, key=idempotency.key_from(request),
-            request_hash=idempotency.fingerprint(request, request.data),
-            lock=lambda: services.game_lock(player=request.user, game_id=game_id),
-            action=play,
+        return idempotency.respond_idempotently(
+            request, play, lock=lambda: services.game_lock(player=request.user, game_id=game_id)
         )
-        return Response(body, status=code)
 
 
 class RecordView(ApiView):

@@ -61,12 +61,7 @@ class LeagueListCreateView(ApiView):
                                             name=data.validated_data["name"])
             return status.HTTP_201_CREATED, _detail(league)
 
-        code, body = idempotency.run_idempotently(
-            player=request.user, key=idempotency.key_from(request),
-            request_hash=idempotency.fingerprint(request, request.data),
-            lock=lambda: None, action=create,
-        )
-        return Response(body, status=code)
+        return idempotency.respond_idempotently(request, create)
 
 
 class LeagueJoinView(ApiView):
