@@ -23,6 +23,7 @@ from foursquare.geometry import (
     POSITION,
     ROW_LINE,
     SPAN,
+    cells_of,
 )
 
 PLAYING, WON, LOST = 0, 1, 2
@@ -55,29 +56,6 @@ def _grown(box: int, cell: int) -> int:
 BOX_AFTER: tuple[int, ...] = tuple(
     _grown(box, cell) for box in range(NO_BOX + 1) for cell in range(CELL_COUNT)
 )
-
-# Iterating a bit set of cells: CELLS_OF_ROW[line][pattern] lists the cells of frame row
-# ``line`` that the SPAN-bit ``pattern`` selects.
-_ROW_MASK = (1 << SPAN) - 1
-CELLS_OF_ROW: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(line * SPAN + col for col in range(SPAN) if pattern >> col & 1)
-          for pattern in range(1 << SPAN))
-    for line in range(SPAN)
-)
-
-
-def cells_of(bits: int) -> list[int]:
-    """The cells of a bit set, in increasing order (= sorted by row, then column)."""
-    cells: list[int] = []
-    line = 0
-    while bits:
-        pattern = bits & _ROW_MASK
-        if pattern:
-            cells += CELLS_OF_ROW[line][pattern]
-        bits >>= SPAN
-        line += 1
-    return cells
-
 
 _SYMMETRIES = (
     lambda row, col: (row, col), lambda row, col: (col, -row),

@@ -72,29 +72,43 @@ ALLOWED: dict[Box, int] = {
 # Before the first card there is no box: the first card starts the grid at (0, 0).
 FIRST_ALLOWED = bit(ORIGIN)
 
-# Turning a bit set of cells into sorted positions, one row (SPAN bits) at a time:
-# ROW_POSITIONS[line][pattern] is the tuple of positions of that row the pattern selects.
+# Turning a bit set of cells into a sorted list, one row (SPAN bits) at a time:
+# ROW_POSITIONS[line][pattern] holds the positions of that row the pattern selects, and
+# ROW_CELLS[line][pattern] their cell numbers.
 ROW_MASK = (1 << SPAN) - 1
-ROW_POSITIONS: tuple[tuple[tuple[Position, ...], ...], ...] = tuple(
+ROW_CELLS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(
-        tuple(POSITION[line * SPAN + col] for col in range(SPAN) if pattern >> col & 1)
+        tuple(line * SPAN + col for col in range(SPAN) if pattern >> col & 1)
         for pattern in range(1 << SPAN)
     )
     for line in range(SPAN)
 )
+ROW_POSITIONS: tuple[tuple[tuple[Position, ...], ...], ...] = tuple(
+    tuple(tuple(POSITION[cell] for cell in cells) for cells in line_table)
+    for line_table in ROW_CELLS
+)
+
+
+def _members(bits: int, rows: tuple) -> list:
+    members: list = []
+    line = 0
+    while bits:
+        pattern = bits & ROW_MASK
+        if pattern:
+            members += rows[line][pattern]
+        bits >>= SPAN
+        line += 1
+    return members
 
 
 def positions_of(cells: int) -> list[Position]:
     """The positions in a bit set of cells, sorted by (row, col)."""
-    positions: list[Position] = []
-    line = 0
-    while cells:
-        pattern = cells & ROW_MASK
-        if pattern:
-            positions += ROW_POSITIONS[line][pattern]
-        cells >>= SPAN
-        line += 1
-    return positions
+    return _members(cells, ROW_POSITIONS)
+
+
+def cells_of(cells: int) -> list[int]:
+    """The cell numbers in a bit set of cells, in increasing order (= sorted by row, col)."""
+    return _members(cells, ROW_CELLS)
 
 
 def parse_position(value: object) -> Position:
