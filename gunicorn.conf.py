@@ -7,9 +7,9 @@ the defaults): GUNICORN_WORKERS, GUNICORN_WORKER_CLASS (sync or gthread), GUNICO
 
 import os
 
-workers = int(os.environ.get("GUNICORN_WORKERS", "") or 2)
+workers = int(os.environ.get("GUNICORN_WORKERS", "") or 4)
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "") or "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "") or 8)
+threads = int(os.environ.get("GUNICORN_THREADS", "") or 4)
 accesslog = "-"
 # A request blocked longer than this (a hung database) costs its worker, which gunicorn
 # replaces; clients retry a move safely with the same Idempotency-Key.

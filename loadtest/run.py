@@ -10,7 +10,7 @@ any violation.
 Environment (all optional):
     LOAD_USERS=50  LOAD_SECONDS=60      virtual players, and how long they play
     LOAD_PACE=10                        moves a second each player aims at; 0: flat out
-    LOAD_WORKERS=2 LOAD_WORKER_CLASS=gthread LOAD_THREADS=8   gunicorn's process model
+    LOAD_WORKERS=4 LOAD_WORKER_CLASS=gthread LOAD_THREADS=4   gunicorn's process model
     LOAD_LOCUST_PROCESSES=1             locust processes generating the load
     LOAD_POSTGRES=postgres://postgres@127.0.0.1:5432   server; the database is foursquare_load
     LOAD_REDIS_URL=redis://127.0.0.1:6379/0   ("" for no Redis: a per-process memory cache)
@@ -87,9 +87,9 @@ def postgres_processes() -> list[psutil.Process]:
 class LoadRun:
     users: int = int(env("LOAD_USERS", "50"))
     seconds: int = int(env("LOAD_SECONDS", "60"))
-    workers: int = int(env("LOAD_WORKERS", "2"))
+    workers: int = int(env("LOAD_WORKERS", "4"))
     worker_class: str = env("LOAD_WORKER_CLASS", "gthread")
-    threads: int = int(env("LOAD_THREADS", "8"))
+    threads: int = int(env("LOAD_THREADS", "4"))
     locust_processes: int = int(env("LOAD_LOCUST_PROCESSES", "1"))
     postgres: str = env("LOAD_POSTGRES", "postgres://postgres@127.0.0.1:5432")
     database: str = env("LOAD_DATABASE", "foursquare_load")
