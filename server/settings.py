@@ -286,6 +286,9 @@ THROTTLE_RATES = {
         "games.address": "600/min",
         "moves.token": "300/min",
         "moves.address": "3000/min",
+        # A hint runs the bot for up to half a second of CPU.
+        "hints.token": "30/min",
+        "hints.address": "300/min",
     }.items()
 }
 

@@ -1,6 +1,7 @@
 """Request limits per token and per client address, counted in the shared cache.
 
-A view opts in by naming a ``throttle_scope``; its unsafe requests (POST, PATCH, DELETE) are then
+A view opts in by naming a ``throttle_scope``; its unsafe requests (POST, PATCH, DELETE), and its
+reads too if it sets ``throttle_reads`` (a read that costs real work, like a hint), are then
 counted in fixed windows, once under ``<scope>.token`` (the bearer token the request carries) and
 once under ``<scope>.address`` (the client's IP address), with the limits of
 ``settings.THROTTLE_RATES``, both in one round trip to Redis. Over a limit the answer is
@@ -120,7 +121,8 @@ class RequestRateThrottle(BaseThrottle):
 
     def allow_request(self, request, view) -> bool:
         scope = getattr(view, "throttle_scope", None)
-        if scope is None or request.method in SAFE_METHODS:
+        if scope is None or (request.method in SAFE_METHODS
+                             and not getattr(view, "throttle_reads", False)):
             return True
         token = request.auth
         identities = {

@@ -209,6 +209,8 @@ class AnalysisView(ApiView):
 
 class HintView(ApiView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "hints"
+    throttle_reads = True  # each hint costs the bot's CPU time
 
     @extend_schema(
         tags=TAG, operation_id="games_hint",
@@ -218,7 +220,7 @@ class HintView(ApiView):
         ),
         responses={
             200: s.HintOutput,
-            **problems(401, 403, 404, 409,
+            **problems(401, 403, 404, 409, 429,
                        s403="`hints_not_allowed`: the game is a ranked daily.",
                        s409="`game_over`: the game is finished."),
         },

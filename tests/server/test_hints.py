@@ -44,3 +44,13 @@ def test_finished_game_gets_no_hint(player_api, practice_game):
 def test_another_players_game_gets_no_hint(practice_game, make_player):
     _, other = make_player()
     assert_problem(other.get(f"games/{practice_game['id']}/hint"), 404, "not_found")
+
+
+def test_hints_are_rate_limited_per_token(player_api, practice_game, settings):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "hints.token": "2/min"}
+    url = f"games/{practice_game['id']}/hint"
+    assert [player_api.get(url).status_code for _ in range(2)] == [200, 200]
+    refused = player_api.get(url)
+    assert_problem(refused, 429, "throttled")
+    assert int(refused["Retry-After"]) >= 1
+    assert player_api.get(f"games/{practice_game['id']}").status_code == 200  # other reads go on
