@@ -45,10 +45,7 @@ export default async function profile(root, route, { signal }) {
         h("p", {}, t("profile.claim_text")),
         form({
           id: "claim-form",
-          fields: [
-            field(t("profile.username"), h("input", { name: "username", autocomplete: "username", required: true, autocapitalize: "none", spellcheck: "false", dir: "ltr" })),
-            field(t("profile.password"), h("input", { name: "password", type: "password", autocomplete: "new-password", required: true, dir: "ltr" })),
-          ],
+          fields: credentialFields("new-password"),
           submit: t("profile.claim"),
           action: async ({ username, password }) => {
             await api.claim(username, password);
@@ -69,10 +66,7 @@ export default async function profile(root, route, { signal }) {
     h("p", {}, me?.guest ? t("profile.signin_replaces") : t("profile.signin_text")),
     form({
       id: "signin-form",
-      fields: [
-        field(t("profile.username"), h("input", { name: "username", autocomplete: "username", required: true, autocapitalize: "none", spellcheck: "false", dir: "ltr" })),
-        field(t("profile.password"), h("input", { name: "password", type: "password", autocomplete: "current-password", required: true, dir: "ltr" })),
-      ],
+      fields: credentialFields("current-password"),
       submit: t("profile.signin"),
       action: async ({ username, password }) => {
         const session = await api.signIn(username, password);
@@ -104,4 +98,12 @@ export default async function profile(root, route, { signal }) {
     h("h1", {}, me ? t("profile.title_named", { name: me.name }) : t("profile.title")),
     me ? h("p", { class: "subtle" }, me.guest ? t("profile.guest") : t("profile.claimed_note")) : null,
     sections));
+}
+
+/** Username and password inputs; `passwordAutocomplete` tells password managers which kind. */
+function credentialFields(passwordAutocomplete) {
+  return [
+    field(t("profile.username"), h("input", { name: "username", autocomplete: "username", required: true, autocapitalize: "none", spellcheck: "false", dir: "ltr" })),
+    field(t("profile.password"), h("input", { name: "password", type: "password", autocomplete: passwordAutocomplete, required: true, dir: "ltr" })),
+  ];
 }
