@@ -21,7 +21,10 @@ class LeagueNameInput(StrictInput):
 
 
 class LeagueJoinInput(StrictInput):
-    code = StrictCharField(max_length=50, help_text="The league's code, e.g. K7QX2MPA.")
+    # Not trimmed here: league_join ignores every space itself, and a code of only spaces is
+    # then simply no league's (404), as the schema allows.
+    code = StrictCharField(max_length=50, trim_whitespace=False,
+                           help_text="The league's code, e.g. K7QX2MPA.")
 
 
 class LeagueOutput(serializers.Serializer):

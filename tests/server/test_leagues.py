@@ -61,8 +61,10 @@ def test_joining_twice_is_409_already_member(owner, league):
     assert_problem(join(owner[1], league), 409, "already_member")
 
 
-def test_an_unknown_code_is_404(player_api):
-    assert_problem(player_api.post("leagues/join", {"code": "NOPE2345"}), 404, "not_found")
+@pytest.mark.parametrize("code", ["NOPE2345", " ", "\u001e"])
+def test_an_unknown_code_is_404(player_api, code):
+    # Only spaces (Python counts \u001e among them) is a string the schema allows: no league.
+    assert_problem(player_api.post("leagues/join", {"code": code}), 404, "not_found")
 
 
 def test_a_full_league_refuses_members(make_player, league, monkeypatch):
