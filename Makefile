@@ -60,7 +60,7 @@ bench-boards: $(VENV_STAMP) ## Time the leaderboards with 1,000,000 dailies (BEN
 
 # Load tools stay out of the test environment: only these targets install them.
 LOAD_STAMP := $(VENV)/.installed-load
-$(LOAD_STAMP): pyproject.toml
+$(LOAD_STAMP): $(VENV_STAMP) pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[dev,load]'
 	@touch $@
 
