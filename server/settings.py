@@ -20,9 +20,13 @@ Environment variables:
     DATABASE_URL             e.g. postgres://user@host:5432/name; default SQLite in the data dir
     CONN_MAX_AGE             seconds to keep database connections open, default 60
     DATABASE_CONNECT_TIMEOUT seconds to wait for PostgreSQL to accept a connection, default 2
+    DATABASE_HEALTH_CHECKS   true/false, default false: test a kept connection before each request
+    DATABASE_PREPARED_STATEMENTS  true/false, default true: false behind a pooler that cannot
+                             keep them (PgBouncer in transaction mode before 1.21)
     REDIS_URL                e.g. redis://host:6379/0: the cache every worker shares (throttling);
                              default a per-process memory cache
     FOURSQUARE_RATE_<SCOPE>  request limits such as "240/min" or "off"; see THROTTLE_RATES below
+    FOURSQUARE_FAST_MOVES    true/false, default true: answer moves on the fast path (see below)
     FOURSQUARE_DATA_DIR      where the default SQLite database lives, default <repo>/data
 """
 
@@ -193,7 +197,7 @@ DATABASES = {
     "default": dj_database_url.parse(
         _database_url,
         conn_max_age=env_int("CONN_MAX_AGE", 60),
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS", False),
     )
 }
 
@@ -206,6 +210,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that is down should fail a request (and /healthz) quickly, not hang it.
     _db_options.setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 2))
+    # The move's statements (server.games.fastmove) are prepared: planning them cost PostgreSQL
+    # four times their execution. Django turns psycopg's preparing off for the sake of
+    # transaction-mode poolers; behind one without prepared-statement support, set this false.
+    if env_bool("DATABASE_PREPARED_STATEMENTS", True):
+        _db_options.setdefault("prepare_threshold", 5)  # psycopg's default
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -294,6 +303,10 @@ THROTTLE_RATES = {
 
 # No request of this API needs more than a few hundred bytes.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+
+# Moves that succeed are answered in two statements, without DRF (server.games.fastmove); off,
+# every move takes the full view's path. The answers are the same either way.
+FOURSQUARE_FAST_MOVES = env_bool("FOURSQUARE_FAST_MOVES", True)
 
 # --- The game ----------------------------------------------------------------------------------
 

@@ -31,11 +31,15 @@ _KEY = re.compile(KEY_PATTERN)
 Outcome = tuple[int, dict[str, Any]]
 
 
+def valid_key(key: str) -> bool:
+    return _KEY.fullmatch(key) is not None
+
+
 def key_from(request) -> str | None:
     key = request.headers.get(HEADER)
     if key is None:
         return None
-    if not _KEY.fullmatch(key):
+    if not valid_key(key):
         raise InvalidRequest(f"{HEADER} is 1 to {MAX_KEY_LENGTH} visible ASCII characters.")
     return key
 

@@ -77,32 +77,39 @@ class CacheHealth:
 cache_health = CacheHealth()
 
 
-_redis_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# Each counter is incremented, and given its expiry when the increment created it, in one
+# script: one command and one round trip for every counter of a request, atomic in Redis.
+_COUNT_SCRIPT = """
+local counts = {}
+for i, key in ipairs(KEYS) do
+    counts[i] = redis.call('INCR', key)
+    if counts[i] == 1 then redis.call('EXPIRE', key, ARGV[i]) end
+end
+return counts
+"""
+_count_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _redis_client(backend: RedisCache, key: str):
-    """The redis-py client of Django's Redis cache, kept: Django builds a new one for every
-    call, which cost a third of a move's CPU. It is thread-safe (it shares one connection pool)
-    and reached through Django's private but stable (since 4.0) ``_cache``."""
-    client = _redis_clients.get(backend)
-    if client is None:
-        client = _redis_clients[backend] = backend._cache.get_client(key, write=True)
-    return client
+def _count_script(backend: RedisCache, key: str):
+    """The counting script, bound to the redis-py client of Django's Redis cache and kept:
+    Django builds a new client for every call, which cost a third of a move's CPU. The client
+    is thread-safe (it shares one connection pool) and reached through Django's private but
+    stable (since 4.0) ``_cache``. The script runs by its hash once Redis has seen it."""
+    script = _count_scripts.get(backend)
+    if script is None:
+        client = backend._cache.get_client(key, write=True)
+        script = _count_scripts[backend] = client.register_script(_COUNT_SCRIPT)
+    return script
 
 
 def _count(keys: list[tuple[str, int]]) -> list[int]:
     """Add one to each counter (created with its timeout if new) and return the new counts."""
     backend = caches["default"]
     if isinstance(backend, RedisCache):
-        # One round trip for every counter of the request.
-        pipeline = None
-        for key, timeout in keys:
-            full_key = backend.make_and_validate_key(key)
-            if pipeline is None:
-                pipeline = _redis_client(backend, full_key).pipeline(transaction=False)
-            pipeline.incr(full_key)
-            pipeline.expire(full_key, timeout, nx=True)
-        return pipeline.execute()[::2]
+        # Our keys are short ASCII: make_key, without the per-character check for memcached.
+        full_keys = [backend.make_key(key) for key, _ in keys]
+        return _count_script(backend, full_keys[0])(
+            keys=full_keys, args=[timeout for _, timeout in keys])
     counts = []
     for key, timeout in keys:
         try:
@@ -110,6 +117,44 @@ def _count(keys: list[tuple[str, int]]) -> list[int]:
         except ValueError:  # no counter yet: this is the window's first request
             counts.append(1 if cache.add(key, 1, timeout) else cache.incr(key))
     return counts
+
+
+def verdict(*, scope: str, token_id: str | None, address: str | None) -> float | None:
+    """Count one request of ``scope`` for the token and the address; the seconds to wait if
+    either is over its limit, else None."""
+    now = time.time()
+    counters = []  # (key, limit, period, end of the window)
+    for kind, identity in (("token", token_id), ("address", address)):
+        rate = parse_rate(settings.THROTTLE_RATES.get(f"{scope}.{kind}", "off"))
+        if rate is None or identity is None:
+            continue
+        limit, period = rate
+        window = int(now // period)
+        counters.append((f"throttle:{scope}:{kind}:{identity}:{window}", limit, period,
+                         (window + 1) * period))
+    if not counters:
+        return None
+    try:
+        counts = _count([(key, period + 1) for key, _, period, _ in counters])
+    except Exception as error:  # noqa: BLE001 - any cache failure: serve unthrottled
+        cache_health.failed(error)
+        return None
+    cache_health.worked()
+    waits = [end - now for (_, limit, _, end), count in zip(counters, counts, strict=True)
+             if count > limit]
+    return max(waits) if waits else None
+
+
+# Where a request's verdict is kept once reached (by the move fast path, which may then hand
+# the request to the full view): a request is counted once, whichever code answers it.
+VERDICT_ATTRIBUTE = "_throttle_verdict"
+_NO_VERDICT = object()
+
+
+def client_address(request) -> str | None:
+    """The client's address as every limit counts it (``NUM_PROXIES`` decides how
+    X-Forwarded-For is read)."""
+    return BaseThrottle().get_ident(request) or None
 
 
 class RequestRateThrottle(BaseThrottle):
@@ -124,35 +169,16 @@ class RequestRateThrottle(BaseThrottle):
         if scope is None or (request.method in SAFE_METHODS
                              and not getattr(view, "throttle_reads", False)):
             return True
-        token = request.auth
-        identities = {
-            "token": str(token.pk) if token is not None and hasattr(token, "pk") else None,
-            "address": self.get_ident(request) or None,
-        }
-        now = time.time()
-        counters = []  # (key, limit, period, end of the window)
-        for kind, identity in identities.items():
-            rate = parse_rate(settings.THROTTLE_RATES.get(f"{scope}.{kind}", "off"))
-            if rate is None or identity is None:
-                continue
-            limit, period = rate
-            window = int(now // period)
-            counters.append((f"throttle:{scope}:{kind}:{identity}:{window}", limit, period,
-                             (window + 1) * period))
-        if not counters:
-            return True
-        try:
-            counts = _count([(key, period + 1) for key, _, period, _ in counters])
-        except Exception as error:  # noqa: BLE001 - any cache failure: serve unthrottled
-            cache_health.failed(error)
-            return True
-        cache_health.worked()
-        waits = [end - now for (_, limit, _, end), count in zip(counters, counts, strict=True)
-                 if count > limit]
-        if not waits:
-            return True
-        self.retry_after = max(waits)
-        return False
+        reached = getattr(request, VERDICT_ATTRIBUTE, _NO_VERDICT)
+        if reached is _NO_VERDICT:
+            token = request.auth
+            reached = verdict(
+                scope=scope,
+                token_id=str(token.pk) if token is not None and hasattr(token, "pk") else None,
+                address=client_address(request),
+            )
+        self.retry_after = reached
+        return reached is None
 
     def wait(self) -> float | None:
         return math.ceil(self.retry_after) if self.retry_after is not None else None

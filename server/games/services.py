@@ -9,7 +9,8 @@ from datetime import date
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from foursquare import IllegalMoveError, deal
+from foursquare import Card, IllegalMoveError, deal
+from foursquare import Game as EngineGame
 from server.boards import services as boards
 from server.games import dailies
 from server.games.background import job_enqueue
@@ -90,9 +91,13 @@ def game_start(*, player, mode: str, day: date | None = None,
 # A move is the request every player sends forty times a game, so its statements are written
 # out once here: building them with the ORM took several times the database's own work.
 _GAME_FIELDS = [field.attname for field in Game._meta.concrete_fields]
+# The columns game_from_row reads, in its order, for statements that select a game.
+GAME_COLUMNS_SQL = (
+    ", ".join(f'g."{field.column}"' for field in Game._meta.concrete_fields)
+    + ', d."cards", dl."number"'
+)
 _LOCK_SQL = (
-    "SELECT " + ", ".join(f'g."{field.column}"' for field in Game._meta.concrete_fields)
-    + f', d."cards", dl."number" FROM "{Game._meta.db_table}" g '
+    f'SELECT {GAME_COLUMNS_SQL} FROM "{Game._meta.db_table}" g '
     f'JOIN "{Deal._meta.db_table}" d ON d."id" = g."deal_id" '
     f'LEFT JOIN "{Daily._meta.db_table}" dl ON dl."date" = g."daily_id" '
     'WHERE g."id" = %s AND g."player_id" = %s FOR UPDATE OF g'
@@ -115,6 +120,13 @@ def game_lock(*, player, game_id) -> Game:
         row = cursor.fetchone()
     if row is None:
         raise GameNotFound()
+    return game_from_row(row)
+
+
+
+def game_from_row(row) -> Game:
+    """A game (with its deal and daily) from a row of GAME_COLUMNS_SQL, as the ORM would have
+    built it."""
     *values, cards, number = row
     game = Game.from_db(connection.alias, _GAME_FIELDS, values)
     if isinstance(game.move_list, str):  # jsonb arrives as text; the ORM would decode it
@@ -142,12 +154,13 @@ def _game_lock_orm(*, player, game_id) -> Game:
     return game
 
 
-def move_play(*, game: Game, row: int, col: int, expected_move: int | None):
-    """Play the current card of a locked game at (row, col). Returns the engine's game.
+def move_apply(*, game: Game, row: int, col: int,
+               expected_move: int | None) -> tuple[EngineGame, Card]:
+    """Play the current card of ``game`` at (row, col) in memory: the engine's game after it,
+    and the card played. ``game``'s fields take their new values; nothing is stored.
 
     Raises a problem (and changes nothing) for a finished game, a stale move number or an
-    illegal placement. The caller holds the row lock, and the unique (game, number) constraint
-    on moves backs it: a move number can never be stored twice.
+    illegal placement.
     """
     if game.is_over:
         raise GameOver(f"The game is over ({game.status}); no move can be played.")
@@ -164,7 +177,6 @@ def move_play(*, game: Game, row: int, col: int, expected_move: int | None):
         raise IllegalMove(str(error), legal_moves=[list(m) for m in engine.legal_moves()]) \
             from None
     now = timezone.now()
-    number = game.moves_played
     game.move_list = [*game.move_list, [row, col]]
     game.moves_played = engine.moves_played
     game.status = engine.status
@@ -172,16 +184,28 @@ def move_play(*, game: Game, row: int, col: int, expected_move: int | None):
     if engine.status != Game.Status.PLAYING:
         game.finished_at = now
     game.updated_at = now
+    return engine, card
+
+
+def move_play(*, game: Game, row: int, col: int, expected_move: int | None) -> EngineGame:
+    """Play the current card of a locked game at (row, col) and store the move. Returns the
+    engine's game.
+
+    The caller holds the row lock, and the unique (game, number) constraint on moves backs
+    it: a move number can never be stored twice.
+    """
+    engine, card = move_apply(game=game, row=row, col=col, expected_move=expected_move)
+    number = game.moves_played - 1
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:  # the move and the game's new state, at once
             cursor.execute(_PLAY_SQL, [
-                game.pk, number, row, col, str(card), now,
+                game.pk, number, row, col, str(card), game.updated_at,
                 json.dumps(game.move_list), game.moves_played, game.status, game.score,
-                game.finished_at, now, game.pk,
+                game.finished_at, game.updated_at, game.pk,
             ])
     else:  # SQLite (`make run`): the same writes through the ORM
         Move.objects.create(game=game, number=number, row=row, col=col, card=str(card),
-                            played_at=now)
+                            played_at=game.updated_at)
         game.save(update_fields=["move_list", "moves_played", "status", "score",
                                  "finished_at", "updated_at"])
     if engine.status != Game.Status.PLAYING and game.mode == Game.Mode.DAILY:

@@ -12,7 +12,7 @@ from server.api import idempotency
 from server.api.problems import InvalidRequest
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
-from server.games import analysis, selectors, services
+from server.games import analysis, fastmove, selectors, services
 from server.games import serializers as s
 from server.games.engine import game_output, rebuild, record_output
 from server.games.models import Job
@@ -118,6 +118,15 @@ class GameDetailView(ApiView):
 class MoveCreateView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_scope = "moves"
+
+    def dispatch(self, request, *args, **kwargs):
+        # Most moves are answered by the fast path; it hands over the rest (see fastmove).
+        if request.method == "POST":
+            response = fastmove.move_response(request, kwargs["game_id"],
+                                              scope=self.throttle_scope)
+            if response is not None:
+                return response
+        return super().dispatch(request, *args, **kwargs)
 
     @extend_schema(
         tags=TAG, operation_id="games_moves_create",

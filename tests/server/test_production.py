@@ -17,7 +17,7 @@ import pytest
 from django.db import InterfaceError, OperationalError
 
 from server.api.throttling import cache_health, parse_rate
-from server.games import selectors, services
+from server.games import fastmove, selectors, services
 from tests.server.conftest import Api, assert_problem
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -214,11 +214,18 @@ def test_game_keeps_working_when_redis_is_down_and_the_log_says_so(settings, pla
 # --- Errors stay problems ----------------------------------------------------------------------
 
 
+# The database fails at the first statement about the game, on either path a move can take.
+FIRST_GAME_STATEMENT = {True: (fastmove, "_find"), False: (services, "game_lock")}
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast-path", "full-view"])
 @pytest.mark.parametrize("error", [OperationalError("connection refused"),
                                    InterfaceError("connection already closed")],
                          ids=["operational", "interface"])
-def test_database_outage_is_503_problem_with_retry_after(player_api, practice_game, error):
-    with mock.patch.object(services, "game_lock", side_effect=error):
+def test_database_outage_is_503_problem_with_retry_after(settings, player_api, practice_game,
+                                                          error, fast):
+    settings.FOURSQUARE_FAST_MOVES = fast
+    with mock.patch.object(*FIRST_GAME_STATEMENT[fast], side_effect=error):
         response = _move(player_api, practice_game, 0)
 
     body = assert_problem(response, 503, "service_unavailable")
