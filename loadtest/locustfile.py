@@ -39,7 +39,8 @@ class Journal:
     def __init__(self) -> None:
         self.acks: list[tuple[str, int, int, int]] = []  # game, number, row, col
         self.views: list[tuple[str, int, str, list[str]]] = []  # game, moves, status, cards
-        self.times: dict[str, list[float]] = defaultdict(list)  # name -> ms of answered requests
+        # name -> (start time, ms) of each answered request
+        self.times: dict[str, list[tuple[float, float]]] = defaultdict(list)
         self.first: float | None = None
         self.last: float = 0.0
         self.failures: dict[str, int] = defaultdict(int)  # "name status" -> attempts that failed
@@ -50,7 +51,7 @@ class Journal:
         self.games = 0
 
     def answered(self, name: str, started: float, elapsed_ms: float) -> None:
-        self.times[name].append(elapsed_ms)
+        self.times[name].append((started, elapsed_ms))
         self.first = started if self.first is None else min(self.first, started)
         self.last = max(self.last, started + elapsed_ms / 1000)
 

@@ -12,6 +12,9 @@ from collections import Counter, defaultdict
 
 GOAL_MOVES_PER_SECOND = 500
 GOAL_P95_MS = 50
+# The first seconds are the sign-up burst: every player creates an account and a daily game
+# at once. The steady figures leave them out; both are printed.
+WARMUP_SECONDS = float(os.environ.get("LOAD_WARMUP_SECONDS", "10"))
 MOVE = "POST /api/v1/games/{id}/moves"
 HEALTH = "GET /healthz"
 
@@ -120,20 +123,29 @@ def check_database(acks: list[tuple], views: list) -> dict:
     }
 
 
+def _latency(times: list[float], seconds: float) -> dict:
+    ordered = sorted(times)
+    return {
+        "count": len(ordered), "per_second": len(ordered) / seconds if seconds else 0.0,
+        "p50": percentile(ordered, 0.50), "p95": percentile(ordered, 0.95),
+        "p99": percentile(ordered, 0.99), "max": ordered[-1] if ordered else float("nan"),
+    }
+
+
 def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = False) -> dict:
     """Merge the journals, check the database, and say whether the run is clean."""
     merged = merge(journals)
     _setup_django(database_url)
     db = check_database(merged["acks"], merged["views"])
     duration = (merged["last"] - merged["first"]) if merged["first"] is not None else 0.0
-    latency = {}
-    for name, times in sorted(merged["times"].items()):
-        ordered = sorted(times)
-        latency[name] = {
-            "count": len(ordered), "per_second": len(ordered) / duration if duration else 0.0,
-            "p50": percentile(ordered, 0.50), "p95": percentile(ordered, 0.95),
-            "p99": percentile(ordered, 0.99), "max": ordered[-1] if ordered else float("nan"),
-        }
+    latency = {name: _latency([ms for _, ms in times], duration)
+               for name, times in sorted(merged["times"].items())}
+    steady = {}
+    if merged["first"] is not None and duration > WARMUP_SECONDS:
+        settled = merged["first"] + WARMUP_SECONDS
+        steady = {name: _latency([ms for started, ms in times if started >= settled],
+                                 duration - WARMUP_SECONDS)
+                  for name, times in sorted(merged["times"].items())}
     failed_attempts = sum(merged["failures"].values())
     violations = {
         "lost moves": len(db["lost"]),
@@ -149,10 +161,16 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
         violations["failed requests"] = failed_attempts
     return {
         "ok": not any(violations.values()), "violations": violations, "db": db,
-        "latency": latency, "duration": duration, "failures": dict(merged["failures"]),
+        "latency": latency, "steady": steady, "duration": duration,
+        "failures": dict(merged["failures"]),
         "failure_log": merged["failure_log"], "games_started": merged["games"],
         "samples": merged["samples"],
     }
+
+
+def _print_row(name: str, row: dict) -> None:
+    print(f"{name:34} {row['count']:7d} {row['per_second']:8.1f} {row['p50']:8.1f} "
+          f"{row['p95']:8.1f} {row['p99']:8.1f} {row['max']:8.1f}")
 
 
 def print_report(report: dict, machine: dict, load) -> None:
@@ -165,8 +183,13 @@ def print_report(report: dict, machine: dict, load) -> None:
     print(f"{'endpoint':34} {'count':>7} {'per s':>8} {'p50 ms':>8} {'p95 ms':>8} "
           f"{'p99 ms':>8} {'max ms':>8}")
     for name, row in latency.items():
-        print(f"{name:34} {row['count']:7d} {row['per_second']:8.1f} {row['p50']:8.1f} "
-              f"{row['p95']:8.1f} {row['p99']:8.1f} {row['max']:8.1f}")
+        _print_row(name, row)
+    steady = report["steady"]
+    if steady:
+        print(f"after the first {WARMUP_SECONDS:.0f} s (the sign-up burst):")
+        for name in (MOVE, HEALTH):
+            if name in steady:
+                _print_row(name, steady[name])
     moves, health = latency.get(MOVE), latency.get(HEALTH)
     if moves and health:
         print(f"moves/s {moves['per_second']:.1f}; move/healthz latency ratio: "
@@ -190,9 +213,11 @@ def print_report(report: dict, machine: dict, load) -> None:
             f"{name} {seconds * 1000 / requests:.2f}" for name, seconds in cpu.items()))
     print(f"load average before {machine['loadavg_before'][0]:.2f}, "
           f"after {machine['loadavg_after'][0]:.2f}")
-    if moves:
-        goal = (moves["per_second"] >= GOAL_MOVES_PER_SECOND and moves["p95"] <= GOAL_P95_MS
-                and report["ok"])
-        print(f"goal (>= {GOAL_MOVES_PER_SECOND} moves/s, p95 <= {GOAL_P95_MS} ms, 0 errors, "
-              f"0 lost or doubled): {'met' if goal else 'missed'}")
+    for label, rows in (("whole run", latency), ("after the burst", steady)):
+        row = rows.get(MOVE)
+        if row:
+            goal = (row["per_second"] >= GOAL_MOVES_PER_SECOND and row["p95"] <= GOAL_P95_MS
+                    and report["ok"])
+            print(f"goal (>= {GOAL_MOVES_PER_SECOND} moves/s, p95 <= {GOAL_P95_MS} ms, 0 errors, "
+                  f"0 lost or doubled), {label}: {'met' if goal else 'missed'}")
     print("audit: " + ("clean" if report["ok"] else "VIOLATIONS (see above)"))
