@@ -103,7 +103,7 @@ def move_response(request, game_id, *, scope: str) -> HttpResponse | None:
     if stored_status is not None:
         if stored_hash != request_hash:
             return None  # the key was used for another request: the full view says 422
-        return _json_response(stored_status, json.loads(stored_body))
+        return _json_response(stored_status, _renderer.render(json.loads(stored_body)))
 
     game = services.game_from_row(row[7:])
     played = game.moves_played
@@ -114,10 +114,10 @@ def move_response(request, game_id, *, scope: str) -> HttpResponse | None:
         return None  # over, stale or illegal: the full view says which
     if game.is_over and game.mode == Game.Mode.DAILY:
         return None  # the full view records the result on the boards in the same transaction
-    body = game_output(game, engine)
-    if not _store(game, played, card, values, player_id, key, request_hash, body):
+    content = _renderer.render(game_output(game, engine))
+    if not _store(game, played, card, values, player_id, key, request_hash, content):
         return None  # someone moved meanwhile: the full view waits for them and answers
-    return _json_response(200, body)
+    return _json_response(200, content)
 
 
 def _execute(sql: str, parameters: list):
@@ -171,7 +171,7 @@ def _due_for_last_used(last_used_at) -> bool:
 
 
 def _store(game: Game, played: int, card, values: dict, player_id, key: str | None,
-           request_hash: str, body: dict) -> bool:
+           request_hash: str, content: bytes) -> bool:
     """Store the move, the game's new state and (with a key) the answer, if the game still
     has ``played`` moves. False if it has not, or the key was stored meanwhile."""
     sql = _MOVE_SQL + (_REMEMBER_SQL if key is not None else "") + _COUNT_SQL
@@ -181,7 +181,7 @@ def _store(game: Game, played: int, card, values: dict, player_id, key: str | No
         played, values["row"], values["col"], str(card), game.updated_at,
     ]
     if key is not None:
-        parameters += [player_id, key, request_hash, 200, json.dumps(body), game.updated_at]
+        parameters += [player_id, key, request_hash, 200, content.decode(), game.updated_at]
     # Inside a transaction (a test's), a refused statement must not spoil the rest of it.
     guard = transaction.atomic() if connection.in_atomic_block else nullcontext()
     try:
@@ -192,9 +192,9 @@ def _store(game: Game, played: int, card, values: dict, player_id, key: str | No
     return moved == 1
 
 
-def _json_response(status: int, body: dict) -> HttpResponse:
-    """What DRF's ``Response(body, status)`` from the full view becomes, byte for byte."""
-    response = HttpResponse(_renderer.render(body), status=status,
-                            content_type="application/json")
+def _json_response(status: int, content: bytes) -> HttpResponse:
+    """What DRF's ``Response(body, status)`` from the full view becomes, byte for byte:
+    ``content`` is the body rendered by DRF's own JSON renderer."""
+    response = HttpResponse(content, status=status, content_type="application/json")
     response["Allow"] = "POST, OPTIONS"
     return response
