@@ -3,11 +3,14 @@
 ``python -m server.boards.bench [--rows 1000000]`` (``make bench-boards``) drops and creates
 the database ``foursquare_bench`` (``--database-url`` names another; its name must contain
 "bench", so the tests' database is never touched), migrates it and loads ``--rows`` players
-who each finished today's daily, most of them winning. Players and games are generated in the
-database (``INSERT ... SELECT`` over ``generate_series``, 100,000 rows a statement, with a
-progress bar); boards, standings and score counts are then derived in SQL as the hooks in
-``services`` would leave them, and the last ``--hooked`` games are finished through
-``daily_result_record`` itself, which times the write path at that size too.
+who each finished today's daily, most of them winning. Every player is a claimed account
+created the day before, so every game is ranked: it counts on the boards of every player's
+dailies (what leagues read) and on the ranked ones (what the global boards read). Players
+and games are generated in the database (``INSERT ... SELECT`` over ``generate_series``,
+100,000 rows a statement, with a progress bar); boards, standings and score counts are then
+derived in SQL as the hooks in ``services`` would leave them, and the last ``--hooked`` games
+are finished through ``daily_result_record`` itself, which times the write path at that size
+too.
 
 It then prints p50/p95/p99 of:
 
@@ -152,7 +155,7 @@ def load(args) -> None:
 
     from server.boards import services
     from server.boards.models import Board, ScoreCount, Standing
-    from server.boards.periods import keys_of_daily
+    from server.boards.periods import keys_of_game
     from server.games import dailies
     from server.games.models import Game
     from server.players.models import Player
@@ -160,13 +163,15 @@ def load(args) -> None:
     day = dailies.utc_today()
     daily = dailies.daily_get_or_create(day)
     start = datetime.combine(day, datetime.min.time(), tzinfo=UTC)
+    claimed = start - timedelta(days=1)  # trusted on today's daily: every game is ranked
     seed = (args.seed % 1000) / 1000
     with connection.cursor() as cursor:
         cursor.execute("SET synchronous_commit = off")
 
     with bulk_loading(Player, Game, Standing, ScoreCount):
         sql, params = insert_select(Player, {
-            "id": PLAYER_ID, "password": "'!'", "created_at": ("%s", [start]),
+            "id": PLAYER_ID, "password": "'!'", "created_at": ("%s", [claimed]),
+            "claimed_at": ("%s", [claimed]), "username": "'bench' || lpad(x.i::text, 7, '0')",
             "name": "'Bench ' || lpad(x.i::text, 7, '0')",
             "name_key": "'bench' || lpad(x.i::text, 7, '0')",
         })
@@ -180,7 +185,7 @@ def load(args) -> None:
         sql, params = insert_select(Game, {
             "id": "md5('bench-game-' || x.i)::uuid", "player_id": PLAYER_ID, "mode": "'daily'",
             "daily_id": ("%s", [day]), "deal_id": ("%s", [daily.deal_id]),
-            "move_list": "'[]'::jsonb",
+            "move_list": "'[]'::jsonb", "ranked": "true",
             "status": f"CASE WHEN x.i > {args.rows - args.hooked} THEN 'playing' "
                       f"WHEN {won} THEN 'won' ELSE 'lost' END",
             "score": score, "moves_played": f"40 - coalesce({score}, 0)",
@@ -189,11 +194,12 @@ def load(args) -> None:
         })
         in_batches(sql, params, rows=args.rows, label="games", seed=seed)
 
-        keys = keys_of_daily(day)
+        keys = keys_of_game(day, True)
         Board.objects.bulk_create(Board(key=key, kind=services.kind_of(key)) for key in keys)
         game_table = Game._meta.db_table
         with connection.cursor() as cursor:
-            # With one daily loaded, its week and all time hold the same standings as its day.
+            # With one daily loaded, its week and all time hold the same standings as its day;
+            # every game being ranked, so do their ranked boards.
             for board in tqdm(Board.objects.order_by("id"), desc="standings", unit=" boards"):
                 cursor.execute(
                     f"INSERT INTO {services.STANDING} (board_id, player_id, games, wins, total, "
@@ -256,11 +262,11 @@ def plan_text(cursor, sql: str, params: list) -> str:
 def measure_database(args) -> None:
     from django.db import connection
 
-    from server.boards.periods import day_key
+    from server.boards.periods import day_key, ranked_key
     from server.boards.selectors import board_sql
     from server.games.dailies import utc_today
 
-    key = day_key(utc_today())
+    key = ranked_key(day_key(utc_today()))  # the global day board
     sample = sample_players("won", args.samples) + sample_players("lost", args.samples // 5)
     statements = {
         "my rank (limit=1)": [board_sql(key=key, viewer_id=player, limit=1) for player in sample],

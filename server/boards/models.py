@@ -1,6 +1,8 @@
 """Leaderboards, kept up to date by the transaction that starts or finishes a daily game.
 
-A ``Board`` is one ranking: a daily, an ISO week or all time (see ``periods``). Each player
+A ``Board`` is one ranking: a daily, an ISO week or all time (see ``periods``), in two
+versions: every player's dailies (what leagues read) and the ranked dailies only (the global
+boards). Each player
 who started a daily of the period has one ``Standing`` on it; a player who won at least one
 holds a rank. ``ScoreCount`` counts the ranked standings by result, so a rank is "one plus
 the players with a better result": a sum over a handful of counters, never a scan.
@@ -26,8 +28,10 @@ class Board(models.Model):
         WEEK = "week"
         ALL = "all"
 
-    key = models.CharField(max_length=10,
-                           help_text="2026-11-29 (a daily), 2026-W48 (an ISO week) or all.")
+    key = models.CharField(
+        max_length=20,
+        help_text="2026-11-29 (a daily), 2026-W48 (an ISO week) or all: every player's "
+                  "dailies; with :ranked (2026-11-29:ranked) only the ranked dailies.")
     kind = models.CharField(max_length=4, choices=Kind.choices)
     players = models.PositiveIntegerField(default=0, help_text="Players who started a daily.")
     winners = models.PositiveIntegerField(default=0, help_text="Players who won at least one.")

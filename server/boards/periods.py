@@ -3,6 +3,11 @@
 A daily game counts on three boards at once: its date's (``"2026-11-29"``), its ISO week's
 (``"2026-W48"``) and all time (``"all"``). The week is the daily's, not the finish time's: a
 daily finished after midnight still counts for the day and the week it was dealt for.
+
+Each period has two boards. The one named by the plain key counts every player's dailies: a
+league's board reads it, among its members. The *ranked* one (the key with ``RANKED_SUFFIX``,
+``"2026-11-29:ranked"``) counts only the dailies that were ranked when they started, those of
+trusted accounts (``services.player_ranked_on``): the global boards read it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ class Period(StrEnum):
 
 
 ALL_KEY = "all"
+RANKED_SUFFIX = ":ranked"
 
 
 def day_key(day: date) -> str:
@@ -33,8 +39,20 @@ def week_key(day: date) -> str:
 
 
 def keys_of_daily(day: date) -> tuple[str, str, str]:
-    """The boards a daily game of ``day`` counts on."""
+    """The boards every daily game of ``day`` counts on: its day, week and all time."""
     return day_key(day), week_key(day), ALL_KEY
+
+
+def ranked_key(key: str) -> str:
+    """The ranked board of the period that ``key`` names."""
+    return key + RANKED_SUFFIX
+
+
+def keys_of_game(day: date, ranked: bool) -> tuple[str, ...]:
+    """The boards a daily game of ``day`` counts on: the three of ``keys_of_daily``, and
+    their ranked boards too if the game is ranked."""
+    keys = keys_of_daily(day)
+    return keys + tuple(ranked_key(key) for key in keys) if ranked else keys
 
 
 @dataclass(frozen=True)
@@ -51,6 +69,11 @@ class BoardRef:
         if self.period is Period.WEEK:
             return week_key(self.day)
         return ALL_KEY
+
+    @property
+    def ranked_key(self) -> str:
+        """The key of the period's ranked board, the one the global boards show."""
+        return ranked_key(self.key)
 
     @property
     def start(self) -> date:

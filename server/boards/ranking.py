@@ -90,6 +90,11 @@ class Standing:
     ``not_started``. ``ahead`` are the players ranked above you, ``behind`` those who started
     and did worse (a non-winner is behind every winner and level with the other non-winners).
     ``better_than_percent`` is ``behind`` as a share of the other players.
+
+    ``ranked``: whether your dailies of the period count on this board - null if you have not
+    played in it, false on a global board when none of them does (they were not ranked when
+    they started: the account was a guest, or created on the daily's date). Then you are not
+    among its players: no rank, every winner ahead, nobody behind, no percentage.
     """
 
     status: str
@@ -98,20 +103,22 @@ class Standing:
     ahead: int
     behind: int
     better_than_percent: int | None
+    ranked: bool | None = None
 
 
 def standing_of(*, status: str, players: int, winners: int, entry: Entry | None,
-                tied: int) -> Standing:
-    """``tied``: ranked players with exactly the entry's result, the entry included."""
+                tied: int, ranked: bool | None = None) -> Standing:
+    """``tied``: ranked players with exactly the entry's result, the entry included.
+    ``ranked``: False if the viewer played but is not counted on this board."""
     if entry is not None:
         ahead, behind = entry.rank - 1, max(players - (entry.rank - 1) - tied, 0)
     else:
         ahead, behind = winners, 0
     others = players - 1 if status != "not_started" else players
-    percent = round(100 * behind / others) if others > 0 else None
+    percent = round(100 * behind / others) if others > 0 and ranked is not False else None
     return Standing(status=status, rank=entry.rank if entry else None,
                     score=entry.score if entry else None, ahead=ahead, behind=behind,
-                    better_than_percent=percent)
+                    better_than_percent=percent, ranked=ranked)
 
 
 @dataclass

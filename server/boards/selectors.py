@@ -10,6 +10,10 @@ down at that moment.) A board restricted to some players - a league's - is ranke
 it has at most a few hundred rows.
 
 A public board's page is one SQL statement (``board_sql``): one snapshot, one round trip.
+
+The global boards (a daily's, the leaderboard of a day, week or all time, a daily's counts)
+read the ranked boards, where only ranked dailies count; a league's board reads the boards of
+every player's dailies (``periods``). A player's statistics count all of their dailies.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from server.boards.models import MAX_SCORE, Board, ScoreCount, Standing
-from server.boards.periods import BoardRef, Period, day_key
+from server.boards.periods import BoardRef, Period, day_key, ranked_key
 from server.boards.problems import BoardNotFound
 from server.boards.ranking import (
     BoardPage,
@@ -164,6 +168,13 @@ def _viewer_status(ref: BoardRef, viewer, wins: int | None) -> str:
     return "won" if wins else "played"
 
 
+def _unranked_wins(ref: BoardRef, viewer) -> int | None:
+    """The viewer's wins among all their dailies of the period (None if they played none):
+    asked when they have no standing on its ranked board."""
+    return (Standing.objects.filter(board__key=ref.key, player=viewer)
+            .values_list("wins", flat=True).first())
+
+
 def _distribution(ref: BoardRef, pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
     """Winners by score (day) or by total score (week, all time); a day lists every score."""
     counts = dict.fromkeys(range(MAX_SCORE + 1), 0) if ref.period is Period.DAY else {}
@@ -175,9 +186,10 @@ def _distribution(ref: BoardRef, pairs: Iterable[tuple[int, int]]) -> dict[int, 
 
 def board_page(*, ref: BoardRef, viewer=None, limit: int, cursor: Cursor | None = None,
                around: bool = False) -> BoardPage:
-    """A page of the public board ``ref``, with ``viewer``'s entry and standing if given."""
-    sql, params = board_sql(key=ref.key, viewer_id=viewer.pk if viewer else None, limit=limit,
-                            cursor=cursor, around=around and viewer is not None)
+    """A page of the public board ``ref`` (its ranked board), with ``viewer``'s entry and
+    standing if given."""
+    sql, params = board_sql(key=ref.ranked_key, viewer_id=viewer.pk if viewer else None,
+                            limit=limit, cursor=cursor, around=around and viewer is not None)
     with connection.cursor() as db:
         db.execute(sql, params)
         rows = db.fetchall()
@@ -191,9 +203,13 @@ def board_page(*, ref: BoardRef, viewer=None, limit: int, cursor: Cursor | None 
         mine = parts.get("me", [None])[0]
         wins = mine[3] if mine else None
         page.me = _entry([mine[0], viewer.name, *mine[2:]]) if wins else None
-        page.standing = standing_of(status=_viewer_status(ref, viewer, wins), players=players,
-                                    winners=winners, entry=page.me,
-                                    tied=(mine[8] or 0) if mine else 0)
+        # Not on the ranked board: did the viewer play dailies of the period that don't rank?
+        unranked = _unranked_wins(ref, viewer) if mine is None else None
+        status = _viewer_status(ref, viewer, wins if mine else unranked)
+        page.standing = standing_of(
+            status=status, players=players, winners=winners, entry=page.me,
+            tied=(mine[8] or 0) if mine else 0,
+            ranked=None if status == "not_started" else mine is not None)
     slices = {tag: sorted((_entry(row) for row in parts.get(tag, [])),
                           key=lambda entry: entry.cursor.sort_key,
                           reverse=tag in ("above", "bottom"))
@@ -234,7 +250,8 @@ def members_board_page(*, ref: BoardRef, members, viewer, limit: int,
         status=_viewer_status(ref, viewer, mine.wins if mine else None), players=page.players,
         winners=page.winners, entry=page.me,
         tied=sum(entry.score == page.me.score and entry.wins == page.me.wins
-                 for entry in entries) if page.me else 0)
+                 for entry in entries) if page.me else 0,
+        ranked=True if mine else None)  # every member's dailies count among the members
     if around and me is None:
         page.entries, page.next = _window(limit=limit, bottom=entries[::-1][:limit])
     elif around:
@@ -261,8 +278,9 @@ def board_ref(period: Period, day: date) -> BoardRef:
 
 
 def daily_summary(*, day: date) -> tuple[int, int]:
-    """(players, winners) of the daily of ``day``."""
-    board = Board.objects.filter(key=day_key(day)).values_list("players", "winners").first()
+    """(players, winners) of the daily of ``day`` on its global board: ranked games only."""
+    board = (Board.objects.filter(key=ranked_key(day_key(day)))
+             .values_list("players", "winners").first())
     return board or (0, 0)
 
 
@@ -277,18 +295,19 @@ RECENT_RESULTS = 10
 def player_stats(player) -> dict:
     """A player's dailies: counts, streaks, scores of the wins and the latest results."""
     games = list(Game.objects.filter(player=player, mode=Game.Mode.DAILY)
-                 .values_list("daily__number", "daily_id", "status", "score", "finished_at")
+                 .values_list("daily__number", "daily_id", "status", "score", "finished_at",
+                              "ranked")
                  .order_by("-daily__number"))
     first_open = daily_number(current_dates()[0])
-    streak = streaks([(number, status) for number, _, status, _, _ in games],
+    streak = streaks([(number, status) for number, _, status, _, _, _ in games],
                      first_open=first_open)
-    won = [score for _, _, status, score, _ in games if status == Game.Status.WON]
+    won = [score for _, _, status, score, _, _ in games if status == Game.Status.WON]
     distribution = dict.fromkeys(range(MAX_SCORE + 1), 0)
     for score in won:
         distribution[score] += 1
     recent = games[:RECENT_RESULTS]
-    ranks = _day_ranks([(day, score) for _, day, status, score, _ in recent
-                        if status == Game.Status.WON])
+    ranks = _day_ranks([(day, score) for _, day, status, score, _, ranked in recent
+                        if status == Game.Status.WON and ranked])
     return {
         "played": len(games),
         "won": len(won),
@@ -300,19 +319,19 @@ def player_stats(player) -> dict:
         "distribution": distribution,
         "recent": [
             {"date": day, "number": number, "status": status, "score": score,
-             "rank": ranks.get(day), "finished_at": finished_at}
-            for number, day, status, score, finished_at in recent
+             "rank": ranks.get(day), "finished_at": finished_at, "ranked": ranked}
+            for number, day, status, score, finished_at, ranked in recent
         ],
     }
 
 
 def _day_ranks(wins: list[tuple[date, int]]) -> dict[date, int]:
-    """The rank of each (day, score) win on its day board, in one query."""
+    """The rank of each ranked (day, score) win on its global day board, in one query."""
     if not wins:
         return {}
     better: Counter[date] = Counter()
     scores = dict(wins)
-    keys = {day_key(day): day for day in scores}
+    keys = {ranked_key(day_key(day)): day for day in scores}
     counts = ScoreCount.objects.filter(board__key__in=keys, count__gt=0).values_list(
         "board__key", "total", "count")
     for key, total, count in counts:

@@ -70,7 +70,14 @@ class StandingOutput(serializers.Serializer):
     behind = serializers.IntegerField(help_text="Players who started and did worse than you.")
     better_than_percent = serializers.IntegerField(
         allow_null=True, help_text="`behind` as a share of the other players (0-100); null "
-                                   "when nobody else started.")
+                                   "when nobody else started, or when you are not ranked here.")
+    ranked = serializers.BooleanField(
+        allow_null=True,
+        help_text="Whether your dailies of the period count on this board; null if you have "
+                  "not played in it. false on a global board: none of them is ranked, because "
+                  "your account was not trusted when you started them (a guest, or created on "
+                  "the daily's date). Claimed accounts rank from the next daily after the day "
+                  "they were created. League boards count every member's dailies.")
 
 
 class ReferenceOutput(serializers.Serializer):
@@ -87,7 +94,9 @@ class BoardOutput(serializers.Serializer):
                                                                  "boards).")
     start = serializers.DateField()
     end = serializers.DateField(allow_null=True, help_text="null for all time.")
-    players = serializers.IntegerField(help_text="Players who started a daily of the period.")
+    players = serializers.IntegerField(
+        help_text="Players who started a daily of the period: on the global boards, only "
+                  "ranked dailies count; on a league's, every member's.")
     winners = serializers.IntegerField()
     distribution = serializers.DictField(
         child=serializers.IntegerField(),
@@ -106,7 +115,8 @@ class BoardOutput(serializers.Serializer):
 class DailyOutput(serializers.Serializer):
     date = serializers.DateField()
     number = serializers.IntegerField()
-    players = serializers.IntegerField(help_text="Players who started this daily.")
+    players = serializers.IntegerField(help_text="Players who started this daily, as its "
+                                                 "global board counts them (ranked games).")
     winners = serializers.IntegerField()
     your_game = GameOutput(allow_null=True, help_text="Your game of this daily; null if you "
                                                       "have not started it (or sent no token).")
@@ -117,8 +127,10 @@ class RecentResultOutput(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     score = serializers.IntegerField(allow_null=True)
-    rank = serializers.IntegerField(allow_null=True, help_text="On the daily's board, if won.")
+    rank = serializers.IntegerField(allow_null=True, help_text="On the daily's global board, "
+                                                               "if won and ranked.")
     finished_at = serializers.DateTimeField(allow_null=True)
+    ranked = serializers.BooleanField(help_text="The game counts on the global boards.")
 
 
 class StatsOutput(serializers.Serializer):

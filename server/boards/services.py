@@ -1,5 +1,10 @@
 """Writes on the boards: counting who starts a daily, recording who wins one.
 
+A daily game counts on the boards of its day, week and all time, and - if it is ranked - on
+their ranked versions too, the ones the global boards show (``periods``). Whether it is ranked
+is decided once, when the game is created (``player_ranked_on``), and stored on the game, so
+claiming an account later changes no board of a day already started.
+
 Both are called by ``server.games.services`` inside the transaction that creates or finishes
 the daily game, so a board never shows a half-counted result and a rolled-back move counts
 nothing. Every counter moves by ``SET n = n + 1`` (or an upsert adding to it), so concurrent
@@ -16,17 +21,25 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from django.db import connection, transaction
+from django.db.models import BooleanField, Value
 
 from server.boards.models import Board, ScoreCount, Standing
-from server.boards.periods import ALL_KEY, Period, keys_of_daily
+from server.boards.periods import ALL_KEY, RANKED_SUFFIX, Period, keys_of_game
 
 BOARD = Board._meta.db_table
 STANDING = Standing._meta.db_table
 SCORE_COUNT = ScoreCount._meta.db_table
-KINDS = (Period.DAY, Period.WEEK, Period.ALL)  # in the order of keys_of_daily
+
+
+def player_ranked_on(player, day: date) -> bool:
+    """Whether a daily game of ``day`` that ``player`` starts now ranks on the global boards:
+    the account is trusted - claimed (a username and password) and created before that date,
+    in UTC. A throwaway account made to learn the day's deal never reaches those boards."""
+    return (player.claimed_at is not None
+            and player.created_at.astimezone(UTC).date() < day)
 
 
 def _db(model, field: str, value):
@@ -35,9 +48,17 @@ def _db(model, field: str, value):
 
 
 def _boards_add(cursor, column: str, board_ids: Iterable[int]) -> None:
-    # One statement per board, in id order: the lock order the module docstring promises.
-    for board_id in sorted(board_ids):
-        cursor.execute(f"UPDATE {BOARD} SET {column} = {column} + 1 WHERE id = %s", [board_id])
+    """``column + 1`` on each of the boards, in one statement. On PostgreSQL the rows are
+    locked first in id order (the lock order the module docstring promises); SQLite has one
+    writer at a time."""
+    board_ids = sorted(board_ids)
+    if not board_ids:
+        return
+    ids = _marks(board_ids)
+    if connection.vendor == "postgresql":
+        ids = f"SELECT id FROM {BOARD} WHERE id IN ({ids}) ORDER BY id FOR UPDATE"
+    cursor.execute(f"UPDATE {BOARD} SET {column} = {column} + 1 WHERE id IN ({ids})",
+                   board_ids)
 
 
 def daily_start_record(*, game) -> None:
@@ -45,17 +66,17 @@ def daily_start_record(*, game) -> None:
 
     Call it only when the game was created: the boards' ``players`` count who started.
     """
-    keys = keys_of_daily(game.daily_id)
+    keys = keys_of_game(game.daily_id, game.ranked)
     player = _db(Standing, "player", game.player_id)
     with transaction.atomic(savepoint=False), connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {BOARD} (key, kind, players, winners) "
-            "VALUES (%s, %s, 0, 0), (%s, %s, 0, 0), (%s, %s, 0, 0) ON CONFLICT (key) DO NOTHING",
-            [value for pair in zip(keys, KINDS, strict=True) for value in pair],
+            f"INSERT INTO {BOARD} (key, kind, players, winners) VALUES "
+            + ", ".join(["(%s, %s, 0, 0)"] * len(keys)) + " ON CONFLICT (key) DO NOTHING",
+            [value for key in keys for value in (key, kind_of(key))],
         )
         cursor.execute(
             f"INSERT INTO {STANDING} (board_id, player_id, games, wins, total) "
-            f"SELECT id, %s, 1, 0, 0 FROM {BOARD} WHERE key IN (%s, %s, %s) ORDER BY id "
+            f"SELECT id, %s, 1, 0, 0 FROM {BOARD} WHERE key IN ({_marks(keys)}) ORDER BY id "
             f"ON CONFLICT (board_id, player_id) DO UPDATE SET games = {STANDING}.games + 1 "
             "RETURNING board_id, games",
             [player, *keys],
@@ -69,7 +90,7 @@ def daily_result_record(*, game) -> None:
     start already counted the player, and only wins hold a rank."""
     if game.status != "won":
         return
-    score, keys = game.score, keys_of_daily(game.daily_id)
+    score, keys = game.score, keys_of_game(game.daily_id, game.ranked)
     with transaction.atomic(savepoint=False), connection.cursor() as cursor:
         rows = _standings_add_win(cursor, game, keys)
         if not rows:  # the game was started before the boards existed: count its start now
@@ -91,34 +112,41 @@ def daily_result_record(*, game) -> None:
         _boards_add(cursor, "winners", [board for board, _, wins in rows if wins == 1])
 
 
+def _marks(keys) -> str:
+    return ", ".join(["%s"] * len(keys))
+
+
 def _standings_add_win(cursor, game, keys) -> list[tuple[int, int, int]]:
-    """Add the win to the player's three standings; all three or, if one is missing, none."""
+    """Add the win to the player's standings on the game's boards (three, or six for a ranked
+    game): all of them or, if one is missing, none."""
     player = _db(Standing, "player", game.player_id)
-    boards = f"SELECT id FROM {BOARD} WHERE key IN (%s, %s, %s)"
+    boards = f"SELECT id FROM {BOARD} WHERE key IN ({_marks(keys)})"
     cursor.execute(
         f"UPDATE {STANDING} SET total = total + %s, wins = wins + 1, reached_at = %s, "
         "best = CASE WHEN best IS NULL OR best < %s THEN %s ELSE best END "
         f"WHERE player_id = %s AND board_id IN ({boards}) "
         f"AND (SELECT COUNT(*) FROM {STANDING} "
-        f"WHERE player_id = %s AND board_id IN ({boards})) = 3 "
+        f"WHERE player_id = %s AND board_id IN ({boards})) = %s "
         "RETURNING board_id, total, wins",
         [game.score, _db(Standing, "reached_at", game.finished_at), game.score, game.score,
-         player, *keys, player, *keys],
+         player, *keys, player, *keys, len(keys)],
     )
     return cursor.fetchall()
 
 
 # --- Recounting from the games ------------------------------------------------------------------
 
-GameRow = tuple[object, date, str, int | None, datetime | None]  # player, day, status, score, end
+# player, day, status, score, end, ranked
+GameRow = tuple[object, date, str, int | None, datetime | None, bool]
 
 
 def tally(games: Iterable[GameRow]):
     """Boards, standings and score counts as the daily games ``(player, day, status, score,
-    finished_at)`` make them: what the hooks above keep up to date one game at a time."""
+    finished_at, ranked)`` make them: what the hooks above keep up to date one game at a
+    time."""
     standings: dict[tuple[str, object], dict] = {}
-    for player, day, status, score, finished_at in games:
-        for key in keys_of_daily(day):
+    for player, day, status, score, finished_at, ranked in games:
+        for key in keys_of_game(day, ranked):
             standing = standings.setdefault((key, player), {
                 "games": 0, "wins": 0, "total": 0, "best": None, "reached_at": None})
             standing["games"] += 1
@@ -138,6 +166,7 @@ def tally(games: Iterable[GameRow]):
 
 
 def kind_of(key: str) -> str:
+    key = key.removesuffix(RANKED_SUFFIX)
     if key == ALL_KEY:
         return Period.ALL
     return Period.WEEK if "W" in key else Period.DAY
@@ -149,8 +178,11 @@ def boards_rebuild(*, board_model=Board, standing_model=Standing, count_model=Sc
     uses it, with its historical models, to count the games played before)."""
     if game_model is None:
         from server.games.models import Game as game_model
+    # A migration older than the games' ``ranked`` field sees no ranked game.
+    ranked = ("ranked" if any(field.name == "ranked" for field in game_model._meta.fields)
+              else Value(False, output_field=BooleanField()))
     games = game_model.objects.filter(mode="daily").values_list(
-        "player_id", "daily_id", "status", "score", "finished_at")
+        "player_id", "daily_id", "status", "score", "finished_at", ranked)
     boards, standings, counts = tally(games.iterator(chunk_size=10_000))
     with transaction.atomic():
         count_model.objects.all().delete()

@@ -41,6 +41,7 @@ def game_output(game: Game, engine: EngineGame | None = None) -> dict:
         **player_view(engine),
         "created_at": iso_datetime(game.created_at),
         "finished_at": iso_datetime(game.finished_at),
+        "ranked": game.ranked,
     }
 
 

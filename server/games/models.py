@@ -105,6 +105,10 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    ranked = models.BooleanField(
+        default=False,
+        help_text="A daily game on the global boards: its player's account was trusted when "
+                  "it started (claimed, and created before the daily's date).")
 
     class Meta:
         ordering = ["-created_at"]
@@ -128,6 +132,9 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(moves_played__lte=40), name="game_at_most_40_moves",
+            ),
+            models.CheckConstraint(
+                condition=Q(ranked=False) | Q(mode="daily"), name="game_ranked_only_daily",
             ),
         ]
 

@@ -107,6 +107,10 @@ class GameOutput(serializers.Serializer):
     last_move = LastMoveOutput(allow_null=True)
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    ranked = serializers.BooleanField(
+        help_text="A daily game that counts on the global boards: decided when it started, by "
+                  "whether the account was claimed and created before the daily's date. Always "
+                  "false for practice and archive games; league boards count every daily.")
 
 
 class GamePageOutput(serializers.Serializer):

@@ -42,8 +42,11 @@ def _daily_game(*, player, day: date | None) -> tuple[Game, bool]:
         return existing, False
     try:
         with transaction.atomic():
+            # Ranked or not is decided here, once: claiming the account later changes no
+            # board of a daily already started.
             game = Game.objects.create(player=player, mode=Game.Mode.DAILY, daily=daily,
-                                       deal=daily.deal)
+                                       deal=daily.deal,
+                                       ranked=boards.player_ranked_on(player, daily.date))
             boards.daily_start_record(game=game)
         return game, True
     except IntegrityError:  # a simultaneous request created it: the constraint decided

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core.cache import cache
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from server.players import services as players
+from server.players.models import Player
 
 
 class Api:
@@ -59,6 +63,28 @@ def make_player(db):
     def make(name: str | None = None):
         player, token = players.player_create(name=name)
         return player, Api(token)
+
+    return make
+
+
+def trust(player: Player, *, days: int = 30) -> Player:
+    """``player``, made trusted on the global boards: claimed, and created ``days`` ago (so
+    before today's daily). Returns it reloaded."""
+    since = timezone.now() - timedelta(days=days)
+    Player.objects.filter(pk=player.pk).update(
+        username=player.username or f"user-{player.pk.hex[:12]}", claimed_at=since,
+        created_at=since)
+    player.refresh_from_db()
+    return player
+
+
+@pytest.fixture
+def make_trusted_player(db):
+    """Like ``make_player``, but the account is trusted: its dailies rank on the global
+    boards."""
+    def make(name: str | None = None):
+        player, token = players.player_create(name=name)
+        return trust(player), Api(token)
 
     return make
 

@@ -1,9 +1,9 @@
 """Daily results for the boards' tests, made quickly.
 
 ``daily_result`` starts and finishes a daily game through the boards' own hooks, with the
-score and finish time a test asks for. ``WINNING_RECORD`` is a real deal with a winning
-line, for games that must be won through the API; ``game_before_last_move`` sets a daily game
-up one move from its end.
+score and finish time a test asks for, ranked as the service would rank it.
+``WINNING_RECORD`` is a real deal with a winning line, for games that must be won through the
+API; ``game_before_last_move`` sets a daily game up one move from its end.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ def daily_result(player, day: date, score: int | None = None, *, status: str | N
     "playing" when no score is given."""
     status = status or ("won" if score is not None else "lost")
     daily = dailies.daily_get_or_create(day)
-    game = Game.objects.create(player=player, mode="daily", daily=daily, deal=daily.deal)
+    game = Game.objects.create(player=player, mode="daily", daily=daily, deal=daily.deal,
+                               ranked=boards.player_ranked_on(player, day))
     boards.daily_start_record(game=game)
     if status != "playing":
         game.status, game.score = status, score

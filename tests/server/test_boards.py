@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from server.boards import services as boards
 from server.boards.models import Board, ScoreCount, Standing
-from server.boards.periods import week_key
+from server.boards.periods import ranked_key, week_key
 from server.games import dailies
 from server.games.models import Game
 
@@ -24,6 +24,13 @@ from .results import (
 from .test_concurrency import race
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def make_player(make_trusted_player):
+    """The players of these tests are trusted accounts (claimed, created before today), whose
+    dailies rank on the global boards; tests/server/test_trust.py covers the others."""
+    return make_trusted_player
 
 
 @pytest.fixture
@@ -170,7 +177,7 @@ def test_me_is_your_entry_with_a_token_and_null_without(make_player, api, board_
     me = made[2][1].get(board_url, {"limit": 1}).json()
     assert me["me"]["rank"] == 1 and me["me"]["player"]["name"] == "P2"
     assert me["standing"] == {"status": "won", "rank": 1, "score": 9, "ahead": 0, "behind": 2,
-                              "better_than_percent": 67}
+                              "better_than_percent": 67, "ranked": True}
     assert made[3][1].get(board_url).json()["me"] is None
 
 
@@ -212,7 +219,7 @@ def test_standing_tells_a_loser_and_a_player_still_playing_where_they_stand(make
     made = results(make_player, today, [10, 4, None])
     loser = made[2][1].get(board_url).json()["standing"]
     assert loser == {"status": "lost", "rank": None, "score": None, "ahead": 2, "behind": 0,
-                     "better_than_percent": 0}
+                     "better_than_percent": 0, "ranked": True}
     player, api = make_player("Busy")
     daily_result(player, today, status="playing")
     assert api.get(board_url).json()["standing"]["status"] == "playing"
@@ -328,7 +335,7 @@ def test_a_daily_move_that_does_not_finish_adds_no_query(player_api, today):
     assert not any("boards_" in query["sql"] for query in queries)
 
 
-FINISHING_QUERIES = 5  # standings, score counts, and one per board whose winners grow
+FINISHING_QUERIES = 3  # standings, score counts, and the boards whose winners grow
 
 
 @pytest.mark.parametrize("last", ["winning", "losing"])
@@ -387,6 +394,9 @@ def test_concurrent_finishes_keep_every_counter_exact(make_player, today):
     won = Game.objects.filter(status="won", mode="daily")
     assert (day.players, day.winners) == (6, won.count()) == (6, 4)
     assert ScoreCount.objects.get(board=day, total=0, wins=1).count == 4
+    global_day = Board.objects.get(key=ranked_key(today.isoformat()))  # all six are trusted
+    assert (global_day.players, global_day.winners) == (6, 4)
+    assert ScoreCount.objects.get(board=global_day, total=0, wins=1).count == 4
     kept = counters()
     boards.boards_rebuild()
     assert counters() == kept
@@ -396,9 +406,9 @@ def test_a_win_whose_start_was_never_counted_is_counted_whole(make_player, today
     player, api = make_player()
     daily = winning_daily(today)
     game = Game.objects.create(player=player, mode="daily", daily=daily, deal=daily.deal,
-                               status="won", score=7, finished_at=at(0))
+                               status="won", score=7, finished_at=at(0), ranked=True)
     boards.daily_result_record(game=game)  # no daily_start_record before it
     kept = counters()
-    assert [board[2:] for board in kept[0]] == [(1, 1)] * 3
+    assert [board[2:] for board in kept[0]] == [(1, 1)] * 6  # day, week, all; ranked too
     boards.boards_rebuild()
     assert counters() == kept

@@ -125,8 +125,8 @@ def test_run_jobs_once_runs_what_is_pending(db, today):
     assert Daily.objects.get(date=today).prepared_at is not None
 
 
-def test_the_bots_score_is_a_reference_line_that_never_ranks(make_player, api, today):
-    player, _ = make_player()
+def test_the_bots_score_is_a_reference_line_that_never_ranks(make_trusted_player, api, today):
+    player, _ = make_trusted_player()  # a claimed account older than the day: ranked
     daily_result(player, today, 5)
     Daily.objects.filter(date=today).update(bot_status="won", bot_score=12)
     body = api.get(f"daily/{today.isoformat()}/leaderboard").json()

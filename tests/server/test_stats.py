@@ -58,15 +58,16 @@ def test_no_games_no_streaks():
 
 
 @pytest.fixture
-def history(make_player, settings):
+def history(make_trusted_player, settings):
     """A player with dailies: won 10, won 3, lost, (missed), won 24, won 24 - the last two
-    being yesterday and today."""
+    being yesterday and today. Both players are claimed accounts older than these dailies, so
+    every one of them is ranked on the global boards."""
     today = dailies.utc_today()
     settings.FOURSQUARE_LAUNCH_DATE = today - timedelta(days=30)
-    player, api = make_player("Stats")
+    player, api = make_trusted_player("Stats")
     for days_ago, score in [(5, 10), (4, 3), (3, None), (1, 24), (0, 24)]:
         daily_result(player, today - timedelta(days=days_ago), score, finished_at=at(-days_ago))
-    rival, _ = make_player("Rival")
+    rival, _ = make_trusted_player("Rival")
     daily_result(rival, today, 24, finished_at=at(-100))  # finished earlier: listed first
     return player, api
 
@@ -84,6 +85,7 @@ def test_my_stats(history):
     recent = stats["recent"]
     assert [result["status"] for result in recent] == ["won", "won", "lost", "won", "won"]
     assert recent[0]["rank"] == 1 and recent[2]["rank"] is None and recent[2]["score"] is None
+    assert all(result["ranked"] for result in recent)
     assert recent[0]["number"] == recent[1]["number"] + 1
 
 
