@@ -23,6 +23,8 @@ export function boardSpan(board) {
 /** Where you stand: your rank and share of players behind you, or why you have no rank. */
 export function standingLine(standing) {
   if (!standing) return null;
+  // Played, but not counted here: a global board ranks only trusted accounts' dailies.
+  if (standing.ranked === false) return h("p", { class: "standing-line subtle", id: "standing" }, t("boards.unranked"));
   if (standing.rank) {
     const parts = [t("boards.your_rank", { rank: standing.rank })];
     if (standing.better_than_percent) {

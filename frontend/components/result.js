@@ -79,8 +79,9 @@ export async function renderResult(slot, game, { signal } = {}) {
     const board = await api.leaderboard({ period: "day", date: game.date, limit: 10, around: true });
     if (signal?.aborted) return;
     replace(standing, standingView(board, game));
+    const counted = board.standing?.ranked !== false && game.ranked !== false;
     replace(chart, barChart(board.distribution ?? {}, {
-      mine: won ? game.score : null,
+      mine: won && counted ? game.score : null,  // an unranked win is not among the bars
       caption: t("result.distribution", { date: current().date(game.date, "medium") }),
     }));
   } catch (error) {
@@ -90,12 +91,16 @@ export async function renderResult(slot, game, { signal } = {}) {
   }
 }
 
-/** Rank and percentile for a win; for a loss, where the player stands without a rank. */
+/** Rank and percentile for a win; for a loss, where the player stands without a rank; for a
+ * game that is not on the global board, why and how to get there. */
 export function standingView(board, game) {
   const standing = board.standing ?? {};
   const rows = [];
   const percent = standing.better_than_percent;
-  if (game.status === "won" && standing.rank) {
+  if (standing.ranked === false || game.ranked === false) {
+    // Not on the global board (a guest, or an account created on the daily's date).
+    rows.push(h("p", { class: "rank no-rank", id: "unranked" }, t("boards.unranked")));
+  } else if (game.status === "won" && standing.rank) {
     rows.push(h("p", { class: "rank", id: "rank" }, t("result.rank", { rank: standing.rank, n: board.winners })));
     // "Better than 0%" reads like a loss: a shared first place says so instead.
     if (percent) rows.push(h("p", { class: "percentile", id: "percentile" }, t("result.percentile", { percent: current().percent(percent / 100) })));

@@ -199,6 +199,7 @@ export default {
   "boards.standing_playing": "Your game is still going. Finish it to get a rank.",
   "boards.standing_played": "You played, but you have no win in this period yet.",
   "boards.standing_not_started": "You have not played in this period yet.",
+  "boards.unranked": "You are not on the global board: it ranks only accounts saved with a username before the day of the daily, so save yours in Profile to be ranked from the next daily.",
   "boards.week_of": "Week of {date}",
   "boards.since": "Since {date}",
 

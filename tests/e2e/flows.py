@@ -4,7 +4,7 @@ beside the browser, and driving the game screen."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from rest_framework.test import APIClient
@@ -41,16 +41,34 @@ def known_practice_deal(record: dict = WON_12) -> str:
     return Deal.objects.create(cards=" ".join(record["deck"])).pk
 
 
-class ApiPlayer:
-    """A player acting through the API in-process, beside the browser's players."""
+def trust(player_id) -> None:
+    """Makes a player trusted on the global boards: a claimed account, created a month ago
+    (before today's daily), as a regular player's would be."""
+    from django.utils import timezone
 
-    def __init__(self, token: str | None = None, name: str | None = None) -> None:
+    from server.players.models import Player
+
+    since = timezone.now() - timedelta(days=30)
+    player = Player.objects.get(pk=player_id)
+    Player.objects.filter(pk=player_id).update(
+        username=player.username or f"user-{player.pk.hex[:12]}", claimed_at=since,
+        created_at=since)
+
+
+class ApiPlayer:
+    """A player acting through the API in-process, beside the browser's players. A new one is
+    a guest, or with ``trusted`` a regular player whose dailies rank on the global boards."""
+
+    def __init__(self, token: str | None = None, name: str | None = None, *,
+                 trusted: bool = False) -> None:
         self.client = APIClient()
         if token is None:
             body = {"name": name} if name else {}
             created = self.client.post("/api/v1/players", body, format="json")
             assert created.status_code == 201, created.content
             token = created.json()["token"]
+            if trusted:
+                trust(created.json()["id"])
         self.token = token
         self.client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
 
@@ -70,6 +88,16 @@ class ApiPlayer:
 
 def token_of(page) -> str:
     return json.loads(page.evaluate("localStorage.getItem('fsd.token')"))
+
+
+def as_trusted_player(page, name: str | None = None) -> ApiPlayer:
+    """Signs the page in as a new trusted player (see ``trust``), whose dailies rank on the
+    global boards, and reloads it."""
+    player = ApiPlayer(name=name, trusted=True)
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))",
+                  player.token)
+    page.reload()
+    return player
 
 
 def start_daily(page) -> None:

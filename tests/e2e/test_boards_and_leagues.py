@@ -11,6 +11,7 @@ from tests.e2e.conftest import DESKTOP
 from tests.e2e.flows import (
     WON_12,
     ApiPlayer,
+    as_trusted_player,
     known_daily,
     play_through_the_api,
     play_until_over,
@@ -28,12 +29,14 @@ def named(page, name: str) -> None:
 def test_boards_mark_your_row_and_a_league_is_shared_by_its_invite_link(open_page, shoot):
     known_daily()
     ada = open_page(viewport=DESKTOP)
+    as_trusted_player(ada)  # regular players: their dailies rank on the global boards
     start_daily(ada)
     named(ada, "Ada")
     play_through_the_api(ada, WON_12["moves"])
     ada.locator("#rank").wait_for()
 
     bo = open_page()
+    as_trusted_player(bo)
     start_daily(bo)
     named(bo, "Bo")
     play_until_over(bo)
@@ -104,6 +107,7 @@ def test_boards_mark_your_row_and_a_league_is_shared_by_its_invite_link(open_pag
 def test_stats_count_your_dailies(open_page, shoot):
     known_daily()
     page = open_page()
+    as_trusted_player(page)
     start_daily(page)
     play_through_the_api(page, WON_12["moves"])
     page.locator("#rank").wait_for()
@@ -114,3 +118,28 @@ def test_stats_count_your_dailies(open_page, shoot):
     expect(page.locator(".chart .bar[data-score='12']")).to_have_attribute("data-count", "1")
     expect(page.locator(".recent li")).to_contain_text("won, 12 left, rank 1")
     shoot(page, "phone-light-stats")
+
+
+UNRANKED = ("You are not on the global board: it ranks only accounts saved with a username "
+            "before the day of the daily, so save yours in Profile to be ranked from the next "
+            "daily.")
+
+
+def test_a_guest_is_told_why_they_are_not_on_the_global_board(open_page, shoot):
+    known_daily()
+    regular = ApiPlayer(name="Ada", trusted=True)
+    regular.play(regular.daily(), WON_12["moves"])
+    page = open_page()
+    start_daily(page)  # a new guest
+    play_through_the_api(page, WON_12["moves"])
+    expect(page.locator("#unranked")).to_have_text(UNRANKED)
+    assert page.locator("#rank").count() == 0
+    expect(page.locator(".standing")).to_contain_text("1 player today, 1 won.")
+    expect(page.locator(".chart .bar[data-score='12']")).to_have_attribute("data-count", "1")
+    assert page.locator(".chart .bar-mine").count() == 0  # Ada's win, not the guest's
+    shoot(page, "phone-light-result-unranked")
+
+    page.goto("/#/boards/day")
+    expect(page.locator("#standing")).to_have_text(UNRANKED)
+    expect(page.locator(".leaderboard tbody tr")).to_have_count(1)
+    assert page.locator(".leaderboard tr.mine").count() == 0

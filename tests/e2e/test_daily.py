@@ -11,6 +11,7 @@ from tests.e2e.conftest import DESKTOP
 from tests.e2e.flows import (
     WON_12,
     ApiPlayer,
+    as_trusted_player,
     click_cell,
     known_daily,
     moves_played,
@@ -25,11 +26,13 @@ from tests.e2e.flows import (
 def test_a_daily_played_by_clicking_until_it_ends_shows_result_standing_and_chart(
         open_page, shoot):
     known_daily()
-    ApiPlayer(name="Ada").daily()  # someone else won it already: the chart has a bar
-    winner = ApiPlayer(name="Bo")
+    # Regular players, ranked on the global board: one started, one won (the chart has a bar).
+    ApiPlayer(name="Ada", trusted=True).daily()
+    winner = ApiPlayer(name="Bo", trusted=True)
     winner.play(winner.daily(), WON_12["moves"])
 
     page = open_page()
+    as_trusted_player(page)
     shoot(page, "phone-light-welcome")
     start_daily(page)
     assert page.locator(".cell-target").count() == 1  # the first card goes anywhere
@@ -55,10 +58,11 @@ def test_a_daily_played_by_clicking_until_it_ends_shows_result_standing_and_char
 
 def test_a_won_daily_ranks_you_highlights_your_bar_and_shares_without_spoilers(open_page, shoot):
     daily = known_daily()
-    loser = ApiPlayer(name="Cy")
+    loser = ApiPlayer(name="Cy", trusted=True)
     loser.play(loser.daily(), [[0, 0]] * 4)  # four cards on one pile: still playing
 
     page = open_page(viewport=DESKTOP)
+    as_trusted_player(page)
     start_daily(page)
     play_moves(page, WON_12["moves"])
     page.locator(".result-won").wait_for()

@@ -11,6 +11,7 @@ from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.flows import (
     WON_12,
     ApiPlayer,
+    as_trusted_player,
     click_cell,
     known_daily,
     play_through_the_api,
@@ -33,11 +34,12 @@ def assert_no_sideways_scroll(page) -> None:
 @pytest.mark.parametrize(("device", "viewport", "scheme", "locale"), LOOKS)
 def test_main_screens(open_page, shoot, device, viewport, scheme, locale):
     known_daily()
-    winner = ApiPlayer(name="Ada")
+    winner = ApiPlayer(name="Ada", trusted=True)
     winner.play(winner.daily(), WON_12["moves"])
     name = f"{device}-{scheme}" + ("-fa" if locale.startswith("fa") else "")
 
     page = open_page(viewport=viewport, color_scheme=scheme, locale=locale)
+    as_trusted_player(page)
     start_daily(page)
     play_through_the_api(page, WON_12["moves"][:8])
     click_cell(page, *WON_12["moves"][8])  # the last move is drawn as just played
