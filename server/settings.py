@@ -26,6 +26,7 @@ Environment variables:
     REDIS_URL                e.g. redis://host:6379/0: the cache every worker shares (throttling);
                              default a per-process memory cache
     FOURSQUARE_RATE_<SCOPE>  request limits such as "240/min" or "off"; see THROTTLE_RATES below
+    FOURSQUARE_IDEMPOTENCY_KEY_HOURS  how long a stored response answers retries, default 24
     FOURSQUARE_FAST_MOVES    true/false, default true: answer moves on the fast path (see below)
     FOURSQUARE_DATA_DIR      where the default SQLite database lives, default <repo>/data
 """
@@ -303,6 +304,10 @@ THROTTLE_RATES = {
 
 # No request of this API needs more than a few hundred bytes.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+
+# How long an Idempotency-Key's stored response answers retries; older ones are deleted by the
+# background worker (every move stores one, about 1.5 KB).
+IDEMPOTENCY_KEY_HOURS = env_int("FOURSQUARE_IDEMPOTENCY_KEY_HOURS", 24)
 
 # Moves that succeed are answered in two statements, without DRF (server.games.fastmove); off,
 # every move takes the full view's path. The answers are the same either way.

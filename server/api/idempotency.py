@@ -5,6 +5,9 @@ every request that could carry the same key for the same resource; so a retry th
 while the first attempt is still running waits for it and then replays its answer. Only
 successful responses are stored: a rejected request changed nothing, so running it again
 gives the same rejection.
+
+Stored responses are kept ``settings.IDEMPOTENCY_KEY_HOURS`` (the window in which a retry is
+answered from them), then deleted by ``records_prune`` (the background worker runs it hourly).
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.response import Response
@@ -107,3 +112,19 @@ def respond_idempotently(request, action: Callable[[Any], Outcome],
         request_hash=fingerprint(request, request.data), lock=lock, action=action,
     )
     return Response(body, status=status)
+
+
+PRUNE_BATCH = 5_000  # rows per delete: short statements, no long lock on the table
+
+
+def records_prune(*, now=None) -> int:
+    """Delete stored responses older than the retry window; returns how many. In batches, by
+    the ``created_at`` index, so a backlog of days is cleared without one huge transaction."""
+    cutoff = (now or timezone.now()) - timedelta(hours=settings.IDEMPOTENCY_KEY_HOURS)
+    deleted = 0
+    while True:
+        batch = list(IdempotencyRecord.objects.filter(created_at__lt=cutoff)
+                     .order_by("created_at").values_list("pk", flat=True)[:PRUNE_BATCH])
+        if not batch:
+            return deleted
+        deleted += IdempotencyRecord.objects.filter(pk__in=batch).delete()[0]

@@ -1,8 +1,14 @@
 """Idempotency-Key: a retry with the same key and body gets the stored first response."""
 
-import pytest
+from datetime import timedelta
+from io import StringIO
 
-from server.games.models import Game, Move
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from server.api import idempotency
+from server.games.models import Game, IdempotencyRecord, Move
 
 from .conftest import assert_problem
 
@@ -68,3 +74,54 @@ def test_malformed_keys_are_invalid(player_api, practice_game, key):
     assert_problem(player_api.post(url, {"row": 0, "col": 0}, HTTP_IDEMPOTENCY_KEY=key), 400,
                    "invalid")
     assert not Move.objects.exists()
+
+
+# --- Expiry ------------------------------------------------------------------------------------
+
+
+def _stored_ages(player_api, practice_game, hours_ago: list[float]) -> None:
+    """One stored move response per entry, backdated by that many hours."""
+    game = practice_game
+    for number, hours in enumerate(hours_ago):
+        row, col = game["legal_moves"][0]
+        key = f"age-{number}"
+        game = player_api.post(f"games/{game['id']}/moves",
+                               {"row": row, "col": col, "move": number},
+                               HTTP_IDEMPOTENCY_KEY=key).json()
+        IdempotencyRecord.objects.filter(key=key).update(
+            created_at=timezone.now() - timedelta(hours=hours))
+
+
+def test_responses_older_than_the_window_are_pruned_in_batches(settings, monkeypatch,
+                                                                player_api, practice_game):
+    settings.IDEMPOTENCY_KEY_HOURS = 24
+    monkeypatch.setattr(idempotency, "PRUNE_BATCH", 2)  # several batches for five rows
+    _stored_ages(player_api, practice_game, [30, 25, 48, 23, 1, 72, 100])
+
+    assert idempotency.records_prune() == 5
+
+    assert sorted(IdempotencyRecord.objects.values_list("key", flat=True)) == ["age-3", "age-4"]
+    assert idempotency.records_prune() == 0
+
+
+def test_a_retry_within_the_window_is_still_answered_after_pruning(player_api, practice_game):
+    url = f"games/{practice_game['id']}/moves"
+    first = player_api.post(url, {"row": 0, "col": 0, "move": 0}, HTTP_IDEMPOTENCY_KEY="fresh")
+    idempotency.records_prune()
+    retry = player_api.post(url, {"row": 0, "col": 0, "move": 0}, HTTP_IDEMPOTENCY_KEY="fresh")
+    assert (retry.status_code, retry.content) == (first.status_code, first.content)
+    assert Move.objects.count() == 1
+
+
+def test_the_worker_and_the_command_prune(settings, player_api, practice_game):
+    settings.IDEMPOTENCY_KEY_HOURS = 24
+    _stored_ages(player_api, practice_game, [50, 2])
+    out = StringIO()
+    call_command("run_jobs", "--once", stdout=out)
+    assert "deleted 1 expired Idempotency-Key responses" in out.getvalue()
+
+    _stored_ages(player_api, player_api.post("games", {"mode": "practice"}).json(), [26])
+    out = StringIO()
+    call_command("prune_idempotency_keys", stdout=out)
+    assert out.getvalue().startswith("deleted 1 stored responses older than 24 hours")
+    assert IdempotencyRecord.objects.count() == 1

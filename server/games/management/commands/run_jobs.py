@@ -1,4 +1,5 @@
-"""manage.py run_jobs: the background worker (daily preparation, game analyses)."""
+"""manage.py run_jobs: the background worker (daily preparation, game analyses, and hourly the
+deletion of expired Idempotency-Key responses)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ import time
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
+from server.api.idempotency import records_prune
 from server.games.background import job_run_next
+
+PRUNE_EVERY_SECONDS = 3600  # expired Idempotency-Key responses are deleted hourly
 
 
 class Command(BaseCommand):
@@ -20,7 +24,13 @@ class Command(BaseCommand):
                             help="Seconds to wait when no job is pending (default 2).")
 
     def handle(self, *args, once, poll, **options):
+        pruned_at = None
         while True:
+            if pruned_at is None or time.monotonic() - pruned_at >= PRUNE_EVERY_SECONDS:
+                deleted = records_prune()
+                pruned_at = time.monotonic()
+                if deleted:
+                    self.stdout.write(f"deleted {deleted} expired Idempotency-Key responses")
             job = job_run_next()
             if job is None:
                 if once:

@@ -1,0 +1,18 @@
+"""manage.py prune_idempotency_keys: delete stored responses older than the retry window."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from server.api.idempotency import records_prune
+
+
+class Command(BaseCommand):
+    help = ("Delete Idempotency-Key responses older than FOURSQUARE_IDEMPOTENCY_KEY_HOURS; "
+            "run_jobs does it hourly by itself.")
+
+    def handle(self, *args, **options):
+        deleted = records_prune()
+        self.stdout.write(f"deleted {deleted} stored responses older than "
+                          f"{settings.IDEMPOTENCY_KEY_HOURS} hours")
