@@ -147,7 +147,9 @@ class Game(models.Model):
 
 
 class Move(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: the unique (game, number) index serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves",
+                             db_index=False)
     number = models.PositiveSmallIntegerField(help_text="0 for the first card.")
     row = models.SmallIntegerField()
     col = models.SmallIntegerField()
@@ -168,7 +170,9 @@ class Move(models.Model):
 class IdempotencyRecord(models.Model):
     """The first response to a request sent with an ``Idempotency-Key``, for its retries."""
 
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    # No index of its own: the unique (player, key) index serves every lookup by player.
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               db_index=False)
     key = models.CharField(max_length=255)
     request_hash = models.CharField(max_length=64)
     response_status = models.PositiveSmallIntegerField()
