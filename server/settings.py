@@ -284,8 +284,9 @@ else:
 
 # "<scope>.<token|address>": at most N requests per second, minute, hour or day, or "off". Each
 # scope counts the unsafe requests (POST, PATCH, DELETE) of the views that name it in their
-# `throttle_scope`; reads are never throttled. A player plays a move a second at most, a game
-# takes a minute or two; one address may hide a whole school behind its NAT.
+# `throttle_scope`, and their reads too where a view asks (hints, boards). A player plays a move
+# a second at most, a game takes a minute or two; one address may hide a whole school behind its
+# NAT.
 THROTTLE_RATES = {
     scope: os.environ.get(f"FOURSQUARE_RATE_{scope.upper().replace('.', '_')}", "").strip()
     or default
@@ -299,6 +300,12 @@ THROTTLE_RATES = {
         # A hint runs the bot for up to half a second of CPU.
         "hints.token": "30/min",
         "hints.address": "300/min",
+        # Creating, joining (guessing codes), renaming and leaving leagues.
+        "leagues.token": "30/min",
+        "leagues.address": "300/min",
+        # Board, daily, profile and statistics reads: public, so per address above all.
+        "boards.token": "300/min",
+        "boards.address": "1200/min",
     }.items()
 }
 

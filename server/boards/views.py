@@ -73,13 +73,15 @@ def board_response(request, ref: BoardRef, query: dict) -> Response:
 
 class DailyView(ApiView):
     permission_classes = [AllowAny]
+    throttle_scope = "boards"
+    throttle_reads = True  # public, and each answer ranks a whole board
     query_parameters = frozenset({"date"})
 
     @extend_schema(
         tags=TAG, operation_id="daily_retrieve", summary="Today's daily (or another day's)",
         description="How many started it and won it, and with a token your game of it.",
         parameters=[DATE_PARAMETER],
-        responses={200: s.DailyOutput, **problems(400, 401, 404)},
+        responses={200: s.DailyOutput, **problems(400, 401, 404, 429)},
     )
     def get(self, request):
         query = s.DateQuery(data=request.query_params)
@@ -94,6 +96,8 @@ class DailyView(ApiView):
 
 class DailyBoardView(ApiView):
     permission_classes = [AllowAny]
+    throttle_scope = "boards"
+    throttle_reads = True  # public, and each answer ranks a whole board
     query_parameters = frozenset({"limit", "cursor", "around"})
 
     @extend_schema(
@@ -105,7 +109,7 @@ class DailyBoardView(ApiView):
             "`standing`."
         ),
         parameters=[DAY_PATH_PARAMETER, *PAGE_PARAMETERS],
-        responses={200: s.BoardOutput, **problems(400, 401, 404)},
+        responses={200: s.BoardOutput, **problems(400, 401, 404, 429)},
     )
     def get(self, request, day: str):
         query = page_query(request, s.PageQuery)
@@ -114,6 +118,8 @@ class DailyBoardView(ApiView):
 
 class BoardView(ApiView):
     permission_classes = [AllowAny]
+    throttle_scope = "boards"
+    throttle_reads = True  # public, and each answer ranks a whole board
     query_parameters = frozenset({"period", "date", "limit", "cursor", "around"})
 
     @extend_schema(
@@ -124,7 +130,7 @@ class BoardView(ApiView):
             "listed first. Same shape as a daily's board."
         ),
         parameters=[PERIOD_PARAMETER, DATE_PARAMETER, *PAGE_PARAMETERS],
-        responses={200: s.BoardOutput, **problems(400, 401, 404)},
+        responses={200: s.BoardOutput, **problems(400, 401, 404, 429)},
     )
     def get(self, request):
         query = page_query(request)
@@ -134,19 +140,23 @@ class BoardView(ApiView):
 
 class MyStatsView(ApiView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "boards"
+    throttle_reads = True  # public, and each answer ranks a whole board
 
     @extend_schema(tags=TAG, operation_id="players_me_stats", summary="Your daily statistics",
-                   responses={200: s.StatsOutput, **problems(401)})
+                   responses={200: s.StatsOutput, **problems(401, 429)})
     def get(self, request):
         return Response(s.stats_output(request.user, selectors.player_stats(request.user)))
 
 
 class PlayerProfileView(ApiView):
     permission_classes = [AllowAny]
+    throttle_scope = "boards"
+    throttle_reads = True  # public, and each answer ranks a whole board
 
     @extend_schema(tags=TAG, operation_id="players_retrieve",
                    summary="A player's public profile: name and daily statistics",
-                   responses={200: s.StatsOutput, **problems(401, 404)})
+                   responses={200: s.StatsOutput, **problems(401, 404, 429)})
     def get(self, request, player_id):
         player = Player.objects.filter(pk=player_id, is_active=True).first()
         if player is None:

@@ -36,6 +36,7 @@ def _detail(league) -> dict:
 
 class LeagueListCreateView(ApiView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "leagues"
 
     @extend_schema(tags=TAG, operation_id="leagues_list", summary="Your leagues",
                    responses={200: s.LeagueOutput(many=True), **problems(401)})
@@ -47,7 +48,7 @@ class LeagueListCreateView(ApiView):
         tags=TAG, operation_id="leagues_create", summary="Create a league; you own it",
         description=LIMITS, request=s.LeagueNameInput, parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: s.LeagueDetailOutput, **problems(
-            400, 401, 413, 415, 422, s422="`league_limit` (you are in too many leagues) or "
+            400, 401, 413, 415, 422, 429, s422="`league_limit` (you are in too many leagues) or "
                                           "`idempotency_key_reused`.")},
         examples=[OpenApiExample("a league", value={"name": "Friday Patience"},
                                  request_only=True)],
@@ -66,12 +67,13 @@ class LeagueListCreateView(ApiView):
 
 class LeagueJoinView(ApiView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "leagues"
 
     @extend_schema(
         tags=TAG, operation_id="leagues_join", summary="Join a league with its code",
         description=LIMITS, request=s.LeagueJoinInput,
         responses={200: s.LeagueDetailOutput, **problems(
-            400, 401, 404, 409, 413, 415, 422,
+            400, 401, 404, 409, 413, 415, 422, 429,
             s404="No league has that code (`not_found`).",
             s409="`already_member` or `league_full`.",
             s422="`league_limit`: you are in too many leagues.")},
@@ -90,6 +92,7 @@ class LeagueJoinView(ApiView):
 
 class LeagueDetailView(ApiView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "leagues"
 
     @extend_schema(tags=TAG, operation_id="leagues_retrieve", summary="A league and its members",
                    responses={200: s.LeagueDetailOutput, **problems(401, 404)})
@@ -100,7 +103,7 @@ class LeagueDetailView(ApiView):
         tags=TAG, operation_id="leagues_rename", summary="Rename a league (owner)",
         request=s.LeagueNameInput,
         responses={200: s.LeagueDetailOutput, **problems(
-            400, 401, 403, 404, 413, 415, s403="`not_owner`.")},
+            400, 401, 403, 404, 413, 415, 429, s403="`not_owner`.")},
     )
     def patch(self, request, league_id):
         data = s.LeagueNameInput(data=request.data, partial=True)
@@ -112,12 +115,14 @@ class LeagueDetailView(ApiView):
 
 class LeagueCodeView(ApiView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "leagues"
 
     @extend_schema(
         tags=TAG, operation_id="leagues_code_rotate",
         summary="Give a league a new code; the old one stops working (owner)",
         request=None,
-        responses={200: s.LeagueDetailOutput, **problems(401, 403, 404, s403="`not_owner`.")},
+        responses={200: s.LeagueDetailOutput,
+                   **problems(401, 403, 404, 429, s403="`not_owner`.")},
     )
     def post(self, request, league_id):
         league = services.league_code_rotate(player=request.user, league_id=league_id)
@@ -126,12 +131,13 @@ class LeagueCodeView(ApiView):
 
 class LeagueLeaveView(ApiView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "leagues"
 
     @extend_schema(
         tags=TAG, operation_id="leagues_leave", summary="Leave a league",
         description="An owner who leaves hands the league to its longest-standing member; "
                     "the last member to leave deletes it.",
-        request=None, responses={204: None, **problems(401, 404)},
+        request=None, responses={204: None, **problems(401, 404, 429)},
     )
     def post(self, request, league_id):
         services.league_leave(player=request.user, league_id=league_id)
@@ -140,12 +146,13 @@ class LeagueLeaveView(ApiView):
 
 class MemberView(ApiView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "leagues"
 
     @extend_schema(
         tags=TAG, operation_id="leagues_members_remove",
         summary="Remove a member (owner); your own id leaves the league",
         description="A removed player can join again with the code: rotate it to stop that.",
-        request=None, responses={204: None, **problems(401, 403, 404, s403="`not_owner`.")},
+        request=None, responses={204: None, **problems(401, 403, 404, 429, s403="`not_owner`.")},
     )
     def delete(self, request, league_id, player_id):
         services.league_member_remove(player=request.user, league_id=league_id,
@@ -155,6 +162,8 @@ class MemberView(ApiView):
 
 class LeagueBoardView(ApiView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "boards"
+    throttle_reads = True
     query_parameters = frozenset({"period", "date", "limit", "cursor", "around"})
 
     @extend_schema(
@@ -163,7 +172,7 @@ class LeagueBoardView(ApiView):
         description="Same shape and ranking rules as the public leaderboards; `players`, "
                     "`winners` and ranks count the league's members only.",
         parameters=[PERIOD_PARAMETER, DATE_PARAMETER, *PAGE_PARAMETERS],
-        responses={200: board_serializers.BoardOutput, **problems(400, 401, 404)},
+        responses={200: board_serializers.BoardOutput, **problems(400, 401, 404, 429)},
     )
     def get(self, request, league_id):
         query = page_query(request)

@@ -156,6 +156,28 @@ def test_game_creation_is_limited_per_token(settings, player_api):
     assert player_api.get("games").status_code == 200  # reads are never throttled
 
 
+def test_league_joins_are_limited_per_token_so_codes_cannot_be_guessed(settings, player_api):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "leagues.token": "2/min"}
+    for code in ("GUESS234", "GUESS235"):
+        assert_problem(player_api.post("leagues/join", {"code": code}), 404, "not_found")
+
+    refused = player_api.post("leagues/join", {"code": "GUESS236"})
+
+    assert_problem(refused, 429, "throttled")
+    assert player_api.get("leagues").status_code == 200  # reading your leagues is not counted
+
+
+def test_public_board_reads_are_limited_per_address(settings, api, db):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "boards.address": "2/min"}
+    assert api.get("leaderboard").status_code == 200
+    assert api.get("daily").status_code == 200
+
+    refused = api.get("leaderboard", REMOTE_ADDR="127.0.0.1")
+
+    assert_problem(refused, 429, "throttled")
+    assert api.get("leaderboard", REMOTE_ADDR="192.0.2.7").status_code == 200  # another address
+
+
 def test_limits_are_counted_in_redis_once_per_request(settings, make_player):
     """Two requests of two players from one address: each token counted once, the address
     twice, in Redis with an expiry (so a worker on another machine sees the same counts)."""
