@@ -24,7 +24,6 @@ import psycopg
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.http import HttpResponse
-from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
 from server.api import idempotency, throttling
@@ -33,7 +32,7 @@ from server.games import services
 from server.games.engine import game_output
 from server.games.models import Daily, Deal, Game, IdempotencyRecord, Move
 from server.players.models import AccessToken, Player
-from server.players.tokens import LAST_USED_RESOLUTION, hash_token
+from server.players.tokens import hash_token, last_use_due
 
 FIELDS = frozenset({"row", "col", "move"})
 _ACCEPTED = frozenset({None, "*/*", "application/json"})
@@ -88,7 +87,7 @@ def move_response(request, game_id, *, scope: str) -> HttpResponse | None:
     if row is None:
         return None  # unknown token: the full view says 401
     token_id, player_id, last_used_at, active, stored_hash, stored_status, stored_body = row[:7]
-    if not active or _due_for_last_used(last_used_at):
+    if not active or last_use_due(last_used_at):
         return None
 
     retry_after = throttling.verdict(scope=scope, token_id=str(token_id),
@@ -164,10 +163,6 @@ def _move_input(request) -> dict | None:
         if type(value) is not int or not low <= value <= high:
             return None
     return values
-
-
-def _due_for_last_used(last_used_at) -> bool:
-    return last_used_at is None or timezone.now() - last_used_at > LAST_USED_RESOLUTION
 
 
 def _store(game: Game, played: int, card, values: dict, player_id, key: str | None,

@@ -31,6 +31,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def last_use_due(last_used_at) -> bool:
+    """Whether a token's last use is old enough to be written again."""
+    return last_used_at is None or timezone.now() - last_used_at > LAST_USED_RESOLUTION
+
+
 def token_issue(*, player: Player, label: str = "") -> str:
     """A new token for ``player``; the plain text exists only in this return value."""
     token = secrets.token_urlsafe(TOKEN_BYTES)
@@ -57,9 +62,8 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         access = _token_with_player(hash_token(token))
         if access is None or not access.player.is_active:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
-        now = timezone.now()
-        if access.last_used_at is None or now - access.last_used_at > LAST_USED_RESOLUTION:
-            AccessToken.objects.filter(pk=access.pk).update(last_used_at=now)
+        if last_use_due(access.last_used_at):
+            AccessToken.objects.filter(pk=access.pk).update(last_used_at=timezone.now())
         return access.player, access
 
     def authenticate_header(self, request):
