@@ -58,8 +58,10 @@ def fingerprint(request, body: Any) -> str:
 _TABLE = IdempotencyRecord._meta.db_table
 _FIND_SQL = (f'SELECT "request_hash", "response_status", "response_body" FROM "{_TABLE}" '
              'WHERE "player_id" = %s AND "key" = %s')
-_STORE_SQL = (f'INSERT INTO "{_TABLE}" ("player_id", "key", "request_hash", "response_status", '
-              '"response_body", "created_at") VALUES (%s, %s, %s, %s, %s, %s)')
+# The columns of a stored response, in the order every insert of one gives them.
+RECORD_COLUMNS_SQL = ('"player_id", "key", "request_hash", "response_status", "response_body", '
+                      '"created_at"')
+_STORE_SQL = f'INSERT INTO "{_TABLE}" ({RECORD_COLUMNS_SQL}) VALUES (%s, %s, %s, %s, %s, %s)'
 
 
 def _find(player, key: str) -> tuple[str, int, str] | None:

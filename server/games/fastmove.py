@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 from contextlib import nullcontext
 
-import psycopg
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.http import HttpResponse
@@ -30,7 +29,7 @@ from server.api import idempotency, throttling
 from server.api.problems import Problem
 from server.games import services
 from server.games.engine import game_output
-from server.games.models import Daily, Deal, Game, IdempotencyRecord, Move
+from server.games.models import Daily, Deal, Game, IdempotencyRecord
 from server.players.models import AccessToken, Player
 from server.players.tokens import hash_token, last_use_due
 
@@ -51,21 +50,6 @@ _FIND_SQL = (
     f'LEFT JOIN "{Daily._meta.db_table}" dl ON dl."date" = g."daily_id" '
     'WHERE t."key_hash" = %s'
 )
-_MOVE_SQL = (
-    f'WITH moved AS (UPDATE "{Game._meta.db_table}" SET "move_list" = %s::jsonb, '
-    '"moves_played" = %s, "status" = %s, "score" = %s, "finished_at" = %s, "updated_at" = %s '
-    'WHERE "id" = %s AND "moves_played" = %s RETURNING "id"), '
-    f'stored AS (INSERT INTO "{Move._meta.db_table}" '
-    '("game_id", "number", "row", "col", "card", "played_at") '
-    'SELECT "id", %s, %s, %s, %s, %s FROM moved) '
-)
-_REMEMBER_SQL = (
-    f', remembered AS (INSERT INTO "{IdempotencyRecord._meta.db_table}" '
-    '("player_id", "key", "request_hash", "response_status", "response_body", "created_at") '
-    'SELECT %s, %s, %s, %s, %s, %s FROM moved) '
-)
-_COUNT_SQL = 'SELECT count(*) FROM moved'
-
 _renderer = JSONRenderer()
 
 
@@ -119,23 +103,9 @@ def move_response(request, game_id, *, scope: str) -> HttpResponse | None:
     return _json_response(200, content)
 
 
-def _execute(sql: str, parameters: list):
-    """Run a statement of this path and return its one row.
-
-    Prepared: PostgreSQL parses and plans each statement once per connection, not once per
-    move. Django's cursors bind parameters on the client, which rules that out, so these run
-    on psycopg's own (server-side binding) cursor over Django's connection, with Django's
-    translation of driver errors (a database outage stays a 503).
-    """
-    connection.ensure_connection()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(sql, parameters, prepare=True)
-        return cursor.fetchone()
-
-
 def _find(token: str, game_id, key: str | None):
     """The token's row, with the player's game and the answer stored for the key (if any)."""
-    return _execute(_FIND_SQL, [key, game_id, hash_token(token)])
+    return services.execute_prepared(_FIND_SQL, [key, game_id, hash_token(token)])
 
 
 def _bearer_token(header: str) -> str | None:
@@ -169,22 +139,15 @@ def _store(game: Game, played: int, card, values: dict, player_id, key: str | No
            request_hash: str, content: bytes) -> bool:
     """Store the move, the game's new state and (with a key) the answer, if the game still
     has ``played`` moves. False if it has not, or the key was stored meanwhile."""
-    sql = _MOVE_SQL + (_REMEMBER_SQL if key is not None else "") + _COUNT_SQL
-    parameters = [
-        json.dumps(game.move_list), game.moves_played, game.status, game.score,
-        game.finished_at, game.updated_at, game.pk, played,
-        played, values["row"], values["col"], str(card), game.updated_at,
-    ]
-    if key is not None:
-        parameters += [player_id, key, request_hash, 200, content.decode(), game.updated_at]
+    answer = (player_id, key, request_hash, content.decode()) if key is not None else None
     # Inside a transaction (a test's), a refused statement must not spoil the rest of it.
     guard = transaction.atomic() if connection.in_atomic_block else nullcontext()
     try:
         with guard:
-            (moved,) = _execute(sql, parameters)
+            return services.move_store(game=game, played=played, card=card, row=values["row"],
+                                       col=values["col"], answer=answer)
     except IntegrityError:
         return False
-    return moved == 1
 
 
 def _json_response(status: int, content: bytes) -> HttpResponse:

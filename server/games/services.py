@@ -6,16 +6,18 @@ import json
 import secrets
 from datetime import date
 
+import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from foursquare import Card, IllegalMoveError, deal
 from foursquare import Game as EngineGame
+from server.api import idempotency
 from server.boards import services as boards
 from server.games import dailies
 from server.games.background import job_enqueue
 from server.games.engine import rebuild
-from server.games.models import Daily, Deal, Game, Job, Move
+from server.games.models import Daily, Deal, Game, IdempotencyRecord, Job, Move
 from server.games.problems import (
     DailyUnavailable,
     DealNotFound,
@@ -105,12 +107,54 @@ _LOCK_SQL = (
     f'LEFT JOIN "{Daily._meta.db_table}" dl ON dl."date" = g."daily_id" '
     'WHERE g."id" = %s AND g."player_id" = %s FOR UPDATE OF g'
 )
-_PLAY_SQL = (
-    f'WITH stored AS (INSERT INTO "{Move._meta.db_table}" '
-    '("game_id", "number", "row", "col", "card", "played_at") VALUES (%s, %s, %s, %s, %s, %s)) '
-    f'UPDATE "{Game._meta.db_table}" SET "move_list" = %s::jsonb, "moves_played" = %s, '
-    '"status" = %s, "score" = %s, "finished_at" = %s, "updated_at" = %s WHERE "id" = %s'
+# The move, the game's new state and (optionally) the stored answer for its Idempotency-Key,
+# in one statement, on condition that the game still has the moves it was checked against.
+_STORE_MOVE_SQL = (
+    f'WITH moved AS (UPDATE "{Game._meta.db_table}" SET "move_list" = %s::jsonb, '
+    '"moves_played" = %s, "status" = %s, "score" = %s, "finished_at" = %s, "updated_at" = %s '
+    'WHERE "id" = %s AND "moves_played" = %s RETURNING "id"), '
+    f'stored AS (INSERT INTO "{Move._meta.db_table}" '
+    '("game_id", "number", "row", "col", "card", "played_at") '
+    'SELECT "id", %s, %s, %s, %s, %s FROM moved) '
 )
+_STORE_ANSWER_SQL = (
+    f', remembered AS (INSERT INTO "{IdempotencyRecord._meta.db_table}" '
+    f'({idempotency.RECORD_COLUMNS_SQL}) SELECT %s, %s, %s, %s, %s, %s FROM moved) '
+)
+_MOVED_SQL = "SELECT count(*) FROM moved"
+
+
+def execute_prepared(sql: str, parameters: list):
+    """Run a statement of a move and return its one row (PostgreSQL only).
+
+    Prepared: PostgreSQL parses and plans it once per connection, not once per move. Django's
+    cursors bind parameters on the client, which rules that out, so it runs on psycopg's own
+    (server-side binding) cursor over Django's connection, in its transaction if one is open,
+    with Django's translation of driver errors (a database outage stays a 503).
+    """
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, parameters, prepare=True)
+        return cursor.fetchone()
+
+
+def move_store(*, game: Game, played: int, card: Card, row: int, col: int,
+               answer: tuple | None = None) -> bool:
+    """Store the move ``move_apply`` just played on ``game`` (which had ``played`` moves), the
+    game's new state and, with ``answer`` = (player id, key, request hash, body), the stored
+    answer for its key, in one statement (PostgreSQL). False, storing nothing, if the game no
+    longer has ``played`` moves."""
+    parameters = [
+        json.dumps(game.move_list), game.moves_played, game.status, game.score,
+        game.finished_at, game.updated_at, game.pk, played,
+        played, row, col, str(card), game.updated_at,
+    ]
+    sql = _STORE_MOVE_SQL
+    if answer is not None:
+        parameters += [*answer[:3], 200, answer[3], game.updated_at]
+        sql += _STORE_ANSWER_SQL
+    (moved,) = execute_prepared(sql + _MOVED_SQL, parameters)
+    return moved == 1
 
 
 def game_lock(*, player, game_id) -> Game:
@@ -200,12 +244,8 @@ def move_play(*, game: Game, row: int, col: int, expected_move: int | None) -> E
     engine, card = move_apply(game=game, row=row, col=col, expected_move=expected_move)
     number = game.moves_played - 1
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:  # the move and the game's new state, at once
-            cursor.execute(_PLAY_SQL, [
-                game.pk, number, row, col, str(card), game.updated_at,
-                json.dumps(game.move_list), game.moves_played, game.status, game.score,
-                game.finished_at, game.updated_at, game.pk,
-            ])
+        if not move_store(game=game, played=number, card=card, row=row, col=col):
+            raise RuntimeError(f"game {game.pk} moved on while locked")  # the lock forbids it
     else:  # SQLite (`make run`): the same writes through the ORM
         Move.objects.create(game=game, number=number, row=row, col=col, card=str(card),
                             played_at=game.updated_at)

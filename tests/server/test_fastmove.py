@@ -75,7 +75,8 @@ def test_a_whole_game_gets_the_same_answers_on_both_paths(settings, player_api):
 
 
 def test_a_move_takes_two_statements(player_api, practice_game):
-    with mock.patch.object(fastmove, "_execute", wraps=fastmove._execute) as statements:
+    with mock.patch.object(services, "execute_prepared",
+                           wraps=services.execute_prepared) as statements:
         row, col = practice_game["legal_moves"][0]
         response = player_api.post(_moves_url(practice_game), {"row": row, "col": col},
                                    HTTP_IDEMPOTENCY_KEY="k-1")
