@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
 BOOTSTRAP_PYTHON := $(shell command -v python3.11 2>/dev/null || command -v python3)
 
-.PHONY: help run test lint test-python test-js test-e2e chromium bench
+.PHONY: help run test lint test-python test-sqlite test-js test-e2e chromium bench
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -30,13 +30,20 @@ run: $(VENV_STAMP) ## Serve on http://127.0.0.1:8000 (PORT=..., DATABASE_URL=...
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	exec $(VENV)/bin/gunicorn server.wsgi --bind 127.0.0.1:$(PORT)
 
-test: lint test-python test-js test-e2e ## Lint, then run every test suite (needs PostgreSQL; TEST_DATABASE_URL=...)
+test: lint test-python test-sqlite test-js test-e2e ## Lint, then run every test suite (needs PostgreSQL; TEST_DATABASE_URL=...)
 
 lint: $(VENV_STAMP) ## Check the code with ruff
 	$(VENV)/bin/ruff check .
 
 test-python: $(VENV_STAMP) ## Run pytest against PostgreSQL at TEST_DATABASE_URL
 	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest --ignore=tests/e2e
+
+# The embedded default that `make run` serves. Tests marked `postgresql` pin PostgreSQL's own
+# behaviour and are left out (tests/conftest.py says why); the database file is a scratch one.
+SQLITE_TEST_DIR := $(or $(TMPDIR),/tmp)/foursquare-sqlite-tests
+test-sqlite: $(VENV_STAMP) ## Run the server's tests again on SQLite, the embedded default
+	@mkdir -p $(SQLITE_TEST_DIR)
+	DATABASE_URL='sqlite:///$(SQLITE_TEST_DIR)/db.sqlite3' $(PY) -m pytest tests/server -p no:cacheprovider
 
 test-js: ## Unit-test the front end's pure modules with Node's test runner
 	node --test tests/frontend/

@@ -1,9 +1,14 @@
 """Session-wide test setup.
 
-The server's tests run against PostgreSQL, as production does: SQLite locks, orders and checks
-constraints differently, so a green run on SQLite would prove little. A run that would touch the
-database aborts at once with a message that says how to fix it; it never falls back to SQLite.
-Tests that need no database (the engine's) don't trigger the check.
+The server's tests run against PostgreSQL, as production does, and again against SQLite, the
+embedded default that `make run` serves (`make test` runs both). SQLite locks, orders and
+checks constraints differently, so a test that pins PostgreSQL's behaviour (row locks under
+threads, the prepared statements of the move fast path, query plans) is marked
+``postgresql`` and left out of the SQLite run, which says how many it left out.
+
+A run that would touch the database checks it first and aborts at once with a message that
+says how to fix it: it never falls back to another database than the one named. Tests that
+need no database (the engines') don't trigger the check.
 """
 
 import functools
@@ -12,23 +17,42 @@ import pytest
 
 _HOW_TO_FIX = (
     "Run `make test`, which sets DATABASE_URL=postgres://postgres@127.0.0.1:5432/test "
-    "(`make test TEST_DATABASE_URL=postgres://USER@HOST:PORT/NAME` picks another server), "
-    "or set DATABASE_URL to a PostgreSQL URL yourself"
+    "(`make test TEST_DATABASE_URL=postgres://USER@HOST:PORT/NAME` picks another server) "
+    "for the PostgreSQL run and DATABASE_URL=sqlite:///... for the SQLite one, "
+    "or set DATABASE_URL yourself"
 )
 
 
+def _engine() -> str:
+    from django.conf import settings
+
+    return settings.DATABASES["default"]["ENGINE"]
+
+
+def on_sqlite() -> bool:
+    return _engine() == "django.db.backends.sqlite3"
+
+
 @functools.cache
-def _postgresql_problem() -> str | None:
+def _database_problem() -> str | None:
     """Why the configured database can't run the server's tests, or None if it can."""
-    import psycopg
+    import os
+
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    if database["ENGINE"] != "django.db.backends.postgresql":
-        return (
-            f"The server's tests need PostgreSQL, but the configured database is "
-            f"{database['ENGINE']} ({database['NAME']}). {_HOW_TO_FIX}."
-        )
+    if on_sqlite():
+        # Only when asked for by name: a run without DATABASE_URL would otherwise test the
+        # developer's own data/ file's settings without saying so.
+        if not os.environ.get("DATABASE_URL", "").startswith("sqlite:"):
+            return (f"The server's tests need a database named by DATABASE_URL, but none is "
+                    f"set (the default would be {database['NAME']}). {_HOW_TO_FIX}.")
+        return None
+    if _engine() != "django.db.backends.postgresql":
+        return (f"The server's tests run on PostgreSQL or SQLite, not {_engine()}. "
+                f"{_HOW_TO_FIX}.")
+    import psycopg
+
     where = f"{database.get('HOST') or 'localhost'}:{database.get('PORT') or 5432}"
     try:
         psycopg.connect(
@@ -48,24 +72,44 @@ def _postgresql_problem() -> str | None:
     return None
 
 
-def require_postgresql() -> None:
-    problem = _postgresql_problem()
+def require_database() -> None:
+    problem = _database_problem()
     if problem:
         pytest.exit(problem, returncode=3)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "postgresql: pins PostgreSQL's own behaviour (row locks, prepared statements, plans); "
+        "left out of the SQLite run",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # Fail before the first test rather than midway, when the run is going to need the database.
     if any(item.get_closest_marker("django_db") for item in items):
-        require_postgresql()
+        require_database()
+    if on_sqlite():
+        left_out = [item for item in items if item.get_closest_marker("postgresql")]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [item for item in items if not item.get_closest_marker("postgresql")]
 
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
     # pytest-django calls this before it creates the test database, whichever way a test asked
     # for database access.
-    require_postgresql()
+    require_database()
+    if on_sqlite():
+        # A file, as `make run` uses, not SQLite's in-memory test database: in memory,
+        # connections share one cache whose table locks fail at once instead of waiting, so
+        # simultaneous requests would see errors that the real server never gives.
+        from django.conf import settings
 
+        database = settings.DATABASES["default"]
+        database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}.test"
 
 
 @pytest.fixture(autouse=True)

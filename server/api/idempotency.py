@@ -25,6 +25,7 @@ from django.utils import timezone
 from rest_framework.response import Response
 
 from server.api.problems import InvalidRequest
+from server.core.sql import db_value
 from server.games.models import IdempotencyRecord
 from server.games.problems import IdempotencyKeyReused
 
@@ -66,7 +67,7 @@ _STORE_SQL = f'INSERT INTO "{_TABLE}" ({RECORD_COLUMNS_SQL}) VALUES (%s, %s, %s,
 
 def _find(player, key: str) -> tuple[str, int, str] | None:
     with connection.cursor() as cursor:
-        cursor.execute(_FIND_SQL, [player.pk, key])
+        cursor.execute(_FIND_SQL, [db_value(IdempotencyRecord, "player", player.pk), key])
         return cursor.fetchone()
 
 
@@ -94,8 +95,11 @@ def run_idempotently(
             status, body = action(locked)
             if key is not None:
                 with connection.cursor() as cursor:
-                    cursor.execute(_STORE_SQL, [player.pk, key, request_hash, status,
-                                                json.dumps(body), timezone.now()])
+                    cursor.execute(_STORE_SQL, [db_value(IdempotencyRecord, "player", player.pk),
+                                                key, request_hash, status,
+                                                json.dumps(body),
+                                                db_value(IdempotencyRecord, "created_at",
+                                                         timezone.now())])
             return status, body
     except IntegrityError:
         # The same key was stored meanwhile for another resource: everything above rolled

@@ -38,8 +38,9 @@ from server.boards.ranking import (
     competition_ranks,
     standing_of,
 )
-from server.boards.services import BOARD, SCORE_COUNT, STANDING, _db
+from server.boards.services import BOARD, SCORE_COUNT, STANDING
 from server.boards.streaks import streaks
+from server.core.sql import db_value
 from server.games.analysis import BOT_NAME
 from server.games.dailies import current_dates, daily_number
 from server.games.models import Daily, Game
@@ -91,7 +92,7 @@ def board_sql(*, key: str, viewer_id=None, limit: int, cursor: Cursor | None = N
     """One statement for a whole page of a public board, so that it is read from one
     snapshot in one round trip: the board's counters, its score counts, the viewer's entry,
     and the page (after ``cursor``, or around the viewer). Rows are tagged by part."""
-    params: list = [key, _db(Standing, "player", viewer_id) if viewer_id else None]
+    params: list = [key, db_value(Standing, "player", viewer_id) if viewer_id else None]
     parts = []  # the ranked parts come first: they set the columns' types for the others
     if around:
         parts.append(_ranked_part("above", f"AND {_PLACE} < ({_MY_PLACE}) ", _DESCENDING))
@@ -101,8 +102,8 @@ def board_sql(*, key: str, viewer_id=None, limit: int, cursor: Cursor | None = N
         params += [limit - 1, limit + 1, limit]
     elif cursor is not None:
         parts.append(_ranked_part("page", f"AND {_PLACE} > (%s, %s, %s, %s) ", _ASCENDING))
-        params += [-cursor.total, -cursor.wins, _db(Standing, "reached_at", cursor.reached_at),
-                   _db(Standing, "player", cursor.player_id), limit + 1]
+        params += [-cursor.total, -cursor.wins, db_value(Standing, "reached_at", cursor.reached_at),
+                   db_value(Standing, "player", cursor.player_id), limit + 1]
     else:
         parts.append(_ranked_part("page", "", _ASCENDING))
         params.append(limit + 1)

@@ -28,6 +28,7 @@ from django.db.models import BooleanField, Value
 
 from server.boards.models import Board, ScoreCount, Standing
 from server.boards.periods import ALL_KEY, RANKED_SUFFIX, Period, keys_of_game
+from server.core.sql import db_value
 
 BOARD = Board._meta.db_table
 STANDING = Standing._meta.db_table
@@ -40,11 +41,6 @@ def player_ranked_on(player, day: date) -> bool:
     in UTC. A throwaway account made to learn the day's deal never reaches those boards."""
     return (player.claimed_at is not None
             and player.created_at.astimezone(UTC).date() < day)
-
-
-def _db(model, field: str, value):
-    """``value`` as the database driver wants it (UUIDs are text on SQLite)."""
-    return model._meta.get_field(field).get_db_prep_value(value, connection)
 
 
 def _boards_add(cursor, column: str, board_ids: Iterable[int]) -> None:
@@ -67,7 +63,7 @@ def daily_start_record(*, game) -> None:
     Call it only when the game was created: the boards' ``players`` count who started.
     """
     keys = keys_of_game(game.daily_id, game.ranked)
-    player = _db(Standing, "player", game.player_id)
+    player = db_value(Standing, "player", game.player_id)
     with transaction.atomic(savepoint=False), connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {BOARD} (key, kind, players, winners) VALUES "
@@ -119,7 +115,7 @@ def _marks(keys) -> str:
 def _standings_add_win(cursor, game, keys) -> list[tuple[int, int, int]]:
     """Add the win to the player's standings on the game's boards (three, or six for a ranked
     game): all of them or, if one is missing, none."""
-    player = _db(Standing, "player", game.player_id)
+    player = db_value(Standing, "player", game.player_id)
     boards = f"SELECT id FROM {BOARD} WHERE key IN ({_marks(keys)})"
     cursor.execute(
         f"UPDATE {STANDING} SET total = total + %s, wins = wins + 1, reached_at = %s, "
@@ -128,7 +124,7 @@ def _standings_add_win(cursor, game, keys) -> list[tuple[int, int, int]]:
         f"AND (SELECT COUNT(*) FROM {STANDING} "
         f"WHERE player_id = %s AND board_id IN ({boards})) = %s "
         "RETURNING board_id, total, wins",
-        [game.score, _db(Standing, "reached_at", game.finished_at), game.score, game.score,
+        [game.score, db_value(Standing, "reached_at", game.finished_at), game.score, game.score,
          player, *keys, player, *keys, len(keys)],
     )
     return cursor.fetchall()

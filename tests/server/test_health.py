@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 from unittest import mock
 
@@ -85,11 +86,13 @@ def _status_of(url: str) -> int | None:
 
 
 def _call(base: str, method: str, path: str, body=None, token=None):
+    # Every write carries an Idempotency-Key, as the browser app's do.
     request = urllib.request.Request(
         base + path, method=method,
         data=None if body is None else json.dumps(body).encode(),
         headers={"Content-Type": "application/json",
-                 **({"Authorization": f"Bearer {token}"} if token else {})},
+                 **({"Authorization": f"Bearer {token}"} if token else {}),
+                 **({"Idempotency-Key": str(uuid.uuid4())} if method != "GET" else {})},
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.status, json.loads(response.read())
