@@ -97,14 +97,26 @@ class ServiceUnavailable(Problem):
 
 
 def problem_body(problem: Problem) -> dict[str, Any]:
-    return {
+    return _printable({
         "type": f"{PROBLEM_TYPE_BASE}{problem.code}",
         "title": problem.title,
         "status": problem.status,
         "detail": problem.detail,
         "code": problem.code,
         **problem.extra,
-    }
+    })
+
+
+def _printable(value: Any) -> Any:
+    """``value`` with any lone surrogate in its strings written as ``\\udXXX``: a detail that
+    quotes the client's input must still encode as UTF-8, or the error itself would be a 500."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_printable(key): _printable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_printable(item) for item in value]
+    return value
 
 
 def problem_response(problem: Problem, headers: dict[str, str] | None = None) -> Response:

@@ -25,7 +25,7 @@ from django.db import IntegrityError, connection, transaction
 from django.http import HttpResponse
 from rest_framework.renderers import JSONRenderer
 
-from server.api import idempotency, throttling
+from server.api import idempotency, parsers, throttling
 from server.api.problems import Problem
 from server.games import services
 from server.games.engine import game_output
@@ -121,7 +121,7 @@ def _move_input(request) -> dict | None:
     if not length.isdigit() or int(length) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
         return None
     try:
-        values = json.loads(request.body.decode("utf-8"))
+        values = parsers.loads(request.body.decode("utf-8"))  # the full view's reading of JSON
     except (ValueError, RecursionError):  # ValueError covers UnicodeDecodeError
         return None
     if type(values) is not dict or not values.keys() <= FIELDS:
