@@ -1,0 +1,23 @@
+"""Spite & Malice, the two-player card race: a pure, standard-library game engine.
+
+>>> from spitemalice import Game
+>>> game = Game(b"1:0")
+>>> game.turn, game.legal_actions()[:2]
+(1, [Action(source='4H', target='S0'), Action(source='4H', target='S1')])
+>>> result = game.play(("9D", "S0"))
+>>> game.status, game.turn
+('playing', 0)
+"""
+
+from spitemalice.actions import Action
+from spitemalice.cards import ALL_CARDS, DECK_SIZE, Card
+from spitemalice.dealing import deal
+from spitemalice.errors import IllegalActionError, ParseError
+from spitemalice.game import PLAYING, TIED, WON, Game, PlayResult, Position, Status
+from spitemalice.records import Record, Replay, dumps_record, load_record, loads_record, replay
+
+__all__ = [
+    "ALL_CARDS", "DECK_SIZE", "PLAYING", "TIED", "WON", "Action", "Card", "Game",
+    "IllegalActionError", "ParseError", "PlayResult", "Position", "Record", "Replay", "Status",
+    "deal", "dumps_record", "load_record", "loads_record", "replay",
+]
