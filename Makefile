@@ -56,8 +56,9 @@ chromium: ## Install Debian's chromium for the end-to-end tests when it is missi
 test-e2e: $(VENV_STAMP) chromium ## Play the browser app in headless Chromium against a live server
 	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest tests/e2e
 
-bench: $(VENV_STAMP) ## Time the game engine
+bench: $(VENV_STAMP) ## Time the game engines (Foursquare, then Spite & Malice)
 	$(PY) -m foursquare.bench
+	$(PY) -m spitemalice.bench
 
 # Its own database, dropped and created again on each run: never the tests' one.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_bench
