@@ -15,8 +15,11 @@ RUN mkdir foursquare server \
     && pip install . \
     && pip uninstall -y foursquare-daily
 COPY . .
+# collectstatic loads the settings, which make a secret key on first start: it keeps that
+# throwaway key out of the image.
 RUN pip install --no-deps . \
-    && python manage.py collectstatic --noinput --verbosity 0 \
+    && FOURSQUARE_DATA_DIR=/tmp/build-data python manage.py collectstatic --noinput --verbosity 0 \
+    && rm -rf /tmp/build-data \
     && useradd --system --no-create-home app \
     && mkdir -p data \
     && chown app data

@@ -8,7 +8,8 @@ explains each variable in context.
 
 Environment variables:
     DJANGO_ENV               development or production (see above)
-    DJANGO_SECRET_KEY        secret key (an insecure development key when unset)
+    DJANGO_SECRET_KEY        secret key; unset (not in production), one made at random on first
+                             start and kept in the data dir (server.local_secrets)
     DJANGO_DEBUG             true/false, default false
     DJANGO_ALLOWED_HOSTS     comma-separated, default localhost,127.0.0.1,[::1]
     DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://foursquare.example
@@ -24,11 +25,12 @@ Environment variables:
     DATABASE_PREPARED_STATEMENTS  true/false, default true: false behind a pooler that cannot
                              keep them (PgBouncer in transaction mode before 1.21)
     REDIS_URL                e.g. redis://host:6379/0: the cache every worker shares (throttling);
-                             default a per-process memory cache
+                             default a file cache in the data dir that this machine's workers share
     FOURSQUARE_RATE_<SCOPE>  request limits such as "240/min" or "off"; see THROTTLE_RATES below
     FOURSQUARE_IDEMPOTENCY_KEY_HOURS  how long a stored response answers retries, default 24
     FOURSQUARE_FAST_MOVES    true/false, default true: answer moves on the fast path (see below)
-    FOURSQUARE_DATA_DIR      where the default SQLite database lives, default <repo>/data
+    FOURSQUARE_DATA_DIR      where the default SQLite database, the shared cache of the embedded
+                             default and the secrets made on first start live, default <repo>/data
 """
 
 import os
@@ -37,6 +39,8 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from server.local_secrets import local_secret
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 FRONTEND_DIR = BASE_DIR / "frontend"
@@ -74,21 +78,23 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+# The embedded default's files: the SQLite database, the shared cache, secrets made on first start.
+DATA_DIR = Path(os.environ.get("FOURSQUARE_DATA_DIR", "").strip() or BASE_DIR / "data")
+
 # --- Security ----------------------------------------------------------------------------------
 
-_INSECURE_DEV_SECRET_KEY = "django-insecure-foursquare-daily-development-only"
 _LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip() or _INSECURE_DEV_SECRET_KEY
+_SECRET_KEY_FROM_ENV = os.environ.get("DJANGO_SECRET_KEY", "").strip()
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", _LOCAL_HOSTS)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 _SERVES_PUBLIC_HOSTS = bool(set(ALLOWED_HOSTS) - set(_LOCAL_HOSTS))
 
-# Serving a public host name must never sign sessions with a key that is published in this file,
-# whatever DJANGO_ENV says.
-if SECRET_KEY == _INSECURE_DEV_SECRET_KEY and _SERVES_PUBLIC_HOSTS:
+# Serving a public host name takes a key of its own, whatever DJANGO_ENV says: the key kept in
+# one machine's data folder is not shared with the other app servers behind a public name.
+if not _SECRET_KEY_FROM_ENV and _SERVES_PUBLIC_HOSTS:
     raise ImproperlyConfigured(
         "DJANGO_SECRET_KEY must be set when DJANGO_ALLOWED_HOSTS names hosts other than "
         f"{', '.join(_LOCAL_HOSTS)} (got {', '.join(ALLOWED_HOSTS)})"
@@ -101,6 +107,8 @@ ENVIRONMENT = (
 if ENVIRONMENT not in {"development", "production"}:
     raise ImproperlyConfigured(f"DJANGO_ENV must be development or production, not {ENVIRONMENT!r}")
 PRODUCTION = ENVIRONMENT == "production"
+# Production has its own (checked below); anywhere else one is made on first start.
+SECRET_KEY = _SECRET_KEY_FROM_ENV or ("" if PRODUCTION else local_secret(DATA_DIR, "secret-key"))
 
 if PRODUCTION:
     _missing = [
@@ -186,8 +194,6 @@ TEMPLATES = [
 
 # --- Database ----------------------------------------------------------------------------------
 
-DATA_DIR = Path(os.environ.get("FOURSQUARE_DATA_DIR", "").strip() or BASE_DIR / "data")
-
 _database_url = os.environ.get("DATABASE_URL", "").strip()
 if not _database_url:
     # SQLite cannot create the directory its file lives in; a fresh clone has no data/.
@@ -266,7 +272,8 @@ REST_FRAMEWORK = {
 # --- Cache and throttling ----------------------------------------------------------------------
 
 # Throttling counts requests in the cache, so the counts are shared by every worker only when the
-# cache is: REDIS_URL in production. Without it each process counts on its own. Redis being down
+# cache is: REDIS_URL in production, shared by every app server; without it, a file cache that the
+# workers of one machine share. Redis being down
 # never fails a request: throttling pauses, and says so in the log (server.api.throttling).
 _redis_url = os.environ.get("REDIS_URL", "").strip()
 if _redis_url:
@@ -280,7 +287,13 @@ if _redis_url:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # The embedded default: a SQLite-backed cache in the data folder, one for every worker of
+    # this machine (a memory cache would let each worker count its own, and the limits hold at
+    # several times their setting). Its increments are atomic across processes.
+    CACHES = {"default": {"BACKEND": "diskcache.DjangoCache",
+                          "LOCATION": str(DATA_DIR / "cache"),
+                          "TIMEOUT": 3600,
+                          "OPTIONS": {"size_limit": 64 * 2**20}}}
 
 # "<scope>.<token|address>": at most N requests per second, minute, hour or day, or "off". Each
 # scope counts the unsafe requests (POST, PATCH, DELETE) of the views that name it in their
@@ -327,9 +340,10 @@ FOURSQUARE_LAUNCH_DATE = date.fromisoformat(
     os.environ.get("FOURSQUARE_LAUNCH_DATE", "").strip() or "2026-11-01"
 )
 # Daily deals are HMAC(FOURSQUARE_DAILY_SECRET, date): whoever knows it can compute every future
-# deal. Production must set it (see the security checks); locally it derives from SECRET_KEY.
+# deal. Production must set it (see the security checks); elsewhere one is made on first start.
 FOURSQUARE_DAILY_SECRET = (
-    os.environ.get("FOURSQUARE_DAILY_SECRET", "").strip() or f"daily-deal:{SECRET_KEY}"
+    os.environ.get("FOURSQUARE_DAILY_SECRET", "").strip()
+    or ("" if PRODUCTION else local_secret(DATA_DIR, "daily-secret"))
 )
 
 # Background work (server.games.background): "thread" runs jobs in this process as soon as

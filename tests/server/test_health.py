@@ -4,20 +4,13 @@ import json
 import os
 import shutil
 import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-import uuid
 from pathlib import Path
 from unittest import mock
 
 import pytest
 from django.db import OperationalError, connection
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from tests.make_run import call, make_run, status_of
 
 
 @pytest.mark.django_db
@@ -69,49 +62,20 @@ def test_api_docs_serve_swagger_ui_from_our_own_static_files(client):
 # --- `make run` ----------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _status_of(url: str) -> int | None:
-    try:
-        with urllib.request.urlopen(url, timeout=1) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
-    except OSError:
-        return None
-
-
-def _call(base: str, method: str, path: str, body=None, token=None):
-    # Every write carries an Idempotency-Key, as the browser app's do.
-    request = urllib.request.Request(
-        base + path, method=method,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json",
-                 **({"Authorization": f"Bearer {token}"} if token else {}),
-                 **({"Idempotency-Key": str(uuid.uuid4())} if method != "GET" else {})},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return response.status, json.loads(response.read())
-
-
 def _play_a_few_moves(base: str) -> None:
     """The embedded default (SQLite) serves the whole game, not just the health probe."""
-    status, player = _call(base, "POST", "/api/v1/players", {"name": "Embedded"})
-    assert status == 201
-    status, game = _call(base, "POST", "/api/v1/games", {"mode": "daily"}, player["token"])
-    assert status == 201
+    status, player = call(base, "POST", "/api/v1/players", {"name": "Embedded"})
+    assert status == 201, player
+    status, game = call(base, "POST", "/api/v1/games", {"mode": "daily"}, player["token"])
+    assert status == 201, game
     for _ in range(3):
         row, col = game["legal_moves"][0]
-        status, game = _call(base, "POST", f"/api/v1/games/{game['id']}/moves",
-                             {"row": row, "col": col, "move": game["moves_played"]},
-                             player["token"])
-        assert status == 200
+        status, game = call(base, "POST", f"/api/v1/games/{game['id']}/moves",
+                            {"row": row, "col": col, "move": game["moves_played"]},
+                            player["token"])
+        assert status == 200, game
     assert game["moves_played"] == 3
-    status, me = _call(base, "GET", "/api/v1/players/me", token=player["token"])
+    status, me = call(base, "GET", "/api/v1/players/me", token=player["token"])
     assert status == 200 and me["id"] == player["id"]
 
 
@@ -132,45 +96,29 @@ def _children_of(pid: int) -> list[int]:
     ],
 )
 def test_make_run_serves_then_stops_cleanly_on_sigterm(tmp_path, signalled, make_status):
-    port = _free_port()
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        # Not the test database, and not the jobserver of a make that may be running us.
-        if key not in {"DATABASE_URL", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}
-    }
-    env["FOURSQUARE_DATA_DIR"] = str(tmp_path / "data")
-    log_path = tmp_path / "make-run.log"
-    # `-o` takes the environment running this test as installed instead of rebuilding .venv.
-    venv = sys.prefix
-    command = ["make", "-o", f"{venv}/.installed", "run", f"VENV={venv}", f"PORT={port}"]
+    with make_run(tmp_path) as served:
+        assert status_of(f"{served.base}/") == 200
+        assert (served.data_dir / "db.sqlite3").exists()
+        _play_a_few_moves(served.base)
 
-    with log_path.open("wb") as log:
-        make = subprocess.Popen(
-            command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        # Generous: migrate and collectstatic run first, and a busy machine is slow.
-        deadline = time.monotonic() + 90
-        while _status_of(f"http://127.0.0.1:{port}/healthz") != 200:
-            assert make.poll() is None, f"make run exited early:\n{log_path.read_text()}"
-            assert time.monotonic() < deadline, f"/healthz never answered:\n{log_path.read_text()}"
-            time.sleep(0.1)
-        assert _status_of(f"http://127.0.0.1:{port}/") == 200
-        assert (tmp_path / "data" / "db.sqlite3").exists()
-        _play_a_few_moves(f"http://127.0.0.1:{port}")
-
+        make = served.process
         (server,) = _children_of(make.pid)
         os.kill(server if signalled == "server" else make.pid, signal.SIGTERM)
         status = make.wait(timeout=10)
-    finally:
-        if make.poll() is None:
-            os.killpg(make.pid, signal.SIGKILL)
-            make.wait()
 
-    output = log_path.read_text()
+    output = served.log()
     assert status == make_status, output
     assert "Shutting down: Master" in output
     assert "***" not in output, "make reported a failed recipe"
-    assert _status_of(f"http://127.0.0.1:{port}/healthz") is None
+    assert status_of(f"{served.base}/healthz") is None
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
+def test_make_run_workers_share_one_count_of_the_rate_limits(tmp_path):
+    # Several gunicorn workers answer in turn; a limit of 6 must hold across all of them, not
+    # 6 per worker.
+    with make_run(tmp_path, FOURSQUARE_RATE_PLAYERS_ADDRESS="6/hour") as served:
+        statuses = [call(served.base, "POST", "/api/v1/players", {})[0] for _ in range(20)]
+        workers = len(_children_of(_children_of(served.process.pid)[0]))
+    assert workers > 1
+    assert statuses == [201] * 6 + [429] * 14
