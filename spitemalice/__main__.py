@@ -1,0 +1,5 @@
+import sys
+
+from spitemalice.cli import main
+
+sys.exit(main())
