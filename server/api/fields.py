@@ -1,4 +1,8 @@
-"""Serializer fields that take JSON types at their word: no "3" for 3, no 3 for "3"."""
+"""Serializer fields that take JSON types at their word (no "3" for 3, no 3 for "3"), and
+query-string values in their canonical spelling only."""
+
+import re
+from datetime import date
 
 from django.core.validators import RegexValidator
 from rest_framework import serializers
@@ -32,3 +36,43 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class CanonicalDateField(serializers.DateField):
+    """A date written exactly ``YYYY-MM-DD`` (ASCII digits, zero-padded), and a day the
+    calendar has. ``2026-1-5``, ``２０２６-…`` and ``2026-02-29`` are refused, not read
+    generously: one spelling per date, the one every response writes."""
+
+    default_error_messages = {
+        "invalid": "Not a date: write it YYYY-MM-DD (e.g. 2026-11-29).",
+        "no_such_day": "{value} is not a day of the calendar.",
+    }
+    PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+    def to_internal_value(self, value):
+        if not isinstance(value, str) or not self.PATTERN.fullmatch(value):
+            self.fail("invalid")
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            self.fail("no_such_day", value=value)
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """A whole number in a query string, in its one canonical spelling: ASCII digits with no
+    sign, space or leading zero (``5``, not ``+5``, `` 5``, ``05``, ``5.0`` or ``٥``)."""
+
+    default_error_messages = {
+        "invalid": "Write a whole number in ASCII digits, with no sign, space or leading zero.",
+    }
+    PATTERN = re.compile(r"0|[1-9][0-9]*")
+    MAX_DIGITS = 18  # every bound of this API is far below; int() never meets a huge string
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str) or not self.PATTERN.fullmatch(data):
+            self.fail("invalid")
+        if len(data) > self.MAX_DIGITS and self.max_value is not None:
+            self.fail("max_value", max_value=self.max_value)
+        if len(data) > self.MAX_DIGITS:
+            self.fail("invalid")
+        return int(data)

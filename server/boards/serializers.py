@@ -7,6 +7,7 @@ from datetime import date
 from rest_framework import serializers
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
+from server.api.fields import CanonicalDateField, QueryIntegerField
 from server.api.formats import iso_datetime
 from server.api.inputs import StrictQuery
 from server.boards.periods import BoardRef, Period
@@ -16,16 +17,13 @@ from server.games.models import Game
 from server.games.serializers import GameOutput
 from server.players.serializers import PlayerRef
 
-DATE_FORMATS = ["%Y-%m-%d"]
-
 
 class DateQuery(StrictQuery):
-    date = serializers.DateField(required=False, input_formats=DATE_FORMATS,
-                                 help_text="YYYY-MM-DD; default: today in UTC.")
+    date = CanonicalDateField(required=False, help_text="YYYY-MM-DD; default: today in UTC.")
 
 
 class PageQuery(StrictQuery):
-    limit = serializers.IntegerField(min_value=1, max_value=MAX_LIMIT, default=DEFAULT_LIMIT,
+    limit = QueryIntegerField(min_value=1, max_value=MAX_LIMIT, default=DEFAULT_LIMIT,
                                      help_text=f"Entries per page, 1-{MAX_LIMIT}.")
     cursor = serializers.CharField(required=False, max_length=100,
                                    help_text="From a previous page's `next`.")

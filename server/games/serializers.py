@@ -6,15 +6,15 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from server.api.fields import StrictCharField, StrictIntegerField
+from server.api.fields import CanonicalDateField, StrictCharField, StrictIntegerField
 from server.api.inputs import StrictInput
 from server.games.models import Game
 
 
 class DailyGameInput(StrictInput):
     mode = serializers.ChoiceField(choices=[Game.Mode.DAILY.value])
-    date = serializers.DateField(
-        required=False, input_formats=["%Y-%m-%d"],
+    date = CanonicalDateField(
+        required=False,
         help_text="Your local date (default: today in UTC); it must be current somewhere on "
                   "Earth (UTC-12 to UTC+14).",
     )
@@ -29,8 +29,7 @@ class PracticeGameInput(StrictInput):
 
 class ArchiveGameInput(StrictInput):
     mode = serializers.ChoiceField(choices=[Game.Mode.ARCHIVE.value])
-    date = serializers.DateField(input_formats=["%Y-%m-%d"],
-                                 help_text="A past daily, no longer current anywhere.")
+    date = CanonicalDateField(help_text="A past daily, no longer current anywhere.")
 
 
 GAME_INPUTS = {

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from server.api import idempotency
-from server.api.problems import InvalidRequest
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
 from server.games import analysis, fastmove, selectors, services
 from server.games import serializers as s
 from server.games.engine import game_output, rebuild, record_output
 from server.games.models import Job
+from server.games.pagination import GamePagination
 from server.games.problems import (
     AnalysisUnavailable,
     GameInProgress,
@@ -30,21 +29,6 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
     description="Any unique string per intended action. A retry with the same key and body "
                 "returns the first response instead of acting twice.",
 )
-
-
-class GamePagination(CursorPagination):
-    ordering = "-created_at"
-    page_size = 20
-    page_size_query_param = "limit"
-    max_page_size = 100
-
-    def get_page_size(self, request):
-        raw = request.query_params.get(self.page_size_query_param)
-        if raw is None:
-            return self.page_size
-        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
-            raise InvalidRequest(f"limit is a whole number from 1 to {self.max_page_size}.")
-        return int(raw)
 
 
 class GameListCreateView(ApiView):

@@ -85,3 +85,81 @@ def test_json_declared_as_utf8_is_read(api):
     response = api.raw("post", "players", '{"name": "Ada Lovelace"}',
                        "application/json; charset=UTF-8")
     assert response.status_code == 201, response.content
+
+
+# --- Query values in their canonical spelling ---------------------------------------------------
+
+@pytest.mark.parametrize("limit", ["+5", " 5", "5 ", "05", "5.0", "٥", "²", "-1", "0", "1e1",
+                                   "101", str(2**63), "9" * 5000])
+def test_a_limit_not_written_canonically_is_400(player_api, limit):
+    for path in ("games", "leaderboard"):
+        body = assert_problem(player_api.get(path, {"limit": limit}), 400, "invalid")
+        assert body["errors"][0]["field"] == "limit"
+
+
+def test_a_canonical_limit_is_read(player_api):
+    assert player_api.get("games", {"limit": "100"}).status_code == 200
+    assert player_api.get("leaderboard", {"limit": "1"}).status_code == 200
+
+
+@pytest.mark.parametrize("day", ["2026-1-5", "2026-11-5", "26-11-05", " 2026-11-05",
+                                 "2026-11-05 ", "２０２６-11-05", "2026-11-05T00:00",
+                                 "20261105", "0000-01-01", "2026-13-01", "2026-02-29",
+                                 "2026-11-31", "10000-01-01"])
+def test_a_date_not_written_canonically_is_400(player_api, day):
+    assert_problem(player_api.get("leaderboard", {"date": day}), 400, "invalid")
+    assert_problem(player_api.get("daily", {"date": day}), 400, "invalid")
+    assert_problem(player_api.post("games", {"mode": "archive", "date": day}), 400, "invalid")
+    assert_problem(player_api.post("games", {"mode": "daily", "date": day}), 400, "invalid")
+    if "/" not in day:
+        assert_problem(player_api.get(f"daily/{day}/leaderboard"), 400, "invalid")
+    assert not Game.objects.exists()
+
+
+def test_a_leap_day_is_a_date(player_api, settings):
+    from datetime import date
+
+    settings.FOURSQUARE_LAUNCH_DATE = date(2024, 1, 1)
+    assert player_api.get("leaderboard", {"date": "2024-02-29"}).status_code == 200
+
+
+# --- Cursors: one rule for every list -----------------------------------------------------------
+
+def _b64(text: str) -> str:
+    import base64
+
+    return base64.b64encode(text.encode()).decode()
+
+
+BOARD_CURSOR = "9.1.1764400329120455." + "3f2a" * 8
+
+
+@pytest.mark.parametrize("cursor", [
+    _b64("p=garbage"), _b64("p=2026-13-01 00:00:00+00:00"), _b64("p=0001-01-01"),
+    _b64("o=-1"), _b64("o=99999999999999999999"), _b64("o=٥"), _b64("r=2"), _b64("x=1"),
+    _b64("o=1&o=2"), _b64("p=2026-12-01 08:00:00+05:00"), _b64("p=9999-12-31 23:59:59+14:00"),
+    "cD1nYXJiYWdl===", "cD1n YXJiYWdl", "!!!", "€", BOARD_CURSOR, _b64(BOARD_CURSOR),
+    "A" * 1001, _b64("p=" + "9" * 5000)[:1000],
+])
+def test_a_cursor_not_from_a_link_is_400_on_the_games_list(player_api, cursor):
+    body = assert_problem(player_api.get("games", {"cursor": cursor}), 400, "invalid")
+    assert body["errors"][0]["field"] == "cursor"
+
+
+def test_a_games_cursor_is_400_on_a_board(player_api):
+    games_cursor = _b64("p=2026-12-01 08:00:00.123456+00:00")
+    for path in ("leaderboard", "daily/2026-11-05/leaderboard"):
+        body = assert_problem(player_api.get(path, {"cursor": games_cursor}), 400, "invalid")
+        assert body["errors"][0]["field"] == "cursor"
+
+
+def test_next_and_previous_links_of_the_games_list_still_work(player_api):
+    for _ in range(3):
+        player_api.post("games", {"mode": "practice"})
+    first = player_api.get("games", {"limit": 1}).json()
+    second = player_api.get(first["next"]).json()
+    assert second["results"][0]["id"] != first["results"][0]["id"]
+    back = player_api.get(second["previous"]).json()
+    assert back["results"][0]["id"] == first["results"][0]["id"]
+    third = player_api.get(second["next"]).json()
+    assert third["next"] is None and len(third["results"]) == 1
