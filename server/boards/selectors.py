@@ -267,15 +267,16 @@ def members_board_page(*, ref: BoardRef, members, viewer, limit: int,
 
 
 def board_ref(period: Period, day: date) -> BoardRef:
-    """The board of ``period`` that holds ``day``, if any daily of it has been dealt: from the
-    launch date to the last date current somewhere on Earth."""
-    ref = BoardRef(period, day)
+    """The board of ``period`` that holds ``day``, if the daily of ``day`` has been dealt: from
+    the launch date to the last date current somewhere on Earth. The date itself decides, for
+    a week or all time too: a week board asked for by a day before the launch is 404, even if
+    the launch falls in that week."""
     last = current_dates()[1]
-    if (ref.end or last) < settings.FOURSQUARE_LAUNCH_DATE or ref.start > last:
+    if not settings.FOURSQUARE_LAUNCH_DATE <= day <= last:
         raise BoardNotFound(
             f"No daily of {day.isoformat()} has been dealt: dailies run from "
             f"{settings.FOURSQUARE_LAUNCH_DATE.isoformat()} to {last.isoformat()} today.")
-    return ref
+    return BoardRef(period, day)
 
 
 def daily_summary(*, day: date) -> tuple[int, int]:

@@ -163,3 +163,38 @@ def test_next_and_previous_links_of_the_games_list_still_work(player_api):
     assert back["results"][0]["id"] == first["results"][0]["id"]
     third = player_api.get(second["next"]).json()
     assert third["next"] is None and len(third["results"]) == 1
+
+
+# --- Dates with no daily ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("period", ["day", "week", "all"])
+@pytest.mark.parametrize("day", ["0001-01-01", "2026-10-31", "9999-12-31", "far-future"])
+def test_a_board_of_a_date_with_no_daily_is_404_whatever_the_period(
+        player_api, make_player, period, day):
+    from datetime import timedelta
+
+    from server.games.dailies import current_dates
+
+    if day == "far-future":
+        day = (current_dates()[1] + timedelta(days=1)).isoformat()
+    assert_problem(player_api.get("leaderboard", {"period": period, "date": day}), 404,
+                   "not_found")
+    league = player_api.post("leagues", {"name": "Dates"}).json()
+    assert_problem(player_api.get(f"leagues/{league['id']}/leaderboard",
+                                  {"period": period, "date": day}), 404, "not_found")
+
+
+@pytest.mark.parametrize("day", ["0001-01-01", "2026-10-31", "9999-12-31"])
+def test_the_daily_of_a_date_with_no_daily_is_404(api, day):
+    assert_problem(api.get("daily", {"date": day}), 404, "not_found")
+    assert_problem(api.get(f"daily/{day}/leaderboard"), 404, "not_found")
+
+
+def test_the_launch_week_board_from_the_launch_day_on_is_200(api, settings):
+    from datetime import date
+
+    settings.FOURSQUARE_LAUNCH_DATE = date(2026, 11, 4)  # a Wednesday
+    assert_problem(api.get("leaderboard", {"period": "week", "date": "2026-11-02"}), 404,
+                   "not_found")
+    body = api.get("leaderboard", {"period": "week", "date": "2026-11-04"}).json()
+    assert (body["start"], body["end"]) == ("2026-11-02", "2026-11-08")
