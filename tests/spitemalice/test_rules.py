@@ -273,3 +273,30 @@ def test_from_position_rejects_cards_that_do_not_add_up():
         position_game(hands=(["9X"], []))
     with pytest.raises(ParseError, match="cannot be card 2"):
         position_game(hands=(["9H"], []), centre=(["AC", "3C"],))
+
+
+def test_the_worked_example_of_the_rules_page():
+    """docs/SPITE_MALICE.md, "A worked example", action by action."""
+    game = position_game(
+        hands=(["2C", "3S", "7H", "8H", "KD"], []),
+        payoffs=(["4D", "6C", "QH"], ["9D"]),
+        sides=([["9S"], ["JD", "5C"]], []),
+        centre=(["AH"], ["AS", "2D", "3H", "4C", "5S", "6H", "7D", "KC", "9S", "TD"]),
+    )
+    steps = [
+        (["2C", "C0"], "2C", 2), (["3S", "C0"], "3S", 3), (["P", "C0"], "4D", 4),
+        (["S1", "C0"], "5C", 5), (["P", "C0"], "6C", 6), (["7H", "C0"], "7H", 7),
+        (["8H", "C0"], "8H", 8), (["S0", "C0"], "9S", 9), (["S1", "C1"], "JD", 11),
+    ]
+    for action, card, counts_as in steps:
+        result = game.play(action)
+        assert (str(result.card), result.counts_as, result.completed) == (card, counts_as, False)
+    assert str(game.payoff_top(0)) == "QH" and game.payoff_size(0) == 1
+    stock_before = game.stock_size
+    result = game.play(["KD", "C1"])
+    assert (result.counts_as, result.completed) == (12, True)
+    assert game.centre_stacks()[1] == [] and len(game.centre_stacks()[0]) == 9
+    assert len(game.hand(0)) == 5 and game.turn == 0  # refilled, still player 0's turn
+    assert game.stock_size == stock_before + 12 - 5
+    game.play([str(game.hand(0)[0]), "S0"])
+    assert game.turn == 1 and game.turn_number == 2
