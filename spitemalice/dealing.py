@@ -18,9 +18,9 @@ shuffles the stock (top to bottom) followed by the stack (bottom to top) with pr
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-from collections.abc import Iterator, Sequence
+import struct
+from collections.abc import Sequence
 from typing import TypeVar
 
 from spitemalice.cards import CANONICAL_IDS, CARD_OF_ID, COPIES, Card
@@ -28,28 +28,38 @@ from spitemalice.cards import CANONICAL_IDS, CARD_OF_ID, COPIES, Card
 DEAL_LABEL = b"spite-malice-deal/v1"
 RESHUFFLE_LABEL = b"spite-malice-reshuffle/v1"
 _WORD_RANGE = 1 << 32
+_EIGHT_WORDS = struct.Struct(">8I").unpack  # a 32-byte block as eight big-endian words
 
 T = TypeVar("T")
 
 
-def _words(seed: bytes, prefix: bytes) -> Iterator[int]:
-    counter = 0
-    while True:
-        block = hmac.new(seed, prefix + counter.to_bytes(8, "big"), hashlib.sha256).digest()
-        yield from (int.from_bytes(block[i:i + 4], "big") for i in range(0, 32, 4))
-        counter += 1
+def _blocks(seed: bytes, prefix: bytes, first: int, count: int) -> list[int]:
+    """The words of blocks ``first`` … ``first + count - 1`` of the stream, in order."""
+    words: list[int] = []
+    for counter in range(first, first + count):
+        words += _EIGHT_WORDS(hmac.digest(seed, prefix + counter.to_bytes(8, "big"), "sha256"))
+    return words
 
 
 def shuffled(items: Sequence[T], seed: bytes, prefix: bytes) -> list[T]:
     """``items`` shuffled by Fisher–Yates on the HMAC word stream of ``seed`` and ``prefix``."""
-    words = _words(seed, prefix)
     out = list(items)
+    # One word per swap, unless a word is rejected (with odds below 2**-25 per word here):
+    # take the blocks that needs at once, and more only if the stream runs out.
+    blocks = (len(out) + 7) // 8
+    words = _blocks(seed, prefix, 0, blocks)
+    position = 0
     for i in range(len(out) - 1, 0, -1):
         bound = i + 1
         limit = _WORD_RANGE - _WORD_RANGE % bound
-        word = next(words)
-        while word >= limit:
-            word = next(words)
+        while True:
+            if position == len(words):
+                words += _blocks(seed, prefix, blocks, 1)
+                blocks += 1
+            word = words[position]
+            position += 1
+            if word < limit:
+                break
         j = word % bound
         out[i], out[j] = out[j], out[i]
     return out

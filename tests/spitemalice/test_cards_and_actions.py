@@ -88,3 +88,13 @@ def test_shuffle_is_fisher_yates_with_rejection_on_the_labelled_stream():
     assert shuffled(items, b"k", DEAL_LABEL) != shuffled(items, b"k", RESHUFFLE_LABEL)
     assert sorted(shuffled(items, b"k", DEAL_LABEL)) == items
     assert shuffled([], b"k", DEAL_LABEL) == [] and shuffled([1], b"k", DEAL_LABEL) == [1]
+
+
+def test_shuffle_skips_a_word_that_would_bias_the_draw(monkeypatch):
+    from spitemalice import dealing
+
+    # For i = 2 (j in 0..2) only the word 2**32 - 1 is at or above 2**32 - (2**32 mod 3).
+    stream = [0xFFFFFFFF, 4, 7]  # 4 -> j = 4 mod 3 = 1 for i = 2; then 7 -> j = 7 mod 2 = 1
+    monkeypatch.setattr(dealing, "_blocks", lambda seed, prefix, first, count: (
+        stream[first * 8:] if first == 0 else [0] * 8))
+    assert dealing.shuffled(["a", "b", "c"], b"k", b"p") == ["a", "c", "b"]
