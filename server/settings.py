@@ -89,6 +89,7 @@ _SECRET_KEY_FROM_ENV = os.environ.get("DJANGO_SECRET_KEY", "").strip()
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", _LOCAL_HOSTS)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "server.api.handlers.csrf_failure"
 
 _SERVES_PUBLIC_HOSTS = bool(set(ALLOWED_HOSTS) - set(_LOCAL_HOSTS))
 
@@ -163,6 +164,10 @@ INSTALLED_APPS = [
 AUTH_USER_MODEL = "players.Player"
 
 MIDDLEWARE = [
+    # Outermost: an error any layer below answers in HTML leaves the API as problem+json.
+    "server.api.middleware.ProblemResponseMiddleware",
+    # Before anything reads a body: a chunked one is read whole (Django reads Content-Length).
+    "server.api.middleware.RequestBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

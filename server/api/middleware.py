@@ -1,4 +1,11 @@
-"""Errors that escape an API view leave as problem+json, whatever DEBUG says.
+"""The API's edges in Django's middleware: whole request bodies, and errors as problem+json.
+
+``ProblemResponseMiddleware`` (outermost) turns an error answered as HTML or empty (a 405 from
+``require_safe``, a page of another middleware) into problem+json where
+``handlers.wants_problem`` says so. ``RequestBodyMiddleware`` reads a chunked body, which
+Django alone would see as empty.
+
+Errors that escape an API view leave as problem+json, whatever DEBUG says.
 
 Django answers an uncaught exception with its debug page (stack trace, settings) when DEBUG is
 on, and with ``handler500`` otherwise; under /api/ neither is right. A database that cannot be
@@ -8,16 +15,85 @@ back off and retry, and the request fails in the time it took to notice, not aft
 
 from __future__ import annotations
 
+import io
 import logging
 
+from django.conf import settings
+from django.core.handlers.wsgi import LimitedStream
 from django.db import InterfaceError, OperationalError
 
-from server.api.handlers import API_PREFIX, InternalError
-from server.api.problems import ServiceUnavailable, problem_json_response
+from server.api.handlers import API_PREFIX, InternalError, as_problem, error_response
+from server.api.problems import (
+    LengthRequired,
+    PayloadTooLarge,
+    ServiceUnavailable,
+    problem_json_response,
+)
 
 logger = logging.getLogger("django.request")
 
 RETRY_AFTER_SECONDS = 2
+
+
+class ProblemResponseMiddleware:
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return as_problem(request, self.get_response(request))
+
+
+_READ_SIZE = 64 * 1024
+
+
+class RequestBodyMiddleware:
+    """A body sent with ``Transfer-Encoding: chunked`` (and so no Content-Length) is read whole.
+
+    Django reads ``CONTENT_LENGTH`` bytes of ``wsgi.input`` and no more: without a length a body
+    is empty, so a chunked ``PATCH /leagues/{id} {"name": ...}`` would be read as ``{}`` and
+    answer 200 with nothing renamed. gunicorn, the server of ``make run`` and production,
+    removes the chunk framing and ends ``wsgi.input`` where the body ends, so the body is read to
+    its end here (at most ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes, else ``413
+    payload_too_large``) and handed to Django with its length, as if the client had sent one.
+    A server that passes nothing on (Django's ``runserver`` does not read chunked bodies) or a
+    transfer coding other than chunked leaves nothing to read: ``411 length_required``.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        transfer = request.META.get("HTTP_TRANSFER_ENCODING")
+        if transfer is not None:
+            refusal = self._read_whole_body(request, transfer)
+            if refusal is not None:
+                return refusal
+        return self.get_response(request)
+
+    def _read_whole_body(self, request, transfer: str):
+        if [coding.strip().lower() for coding in transfer.split(",")] != ["chunked"]:
+            return error_response(request, LengthRequired(
+                f"Transfer-Encoding {transfer[:40]!r} cannot be read; send the body with a "
+                "Content-Length (or Transfer-Encoding: chunked alone)."))
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        stream, parts, size = request.META["wsgi.input"], [], 0
+        while size <= limit:
+            part = stream.read(min(_READ_SIZE, limit + 1 - size))
+            if not part:
+                break
+            parts.append(part)
+            size += len(part)
+        if size > limit:
+            return error_response(request, PayloadTooLarge(
+                f"A request body may have at most {limit} bytes."))
+        if size == 0:
+            return error_response(request, LengthRequired(
+                "The chunked body arrived empty; send it with a Content-Length."))
+        body = b"".join(parts)
+        request.META["CONTENT_LENGTH"] = str(size)
+        # What WSGIRequest would have made of the body had its length been sent.
+        request._stream = LimitedStream(io.BytesIO(body), size)
+        return None
 
 
 class ApiErrorMiddleware:

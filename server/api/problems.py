@@ -76,6 +76,10 @@ class Conflict(Problem):
     code, status, title = "conflict", 409, "Conflict"
 
 
+class LengthRequired(Problem):
+    code, status, title = "length_required", 411, "Send the body with a Content-Length"
+
+
 class PayloadTooLarge(Problem):
     code, status, title = "payload_too_large", 413, "The request body is too large"
 

@@ -6,7 +6,10 @@ from typing import ClassVar
 
 from rest_framework.views import APIView
 
-from server.api.problems import InvalidRequest
+from server.api.negotiation import ApiContentNegotiation
+from server.api.problems import InvalidRequest, UnsupportedMediaType
+
+BODILESS_METHODS = frozenset({"GET", "HEAD", "DELETE", "OPTIONS"})
 
 
 class ApiView(APIView):
@@ -16,10 +19,18 @@ class ApiView(APIView):
     OpenAPI schema promises no others. Views list theirs in ``query_parameters``.
     """
 
+    content_negotiation_class = ApiContentNegotiation
     query_parameters: ClassVar[frozenset[str]] = frozenset()
+    # Whether this view's POST and PATCH take a JSON body; GET and DELETE never do. A body sent
+    # where none is taken is refused: a client that sends one expects it to mean something.
+    takes_body: ClassVar[bool] = True
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
+        self._check_query(request)
+        self._check_body(request)
+
+    def _check_query(self, request) -> None:
         unknown = sorted(set(request.query_params) - self.query_parameters)
         if unknown:
             raise InvalidRequest(
@@ -27,3 +38,26 @@ class ApiView(APIView):
                 errors=[{"field": name, "message": "Unknown query parameter."}
                         for name in unknown],
             )
+        repeated = sorted(name for name, values in request.query_params.lists()
+                          if len(values) > 1)
+        if repeated:
+            raise InvalidRequest(
+                f"Give each query parameter once: {', '.join(repeated)}.",
+                errors=[{"field": name, "message": "Given more than once."}
+                        for name in repeated],
+            )
+
+    def _check_body(self, request) -> None:
+        meta = request.META
+        length = meta.get("CONTENT_LENGTH") or "0"
+        if not length.isascii() or not length.isdigit():
+            raise InvalidRequest(f"Content-Length is a number of bytes, not {length[:40]!r}.")
+        if int(length) == 0:
+            return
+        if request.method in BODILESS_METHODS or not self.takes_body:
+            raise InvalidRequest(
+                f"{request.method} {request.path} takes no request body; send none.")
+        encoding = meta.get("HTTP_CONTENT_ENCODING", "").strip().lower()
+        if encoding not in ("", "identity"):
+            raise UnsupportedMediaType(
+                f"Send the body as it is, without a Content-Encoding ({encoding[:40]}).")

@@ -114,6 +114,7 @@ class LeagueDetailView(ApiView):
 
 
 class LeagueCodeView(ApiView):
+    takes_body = False
     permission_classes = [IsAuthenticated]
     throttle_scope = "leagues"
 
@@ -130,6 +131,7 @@ class LeagueCodeView(ApiView):
 
 
 class LeagueLeaveView(ApiView):
+    takes_body = False
     permission_classes = [IsAuthenticated]
     throttle_scope = "leagues"
 

@@ -198,3 +198,226 @@ def test_the_launch_week_board_from_the_launch_day_on_is_200(api, settings):
                    "not_found")
     body = api.get("leaderboard", {"period": "week", "date": "2026-11-04"}).json()
     assert (body["start"], body["end"]) == ("2026-11-02", "2026-11-08")
+
+
+# --- Negotiation --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ["json", "xml", "api", ""])
+def test_format_is_an_unknown_query_parameter(api, value):
+    body = assert_problem(api.get("leaderboard?format=" + value), 400, "invalid")
+    assert body["errors"] == [{"field": "format", "message": "Unknown query parameter."}]
+
+
+@pytest.mark.parametrize("accept", ["application/problem+json", "application/json",
+                                    "application/*", "*/*", "",
+                                    "text/html, application/problem+json;q=0.5"])
+def test_an_accept_that_admits_json_or_problem_json_gets_json(api, accept):
+    response = api.get("leaderboard", HTTP_ACCEPT=accept)
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"] == "application/json"
+    error = api.get("leaderboard", {"limit": "0"}, HTTP_ACCEPT=accept)
+    assert_problem(error, 400, "invalid")
+
+
+@pytest.mark.parametrize("accept", ["text/html", "application/xml", "image/*",
+                                    "application/json;q=0"])
+def test_an_accept_that_admits_neither_is_406(api, accept):
+    assert_problem(api.get("leaderboard", HTTP_ACCEPT=accept), 406, "not_acceptable")
+
+
+def test_problem_json_accept_reaches_the_move_view(player_api, practice_game):
+    response = player_api.post(f"games/{practice_game['id']}/moves",
+                               {"row": 0, "col": 0, "move": 0},
+                               HTTP_ACCEPT="application/problem+json")
+    assert response.status_code == 200, response.content
+    assert Move.objects.count() == 1
+
+
+# --- Bodies where none is taken, and repeated parameters -------------------------------------
+
+def _send(api, method, path, body=b'{"x": 1}', **extra):
+    return api.client.generic(method, f"/api/v1/{path}", body,
+                              content_type="application/json", **extra)
+
+
+def test_a_body_where_none_is_taken_is_400_and_changes_nothing(player_api):
+    league = player_api.post("leagues", {"name": "Quiet"}).json()
+    code = league["code"]
+    for method, path in [("GET", "players/me"), ("GET", "games"), ("GET", "leaderboard"),
+                         ("POST", f"leagues/{league['id']}/code"),
+                         ("POST", f"leagues/{league['id']}/leave"),
+                         ("DELETE", f"leagues/{league['id']}/members/{league['owner']['id']}"),
+                         ("DELETE", "sessions/current")]:
+        body = assert_problem(_send(player_api, method, path), 400, "invalid")
+        assert "takes no request body" in body["detail"]
+    after = player_api.get(f"leagues/{league['id']}").json()
+    assert after["code"] == code and after["member_count"] == 1
+    assert player_api.get("players/me").status_code == 200  # the token was not revoked
+
+
+def test_no_body_where_none_is_taken_is_fine(player_api):
+    league = player_api.post("leagues", {"name": "Quiet"}).json()
+    response = player_api.client.post(f"/api/v1/leagues/{league['id']}/code")
+    assert response.status_code == 200, response.content
+    assert player_api.client.delete("/api/v1/sessions/current",
+                                    CONTENT_TYPE="application/json").status_code == 204
+
+
+@pytest.mark.parametrize("length", ["abc", "-1", "1e3", "٣"])
+def test_a_content_length_that_is_not_a_number_is_400(api, length):
+    response = api.client.generic("POST", "/api/v1/players", b"",
+                                  CONTENT_LENGTH=length, CONTENT_TYPE="application/json")
+    assert_problem(response, 400, "invalid")
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "br", "deflate, gzip"])
+def test_a_content_encoded_body_is_415(api, encoding):
+    response = _send(api, "POST", "players", b'{"name": "Ada"}', HTTP_CONTENT_ENCODING=encoding)
+    assert_problem(response, 415, "unsupported_media_type")
+
+
+def test_a_repeated_query_parameter_is_400(player_api):
+    body = assert_problem(player_api.get("leaderboard?limit=5&limit=6"), 400, "invalid")
+    assert body["errors"] == [{"field": "limit", "message": "Given more than once."}]
+    assert_problem(player_api.get("games?limit=1&limit=1"), 400, "invalid")
+
+
+# --- Chunked bodies -----------------------------------------------------------------------------
+
+def _chunked(api, method, path, body: bytes, **extra):
+    """A request as gunicorn hands it over: Transfer-Encoding: chunked, no CONTENT_LENGTH,
+    and the de-chunked body in wsgi.input, ending where the body ends."""
+    from io import BytesIO
+
+    return api.client.generic(method, f"/api/v1/{path}", b"", "application/json", **{
+        "CONTENT_TYPE": "application/json", "HTTP_TRANSFER_ENCODING": "chunked",
+        "wsgi.input": BytesIO(body), **extra})
+
+
+def test_a_chunked_rename_is_read_whole(player_api):
+    league = player_api.post("leagues", {"name": "Old name"}).json()
+    response = _chunked(player_api, "PATCH", f"leagues/{league['id']}", b'{"name": "New name"}')
+    assert response.status_code == 200, response.content
+    assert response.json()["name"] == "New name"
+    assert player_api.get(f"leagues/{league['id']}").json()["name"] == "New name"
+
+
+def test_a_chunked_move_is_played(player_api, practice_game):
+    response = _chunked(player_api, "POST", f"games/{practice_game['id']}/moves",
+                        b'{"row": 0, "col": 0, "move": 0}')
+    assert response.status_code == 200, response.content
+    assert Move.objects.count() == 1
+
+
+def test_a_chunked_body_over_the_limit_is_413(player_api, settings):
+    league = player_api.post("leagues", {"name": "Old name"}).json()
+    body = b'{"name": "' + b"x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE + b'"}'
+    response = _chunked(player_api, "PATCH", f"leagues/{league['id']}", body)
+    assert_problem(response, 413, "payload_too_large")
+    assert player_api.get(f"leagues/{league['id']}").json()["name"] == "Old name"
+
+
+def test_a_chunked_body_that_arrives_empty_is_411(player_api):
+    league = player_api.post("leagues", {"name": "Old name"}).json()
+    assert_problem(_chunked(player_api, "PATCH", f"leagues/{league['id']}", b""), 411,
+                   "length_required")
+
+
+def test_another_transfer_coding_is_411(player_api):
+    league = player_api.post("leagues", {"name": "Old name"}).json()
+    response = _chunked(player_api, "PATCH", f"leagues/{league['id']}", b'{"name": "New"}',
+                        HTTP_TRANSFER_ENCODING="gzip, chunked")
+    assert_problem(response, 411, "length_required")
+    assert player_api.get(f"leagues/{league['id']}").json()["name"] == "Old name"
+
+
+def test_a_chunked_body_where_none_is_taken_is_400(player_api):
+    assert_problem(_chunked(player_api, "GET", "players/me", b'{"x": 1}'), 400, "invalid")
+
+
+def test_the_wsgi_application_reads_a_chunked_body(make_player):
+    """The application gunicorn runs, called with the environ gunicorn builds for a chunked
+    request (no CONTENT_LENGTH), not through the test client."""
+    import json
+    from io import BytesIO
+
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    from server.wsgi import application
+
+    _, player_api = make_player()
+    league = player_api.post("leagues", {"name": "Old name"}).json()
+    body = json.dumps({"name": "Over the wire"}).encode()
+    environ = {
+        "REQUEST_METHOD": "PATCH", "PATH_INFO": f"/api/v1/leagues/{league['id']}",
+        "QUERY_STRING": "", "SERVER_NAME": "testserver", "SERVER_PORT": "80",
+        "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.url_scheme": "http", "wsgi.input": BytesIO(body),
+        "wsgi.errors": BytesIO(), "wsgi.version": (1, 0), "wsgi.multithread": True,
+        "wsgi.multiprocess": True, "wsgi.run_once": False, "HTTP_HOST": "testserver",
+        "CONTENT_TYPE": "application/json", "HTTP_TRANSFER_ENCODING": "chunked",
+        "HTTP_AUTHORIZATION": f"Bearer {player_api.token}",
+    }
+    started = []
+    for signal in (request_started, request_finished):  # keep the test's transaction
+        signal.disconnect(close_old_connections)
+    try:
+        content = b"".join(application(environ, lambda status, headers: started.append(status)))
+    finally:
+        for signal in (request_started, request_finished):
+            signal.connect(close_old_connections)
+    assert started == ["200 OK"], content
+    assert json.loads(content)["name"] == "Over the wire"
+
+
+# --- Errors outside the API views ---------------------------------------------------------------
+
+def test_post_healthz_is_a_problem_405_not_a_csrf_page():
+    from django.test import Client
+
+    response = Client(enforce_csrf_checks=True).post("/healthz")
+    assert_problem(response, 405, "method_not_allowed")
+    assert "GET" in response["Allow"]
+
+
+def test_a_csrf_failure_asked_for_json_is_problem_json(db):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/admin/login/", {"username": "x"}, HTTP_ACCEPT="application/json")
+    body = assert_problem(response, 403, "permission_denied")
+    assert "CSRF" in body["detail"]
+    html = client.post("/admin/login/", {"username": "x"}, HTTP_ACCEPT="text/html")
+    assert html.status_code == 403 and html["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("accept", ["application/json", "application/problem+json",
+                                    "application/json, text/html;q=0.9"])
+def test_errors_of_other_pages_are_problem_json_when_json_is_preferred(accept):
+    from django.test import Client
+
+    client = Client()
+    assert_problem(client.get("/no-such-page", HTTP_ACCEPT=accept), 404, "not_found")
+    response = client.post("/", HTTP_ACCEPT=accept)
+    assert_problem(response, 405, "method_not_allowed")
+    assert "GET" in response["Allow"]
+
+
+@pytest.mark.parametrize("accept", ["text/html", "*/*", "",
+                                    "text/html,application/xhtml+xml,*/*;q=0.8"])
+def test_errors_of_other_pages_stay_html_for_browsers(accept):
+    from django.test import Client
+
+    response = Client().get("/no-such-page", HTTP_ACCEPT=accept)
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
+def test_every_error_under_api_is_problem_json_whatever_accept():
+    from django.test import Client
+
+    client = Client()
+    for accept in ("text/html", "*/*", ""):
+        assert_problem(client.get("/api/v1/no-such-thing", HTTP_ACCEPT=accept), 404,
+                       "not_found")
+        assert_problem(client.put("/healthz", HTTP_ACCEPT=accept), 405, "method_not_allowed")
