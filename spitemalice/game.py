@@ -93,7 +93,8 @@ IS_CARD: tuple[bool, ...] = tuple(RANK_OF_ID[s] > 0 for s in range(ID_SPACE))
 
 
 def _fits_index(centre: list[list[int]]) -> int:
-    return len(centre[0]) * 144 + len(centre[1]) * 12 + len(centre[2])
+    a, b, c = centre
+    return len(a) * 144 + len(b) * 12 + len(c)
 
 
 class PlayResult(NamedTuple):
@@ -115,6 +116,11 @@ class PlayResult(NamedTuple):
             "completed": self.completed,
             "state": state,
         }
+
+
+# Builds a PlayResult from a tuple without the Python-level __new__ of a NamedTuple: play()
+# makes one per action.
+_new_result = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -421,7 +427,8 @@ class Game:
                 hand.remove(card)
             else:
                 pile.pop()
-            stack = self._centre[target]
+            centre = self._centre
+            stack = centre[target]
             stack.append(card)
             counts_as = len(stack)
             old_stock = old_stack = None
@@ -431,8 +438,8 @@ class Game:
                 old_stock, old_stack = self._stock, stack
                 self._stock = reshuffle_ids(
                     self.seed, self._completions, old_stock[::-1] + stack)[::-1]
-                self._centre[target] = []
-            self._fits = FITS[_fits_index(self._centre)]
+                centre[target] = []
+            self._fits = FITS[_fits_index(centre)]
             drawn = None
             if pile is not None and not pile and source == PAYOFF_ID:
                 self._status = WON
@@ -442,8 +449,8 @@ class Game:
             elif not hand:
                 drawn = self._draw(p)
             self._undo.append((source, target, p, card, old_stock, old_stack, drawn, p, None))
-            result = PlayResult(p, ACTIONS[source][target], CARD_OF_ID[card], counts_as,  # type: ignore[arg-type]
-                                counts_as == QUEEN)
+            result = _new_result(PlayResult, (p, ACTIONS[source][target], CARD_OF_ID[card],
+                                              counts_as, counts_as == QUEEN))
         else:
             if pile is not None:
                 self._check(action)  # only a hand card may be discarded
@@ -460,7 +467,8 @@ class Game:
                 self._turn = 1 - p
                 drawn = self._draw(1 - p)
             self._undo.append((source, target, p, card, None, None, drawn, 1 - p, turn_number))
-            result = PlayResult(p, ACTIONS[source][target], CARD_OF_ID[card], None, False)  # type: ignore[arg-type]
+            result = _new_result(PlayResult, (p, ACTIONS[source][target], CARD_OF_ID[card],
+                                              None, False))
         self._results.append(result)
         return result
 
