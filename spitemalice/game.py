@@ -257,7 +257,12 @@ class Game:
         game._fits = FITS[_fits_index(game._centre)]
         game._turn_number = position.turn_number
         game._completions = position.completions
-        game._status = position.status
+        statuses: dict[str, Status] = {PLAYING: PLAYING, WON: WON, TIED: TIED}
+        if position.status not in statuses:
+            raise ParseError(f"a status is playing, won or tied, not {position.status!r}")
+        if not 1 <= position.turn_number <= TURN_LIMIT:
+            raise ParseError(f"a turn number is 1 to {TURN_LIMIT}, not {position.turn_number!r}")
+        game._status = statuses[position.status]
         game._winner = position.winner
         game._points = position.points
         if position.status == PLAYING:
@@ -395,9 +400,9 @@ class Game:
         Raises ``IllegalActionError`` if it is not legal now and ``ParseError`` if it is not an
         action at all (both ``ValueError``\\s naming the action); the game is then unchanged.
         """
-        try:
-            code = ACTION_CODE.get(action)  # type: ignore[call-overload]
-        except TypeError:  # unhashable, e.g. a list from JSON
+        try:  # a list, as JSON gives, is looked up as the pair it holds
+            code = ACTION_CODE.get(action if type(action) is not list else tuple(action))  # type: ignore[call-overload]
+        except TypeError:  # unhashable parts: not an action; _check says so
             code = None
         if code is None or self._status is not PLAYING:
             code = self._check(action)  # the slow path: explains what is wrong
@@ -507,8 +512,9 @@ class Game:
         self._turn = p
         if target < CENTRE_STACKS:
             if old_stack is not None:
-                self._stock = old_stock  # type: ignore[assignment]
-                self._centre[target] = old_stack
+                # Copies, so that a game and its copy() can both undo this completion.
+                self._stock = list(old_stock)  # type: ignore[arg-type]
+                self._centre[target] = list(old_stack)
                 self._completions -= 1
             self._centre[target].pop()
             self._fits = FITS[_fits_index(self._centre)]
@@ -524,7 +530,7 @@ class Game:
         return self._results.pop()
 
     def copy(self) -> Game:
-        """An independent game in the same position, with the same history (replayed)."""
+        """An independent game in the same position, with the same history and undo."""
         game = Game.__new__(Game)
         game.seed = self.seed
         game._hands = [list(hand) for hand in self._hands]
@@ -540,7 +546,8 @@ class Game:
         game._winner = self._winner
         game._points = self._points
         game._results = list(self._results)
-        # Undo entries refer to replaced stock and stack lists, never mutated again: shareable.
+        # Undo entries hold the stock and stack lists a completion replaced; undo() restores
+        # copies of them, so both games may share the entries.
         game._undo = list(self._undo)
         return game
 

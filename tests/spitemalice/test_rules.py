@@ -300,3 +300,24 @@ def test_the_worked_example_of_the_rules_page():
     assert game.stock_size == stock_before + 12 - 5
     game.play([str(game.hand(0)[0]), "S0"])
     assert game.turn == 1 and game.turn_number == 2
+
+
+def test_a_copy_and_its_original_both_undo_a_completion():
+    game = position_game(seed=b"copy", hands=(["QH"], []), centre=(ELEVEN_CLUBS,))
+    before = game.position()
+    game.play(["QH", "C0"])
+    twin = game.copy()
+    twin.play([str(twin.hand(0)[0]), "S0"])
+    twin.undo()
+    twin.undo()
+    game.undo()
+    assert game.position() == twin.position() == before
+
+
+def test_a_position_read_from_json_plays_like_any_other():
+    built = Position.build(hands=(["AH"], []), payoffs=(["9C"], ["9D"]))
+    status = "".join(["play", "ing"])  # equal to "playing", but not the same string object
+    game = Game.from_position(Position(**{**built.__dict__, "status": status}))
+    assert game.play(["AH", "C0"]).counts_as == 1
+    with pytest.raises(ParseError, match="a status is"):
+        Game.from_position(Position(**{**built.__dict__, "status": "paused"}))
