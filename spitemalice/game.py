@@ -82,8 +82,8 @@ PILE_BLOCK: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
     tuple(tuple(ACTIONS[s][t] for t in range(CENTRE_STACKS) if mask >> t & 1) for mask in range(8))
     for s in range(ID_SPACE)
 )
-# Where the pile sources fall among the hand cards in text order: cards sorting before "P"
-# (ranks 2-9, A, J, K), "P", the queens, "S0"-"S3", then the tens.
+# In text order the pile sources fall among the hand's cards: codes of ranks 2-9, A, J and K
+# sort before "P", the queens between "P" and "S0", the tens after "S3".
 _FIRST_SIDE_ID = SIDE_IDS[0]
 # SIDE_OF[source id]: 0-3 for "S0"-"S3", -1 otherwise.
 SIDE_OF: tuple[int, ...] = tuple(
@@ -195,15 +195,16 @@ class Game:
     def __init__(self, seed: bytes) -> None:
         s = deal_ids(seed)
         self.seed: bytes = bytes(seed)
-        # Piles keep their top card last.
-        self._payoffs: list[list[int]] = [s[19::-1], s[39:19:-1]]
-        self._stock: list[int] = s[103:39:-1]
+        # The deal lists each pile top first; piles here keep their top card last.
+        payoff0, payoff1 = s[:PAYOFF_SIZE], s[PAYOFF_SIZE:2 * PAYOFF_SIZE]
+        self._payoffs: list[list[int]] = [payoff0[::-1], payoff1[::-1]]
+        self._stock: list[int] = s[:2 * PAYOFF_SIZE - 1:-1]
         self._hands: list[list[int]] = [[], []]
         self._sides: list[list[list[int]]] = [[[] for _ in range(SIDE_STACKS)] for _ in range(2)]
         self._centre: list[list[int]] = [[] for _ in range(CENTRE_STACKS)]
         self._fits = FITS[0]
         # Who starts: the higher pay-off top (King highest); player 0 on equal ranks.
-        first = 1 if RANK_OF_ID[s[20]] > RANK_OF_ID[s[0]] else 0
+        first = 1 if RANK_OF_ID[payoff1[0]] > RANK_OF_ID[payoff0[0]] else 0
         self._turn: int | None = first
         self._turn_number = 1
         self._completions = 0

@@ -19,12 +19,11 @@ from typing import TypedDict
 from spitemalice.cards import CANONICAL_CODES, CODE_OF_ID, COPIES, RANK_CODES, sorted_codes
 from spitemalice.game import PLAYING, Game, PlayResult
 
-
-class HistoryEntry(TypedDict):
-    player: int
-    action: list[str]
-    card: str
-    # "as" (the rank counted on a centre stack, None for a discard) and "completed" follow.
+# One played action: who, what, the card it moved, the rank it counts as on a centre stack
+# (None for a discard) and whether it completed the stack. ("as" is a keyword, hence the form.)
+HistoryEntry = TypedDict("HistoryEntry", {
+    "player": int, "action": list[str], "card": str, "as": int | None, "completed": bool,
+})
 
 
 class PlayerView(TypedDict):
@@ -43,11 +42,11 @@ class PlayerView(TypedDict):
     stock: int
     legal_actions: list[list[str]]  # the seat's, when it is to move; else empty
     actions_played: int
-    history: list[dict[str, object]]  # actions from ``since`` on, with the card each moved
+    history: list[HistoryEntry]  # actions from ``since`` on, with the card each moved
     seed: str | None  # hex, once the game is over
 
 
-def history_entry(result: PlayResult) -> dict[str, object]:
+def history_entry(result: PlayResult) -> HistoryEntry:
     """One played action as a player sees it (the card it moved is face up wherever it went)."""
     return {
         "player": result.player,
