@@ -1,10 +1,14 @@
-"""OpenAPI pieces shared by every endpoint: the problem+json error shape."""
+"""OpenAPI pieces shared by every endpoint: the problem+json error shape, the errors every
+operation can answer and the response headers every view sets (``ApiAutoSchema``)."""
 
 from __future__ import annotations
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
+from server.api import headers, throttling
 from server.api.problems import PROBLEM_CONTENT_TYPE
 
 
@@ -23,18 +27,38 @@ class ProblemSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="Stable machine-readable code, e.g. illegal_move.")
     errors = FieldErrorSerializer(many=True, required=False,
                                   help_text="Per-field messages, for code 'invalid'.")
+    legal_moves = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        required=False, help_text="With `illegal_move`: where the current card may go.")
+    moves_played = serializers.IntegerField(
+        required=False, help_text="With `stale_move`: the moves played so far.")
+
+
+class ClosedProblemSchema(OpenApiSerializerExtension):
+    """A problem carries only the members declared above: ``additionalProperties: false`` makes
+    the schema tests fail for an extension member that is not declared."""
+
+    target_class = ProblemSerializer
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        return schema
 
 
 _DESCRIPTIONS = {
-    400: "Malformed JSON or wrong types (code `invalid`).",
+    400: "Malformed JSON, wrong types or unknown query parameters (code `invalid`).",
     401: "Missing, invalid or revoked token (code `not_authenticated`).",
     403: "Not allowed (code `permission_denied`).",
     404: "No such resource, or not yours (code `not_found`).",
+    406: "The Accept header allows no JSON (code `not_acceptable`).",
     409: "Conflict with the current state.",
     413: "Body too large (code `payload_too_large`).",
     415: "Only application/json is accepted (code `unsupported_media_type`).",
     422: "Well-formed but not possible now.",
     429: "Too many requests (code `throttled`); see Retry-After.",
+    503: "The database cannot be reached (code `service_unavailable`); retry after "
+         "Retry-After seconds.",
 }
 
 
@@ -76,3 +100,60 @@ def require_request_bodies(result, generator, request, public):
                 if "oneOf" in component:
                     body["required"] = True
     return result
+
+
+def _header(description: str, **schema) -> dict:
+    return {"schema": {"type": "string", **schema}, "required": True, "description": description}
+
+
+LOCATION_HEADER = _header("The absolute URL of the resource created.", format="uri")
+NO_STORE_HEADER = _header("`no-store`: the answer carries a bearer token; keep no copy.",
+                          enum=[headers.NO_STORE])
+VARY_HEADER = _header("Names `Authorization`: the answer depends on the token sent.")
+RETRY_AFTER_HEADER = _header("Seconds to wait before trying again.", pattern=r"^[0-9]+$")
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+class ApiAutoSchema(AutoSchema):
+    """Adds to each operation what every view of the API does without declaring it:
+
+    - the errors any operation can answer: 400 (malformed input, unknown query parameters),
+      406 (an Accept that allows no JSON), 503 (the database is down); 401 where a token is
+      read; 413 and 415 where a body is taken; 429 where requests are rate-limited;
+    - the response headers of ``server.api.headers``: ``Location`` on a 201, ``Cache-Control``
+      on an answer carrying a token, ``Vary`` on a read that depends on the token, and
+      ``Retry-After`` on a 429.
+    """
+
+    def _common_problems(self) -> list[int]:
+        statuses = [400, 406, 503]
+        if self.view.authentication_classes:
+            statuses.append(401)
+        if self.method in _BODY_METHODS and self.get_request_serializer() is not None:
+            statuses += [413, 415]
+        if throttling.counts(self.view, self.method):
+            statuses.append(429)
+        return statuses
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        for status in self._common_problems():
+            if str(status) not in responses:
+                responses[str(status)] = self._get_response_for_code(
+                    OpenApiResponse(ProblemSerializer, description=_DESCRIPTIONS[status]),
+                    str(status), (PROBLEM_CONTENT_TYPE,), direction)
+        return dict(sorted(responses.items()))
+
+    def _get_response_headers_for_code(self, status_code, direction="response"):
+        result = super()._get_response_headers_for_code(status_code, direction)
+        status = str(status_code)
+        if status == "201":
+            result[headers.LOCATION] = LOCATION_HEADER
+        if status.startswith("2"):
+            if getattr(self.view, "issues_tokens", False):
+                result[headers.CACHE_CONTROL] = NO_STORE_HEADER
+            if headers.varies_by_token(self.view, self.method):
+                result[headers.VARY] = VARY_HEADER
+        if status == "429":
+            result["Retry-After"] = RETRY_AFTER_HEADER
+        return result

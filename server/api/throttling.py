@@ -157,6 +157,14 @@ def client_address(request) -> str | None:
     return BaseThrottle().get_ident(request) or None
 
 
+def counts(view, method: str) -> bool:
+    """Whether ``view``'s requests with ``method`` are counted against a limit (and can be
+    answered 429)."""
+    if getattr(view, "throttle_scope", None) is None:
+        return False
+    return method.upper() not in SAFE_METHODS or getattr(view, "throttle_reads", False)
+
+
 class RequestRateThrottle(BaseThrottle):
     """Counts a request once per bearer token and once per client address (``NUM_PROXIES``
     decides how X-Forwarded-For is read), each against its limit; over either is refused."""
@@ -165,10 +173,9 @@ class RequestRateThrottle(BaseThrottle):
         self.retry_after: float | None = None
 
     def allow_request(self, request, view) -> bool:
-        scope = getattr(view, "throttle_scope", None)
-        if scope is None or (request.method in SAFE_METHODS
-                             and not getattr(view, "throttle_reads", False)):
+        if not counts(view, request.method):
             return True
+        scope = view.throttle_scope
         reached = getattr(request, VERDICT_ATTRIBUTE, _NO_VERDICT)
         if reached is _NO_VERDICT:
             token = request.auth

@@ -14,7 +14,7 @@ from server.games import analysis, fastmove, selectors, services
 from server.games import serializers as s
 from server.games.engine import game_output, rebuild, record_output
 from server.games.models import Job
-from server.games.pagination import GamePagination
+from server.games.pagination import CURSOR_PATTERN, GamePagination
 from server.games.problems import (
     AnalysisUnavailable,
     GameInProgress,
@@ -40,7 +40,8 @@ class GameListCreateView(ApiView):
         tags=TAG, operation_id="games_list", summary="Your games, newest first",
         parameters=[OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100},
                                      description="Page size, 1-100 (default 20)."),
-                    OpenApiParameter("cursor", str, description="From `next` or `previous`.")],
+                    OpenApiParameter("cursor", {"type": "string", "pattern": CURSOR_PATTERN},
+                                     description="From `next` or `previous`.")],
         responses={200: s.GamePageOutput, **problems(400, 401, 404)},
     )
     def get(self, request):

@@ -139,7 +139,8 @@ BOARD_CURSOR = "9.1.1764400329120455." + "3f2a" * 8
     _b64("o=-1"), _b64("o=99999999999999999999"), _b64("o=٥"), _b64("r=2"), _b64("x=1"),
     _b64("o=1&o=2"), _b64("p=2026-12-01 08:00:00+05:00"), _b64("p=9999-12-31 23:59:59+14:00"),
     "cD1nYXJiYWdl===", "cD1n YXJiYWdl", "!!!", "€", BOARD_CURSOR, _b64(BOARD_CURSOR),
-    "A" * 1001, _b64("p=" + "9" * 5000)[:1000],
+    "A" * 1001, _b64("p=" + "9" * 5000)[:1000], "n1000.1", "n01.5", "x0.1", "n0.", "n0.-1",
+    "n0." + "9" * 17, "n0.١٢", " n0.1", "n0.1\n", "N0.1",
 ])
 def test_a_cursor_not_from_a_link_is_400_on_the_games_list(player_api, cursor):
     body = assert_problem(player_api.get("games", {"cursor": cursor}), 400, "invalid")
@@ -151,6 +152,13 @@ def test_a_games_cursor_is_400_on_a_board(player_api):
     for path in ("leaderboard", "daily/2026-11-05/leaderboard"):
         body = assert_problem(player_api.get(path, {"cursor": games_cursor}), 400, "invalid")
         assert body["errors"][0]["field"] == "cursor"
+
+
+@pytest.mark.parametrize("cursor", ["n0", "p0", "n0.0", "n999.9999999999999999",
+                                    "p3.1764400329120455"])
+def test_every_string_of_the_games_cursor_pattern_is_a_place(player_api, cursor):
+    response = player_api.get("games", {"cursor": cursor})
+    assert response.status_code == 200, response.content
 
 
 def test_next_and_previous_links_of_the_games_list_still_work(player_api):
