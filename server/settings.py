@@ -385,7 +385,7 @@ SPECTACULAR_SETTINGS = {
     # Two different sets of choices are both called "status": name each (`check` warns else).
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "server.games.models.Game.Status",
-        "StandingStatusEnum": ["won", "lost", "playing", "played", "not_started"],
+        "StandingStatusEnum": ["won", "lost", "playing", "unfinished", "played", "not_started"],
         "BotStatusEnum": ["won", "lost"],
         "AnalysisStatusEnum": ["done"],
         "AnalysisPendingStatusEnum": ["pending"],

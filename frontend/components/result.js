@@ -54,11 +54,13 @@ export async function renderResult(slot, game, { signal } = {}) {
   });
 
   const challenge = read("challenges", {})[game.id];
+  const title = t(`result.${game.status}_title`);
+  const line = won ? t("result.won_line", { n: game.score })
+    : game.status === "unfinished" ? t("result.unfinished_line")
+      : t("result.lost_line", { n: game.face_down, piles: game.grid.length });
   const section = h("section", { class: ["result", won ? "result-won" : "result-lost"], "aria-labelledby": "result-heading" },
-    h("h2", { id: "result-heading" }, won ? t("result.won_title") : t("result.lost_title")),
-    h("p", { class: "result-line" }, won
-      ? t("result.won_line", { n: game.score })
-      : t("result.lost_line", { n: game.face_down, piles: game.grid.length })),
+    h("h2", { id: "result-heading" }, title),
+    h("p", { class: "result-line" }, line),
     challenge ? comparison(game, challenge) : null,
     ranked ? standing : null,
     ranked ? chart : null,
@@ -68,7 +70,7 @@ export async function renderResult(slot, game, { signal } = {}) {
     replaySlot,
     analysisSlot);
   replace(slot, section);
-  announce(`${won ? t("result.won_title") : t("result.lost_title")}. ${won ? t("result.won_line", { n: game.score }) : ""}`);
+  announce(`${title}. ${won || game.status === "unfinished" ? line : ""}`);
   section.querySelector("h2").tabIndex = -1;
   section.querySelector("h2").focus({ preventScroll: false });
 

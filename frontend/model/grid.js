@@ -98,7 +98,7 @@ export function moveAnnouncement(game, grid, t, cardName) {
   parts.push(last.flipped.length ? t("announce.flipped", { n: last.flipped.length }) : t("announce.no_flip"));
   parts.push(t("announce.meter", { n: game.face_down, max: FACE_DOWN_LIMIT }));
   if (game.status === "won") parts.push(t("result.won_title"));
-  else if (game.status === "lost") parts.push(t("result.lost_title"));
+  else if (game.status === "lost" || game.status === "unfinished") parts.push(t(`result.${game.status}_title`));
   else if (game.current_card) parts.push(t("announce.next", { card: cardName(game.current_card) }));
   return parts.join(" ");
 }

@@ -42,7 +42,7 @@ from server.boards.services import BOARD, SCORE_COUNT, STANDING
 from server.boards.streaks import streaks
 from server.core.sql import db_value
 from server.games.analysis import BOT_NAME
-from server.games.dailies import current_dates, daily_number
+from server.games.dailies import current_dates, daily_number, is_playable
 from server.games.models import Daily, Game
 from server.players.models import Player
 
@@ -157,7 +157,11 @@ def _day_status(viewer, day: date, won: bool) -> str:
         return "won"
     status = (Game.objects.filter(player=viewer, daily_id=day, mode=Game.Mode.DAILY)
               .values_list("status", flat=True).first())
-    return "not_started" if status is None else status
+    if status is None:
+        return "not_started"
+    if status == Game.Status.PLAYING and not is_playable(day):
+        return Game.Status.UNFINISHED  # over, though the worker may not have marked it yet
+    return status
 
 
 def _viewer_status(ref: BoardRef, viewer, wins: int | None) -> str:

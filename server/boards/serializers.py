@@ -59,8 +59,9 @@ class EntryOutput(serializers.Serializer):
 
 class StandingOutput(serializers.Serializer):
     status = serializers.ChoiceField(
-        choices=["won", "lost", "playing", "played", "not_started"],
-        help_text="Day boards: won, lost, playing or not_started. Week and all-time boards: "
+        choices=["won", "lost", "playing", "unfinished", "played", "not_started"],
+        help_text="Day boards: won, lost, playing, unfinished (the date closed before the game "
+                  "was finished) or not_started. Week and all-time boards: "
                   "won (a daily of the period won), played or not_started.")
     rank = serializers.IntegerField(allow_null=True)
     score = serializers.IntegerField(allow_null=True)

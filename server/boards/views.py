@@ -18,6 +18,7 @@ from server.boards import selectors
 from server.boards import serializers as s
 from server.boards.periods import BoardRef, Period
 from server.boards.ranking import CURSOR_PATTERN, DEFAULT_LIMIT, MAX_LIMIT
+from server.games import services as games_services
 from server.games.dailies import utc_today
 from server.games.engine import game_output
 from server.players.models import Player
@@ -146,6 +147,7 @@ class MyStatsView(ApiView):
     @extend_schema(tags=TAG, operation_id="players_me_stats", summary="Your daily statistics",
                    responses={200: s.StatsOutput, **problems(401, 429)})
     def get(self, request):
+        games_services.dailies_close(player=request.user)  # a closed daily counts as over
         return Response(s.stats_output(request.user, selectors.player_stats(request.user)))
 
 
@@ -161,4 +163,5 @@ class PlayerProfileView(ApiView):
         player = Player.objects.filter(pk=player_id, is_active=True).first()
         if player is None:
             raise PlayerNotFound()
+        games_services.dailies_close(player=player)  # a closed daily counts as over
         return Response(s.stats_output(player, selectors.player_stats(player)))

@@ -29,6 +29,18 @@ def current_dates(now: datetime | None = None) -> tuple[date, date]:
     return (now + EARLIEST_OFFSET).date(), (now + LATEST_OFFSET).date()
 
 
+def opens_at(day: date) -> datetime:
+    """When ``day`` first begins anywhere: its midnight at UTC+14."""
+    return datetime.combine(day, datetime.min.time(), tzinfo=UTC) - LATEST_OFFSET
+
+
+def closes_at(day: date) -> datetime:
+    """When ``day`` has ended everywhere: the midnight after it at UTC−12. A daily left
+    unfinished then is over: its deal is in the archive from that moment."""
+    return datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=UTC) \
+        - EARLIEST_OFFSET
+
+
 def utc_today(now: datetime | None = None) -> date:
     return (now or timezone.now()).astimezone(UTC).date()
 

@@ -32,13 +32,17 @@ def game_output(game: Game, engine: EngineGame | None = None) -> dict:
     """
     engine = engine if engine is not None else rebuild(game)
     daily = game.daily
+    view = player_view(engine)
+    if game.status == Game.Status.UNFINISHED:
+        # The rules did not end it, its date did: over, with nothing left to play.
+        view.update(status=game.status, legal_moves=[])
     return {
         "id": str(game.pk),
         "mode": game.mode,
         "date": daily.date.isoformat() if daily is not None else None,
         "number": daily.number if daily is not None else None,
         "deal": game.deal_id,
-        **player_view(engine),
+        **view,
         "created_at": iso_datetime(game.created_at),
         "finished_at": iso_datetime(game.finished_at),
         "ranked": game.ranked,

@@ -90,6 +90,8 @@ class Game(models.Model):
         PLAYING = "playing"
         WON = "won"
         LOST = "lost"
+        # A daily whose date closed everywhere before it was finished: over, never ranked.
+        UNFINISHED = "unfinished"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -98,7 +100,7 @@ class Game(models.Model):
     daily = models.ForeignKey(Daily, null=True, blank=True, on_delete=models.PROTECT,
                               related_name="games")
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     score = models.PositiveSmallIntegerField(null=True, blank=True)
     moves_played = models.PositiveSmallIntegerField(default=0)
     move_list = models.JSONField(default=list, help_text="[[row, col], ...] in order.")
@@ -108,7 +110,7 @@ class Game(models.Model):
     ranked = models.BooleanField(
         default=False,
         help_text="A daily game on the global boards: its player's account was trusted when "
-                  "it started (claimed, and created before the daily's date).")
+                  "it started (claimed at least a day before the daily first opened).")
 
     class Meta:
         ordering = ["-created_at"]

@@ -211,6 +211,12 @@ def move_apply(*, game: Game, row: int, col: int,
     """
     if game.is_over:
         raise GameOver(f"The game is over ({game.status}); no move can be played.")
+    if game.mode == Game.Mode.DAILY and not dailies.is_playable(game.daily_id):
+        raise GameOver(
+            f"The daily of {game.daily_id.isoformat()} closed unfinished at "
+            f"{dailies.closes_at(game.daily_id).isoformat().replace('+00:00', 'Z')}, when its "
+            "date had ended everywhere on Earth; no move can be played."
+        )
     if expected_move is not None and expected_move != game.moves_played:
         raise StaleMove(
             f"You sent move {expected_move}, but {game.moves_played} moves have been played.",
@@ -254,6 +260,28 @@ def move_play(*, game: Game, row: int, col: int, expected_move: int | None) -> E
     if engine.status != Game.Status.PLAYING and game.mode == Game.Mode.DAILY:
         boards.daily_result_record(game=game)  # same transaction: ranks never lag the game
     return engine
+
+
+def dailies_close(*, player=None, now=None) -> int:
+    """Mark the daily games left unfinished when their date closed (``dailies.closes_at``) as
+    over, ``unfinished``: all of them, or ``player``'s. Returns how many.
+
+    Whether a daily can still be played never depends on this having run (``move_apply``
+    checks the date); it makes what the games say agree with that, so it runs before the
+    reads that show a player's games and, for everyone, in the worker's housekeeping.
+    """
+    first_open, _ = dailies.current_dates(now)
+    games = Game.objects.filter(mode=Game.Mode.DAILY, status=Game.Status.PLAYING,
+                                daily_id__lt=first_open)
+    if player is not None:
+        games = games.filter(player=player)
+    closed = 0
+    # Per date, so that each game's end is the moment its date closed.
+    for day in games.values_list("daily_id", flat=True).distinct().order_by():
+        closed += games.filter(daily_id=day).update(
+            status=Game.Status.UNFINISHED, finished_at=dailies.closes_at(day),
+            updated_at=timezone.now())
+    return closed
 
 
 def analysis_request(*, game: Game) -> Job:

@@ -45,6 +45,7 @@ class GameListCreateView(ApiView):
         responses={200: s.GamePageOutput, **problems(400, 401, 404)},
     )
     def get(self, request):
+        services.dailies_close(player=request.user)  # a daily whose date closed shows as over
         paginator = GamePagination()
         page = paginator.paginate_queryset(selectors.games_of(request.user), request, view=self)
         return paginator.get_paginated_response([game_output(game) for game in page])
@@ -97,6 +98,7 @@ class GameDetailView(ApiView):
     @extend_schema(tags=TAG, operation_id="games_retrieve", summary="One of your games",
                    responses={200: s.GameOutput, **problems(401, 404)})
     def get(self, request, game_id):
+        services.dailies_close(player=request.user)  # a daily whose date closed shows as over
         return Response(game_output(selectors.game_of(request.user, game_id)))
 
 

@@ -1,5 +1,5 @@
-"""Only trusted accounts rank on the global boards: claimed, and created before the daily's
-date. Leagues and a player's own statistics count every daily."""
+"""Only trusted accounts rank on the global boards: claimed at least 24 hours before the daily
+first opened anywhere. Leagues and a player's own statistics count every daily."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -58,20 +58,40 @@ def win_through_the_api(api, day=None) -> dict:
 # --- The rule ----------------------------------------------------------------------------------
 
 
-def test_trust_needs_a_claimed_account_created_before_the_dailys_date(make_player, today):
+def test_trust_needs_an_account_claimed_a_day_before_the_daily_first_opened(make_player,
+                                                                           today):
     guest, _ = make_player()
     assert not boards.player_ranked_on(guest, today)
-    assert not boards.player_ranked_on(guest, today + timedelta(days=1))  # a guest never
+    assert not boards.player_ranked_on(guest, today + timedelta(days=30))  # a guest never
 
-    claimed_today, _ = make_player()
-    claimed_today.claimed_at = timezone.now()
-    assert not boards.player_ranked_on(claimed_today, today)
-    assert boards.player_ranked_on(claimed_today, today + timedelta(days=1))
+    # Daily D first opens at midnight in UTC+14: 10:00 UTC on D-1. Trusted for D: claimed at
+    # least 24 hours before that, so by 10:00 UTC on D-2.
+    day = today + timedelta(days=5)
+    opens = datetime.combine(day, datetime.min.time(), tzinfo=UTC) - timedelta(hours=14)
+    assert dailies.opens_at(day) == opens
+    player, _ = make_player()
+    player.claimed_at = opens - timedelta(hours=24)
+    assert boards.player_ranked_on(player, day)
+    player.claimed_at = opens - timedelta(hours=24) + timedelta(seconds=1)
+    assert not boards.player_ranked_on(player, day)
+    # In whatever time zone the timestamp is written.
+    player.claimed_at = (opens - timedelta(hours=24)).astimezone(
+        timezone.get_fixed_timezone(-12 * 60))
+    assert boards.player_ranked_on(player, day)
 
-    # The account's date is its creation's in UTC, whatever the time zone of the timestamp.
-    late = datetime.combine(today, datetime.min.time(), tzinfo=UTC) - timedelta(seconds=1)
-    claimed_today.created_at = late.astimezone(timezone.get_fixed_timezone(14 * 60))
-    assert boards.player_ranked_on(claimed_today, today)
+
+def test_an_account_made_and_claimed_where_the_date_came_first_is_not_trusted(make_player):
+    # The way around the old rule: at 10:00 UTC on D-1 daily D is open in Kiribati; an account
+    # created and claimed then was "created before D" in UTC, and could rank with the deal it
+    # just saw.
+    day = dailies.utc_today() + timedelta(days=3)
+    player, _ = make_player()
+    player.created_at = player.claimed_at = dailies.opens_at(day)
+    assert not boards.player_ranked_on(player, day)
+    assert boards.player_ranked_on(player, day + timedelta(days=1))  # opens 24 h later
+    player.created_at = player.claimed_at = dailies.opens_at(day) + timedelta(minutes=1)
+    assert not boards.player_ranked_on(player, day + timedelta(days=1))
+    assert boards.player_ranked_on(player, day + timedelta(days=2))
 
 
 # --- Through the API ---------------------------------------------------------------------------
@@ -129,7 +149,9 @@ def test_an_account_created_today_is_not_ranked_today_even_claimed(make_player, 
     assert win_through_the_api(new)["ranked"] is False
     assert board(api)["entries"] == [] and board(new)["standing"]["ranked"] is False
     player.refresh_from_db()
-    assert boards.player_ranked_on(player, today + timedelta(days=1))  # from the next daily
+    # From the first daily that opens a day after the claim, whatever the hour now.
+    assert not boards.player_ranked_on(player, today + timedelta(days=1))
+    assert boards.player_ranked_on(player, today + timedelta(days=3))
 
 
 def test_claiming_during_the_day_changes_nothing_of_that_days_game(make_player, api, today):
@@ -147,8 +169,8 @@ def test_claiming_during_the_day_changes_nothing_of_that_days_game(make_player, 
     assert finished.json()["ranked"] is False
     assert Game.objects.get(pk=started["id"]).ranked is False
     assert board(api)["players"] == 0 and board(guest)["standing"]["ranked"] is False
-    # Claimed, and older than tomorrow: tomorrow's daily will rank.
-    assert boards.player_ranked_on(Player.objects.get(pk=player.pk), today + timedelta(days=1))
+    # Claimed now: the dailies that open a day after it will rank.
+    assert boards.player_ranked_on(Player.objects.get(pk=player.pk), today + timedelta(days=3))
 
 
 def test_practice_and_archive_games_are_never_ranked(make_trusted_player, settings, today):

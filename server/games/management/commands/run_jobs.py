@@ -1,5 +1,6 @@
 """manage.py run_jobs: the background worker (daily preparation, game analyses, and hourly the
-deletion of expired Idempotency-Key responses)."""
+housekeeping: expired Idempotency-Key responses deleted, dailies left unfinished when their date
+closed marked over)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from django.db import close_old_connections
 
 from server.api.idempotency import records_prune
 from server.games.background import job_run_next
+from server.games.services import dailies_close
 
-PRUNE_EVERY_SECONDS = 3600  # expired Idempotency-Key responses are deleted hourly
+PRUNE_EVERY_SECONDS = 3600  # the housekeeping runs hourly
 
 
 class Command(BaseCommand):
@@ -28,9 +30,12 @@ class Command(BaseCommand):
         while True:
             if pruned_at is None or time.monotonic() - pruned_at >= PRUNE_EVERY_SECONDS:
                 deleted = records_prune()
+                closed = dailies_close()
                 pruned_at = time.monotonic()
                 if deleted:
                     self.stdout.write(f"deleted {deleted} expired Idempotency-Key responses")
+                if closed:
+                    self.stdout.write(f"closed {closed} dailies left unfinished")
             job = job_run_next()
             if job is None:
                 if once:
