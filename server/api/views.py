@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from rest_framework.views import APIView
 
+from server.api import headers
 from server.api.negotiation import ApiContentNegotiation
 from server.api.problems import InvalidRequest, UnsupportedMediaType
 
@@ -13,7 +14,8 @@ BODILESS_METHODS = frozenset({"GET", "HEAD", "DELETE", "OPTIONS"})
 
 
 class ApiView(APIView):
-    """An ``APIView`` that refuses query parameters it does not know.
+    """An ``APIView`` that refuses query parameters it does not know, and sets the cache
+    headers of ``server.api.headers``.
 
     A misspelt parameter (``?limt=5``) is an error the client wants to hear about, and the
     OpenAPI schema promises no others. Views list theirs in ``query_parameters``.
@@ -21,6 +23,13 @@ class ApiView(APIView):
 
     content_negotiation_class = ApiContentNegotiation
     query_parameters: ClassVar[frozenset[str]] = frozenset()
+    # True for a view whose answers carry a new bearer token: they are Cache-Control: no-store.
+    issues_tokens: ClassVar[bool] = False
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        headers.apply(self, request, response)
+        return response
     # Whether this view's POST and PATCH take a JSON body; GET and DELETE never do. A body sent
     # where none is taken is refused: a client that sends one expects it to mean something.
     takes_body: ClassVar[bool] = True

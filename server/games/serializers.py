@@ -65,9 +65,10 @@ class MoveInput(StrictInput):
     row = StrictIntegerField(min_value=-1000, max_value=1000)
     col = StrictIntegerField(min_value=-1000, max_value=1000)
     move = StrictIntegerField(
-        required=False, min_value=0, max_value=1000,
+        required=False, allow_null=True, min_value=0, max_value=1000,
         help_text="The number of moves already played, as you last saw it. If given it must "
-                  "match, or the move is refused with 409 stale_move.",
+                  "match, or the move is refused with 409 stale_move; null is the same as "
+                  "leaving it out.",
     )
 
 
@@ -127,7 +128,11 @@ class RecordOutput(serializers.Serializer):
     score = serializers.IntegerField(allow_null=True)
 
 
-MOVE_FIELD = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+def move_field(**options) -> serializers.ListField:
+    """A placement ``[row, col]``. A new field each time: one field object shared by two
+    attributes is bound to only one of their names, and the other vanishes from the schema."""
+    return serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2,
+                                 **options)
 
 
 class EstimateOutput(serializers.Serializer):
@@ -138,8 +143,8 @@ class EstimateOutput(serializers.Serializer):
 class MoveAnalysisOutput(serializers.Serializer):
     index = serializers.IntegerField(help_text="0 for the first card.")
     card = serializers.CharField()
-    played = MOVE_FIELD
-    best = MOVE_FIELD
+    played = move_field(help_text="Where the card was placed.")
+    best = move_field(help_text="Where the bot would have placed it.")
     played_estimate = EstimateOutput()
     best_estimate = EstimateOutput()
     value_lost = serializers.FloatField(
@@ -180,9 +185,9 @@ class AnalysisPendingOutput(serializers.Serializer):
 
 
 class HintEstimateOutput(EstimateOutput):
-    move = MOVE_FIELD
+    move = move_field()
 
 
 class HintOutput(serializers.Serializer):
-    move = MOVE_FIELD
+    move = move_field()
     estimates = HintEstimateOutput(many=True, help_text="Every legal move, best first.")

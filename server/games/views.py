@@ -8,6 +8,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from server.api import idempotency
+from server.api.headers import LOCATION, absolute_url
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
 from server.games import analysis, fastmove, selectors, services
@@ -89,7 +90,10 @@ class GameListCreateView(ApiView):
             )
             return (status.HTTP_201_CREATED if created else status.HTTP_200_OK), game_output(game)
 
-        return idempotency.respond_idempotently(request, start)
+        response = idempotency.respond_idempotently(request, start)
+        if response.status_code == status.HTTP_201_CREATED:
+            response[LOCATION] = absolute_url(request, "api:game", game_id=response.data["id"])
+        return response
 
 
 class GameDetailView(ApiView):
@@ -187,7 +191,8 @@ class AnalysisView(ApiView):
             200: s.AnalysisOutput, 202: s.AnalysisPendingOutput,
             **problems(401, 404, 409, 503,
                        s409="`game_in_progress`: no analysis while the game is on.",
-                       s503="`analysis_unavailable`: it failed; try again later."),
+                       s503="`analysis_unavailable`: it failed; try again later. Or "
+                            "`service_unavailable`: the database cannot be reached."),
         },
     )
     def get(self, request, game_id):

@@ -12,6 +12,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from server.api import idempotency
+from server.api.headers import LOCATION, absolute_url
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
 from server.boards import selectors as boards
@@ -62,7 +63,9 @@ class LeagueListCreateView(ApiView):
                                             name=data.validated_data["name"])
             return status.HTTP_201_CREATED, _detail(league)
 
-        return idempotency.respond_idempotently(request, create)
+        response = idempotency.respond_idempotently(request, create)
+        response[LOCATION] = absolute_url(request, "api:league", league_id=response.data["id"])
+        return response
 
 
 class LeagueJoinView(ApiView):

@@ -56,8 +56,13 @@ class Player(AbstractBaseUser, PermissionsMixin):
 
 
 class AccessToken(models.Model):
-    """A bearer token. Only its SHA-256 is stored, so a database leak reveals no token."""
+    """A bearer token. Only its SHA-256 is stored, so a database leak reveals no token.
 
+    The API names a token by ``public_id``, a random UUID: the sequential primary key would
+    tell anyone with a token how many tokens have been issued, and when.
+    """
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tokens")
     key_hash = models.CharField(max_length=64, unique=True)
     label = models.CharField(max_length=64, blank=True)
@@ -68,4 +73,4 @@ class AccessToken(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"token {self.pk} of {self.player_id}"
+        return f"token {self.public_id} of {self.player_id}"

@@ -28,8 +28,19 @@ def name_field(**options) -> StrictCharField:
     )
 
 
+TOKEN_LABEL_MAX_LENGTH = 64
+
+
+def token_label_field() -> StrictCharField:
+    return StrictCharField(
+        required=False, min_length=1, max_length=TOKEN_LABEL_MAX_LENGTH,
+        help_text="Names this device in your list of tokens (default: its User-Agent).",
+    )
+
+
 class PlayerCreateInput(StrictInput):
     name = name_field(required=False)
+    label = token_label_field()
 
 
 class PlayerUpdateInput(StrictInput):
@@ -43,6 +54,10 @@ class CredentialsInput(StrictInput):
     )
     password = StrictCharField(min_length=1, max_length=200, trim_whitespace=False,
                                style={"input_type": "password"})
+
+
+class SessionCreateInput(CredentialsInput):
+    label = token_label_field()
 
 
 class PlayerRef(serializers.Serializer):
@@ -63,8 +78,11 @@ class PlayerProfileOutput(PlayerRef):
 
 
 class TokenOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    label = serializers.CharField()
+    id = serializers.UUIDField(help_text="Random; revoke the token with DELETE "
+                                         "/api/v1/players/me/tokens/{id}.")
+    label = serializers.CharField(
+        help_text="The `label` sent when the token was issued (guest creation or sign-in), "
+                  "else the User-Agent of that request; may be empty.")
     created_at = serializers.DateTimeField()
     last_used_at = serializers.DateTimeField(allow_null=True)
     current = serializers.BooleanField(help_text="The token this request was made with.")
@@ -89,7 +107,7 @@ def player_profile(player: Player) -> dict:
 
 def token_output(token: AccessToken, current: AccessToken | None) -> dict:
     return {
-        "id": token.pk,
+        "id": str(token.public_id),
         "label": token.label,
         "created_at": iso_datetime(token.created_at),
         "last_used_at": iso_datetime(token.last_used_at),

@@ -20,7 +20,7 @@ from server.players.problems import (
     UsernameTaken,
     WeakPassword,
 )
-from server.players.tokens import token_issue
+from server.players.tokens import token_create, token_issue
 
 USERNAME_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{3,32}")
 _GUEST_NAME_ATTEMPTS = 5
@@ -96,19 +96,27 @@ def player_claim(*, player: Player, username: str, password: str) -> Player:
     return player
 
 
-def session_create(*, username: str, password: str, token_label: str = "") -> tuple[Player, str]:
-    """Sign in with a claimed account: a new token for this device."""
+def session_create(*, username: str, password: str,
+                   token_label: str = "") -> tuple[AccessToken, str]:
+    """Sign in with a claimed account: a new token for this device (its row, whose ``player``
+    is the account, and its plain text)."""
     player = Player.objects.filter(username__iexact=username, is_active=True).first()
     if player is None:
         Player().set_password(password)  # spend the same time as a real check
         raise InvalidCredentials()
     if not player.check_password(password):
         raise InvalidCredentials()
-    return player, token_issue(player=player, label=token_label)
+    return token_create(player=player, label=token_label)
 
 
-def token_revoke(*, player: Player, token_id: int) -> bool:
-    deleted, _ = AccessToken.objects.filter(player=player, pk=token_id).delete()
+def token_revoke(*, player: Player, token: AccessToken) -> None:
+    """Revoke one of ``player``'s tokens (the one a request was made with, to sign out)."""
+    AccessToken.objects.filter(player=player, pk=token.pk).delete()
+
+
+def token_revoke_by_id(*, player: Player, public_id) -> bool:
+    """Revoke the token of ``player`` with this public id; False if it has none."""
+    deleted, _ = AccessToken.objects.filter(player=player, public_id=public_id).delete()
     return bool(deleted)
 
 

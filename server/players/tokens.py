@@ -36,11 +36,18 @@ def last_use_due(last_used_at) -> bool:
     return last_used_at is None or timezone.now() - last_used_at > LAST_USED_RESOLUTION
 
 
+def token_create(*, player: Player, label: str = "") -> tuple[AccessToken, str]:
+    """A new token for ``player``: its row and its plain text, which exists only in this
+    return value."""
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    access = AccessToken.objects.create(player=player, key_hash=hash_token(token),
+                                        label=label[:64])
+    return access, token
+
+
 def token_issue(*, player: Player, label: str = "") -> str:
     """A new token for ``player``; the plain text exists only in this return value."""
-    token = secrets.token_urlsafe(TOKEN_BYTES)
-    AccessToken.objects.create(player=player, key_hash=hash_token(token), label=label[:64])
-    return token
+    return token_create(player=player, label=label)[1]
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):

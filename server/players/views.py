@@ -7,6 +7,7 @@ from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
+from server.api.headers import absolute_url
 from server.api.problems import NotFound
 from server.api.schema import problems
 from server.api.views import ApiView
@@ -17,13 +18,15 @@ from server.players.models import AccessToken
 TAG = ["players"]
 
 
-def _label(request) -> str:
-    return request.headers.get("User-Agent", "")[:64]
+def _label(request, values: dict) -> str:
+    """The label the client chose for its new token, else its User-Agent."""
+    return values.get("label") or request.headers.get("User-Agent", "")[:s.TOKEN_LABEL_MAX_LENGTH]
 
 
 class PlayerCreateView(ApiView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    issues_tokens = True
     throttle_scope = "players"
 
     @extend_schema(
@@ -39,9 +42,11 @@ class PlayerCreateView(ApiView):
         data = s.PlayerCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         player, token = services.player_create(
-            name=data.validated_data.get("name"), token_label=_label(request)
+            name=data.validated_data.get("name"), token_label=_label(request, data.validated_data)
         )
-        return Response(s.player_with_token(player, token), status=status.HTTP_201_CREATED)
+        return Response(s.player_with_token(player, token), status=status.HTTP_201_CREATED,
+                        headers={"Location": absolute_url(request, "api:player",
+                                                          player_id=player.pk)})
 
 
 class MeView(ApiView):
@@ -86,20 +91,26 @@ class ClaimView(ApiView):
 class SessionCreateView(ApiView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    issues_tokens = True
     throttle_scope = "sessions"  # password guessing
 
     @extend_schema(
         tags=TAG, operation_id="sessions_create",
         summary="Sign in with a username and password: a new token for this device",
-        request=s.CredentialsInput,
+        request=s.SessionCreateInput,
         responses={201: s.PlayerWithToken, **problems(
             400, 401, 415, 429, s401="Wrong username or password (`invalid_credentials`).")},
     )
     def post(self, request):
-        data = s.CredentialsInput(data=request.data)
+        data = s.SessionCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        player, token = services.session_create(**data.validated_data, token_label=_label(request))
-        return Response(s.player_with_token(player, token), status=status.HTTP_201_CREATED)
+        values = data.validated_data
+        access, token = services.session_create(
+            username=values["username"], password=values["password"],
+            token_label=_label(request, values))
+        return Response(s.player_with_token(access.player, token), status=status.HTTP_201_CREATED,
+                        headers={"Location": absolute_url(request, "api:token",
+                                                          token_id=access.public_id)})
 
 
 class SessionCurrentView(ApiView):
@@ -109,7 +120,7 @@ class SessionCurrentView(ApiView):
                    summary="Sign out: revoke the token this request was made with",
                    request=None, responses={204: None, **problems(401)})
     def delete(self, request):
-        services.token_revoke(player=request.user, token_id=request.auth.pk)
+        services.token_revoke(player=request.user, token=request.auth)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -126,9 +137,17 @@ class TokenListView(ApiView):
 class TokenDetailView(ApiView):
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(tags=TAG, operation_id="tokens_retrieve", summary="One of your tokens",
+                   responses={200: s.TokenOutput, **problems(401, 404)})
+    def get(self, request, token_id):
+        token = AccessToken.objects.filter(player=request.user, public_id=token_id).first()
+        if token is None:
+            raise NotFound("You have no token with that id.")
+        return Response(s.token_output(token, request.auth))
+
     @extend_schema(tags=TAG, operation_id="tokens_delete", summary="Revoke one of your tokens",
                    request=None, responses={204: None, **problems(401, 404)})
-    def delete(self, request, token_id: int):
-        if not services.token_revoke(player=request.user, token_id=token_id):
+    def delete(self, request, token_id):
+        if not services.token_revoke_by_id(player=request.user, public_id=token_id):
             raise NotFound("You have no token with that id.")
         return Response(status=status.HTTP_204_NO_CONTENT)
