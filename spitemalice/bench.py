@@ -22,6 +22,7 @@ import argparse
 import random
 import time
 
+from spitemalice.actions import Action
 from spitemalice.game import PLAYING, Game
 
 
@@ -59,7 +60,7 @@ def random_playouts(
 def undo_cost(pairs: int = 200_000, seed: int = 7) -> float:
     """Seconds per ``play()`` + ``undo()`` of a random legal action, over many positions."""
     rng = random.Random(seed)
-    positions = []
+    positions: list[tuple[Game, list[Action]]] = []
     game = Game(b"undo bench")
     while len(positions) < 200:
         if game.status is not PLAYING:

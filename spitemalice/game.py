@@ -118,6 +118,12 @@ class PlayResult(NamedTuple):
         }
 
 
+# What undo() needs of one action: source id, target id, player, card id, the stock and the
+# stack a completion replaced, the cards drawn after it, who drew them, and the turn number
+# before a discard.
+_UndoEntry = tuple[int, int, int, int, list[int] | None, list[int] | None, list[int] | None,
+                   int, int | None]
+
 # Builds a PlayResult from a tuple without the Python-level __new__ of a NamedTuple: play()
 # makes one per action.
 _new_result = tuple.__new__
@@ -179,7 +185,7 @@ class Position:
             for code in CANONICAL_CODES:
                 rest += [code] * max(0, COPIES - placed[code])
             stock = rest
-        return cls(seed, turn, hands_t, payoffs_t, sides_t, centre_t, tuple(stock),  # type: ignore[arg-type]
+        return cls(seed, turn, hands_t, payoffs_t, sides_t, centre_t, tuple(stock),
                    turn_number, completions)
 
 
@@ -212,7 +218,7 @@ class Game:
         self._winner: int | None = None
         self._points: int | None = None
         self._results: list[PlayResult] = []
-        self._undo: list[tuple] = []
+        self._undo: list[_UndoEntry] = []
         self._draw(first)
 
     @classmethod
@@ -402,7 +408,7 @@ class Game:
         action at all (both ``ValueError``\\s naming the action); the game is then unchanged.
         """
         try:  # a list, as JSON gives, is looked up as the pair it holds
-            code = ACTION_CODE.get(action if type(action) is not list else tuple(action))  # type: ignore[call-overload]
+            code = ACTION_CODE.get(action if type(action) is not list else tuple(action))  # type: ignore[arg-type]
         except TypeError:  # unhashable parts: not an action; _check says so
             code = None
         if code is None or self._status is not PLAYING:
@@ -514,14 +520,14 @@ class Game:
         if target < CENTRE_STACKS:
             if old_stack is not None:
                 # Copies, so that a game and its copy() can both undo this completion.
-                self._stock = list(old_stock)  # type: ignore[arg-type]
+                self._stock = list(old_stock)  # type: ignore[arg-type]  # set with old_stack
                 self._centre[target] = list(old_stack)
                 self._completions -= 1
             self._centre[target].pop()
             self._fits = FITS[_fits_index(self._centre)]
         else:
             self._sides[p][target - CENTRE_STACKS].pop()
-            self._turn_number = turn_number  # type: ignore[assignment]
+            self._turn_number = turn_number  # type: ignore[assignment]  # set for a discard
         if IS_CARD[source]:
             insort(self._hands[p], card)
         elif source == PAYOFF_ID:

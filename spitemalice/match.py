@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Sequence
+from typing import Any
 
 from spitemalice.errors import IllegalActionError
 from spitemalice.game import PLAYING, WON, Game, PlayResult
@@ -90,11 +91,11 @@ class Match:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, object]) -> Match:
+    def from_json(cls, data: dict[str, Any]) -> Match:
         """A match replayed from ``to_json()``'s form; ``ValueError`` naming a bad action."""
-        match = cls(bytes.fromhex(str(data["seed"])), int(data.get("target", DEFAULT_TARGET)))  # type: ignore[call-overload]
-        games = data.get("games", [])
-        for index, actions in enumerate(games):  # type: ignore[arg-type]
+        match = cls(bytes.fromhex(data["seed"]), int(data.get("target", DEFAULT_TARGET)))
+        games: list[list[Sequence[str]]] = data.get("games", [])
+        for index, actions in enumerate(games):
             if index:
                 match.next_game()
             for action in actions:
