@@ -53,7 +53,8 @@ def _stack_text(cards: Sequence[object]) -> str:
 def render(game: Game) -> str:
     """The table as a person would see it: both players' pay-off tops and sizes and their side
     stacks spread (bottom to top), the centre stacks (a King marked with the rank it counts
-    as), the stock, and the hand of the player to move."""
+    as), the stock, and the hand and legal actions of the player to move (both hands once the
+    game is over)."""
     lines = []
     to_move = game.turn
     if game.status == PLAYING:
@@ -89,6 +90,9 @@ def render(game: Game) -> str:
         legal = "  ".join(str(action) for action in game.legal_actions())
         lines += textwrap.wrap(legal, width=96, initial_indent="    legal  ",
                                subsequent_indent="           ", break_on_hyphens=False)
+    else:  # the game is over and its deal public: both hands
+        for player in (0, 1):
+            lines.append(f"    player {player}'s hand: {_stack_text(game.hand(player))}")
     return "\n".join(lines)
 
 

@@ -134,3 +134,13 @@ def test_show_rejects_an_action_number_out_of_range(tmp_path):
 def test_main_dispatches_show(capsys):
     assert main(["show", str(_vector("final")), "--action", "0"]) == 0
     assert "Turn 1" in capsys.readouterr().out
+
+
+def test_show_reveals_both_hands_once_the_game_is_over():
+    path = _vector("final")
+    final_state = load_vector(path)["expect"][-1]["state"]
+    out, err = io.StringIO(), io.StringIO()
+    assert show_command(str(path), None, out, err) == 0
+    for player in (0, 1):
+        assert f"player {player}'s hand: {' '.join(final_state['hands'][player]) or '-'}" in (
+            out.getvalue())
