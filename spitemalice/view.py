@@ -16,7 +16,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import TypedDict
 
-from spitemalice.cards import CANONICAL_CODES, CODE_OF_ID, COPIES, RANK_CODES, sorted_codes
+from spitemalice.cards import (
+    CANONICAL_CODES,
+    CODE_OF_ID,
+    COPIES,
+    RANK_CODES,
+    SUIT_CODES,
+    sorted_codes,
+)
 from spitemalice.game import PLAYING, Game, PlayResult
 
 # One played action: who, what, the card it moved, the rank it counts as on a centre stack
@@ -93,9 +100,9 @@ def player_view(game: Game, seat: int, *, since: int = 0) -> PlayerView:
     }
 
 
-def unseen_cards(view: PlayerView) -> Counter[str]:
-    """The cards ``view``'s seat cannot see, by code: two of each code minus those shown."""
-    unseen = Counter({code: COPIES for code in CANONICAL_CODES})
+def _shown(view: PlayerView) -> list[str]:
+    """Every card code ``view`` shows, once per copy shown (the history aside: the cards it
+    names are on the side and centre stacks, or were and are back in the stock)."""
     shown = list(view["hand"])
     shown += [top for top in view["payoff_top"] if top is not None]
     for stacks in view["sides"]:
@@ -103,13 +110,24 @@ def unseen_cards(view: PlayerView) -> Counter[str]:
             shown += stack
     for stack in view["centre"]:
         shown += stack
-    unseen.subtract(shown)
+    return shown
+
+
+def unseen_cards(view: PlayerView) -> Counter[str]:
+    """The cards ``view``'s seat cannot see, by code: two of each code minus those shown."""
+    unseen = Counter({code: COPIES for code in CANONICAL_CODES})
+    unseen.subtract(_shown(view))
     return +unseen
+
+
+_RANK_OF_CHARACTER = {character: rank for rank, character in enumerate(RANK_CODES, start=1)}
+_PER_RANK = COPIES * len(SUIT_CODES)  # 8 cards of each rank in two decks
 
 
 def unseen_ranks(view: PlayerView) -> list[int]:
     """``unseen_cards`` counted by rank (suits never matter): index 1 (Ace) … 13 (King)."""
-    counts = [0] * (len(RANK_CODES) + 1)
-    for code, count in unseen_cards(view).items():
-        counts[RANK_CODES.index(code[0]) + 1] += count
+    counts = [0] + [_PER_RANK] * len(RANK_CODES)
+    rank_of = _RANK_OF_CHARACTER
+    for code in _shown(view):
+        counts[rank_of[code[0]]] -= 1
     return counts
