@@ -18,6 +18,7 @@ from spitemalice import (
     player_view,
     replay,
     unseen_cards,
+    unseen_ranks,
 )
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -142,7 +143,7 @@ def test_the_view_shows_only_what_the_seat_may_see(game, seat):
         # ... and what it cannot see adds up to the stock, the other hand, the piles below.
         hidden = len(position.stock) + len(position.hands[1 - seat]) + sum(
             len(pile) - 1 for pile in position.payoffs)
-        assert sum(unseen_cards(view).values()) == hidden
+        assert sum(unseen_cards(view).values()) == sum(unseen_ranks(view)) == hidden
     assert view["history"] == player_view(game, 1 - seat)["history"]
     assert [entry["card"] for entry in view["history"]] == [str(r.card) for r in game.history]
 
