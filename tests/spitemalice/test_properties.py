@@ -20,6 +20,7 @@ from spitemalice import (
     unseen_cards,
     unseen_ranks,
 )
+from spitemalice.actions import ACTIONS
 
 SETTINGS = settings(max_examples=60, deadline=None)
 seeds = st.binary(min_size=1, max_size=8)
@@ -171,3 +172,13 @@ def test_games_differing_only_in_what_a_seat_cannot_see_look_the_same_to_it(game
     )
     first, second = Game.from_position(position), Game.from_position(twin)
     assert player_view(first, seat) == player_view(second, seat)
+
+
+ALL_ACTIONS = [action for row in ACTIONS for action in row]
+
+
+@SETTINGS
+@given(games())
+def test_legal_actions_agree_with_the_rule_by_rule_check(game):
+    """The fast table-driven list against play()'s slow path, which checks one rule at a time."""
+    assert game.legal_actions() == sorted(a for a in ALL_ACTIONS if game.is_legal(a))
