@@ -172,6 +172,7 @@ def load(args) -> None:
         sql, params = insert_select(Player, {
             "id": PLAYER_ID, "password": "'!'", "created_at": ("%s", [claimed]),
             "claimed_at": ("%s", [claimed]), "username": "'bench' || lpad(x.i::text, 7, '0')",
+            "username_key": "'bench' || lpad(x.i::text, 7, '0')",
             "name": "'Bench ' || lpad(x.i::text, 7, '0')",
             "name_key": "'bench' || lpad(x.i::text, 7, '0')",
         })

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from server.api.fields import StrictCharField
@@ -10,14 +9,12 @@ from server.api.formats import iso_datetime
 from server.api.inputs import StrictInput
 from server.leagues import limits
 from server.leagues.models import League, Membership
-from server.players.serializers import PlayerRef, player_ref
+from server.players.serializers import NicknameField, PlayerRef, player_ref
 
 
 class LeagueNameInput(StrictInput):
-    name = StrictCharField(
-        trim_whitespace=False, min_length=limits.NAME_MIN_LENGTH,
-        max_length=limits.NAME_MAX_LENGTH, help_text=limits.NAME_RULE,
-        validators=[RegexValidator(limits.NAME_PATTERN, limits.NAME_RULE)])
+    name = NicknameField(subject=limits.NAME_SUBJECT, min_length=limits.NAME_MIN_LENGTH,
+                         max_length=limits.NAME_MAX_LENGTH)
 
 
 class LeagueJoinInput(StrictInput):

@@ -20,15 +20,17 @@ from server.leagues.problems import (
     TooManyLeagues,
 )
 from server.players.models import Player
+from server.players.names import InvalidName
 
 _CODE_ATTEMPTS = 5
 
 
 def _clean_name(name: str) -> str:
-    if not limits.is_valid_league_name(name):
-        raise InvalidRequest(limits.NAME_RULE,
-                             errors=[{"field": "name", "message": limits.NAME_RULE}])
-    return name
+    try:
+        return limits.clean_league_name(name)
+    except InvalidName as error:
+        message = str(error)
+        raise InvalidRequest(message, errors=[{"field": "name", "message": message}]) from None
 
 
 def _lock_player_with_room(player) -> None:

@@ -11,15 +11,27 @@ import uuid
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.db import models
-from django.db.models.functions import Lower
+
+from server.players import names, usernames
 
 
 class PlayerManager(BaseUserManager["Player"]):
     def create_user(self, username=None, password=None, **fields):
         player = self.model(username=username, **fields)
+        if player.name:
+            player.name = names.clean_name(player.name)
+            player.name_key = names.name_key(player.name)
+        if username is not None:  # the rule of the API's claim (raises InvalidUsername)
+            player.username = usernames.clean_username(username)
+            player.username_key = usernames.username_key(player.username)
         player.set_password(password)  # None gives an unusable password: a guest
         player.save(using=self._db)
         return player
+
+    def get_by_natural_key(self, username):
+        """Signing in to the admin matches usernames the way the API does."""
+        # A username the profile refuses can only be an old one, keyed by its lower case.
+        return self.get(username_key=usernames.username_key(username) or username.lower())
 
     def create_superuser(self, username, password, **fields):
         fields.setdefault("name", username)
@@ -29,9 +41,12 @@ class PlayerManager(BaseUserManager["Player"]):
 class Player(AbstractBaseUser, PermissionsMixin):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=32)
-    # Display names are unique ignoring case and spacing; name_key is the normalised form.
-    name_key = models.CharField(max_length=100, unique=True)
+    # Display names are unique by their key: case, spacing and look-alikes aside (names.py).
+    name_key = models.CharField(max_length=255, unique=True)
     username = models.CharField(max_length=32, unique=True, null=True, blank=True)
+    # Usernames are unique, and matched at sign-in, by their case-mapped form (usernames.py).
+    username_key = models.CharField(max_length=64, unique=True, null=True, blank=True,
+                                    editable=False)
     is_staff = models.BooleanField(default=False)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -44,7 +59,10 @@ class Player(AbstractBaseUser, PermissionsMixin):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(Lower("username"), name="player_username_ci_unique"),
+            models.CheckConstraint(
+                condition=models.Q(username__isnull=True, username_key__isnull=True)
+                | models.Q(username__isnull=False, username_key__isnull=False),
+                name="player_username_has_key"),
         ]
 
     @property

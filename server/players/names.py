@@ -1,62 +1,116 @@
-"""Display names: what is allowed and how two names are judged the same.
+"""Display names (and league names): what they may be, and when two are the same name.
 
-The rule is one regular expression, used both to validate and in the OpenAPI schema, so what the
-schema promises is exactly what the server accepts: 2 to 24 characters, not starting or ending
-with white space, and none of the invisible or control characters that could disguise a name
-(C0/C1 controls, bidirectional overrides, zero-width spaces, byte-order marks). Zero-width
-(non-)joiners stay allowed inside a name: Persian and Malayalam spelling needs them.
+What a name may be is the PRECIS Nickname profile (RFC 8266, built on RFC 8264's FreeformClass,
+through the ``precis-i18n`` package): letters, marks, digits, symbols, punctuation and spaces
+of any script; never control, format, invisible ("default ignorable": variation selectors,
+tags, fillers, zero-width spaces) or unassigned characters. A zero-width joiner or non-joiner
+is allowed only where RFC 5892's CONTEXTJ rules say a script needs it: after a virama (Malayalam
+chillu forms, Bengali and Malayalam conjuncts) or between letters that join (Persian "می‌خواهم").
+The name is stored as the profile enforces it: every space character becomes a plain space,
+spaces at either end go, runs of them become one, and compatibility forms are NFKC-normalised
+("Ａｄａ" is stored as "Ada"). On top of the profile, one rule: no U+2800 BRAILLE PATTERN BLANK,
+the one character the profile allows that draws nothing at all.
+
+Two names are the same name when their keys are equal (``name_key``): the profile's
+case-mapped comparison form, without its spaces and joiners, reduced to its confusable skeleton
+(Unicode TR39, see ``server.players.skeleton``), so "Аda" in Cyrillic, "A da" and "ADA" are
+all "Ada".
 """
 
 from __future__ import annotations
 
-import re
 import secrets
 import unicodedata
 
+from precis_i18n import get_profile
+
+from server.players.skeleton import skeleton
+
 MIN_LENGTH, MAX_LENGTH = 2, 24
-# Control and format characters that have no place in a name.
-_HIDDEN = (
-    "\\x00-\\x1f\\x7f-\\x9f\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u2028-\\u202e"
-    "\\u2060-\\u206f\\ufeff\\ufff9-\\ufffb"
-)
+PROFILE = "PRECIS Nickname (RFC 8266)"
+# The schema's pattern: a superset of the rule that a regular expression can say (no control
+# characters, something other than white space); ``NAME_RULE`` says the rest.
+LOOSE_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+NAME_FORMAT = "precis-nickname"
 
-
-def visible_text_pattern(min_length: int, max_length: int) -> str:
-    """``min_length`` to ``max_length`` characters (at least 2), no white space at either end,
-    none of the hidden characters: the rule of a name, also for other names (leagues)."""
-    return f"^[^\\s{_HIDDEN}][^{_HIDDEN}]{{{min_length - 2},{max_length - 2}}}[^\\s{_HIDDEN}]$"
-
-
-NAME_PATTERN = visible_text_pattern(MIN_LENGTH, MAX_LENGTH)
-NAME_RULE = (
-    f"A name has {MIN_LENGTH} to {MAX_LENGTH} characters, does not start or end with a space, "
-    "and has no control or invisible formatting characters."
-)
-_NAME = re.compile(NAME_PATTERN)
+_NICKNAME = get_profile("NicknameCasePreserved")
+_NICKNAME_COMPARED = get_profile("NicknameCaseMapped")
+_BLANK = "\u2800"
+_JOINERS = str.maketrans("", "", "\u200c\u200d")
 _GUEST_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+
+
+def name_rule(subject: str, min_length: int, max_length: int) -> str:
+    """The rule, said in a sentence, for a name of ``min_length`` to ``max_length``."""
+    return (
+        f"{subject} has {min_length} to {max_length} characters of any script (letters, marks, "
+        "digits, symbols, punctuation, spaces) and follows the PRECIS Nickname profile (RFC "
+        "8266): no control, invisible (U+2800 BRAILLE PATTERN BLANK included), formatting or "
+        "unassigned characters; zero-width "
+        "(non-)joiners only where the script needs them. Spaces at the ends are trimmed, runs "
+        "of spaces become one and compatibility forms are normalised (NFKC)."
+    )
+
+
+NAME_RULE = name_rule("A name", MIN_LENGTH, MAX_LENGTH)
 
 
 class InvalidName(ValueError):
     pass
 
 
-def clean_name(raw: object) -> str:
-    """The name, if it follows the rule; raises ``InvalidName`` saying why not."""
+def _character(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, '(unnamed)')}"
+
+
+def clean_text(raw: object, *, subject: str, min_length: int, max_length: int) -> str:
+    """``raw`` as the Nickname profile enforces it, if it is a valid name of ``min_length`` to
+    ``max_length`` characters (before and after enforcing); raises ``InvalidName`` saying why
+    not, naming it ``subject`` ("A name", "A league's name")."""
     if not isinstance(raw, str):
-        raise InvalidName("A name is text.")
-    if _NAME.fullmatch(raw):
-        return raw
-    if not MIN_LENGTH <= len(raw) <= MAX_LENGTH:
-        raise InvalidName(f"A name has {MIN_LENGTH} to {MAX_LENGTH} characters.")
-    if raw != raw.strip():
-        raise InvalidName("A name may not start or end with a space.")
-    raise InvalidName("A name may not contain control or invisible formatting characters.")
+        raise InvalidName(f"{subject} is text.")
+    length_rule = f"{subject} has {min_length} to {max_length} characters."
+    if not min_length <= len(raw) <= max_length:
+        raise InvalidName(length_rule)
+    try:
+        name = _NICKNAME.enforce(raw)
+    except UnicodeEncodeError as error:
+        raise InvalidName(_refusal(subject, raw, error)) from None
+    if _BLANK in name:
+        raise InvalidName(f"{subject} may not contain {_character(_BLANK)}: it draws nothing.")
+    if not min_length <= len(name) <= max_length:
+        raise InvalidName(f"{length_rule} Once normalised, {name!r} has {len(name)}.")
+    return name
+
+
+def _refusal(subject: str, raw: str, error: UnicodeEncodeError) -> str:
+    reason = error.reason.removeprefix("DISALLOWED/")
+    if reason == "empty":
+        return f"{subject} may not be only spaces."
+    # The profile reports a character of the normalised text: name the one that was sent.
+    found = error.object[error.start]
+    char = next((c for c in raw if found in unicodedata.normalize("NFKC", c)), found)
+    if reason in ("zero_width_joiner", "zero_width_nonjoiner"):
+        return (f"{subject} may contain {_character(char)} only where its script needs it: "
+                "after a virama, or between letters that join.")
+    if reason == "unassigned":
+        return f"{subject} may not contain {_character(char)}: it is not an assigned character."
+    return (f"{subject} may not contain {_character(char)}: control, invisible and formatting "
+            "characters could disguise it.")
+
+
+def clean_name(raw: object) -> str:
+    """The display name, if it follows the rule; raises ``InvalidName`` saying why not."""
+    return clean_text(raw, subject="A name", min_length=MIN_LENGTH, max_length=MAX_LENGTH)
 
 
 def name_key(name: str) -> str:
-    """Two names with the same key are the same name (case, spacing, compatibility forms)."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(folded.split()).replace("\u200c", "").replace("\u200d", "")
+    """Two names with the same key are the same name: case, spacing, joiners, compatibility
+    forms and look-alike characters aside. ``name`` follows the rule (``clean_name``)."""
+    compared = "".join(_NICKNAME_COMPARED.enforce(name).split()).translate(_JOINERS)
+    # Twice, lower-casing between: a prototype may be a capital ("0" becomes "O"), and "B0B"
+    # is as much "bob" as "BOB" is.
+    return skeleton(skeleton(compared).lower())
 
 
 def guest_name() -> str:

@@ -25,6 +25,10 @@ class InvalidName(InvalidRequest):
     code, title = "invalid", "Invalid name"
 
 
+class PasswordTooSimilar(InvalidRequest):
+    code, title = "password_too_similar", "That password is too like your username or name"
+
+
 class WeakPassword(Unprocessable):
     code, title = "weak_password", "That password is too easy to guess"
 
@@ -34,6 +38,6 @@ class PlayerNotFound(NotFound):
 
 
 __all__ = [
-    "AlreadyClaimed", "InvalidCredentials", "InvalidName", "NameTaken", "PlayerNotFound",
-    "UsernameTaken", "WeakPassword",
+    "AlreadyClaimed", "InvalidCredentials", "InvalidName", "NameTaken", "PasswordTooSimilar",
+    "PlayerNotFound", "UsernameTaken", "WeakPassword",
 ]

@@ -3,29 +3,46 @@
 from __future__ import annotations
 
 from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from server.api.fields import StrictCharField
 from server.api.formats import iso_datetime
 from server.api.inputs import StrictInput
-from server.players import names
+from server.players import names, usernames
 from server.players.models import AccessToken, Player
 
-USERNAME_PATTERN = r"^[A-Za-z0-9_.\-]{3,32}$"
-
-
 NAME_HELP = (
-    "Display name: 2 to 24 characters, no leading or trailing space, no control or invisible "
-    "formatting characters. Unique ignoring case and spaces."
+    f"Display name. {names.NAME_RULE} Unique ignoring case, spaces and look-alike characters "
+    "(their Unicode TR39 confusable skeleton): a name that looks like another player's is "
+    "taken (409 `name_taken`)."
 )
 
 
-def name_field(**options) -> StrictCharField:
-    return StrictCharField(
-        trim_whitespace=False, min_length=names.MIN_LENGTH, max_length=names.MAX_LENGTH,
-        validators=[RegexValidator(names.NAME_PATTERN, names.NAME_RULE)], help_text=NAME_HELP,
-        **options,
-    )
+@extend_schema_field({"type": "string", "format": names.NAME_FORMAT})
+class NicknameField(StrictCharField):
+    """A name under the PRECIS Nickname profile (``names.clean_text``); its value is the name
+    as the profile enforces it. The schema has a looser pattern and states the rule."""
+
+    def __init__(self, *, subject: str, min_length: int, max_length: int, **options):
+        self.subject = subject
+        rule = names.name_rule(subject, min_length, max_length)
+        options.setdefault("help_text", rule)
+        super().__init__(trim_whitespace=False, min_length=min_length, max_length=max_length,
+                         validators=[RegexValidator(names.LOOSE_PATTERN, rule)], **options)
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        try:
+            return names.clean_text(value, subject=self.subject, min_length=self.min_length,
+                                    max_length=self.max_length)
+        except names.InvalidName as error:
+            raise serializers.ValidationError(str(error)) from None
+
+
+def name_field(**options) -> NicknameField:
+    return NicknameField(subject="A name", min_length=names.MIN_LENGTH,
+                         max_length=names.MAX_LENGTH, help_text=NAME_HELP, **options)
 
 
 TOKEN_LABEL_MAX_LENGTH = 64
@@ -47,13 +64,32 @@ class PlayerUpdateInput(StrictInput):
     name = name_field(required=False)
 
 
+@extend_schema_field({"type": "string", "format": usernames.USERNAME_FORMAT})
+class UsernameField(StrictCharField):
+    """A username; claiming checks it against the PRECIS profile (``usernames``), signing in
+    only looks it up."""
+
+    def __init__(self, **options):
+        super().__init__(min_length=usernames.MIN_LENGTH, max_length=usernames.MAX_LENGTH,
+                         validators=[RegexValidator(usernames.LOOSE_PATTERN,
+                                                    usernames.USERNAME_RULE)],
+                         help_text=usernames.USERNAME_RULE, **options)
+
+
+@extend_schema_field({"type": "string", "format": "password"})
+class PasswordField(StrictCharField):
+    def __init__(self, **options):
+        super().__init__(
+            min_length=1, max_length=200, trim_whitespace=False,
+            style={"input_type": "password"},
+            help_text="Claiming: not the username or the display name, nor too like either "
+                      "(400 `password_too_similar`), and Django's password rules (422 "
+                      "`weak_password`).", **options)
+
+
 class CredentialsInput(StrictInput):
-    username = StrictCharField(
-        min_length=3, max_length=32, validators=[RegexValidator(USERNAME_PATTERN)],
-        help_text="3 to 32 letters, digits, '.', '_' or '-'; case is ignored when signing in.",
-    )
-    password = StrictCharField(min_length=1, max_length=200, trim_whitespace=False,
-                               style={"input_type": "password"})
+    username = UsernameField()
+    password = PasswordField()
 
 
 class SessionCreateInput(CredentialsInput):

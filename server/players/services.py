@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-import re
-
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from server.api.problems import InvalidRequest
-from server.players import names
+from server.players import names, usernames
 from server.players.models import AccessToken, Player
 from server.players.problems import (
     AlreadyClaimed,
     InvalidCredentials,
     InvalidName,
     NameTaken,
+    PasswordTooSimilar,
     UsernameTaken,
     WeakPassword,
 )
 from server.players.tokens import token_create, token_issue
 
-USERNAME_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{3,32}")
 _GUEST_NAME_ATTEMPTS = 5
 
 
@@ -39,7 +37,8 @@ def _save_name(player: Player, name: str) -> None:
         with transaction.atomic():
             player.save()
     except IntegrityError:
-        raise NameTaken(f"Another player is called {name!r}; choose another name.") from None
+        raise NameTaken(f"Another player's name is or looks like {name!r}; choose another "
+                        "name.") from None
 
 
 @transaction.atomic
@@ -73,9 +72,14 @@ def player_claim(*, player: Player, username: str, password: str) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     if not player.is_guest:
         raise AlreadyClaimed()
-    if not USERNAME_PATTERN.fullmatch(username):
-        message = "A username has 3 to 32 letters, digits, '.', '_' or '-'."
-        raise InvalidRequest(message, errors=[{"field": "username", "message": message}])
+    try:
+        username = usernames.clean_username(username)
+    except usernames.InvalidUsername as error:
+        raise InvalidRequest(str(error), errors=[{"field": "username", "message": str(error)}]
+                             ) from None
+    player.username, player.username_key = username, usernames.username_key(username)
+    if likeness := usernames.password_likeness(password, player):
+        raise PasswordTooSimilar(likeness, errors=[{"field": "password", "message": likeness}])
     try:
         password_validation.validate_password(password, user=player)
     except ValidationError as error:
@@ -83,9 +87,8 @@ def player_claim(*, player: Player, username: str, password: str) -> Player:
             " ".join(error.messages),
             errors=[{"field": "password", "message": message} for message in error.messages],
         ) from None
-    if Player.objects.filter(username__iexact=username).exists():
+    if Player.objects.filter(username_key=player.username_key).exists():
         raise UsernameTaken()
-    player.username = username
     player.set_password(password)
     player.claimed_at = timezone.now()
     try:
@@ -100,7 +103,9 @@ def session_create(*, username: str, password: str,
                    token_label: str = "") -> tuple[AccessToken, str]:
     """Sign in with a claimed account: a new token for this device (its row, whose ``player``
     is the account, and its plain text)."""
-    player = Player.objects.filter(username__iexact=username, is_active=True).first()
+    key = usernames.username_key(username)
+    player = None if key is None else Player.objects.filter(username_key=key,
+                                                            is_active=True).first()
     if player is None:
         Player().set_password(password)  # spend the same time as a real check
         raise InvalidCredentials()

@@ -78,8 +78,11 @@ class ClaimView(ApiView):
         request=s.CredentialsInput,
         responses={200: s.PlayerProfileOutput, **problems(
             400, 401, 409, 415, 422, s409="`already_claimed` or `username_taken`.",
+            s400="`invalid` (the body, or a username the PRECIS profile refuses), or "
+                 "`password_too_similar`: the password is the username or the display name, or "
+                 "too like either; `errors` names the field.",
             s422="`weak_password`: Django's password rules (8+ characters, not common, not "
-                 "all digits, not like the name).")},
+                 "all digits).")},
     )
     def post(self, request):
         data = s.CredentialsInput(data=request.data)

@@ -51,7 +51,8 @@ def trust(player_id) -> None:
     since = timezone.now() - timedelta(days=30)
     player = Player.objects.get(pk=player_id)
     Player.objects.filter(pk=player_id).update(
-        username=player.username or f"user-{player.pk.hex[:12]}", claimed_at=since,
+        username=player.username or f"user-{player.pk.hex[:12]}",
+        username_key=player.username_key or f"user-{player.pk.hex[:12]}", claimed_at=since,
         created_at=since)
 
 

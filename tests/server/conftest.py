@@ -72,7 +72,8 @@ def trust(player: Player, *, days: int = 30) -> Player:
     before today's daily). Returns it reloaded."""
     since = timezone.now() - timedelta(days=days)
     Player.objects.filter(pk=player.pk).update(
-        username=player.username or f"user-{player.pk.hex[:12]}", claimed_at=since,
+        username=player.username or f"user-{player.pk.hex[:12]}",
+        username_key=player.username_key or f"user-{player.pk.hex[:12]}", claimed_at=since,
         created_at=since)
     player.refresh_from_db()
     return player

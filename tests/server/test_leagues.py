@@ -96,7 +96,7 @@ def test_concurrent_joins_cannot_overfill_a_league(make_player, monkeypatch):
     assert Membership.objects.count() == 3
 
 
-@pytest.mark.parametrize("body", [{}, {"name": ""}, {"name": "x"}, {"name": " padded "},
+@pytest.mark.parametrize("body", [{}, {"name": ""}, {"name": "x"}, {"name": "\u3164\u3164"},
                                   {"name": "a" * 41}, {"name": "bad\u202ename"}, {"name": 5}])
 def test_bad_league_names_are_400(player_api, body):
     assert_problem(player_api.post("leagues", body), 400, "invalid")

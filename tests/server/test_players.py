@@ -51,9 +51,15 @@ def test_bad_display_names_are_refused(player_api, name):
     assert_problem(player_api.patch("players/me", {"name": name}), 400, "invalid")
 
 
-@pytest.mark.parametrize("name", [" Ada", "Ada ", "\u200bAda", "Ada\n"])
+@pytest.mark.parametrize("name", ["\u200bAda", "Ada\n", "Ada\u2800"])
 def test_names_with_invisible_edges_are_refused(player_api, name):
     assert_problem(player_api.patch("players/me", {"name": name}), 400, "invalid")
+
+
+@pytest.mark.parametrize("name", [" Ada", "Ada ", "\u3000Ada\u00a0"])
+def test_spaces_at_the_edges_of_a_name_are_trimmed(player_api, name):
+    response = player_api.patch("players/me", {"name": name})
+    assert response.status_code == 200 and response.json()["name"] == "Ada"
 
 
 @pytest.mark.parametrize("name", ["Ada Lovelace", "می\u200cخواهم", "ഷ്\u200dടി", "অমিত"])

@@ -16,6 +16,8 @@ from schemathesis.config import SchemathesisConfig
 
 from server.players import services as players
 
+from . import name_formats  # noqa: F401  (the strategies for the names' formats)
+
 pytestmark = pytest.mark.django_db
 
 CONFIG = {
