@@ -405,7 +405,8 @@ class Game:
         empty-hand draw, and after a discard the next turn's draw (or the end of the game).
 
         Raises ``IllegalActionError`` if it is not legal now and ``ParseError`` if it is not an
-        action at all (both ``ValueError``\\s naming the action); the game is then unchanged.
+        action at all (both ``ValueError`` subclasses, naming the action); the game is then
+        unchanged.
         """
         try:  # a list, as JSON gives, is looked up as the pair it holds
             code = ACTION_CODE.get(action if type(action) is not list else tuple(action))  # type: ignore[arg-type]

@@ -321,3 +321,24 @@ def test_a_position_read_from_json_plays_like_any_other():
     assert game.play(["AH", "C0"]).counts_as == 1
     with pytest.raises(ParseError, match="a status is"):
         Game.from_position(Position(**{**built.__dict__, "status": "paused"}))
+
+
+def test_the_two_copies_of_a_card_are_interchangeable():
+    game = position_game(hands=(["9H", "9H", "AS"], []))
+    assert [a for a in game.legal_actions() if a.source == "9H"] == [
+        ("9H", "S0"), ("9H", "S1"), ("9H", "S2"), ("9H", "S3")]  # listed once
+    game.play(["9H", "S0"])
+    game.play([str(game.hand(1)[0]), "S0"])
+    assert [str(c) for c in game.hand(0)].count("9H") == 1
+
+
+def test_turn_start_draws_what_there_is_when_the_stock_is_short():
+    base = Position.build(hands=(["9H", "4S"], ["2C"]), payoffs=(["9C"], ["9D"]))
+    rest = list(base.stock)
+    stock, rest = rest[:2], rest[2:]
+    game = Game.from_position(Position.build(
+        hands=(["9H", "4S"], ["2C"]), payoffs=(["9C", *rest[:40]], ["9D", *rest[40:]]),
+        stock=stock))
+    game.play(["9H", "S0"])
+    assert game.status == "playing" and game.stock_size == 0
+    assert sorted(str(c) for c in game.hand(1)) == sorted(["2C", *stock])
