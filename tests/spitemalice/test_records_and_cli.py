@@ -11,7 +11,7 @@ import pytest
 from spitemalice import Game, ParseError, Record, dumps_record, loads_record, replay
 from spitemalice.cli import main, render, replay_command, show_command
 
-from .helpers import VECTORS, load_vector
+from .support import VECTORS, load_vector
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,7 @@ import pytest
 from spitemalice import Game, IllegalActionError, ParseError, Position, deal
 from spitemalice.dealing import RESHUFFLE_LABEL, shuffled
 
-from .helpers import position_game, snapshot
+from .support import position_game, snapshot
 
 ELEVEN_CLUBS = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC"]
 

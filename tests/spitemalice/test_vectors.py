@@ -5,7 +5,7 @@ import pytest
 
 from spitemalice import Game, Record, replay
 
-from .helpers import VECTORS, load_vector, snapshot
+from .support import VECTORS, load_vector, snapshot
 
 
 def test_the_vectors_are_all_here():

@@ -6,7 +6,7 @@ import pytest
 
 from spitemalice import Game, player_view, unseen_cards, unseen_ranks
 
-from .helpers import position_game
+from .support import position_game
 
 
 def test_the_seat_to_move_sees_its_hand_and_legal_actions():
