@@ -39,6 +39,7 @@ export default {
   "error.invalid": "Please check what you entered.",
   "error.name_taken": "Another player already has that name. Please choose another.",
   "error.username_taken": "That username is taken. Please choose another.",
+  "error.password_too_similar": "That password is too like your username or your name. Please choose another.",
   "error.already_claimed": "This account already has a username and password.",
   "error.invalid_credentials": "Wrong username or password.",
   "error.not_authenticated": "Please sign in again.",
