@@ -182,3 +182,12 @@ ALL_ACTIONS = [action for row in ACTIONS for action in row]
 def test_legal_actions_agree_with_the_rule_by_rule_check(game):
     """The fast table-driven list against play()'s slow path, which checks one rule at a time."""
     assert game.legal_actions() == sorted(a for a in ALL_ACTIONS if game.is_legal(a))
+
+
+@SETTINGS
+@given(games())
+def test_a_position_round_trips_through_from_position(game):
+    rebuilt = Game.from_position(game.position())
+    assert rebuilt.position() == game.position()
+    assert rebuilt.legal_actions() == game.legal_actions()
+    assert rebuilt.state_json() == game.state_json()
