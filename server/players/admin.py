@@ -1,14 +1,52 @@
+from django import forms
 from django.contrib import admin
 
+from server.players import names, usernames
 from server.players.models import AccessToken, Player
+
+
+class PlayerForm(forms.ModelForm):
+    """Staff rename players and change usernames under the API's rules, keys included."""
+
+    class Meta:
+        model = Player
+        exclude = ["password", "groups", "user_permissions", "name_key"]
+
+    def clean_name(self):
+        try:
+            name = names.clean_name(self.cleaned_data["name"])
+        except names.InvalidName as error:
+            raise forms.ValidationError(str(error)) from None
+        key = names.name_key(name)
+        if Player.objects.filter(name_key=key).exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError("Another player's name is or looks like this one.")
+        self.instance.name_key = key
+        return name
+
+    def clean_username(self):
+        username = self.cleaned_data.get("username") or None
+        if username is None:
+            self.instance.username_key = None
+            return None
+        try:
+            username = usernames.clean_username(username)
+        except usernames.InvalidUsername as error:
+            raise forms.ValidationError(str(error)) from None
+        key = usernames.username_key(username)
+        if Player.objects.filter(username_key=key).exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError("That username is taken.")
+        self.instance.username_key = key
+        return username
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerForm
     list_display = ["name", "username", "is_staff", "created_at", "claimed_at"]
     search_fields = ["name", "username", "id"]
     list_filter = ["is_staff", "is_active"]
-    readonly_fields = ["id", "name_key", "created_at", "claimed_at", "last_login"]
+    readonly_fields = ["id", "name_key", "username_key", "created_at", "claimed_at",
+                       "last_login"]
     exclude = ["password", "groups", "user_permissions"]
 
 
