@@ -80,8 +80,8 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
         playing && game.current_card
           ? h("div", { class: "current-card", "aria-labelledby": "current-label", dataset: { card: game.current_card } }, cardFace(game.current_card))
           : h("div", { class: ["current-card", "current-done", `status-${game.status}`] },
-            h("span", { class: "done-mark" }, game.status === "won" ? "★" : "✕"),
-            h("span", { class: "done-text" }, game.status === "won" ? t("result.won_short") : t("result.lost_short")))),
+            h("span", { class: "done-mark" }, { won: "★", unfinished: "–" }[game.status] ?? "✕"),
+            h("span", { class: "done-text" }, t(`result.${game.status}_short`)))),
       h("dl", { class: "counters" },
         h("div", { class: "counter" },
           h("dt", {}, t("game.stock")),

@@ -110,6 +110,7 @@ export default {
   "result.lost_title": "Not this time",
   "result.won_short": "Won",
   "result.lost_short": "Lost",
+  "result.unfinished_short": "Unfinished",
   "result.won_line": { one: "A full grid with {n} card to spare: that is your score.", other: "A full grid with {n} cards to spare: that is your score." },
   "result.lost_line": { one: "The grid ended with {n} face-down pile, out of {piles} piles.", other: "The grid ended with {n} face-down piles, out of {piles} piles." },
   "result.unfinished_title": "This daily has closed",
@@ -203,7 +204,7 @@ export default {
   "boards.standing_unfinished": "Your game was not finished before this daily closed, so it has no rank.",
   "boards.standing_played": "You played, but you have no win in this period yet.",
   "boards.standing_not_started": "You have not played in this period yet.",
-  "boards.unranked": "You are not on the global board: it ranks only accounts saved with a username before the day of the daily, so save yours in Profile to be ranked from the next daily.",
+  "boards.unranked": "You are not on the global board: it ranks only accounts saved with a username at least a day before the daily first began anywhere. Save yours in Profile, and the dailies that begin a day after that will rank.",
   "boards.week_of": "Week of {date}",
   "boards.since": "Since {date}",
 

@@ -120,9 +120,9 @@ def test_stats_count_your_dailies(open_page, shoot):
     shoot(page, "phone-light-stats")
 
 
-UNRANKED = ("You are not on the global board: it ranks only accounts saved with a username "
-            "before the day of the daily, so save yours in Profile to be ranked from the next "
-            "daily.")
+UNRANKED = ("You are not on the global board: it ranks only accounts saved with a username at "
+            "least a day before the daily first began anywhere. Save yours in Profile, and the "
+            "dailies that begin a day after that will rank.")
 
 
 def test_a_guest_is_told_why_they_are_not_on_the_global_board(open_page, shoot):
