@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -123,8 +125,22 @@ def _printable(value: Any) -> Any:
     return value
 
 
+class ProblemResponse(Response):
+    """A problem is JSON whatever renderer the view negotiated: the schema view's YAML or
+    Swagger UI's HTML would otherwise write it in their format under a problem+json label."""
+
+    @property
+    def rendered_content(self):
+        self.accepted_renderer = _PROBLEM_RENDERER
+        self.accepted_media_type = PROBLEM_CONTENT_TYPE
+        return super().rendered_content
+
+
+_PROBLEM_RENDERER = JSONRenderer()
+
+
 def problem_response(problem: Problem, headers: dict[str, str] | None = None) -> Response:
-    return Response(
+    return ProblemResponse(
         problem_body(problem), status=problem.status, headers=headers,
         content_type=PROBLEM_CONTENT_TYPE,
     )
@@ -175,6 +191,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return problem_response(exc)
     if isinstance(exc, RequestDataTooBig):
         return problem_response(PayloadTooLarge())
+    # Django's own, raised in DRF views (drf-spectacular's ?format= of a format it lacks):
+    # DRF answers them too, and they have codes of their own here, never the catch-all.
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or None)
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
     if isinstance(exc, exceptions.ValidationError):
         errors = _flatten_errors(exc.detail)
         summary = "; ".join(f"{error['field']}: {error['message']}" for error in errors)

@@ -429,3 +429,19 @@ def test_every_error_under_api_is_problem_json_whatever_accept():
         assert_problem(client.get("/api/v1/no-such-thing", HTTP_ACCEPT=accept), 404,
                        "not_found")
         assert_problem(client.put("/healthz", HTTP_ACCEPT=accept), 405, "method_not_allowed")
+
+
+@pytest.mark.parametrize("path", ["/api/schema/?format=xml", "/api/docs/?format=xml"])
+def test_a_format_the_schema_views_lack_is_a_json_problem_404(path):
+    from django.test import Client
+
+    body = assert_problem(Client().get(path), 404, "not_found")
+    assert body["type"] == "/api/problems/not_found"  # JSON, not the view's YAML or HTML
+
+
+def test_the_schema_keeps_its_format_parameter():
+    from django.test import Client
+
+    response = Client().get("/api/schema/?format=json")
+    assert response.status_code == 200
+    assert response.json()["openapi"].startswith("3.")
