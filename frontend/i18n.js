@@ -31,10 +31,11 @@ export function direction(code) {
 const PLACEHOLDER = /\{(\w+)\}/g;
 
 /** A translator over one table: t(key, params), plus Intl formatting in that language. */
-export function createTranslator(lang, table) {
+export function createTranslator(lang, table, { dateData } = {}) {
   const numbers = new Intl.NumberFormat(lang);
   const percents = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
   const twoDigits = new Intl.NumberFormat(lang, { minimumIntegerDigits: 2, useGrouping: false });
+  const plain = new Intl.NumberFormat(lang, { useGrouping: false });
   const plurals = new Intl.PluralRules(lang);
 
   function number(value) {
@@ -58,15 +59,36 @@ export function createTranslator(lang, table) {
     });
   }
 
+  // A browser without this language's calendar data (Georgian is often missing) formats dates
+  // in its own default language: then the table's month names and pattern are used instead.
+  const intlDates = dateData ?? hasDateData(lang);
+
   function date(isoDate, style = "long") {
     // A daily's date is a calendar date, not an instant: format it in UTC so no zone shifts it.
     const [year, month, day] = isoDate.split("-").map(Number);
+    if (!intlDates && table["date.months"]) return tableDate({ year, month, day }, style);
     return new Intl.DateTimeFormat(lang, { dateStyle: style, timeZone: "UTC" })
       .format(new Date(Date.UTC(year, month - 1, day)));
   }
 
+  function tableDate({ year, month, day }, style) {
+    const names = table[style === "long" || style === "full" ? "date.months" : "date.months_short"] ?? table["date.months"];
+    return t("date.pattern", { day, month: names.split("|")[month - 1], year: plain.format(year) });
+  }
+
   function dateTime(iso) {
-    return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+    const when = new Date(iso);
+    if (!intlDates && table["date.months"]) {
+      const local = `${when.getFullYear()}-${when.getMonth() + 1}-${when.getDate()}`;
+      return `${date(local, "medium")} ${twoDigits.format(when.getHours())}:${twoDigits.format(when.getMinutes())}`;
+    }
+    return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(when);
+  }
+
+  /** Joins values ("4 · 5 · 7") with this language's separator: in Persian "·" reads as zero. */
+  const separator = table["list.separator"] ?? " · ";
+  function list(parts) {
+    return parts.filter((part) => part !== null && part !== undefined && part !== "").join(separator);
   }
 
   return {
@@ -79,7 +101,19 @@ export function createTranslator(lang, table) {
     twoDigits: (value) => twoDigits.format(value),
     date,
     dateTime,
+    list,
+    separator,
+    intlDates,
   };
+}
+
+/** Whether Intl has calendar data for `lang`, rather than falling back to another language. */
+export function hasDateData(lang, DateTimeFormat = Intl.DateTimeFormat) {
+  try {
+    return new DateTimeFormat(lang).resolvedOptions().locale.toLowerCase().split("-")[0] === lang;
+  } catch {
+    return false;
+  }
 }
 
 let active = createTranslator(DEFAULT_LANGUAGE, {});

@@ -62,7 +62,7 @@ export function analysisView(analysis) {
     h("p", { class: "analysis-rating", id: "analysis-rating" },
       t("analysis.accuracy", { percent: percent(rating.accuracy / 100), label: t(`analysis.label_${rating.label}`) })),
     h("p", { class: "subtle" }, verdictTally(analysis.moves)
-      .map(({ verdict, n }) => t(`analysis.count_${verdict}`, { n })).join(" · ")),
+      .map(({ verdict, n }) => t(`analysis.count_${verdict}`, { n })).join(current().separator)),
     analysis.win_lost_at !== null && analysis.win_lost_at !== undefined
       ? h("p", { class: "analysis-lost" }, t(analysis.win_lost_at_proven ? "analysis.lost_at" : "analysis.lost_at_estimate",
         { n: analysis.win_lost_at + 1 })) : null,

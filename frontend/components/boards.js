@@ -15,7 +15,7 @@ const PAGE = 20;
 
 /** The line under a board's title: which day, week or span it covers. */
 export function boardSpan(board) {
-  if (board.period === "day") return `${t("game.daily_title", { number: board.number })} · ${current().date(board.date)}`;
+  if (board.period === "day") return current().list([t("game.daily_title", { number: board.number }), current().date(board.date)]);
   if (board.period === "week") return t("boards.week_of", { date: current().date(board.start) });
   return t("boards.since", { date: current().date(board.start) });
 }
@@ -30,7 +30,7 @@ export function standingLine(standing) {
     if (standing.better_than_percent) {
       parts.push(t("boards.better_than", { percent: current().percent(standing.better_than_percent / 100) }));
     }
-    return h("p", { class: "standing-line", id: "standing" }, parts.join(" · "));
+    return h("p", { class: "standing-line", id: "standing" }, current().list(parts));
   }
   return h("p", { class: "standing-line subtle", id: "standing" }, t(`boards.standing_${standing.status}`));
 }
@@ -40,7 +40,7 @@ export function referenceLine(reference) {
   if (!reference?.status) return null;
   return h("p", { class: "reference-line", id: "board-reference" },
     h("span", { class: "reference-tag" }, t("boards.reference")), " ",
-    h("bdi", {}, reference.name), " · ",
+    h("bdi", {}, reference.name), current().separator,
     reference.status === "won" ? t("boards.reference_won", { n: reference.score }) : t("boards.reference_lost"));
 }
 

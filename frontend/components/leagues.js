@@ -6,7 +6,7 @@ import * as api from "../api.js";
 import { copyText, h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { navigate, redirect } from "../lib/router.js";
-import { t } from "../i18n.js";
+import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
 import { PERIODS, boardSpan, standingLine } from "./boards.js";
 import { field, form } from "./form.js";
@@ -62,7 +62,7 @@ async function listPage(root, { signal }) {
     replace(list, mine.length
       ? h("ul", { class: "league-list" }, mine.map((league) => h("li", {},
         h("a", { href: `#/leagues/${league.id}`, dataset: { league: league.id } }, h("bdi", {}, league.name),
-          h("span", { class: "subtle" }, ` · ${t("leagues.members_count", { n: league.member_count })}`)))))
+          h("span", { class: "subtle" }, `${current().separator}${t("leagues.members_count", { n: league.member_count })}`)))))
       : h("p", { class: "subtle" }, t("leagues.none")));
   } catch (error) {
     if (!signal.aborted) replace(list, problemView(error));

@@ -40,7 +40,7 @@ export default async function stats(root, route, { signal }) {
     data.recent?.length ? [
       h("h2", {}, t("stats.recent")),
       h("ul", { class: "recent" }, data.recent.map((game) => h("li", {},
-        h("span", { class: "recent-day" }, `${t("game.daily_title", { number: game.number })} · ${current().date(game.date, "medium")}`),
+        h("span", { class: "recent-day" }, current().list([t("game.daily_title", { number: game.number }), current().date(game.date, "medium")])),
         " — ",
         h("span", { class: `recent-${game.status}` }, game.status === "won"
           ? t(game.rank ? "stats.recent_won_rank" : "stats.recent_won", { n: game.score, rank: game.rank ?? 0 })

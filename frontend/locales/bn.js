@@ -337,5 +337,8 @@ export default {
   "boards.reference_won": { one: "জিতেছে, হাতে {n}টি তাস; র‍্যাঙ্ক নেই", other: "জিতেছে, হাতে {n}টি তাস; র‍্যাঙ্ক নেই" },
   "boards.reference_lost": "জিততে পারেনি; র‍্যাঙ্ক নেই",
   "hint.ask": "বটকে জিজ্ঞেস করুন",
-  "hint.suggestion": "বট এটা রাখত সারি {row}, কলাম {col}-এ (জেতার সম্ভাবনা {percent})।"
+  "hint.suggestion": "বট এটা রাখত সারি {row}, কলাম {col}-এ (জেতার সম্ভাবনা {percent})।",
+  "list.separator": " · ",
+  "date.months": "জানুয়ারি|ফেব্রুয়ারি|মার্চ|এপ্রিল|মে|জুন|জুলাই|আগস্ট|সেপ্টেম্বর|অক্টোবর|নভেম্বর|ডিসেম্বর",
+  "date.pattern": "{day} {month}, {year}",
 };

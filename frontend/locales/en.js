@@ -338,5 +338,8 @@ export default {
   "boards.reference_won": { one: "won with {n} card to spare, unranked", other: "won with {n} cards to spare, unranked" },
   "boards.reference_lost": "did not win, unranked",
   "hint.ask": "Ask the bot",
-  "hint.suggestion": "The bot would place it at row {row}, column {col} ({percent} chance to win)."
+  "hint.suggestion": "The bot would place it at row {row}, column {col} ({percent} chance to win).",
+  "list.separator": " · ",
+  "date.months": "January|February|March|April|May|June|July|August|September|October|November|December",
+  "date.pattern": "{month} {day}, {year}",
 };

@@ -59,7 +59,7 @@ export default {
 
   "game.daily_title": "بازی روز شمارهٔ {number}",
   "game.daily_title_plain": "بازی امروز",
-  "game.archive_title": "بازی روز شمارهٔ {number} · بایگانی",
+  "game.archive_title": "بازی روز شمارهٔ {number}، بایگانی",
   "game.practice_title": "تمرین",
   "game.practice_sub": "بدون رده‌بندی: هر چقدر دوست دارید بازی کنید.",
   "game.current_card": "کارت فعلی",
@@ -138,8 +138,8 @@ export default {
 
   "share.daily_name": "Foursquare #{number}",
   "share.practice_name": "تمرین Foursquare",
-  "share.won": { one: "برد · {n} کارت مانده", other: "برد · {n} کارت مانده" },
-  "share.lost": "باخت · {n}/{max} دسته",
+  "share.won": { one: "برد، {n} کارت مانده", other: "برد، {n} کارت مانده" },
+  "share.lost": "باخت، {n}/{max} دسته",
 
   "replay.title": "بازبینی",
   "replay.controls": "کنترل‌های بازبینی",
@@ -337,5 +337,8 @@ export default {
   "boards.reference_won": { one: "با {n} کارت اضافه برد، بدون رتبه", other: "با {n} کارت اضافه برد، بدون رتبه" },
   "boards.reference_lost": "نبرد، بدون رتبه",
   "hint.ask": "از ربات بپرسید",
-  "hint.suggestion": "ربات آن را در ردیف {row}، ستون {col} می‌گذاشت (شانس برد {percent})."
+  "hint.suggestion": "ربات آن را در ردیف {row}، ستون {col} می‌گذاشت (شانس برد {percent}).",
+  "list.separator": "، ",
+  "date.months": "ژانویه|فوریه|مارس|آوریل|مه|ژوئن|ژوئیه|اوت|سپتامبر|اکتبر|نوامبر|دسامبر",
+  "date.pattern": "{day} {month} {year}",
 };

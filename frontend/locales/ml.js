@@ -337,5 +337,8 @@ export default {
   "boards.reference_won": { one: "{n} ചീട്ട് ബാക്കിയാക്കി ജയിച്ചു, റാങ്കില്ല", other: "{n} ചീട്ടുകൾ ബാക്കിയാക്കി ജയിച്ചു, റാങ്കില്ല" },
   "boards.reference_lost": "ജയിച്ചില്ല, റാങ്കില്ല",
   "hint.ask": "ബോട്ടിനോട് ചോദിക്കൂ",
-  "hint.suggestion": "ബോട്ട് ഇത് വരി {row}, നിര {col}-ൽ വെക്കും (ജയസാധ്യത {percent})."
+  "hint.suggestion": "ബോട്ട് ഇത് വരി {row}, നിര {col}-ൽ വെക്കും (ജയസാധ്യത {percent}).",
+  "list.separator": " · ",
+  "date.months": "ജനുവരി|ഫെബ്രുവരി|മാർച്ച്|ഏപ്രിൽ|മേയ്|ജൂൺ|ജൂലൈ|ഓഗസ്റ്റ്|സെപ്റ്റംബർ|ഒക്‌ടോബർ|നവംബർ|ഡിസംബർ",
+  "date.pattern": "{year} {month} {day}",
 };

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 
-import { LANGUAGES, createTranslator, direction, matchLanguage } from "../../frontend/i18n.js";
+import { LANGUAGES, createTranslator, direction, hasDateData, matchLanguage } from "../../frontend/i18n.js";
 
 const FRONTEND = new URL("../../frontend/", import.meta.url).pathname;
 const tables = Object.fromEntries(await Promise.all(LANGUAGES.map(async ({ code }) =>
@@ -14,7 +14,7 @@ const tables = Object.fromEntries(await Promise.all(LANGUAGES.map(async ({ code 
 const english = tables.en;
 
 // Values that are the same in every language: names, and pure notation.
-const UNTRANSLATED = new Set(["app.name", "share.daily_name", "meter.short"]);
+const UNTRANSLATED = new Set(["app.name", "share.daily_name", "meter.short", "list.separator"]);
 
 const placeholders = (value) => {
   const texts = typeof value === "string" ? [value] : Object.values(value);
@@ -120,5 +120,29 @@ test("the card names read naturally in every language", () => {
     const { t } = createTranslator(code, tables[code]);
     const name = t("card.name", { rank: t("rank.7"), suit: t("suit.H") });
     assert.ok(name.includes(t("rank.7")) && name.includes(t("suit.H")), `${code}: ${name}`);
+  }
+});
+
+test("Persian joins values with its own comma, never the dot that reads as its zero", () => {
+  const fa = createTranslator("fa", tables.fa);
+  assert.equal(fa.list([fa.number(4), fa.number(5), fa.number(7)]), "۴، ۵، ۷");
+  assert.doesNotMatch(Object.values(tables.fa).flatMap((v) => (typeof v === "string" ? [v] : Object.values(v))).join(" "), /·/);
+  const en = createTranslator("en", english);
+  assert.equal(en.list(["4", null, "5"]), "4 · 5");
+});
+
+test("a browser without a language's calendar data gets the table's dates, not English ones", () => {
+  // A stand-in for a browser whose Intl lacks Georgian: it resolves every locale to en-US.
+  const EnglishOnly = function () { return { resolvedOptions: () => ({ locale: "en-US" }) }; };
+  assert.equal(hasDateData("ka", EnglishOnly), false);
+  assert.equal(hasDateData("ka"), true);
+  const ka = createTranslator("ka", tables.ka, { dateData: false });
+  assert.equal(ka.date("2026-11-29"), "29 ნოემბერი, 2026");
+  assert.equal(ka.date("2026-01-05", "medium"), "5 იანვარი, 2026");
+  const fa = createTranslator("fa", tables.fa, { dateData: false });
+  assert.equal(fa.date("2026-11-29"), "۲۹ نوامبر ۲۰۲۶");
+  for (const { code } of LANGUAGES) {
+    assert.equal(tables[code]["date.months"].split("|").length, 12, code);
+    assert.match(createTranslator(code, tables[code], { dateData: false }).date("2026-03-09"), /\S/);
   }
 });
