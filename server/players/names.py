@@ -9,7 +9,8 @@ chillu forms, Bengali and Malayalam conjuncts) or between letters that join (Per
 The name is stored as the profile enforces it: every space character becomes a plain space,
 spaces at either end go, runs of them become one, and compatibility forms are NFKC-normalised
 ("Ａｄａ" is stored as "Ada"). On top of the profile, one rule: no U+2800 BRAILLE PATTERN BLANK,
-the one character the profile allows that draws nothing at all.
+a symbol to the profile but drawn as nothing, and the usual way of making a name look empty
+once the invisible characters are refused.
 
 Two names are the same name when their keys are equal (``name_key``): the profile's
 case-mapped comparison form, without its spaces and joiners, reduced to its confusable skeleton
@@ -27,7 +28,6 @@ from precis_i18n import get_profile
 from server.players.skeleton import skeleton
 
 MIN_LENGTH, MAX_LENGTH = 2, 24
-PROFILE = "PRECIS Nickname (RFC 8266)"
 # The schema's pattern: a superset of the rule that a regular expression can say (no control
 # characters, something other than white space); ``NAME_RULE`` says the rest.
 LOOSE_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
