@@ -15,11 +15,11 @@ from foursquare.errors import IllegalMoveError, ParseError
 from foursquare.game import LOST, PLAYING, WON, Game, MoveResult, Pile, Status
 from foursquare.geometry import Position, parse_position
 from foursquare.records import Record, Replay, dumps_record, load_record, loads_record, replay
-from foursquare.view import PlayerView, player_view
+from foursquare.view import PlayerView, PreviewView, move_previews, player_view
 
 __all__ = [
     "ALL_CARDS", "DECK_SIZE", "LOST", "PLAYING", "WON", "Card", "Game", "IllegalMoveError",
-    "MoveResult", "ParseError", "Pile", "PlayerView", "Position", "Record", "Replay", "Status",
-    "deal", "deck_codes", "dumps_record", "load_record", "loads_record", "parse_deck",
-    "parse_position", "player_view", "replay",
+    "MoveResult", "ParseError", "Pile", "PlayerView", "Position", "PreviewView", "Record",
+    "Replay", "Status", "deal", "deck_codes", "dumps_record", "load_record", "loads_record",
+    "move_previews", "parse_deck", "parse_position", "player_view", "replay",
 ]

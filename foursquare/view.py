@@ -2,7 +2,8 @@
 
 The server serialises this and nothing else while a game is on: the current card, each pile's
 height, the top card of every face-up pile, which piles are face down (never their ranks), the
-stock count, the legal moves and the last move. The deck, the order of the stock and the ranks
+stock count, the legal moves and the last move; and, from just those, what each legal
+placement would do (``move_previews``). The deck, the order of the stock and the ranks
 of face-down cards never appear here; they are revealed by the record once the game is over.
 """
 
@@ -25,6 +26,13 @@ class LastMoveView(TypedDict):
     card: str
     at: list[int]
     flipped: list[list[int]]
+
+
+class PreviewView(TypedDict):
+    at: list[int]
+    flipped: list[list[int]]
+    face_down: int
+    status: str
 
 
 class PlayerView(TypedDict):
@@ -71,3 +79,25 @@ def player_view(game: Game) -> PlayerView:
             else None
         ),
     }
+
+
+def move_previews(game: Game) -> list[PreviewView]:
+    """What placing the current card at each legal move would do, in ``legal_moves`` order:
+    the piles it would turn over, the face-down count after, and the status after.
+
+    Every one of these follows from what ``player_view`` already shows (the current card, the
+    face-up ranks, which piles are face down, the cards played), never from the stock or a
+    face-down rank: the flipping rule compares face-up ranks only, and a face-down pile turns
+    or not whatever it hides. Each preview is the engine's own ``play`` of that move, undone.
+    """
+    previews: list[PreviewView] = []
+    for position in game.legal_moves():
+        result = game.play(position)
+        game.undo()
+        previews.append({
+            "at": list(result.at),
+            "flipped": [list(flipped) for flipped in result.flipped],
+            "face_down": result.face_down,
+            "status": result.status,
+        })
+    return previews

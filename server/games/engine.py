@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from foursquare import Card, parse_deck, player_view
+from foursquare import Card, move_previews, parse_deck, player_view
 from foursquare import Game as EngineGame
 from server.api.formats import iso_datetime
 from server.games.models import Game
@@ -28,7 +28,7 @@ def game_output(game: Game, engine: EngineGame | None = None) -> dict:
     """The API's game object: the engine's player view plus the stored game's identity.
 
     Nothing here can name an undrawn card or a face-down rank: the position part is exactly
-    ``player_view``.
+    ``player_view``, and ``previews`` is computed from nothing else (``move_previews``).
     """
     engine = engine if engine is not None else rebuild(game)
     daily = game.daily
@@ -36,6 +36,9 @@ def game_output(game: Game, engine: EngineGame | None = None) -> dict:
     if game.status == Game.Status.UNFINISHED:
         # The rules did not end it, its date did: over, with nothing left to play.
         view.update(status=game.status, legal_moves=[])
+        previews = []
+    else:
+        previews = move_previews(engine)
     return {
         "id": str(game.pk),
         "mode": game.mode,
@@ -43,6 +46,7 @@ def game_output(game: Game, engine: EngineGame | None = None) -> dict:
         "number": daily.number if daily is not None else None,
         "deal": game.deal_id,
         **view,
+        "previews": previews,
         "created_at": iso_datetime(game.created_at),
         "finished_at": iso_datetime(game.finished_at),
         "ranked": game.ranked,

@@ -88,6 +88,17 @@ class LastMoveOutput(serializers.Serializer):
     )
 
 
+class PreviewOutput(serializers.Serializer):
+    at = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2,
+                               help_text="The legal move this preview is for.")
+    flipped = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        help_text="The piles that placing the current card there would turn over, sorted.")
+    face_down = serializers.IntegerField(help_text="Piles face down after that placement.")
+    status = serializers.ChoiceField(choices=["playing", "won", "lost"],
+                                     help_text="The game's status after that placement.")
+
+
 class GameOutput(serializers.Serializer):
     id = serializers.UUIDField()
     mode = serializers.ChoiceField(choices=Game.Mode.choices)
@@ -104,6 +115,10 @@ class GameOutput(serializers.Serializer):
     legal_moves = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
     )
+    previews = PreviewOutput(
+        many=True,
+        help_text="What each legal move would do, in the order of `legal_moves`; computed "
+                  "only from what this object shows.")
     last_move = LastMoveOutput(allow_null=True)
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 GAME_FIELDS = {
     "id", "mode", "date", "deal", "status", "score", "moves_played", "current_card", "stock",
-    "face_down", "grid", "legal_moves", "last_move",
+    "face_down", "grid", "legal_moves", "previews", "last_move",
 }
 
 
