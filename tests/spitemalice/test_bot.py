@@ -1,0 +1,199 @@
+"""The house bot: it decides from its seat's view only, the same way every time, and every
+action it returns is legal; the benchmark's baselines follow their stated rules."""
+
+import random
+
+import pytest
+
+from spitemalice import Game, Position, player_view, unseen_cards
+from spitemalice.bot import LEVELS, bot_turn, play_turn
+from spitemalice.bot_bench import (
+    count_down_discard,
+    greedy_action,
+    lookahead_action,
+    main,
+    play_game,
+)
+from spitemalice.game import PLAYING
+
+from .support import position_game
+
+# Seat 0 to move. It holds 3H 4C 9S KD JC; its pay-off top is a 5, its side stacks hold a
+# descending run and a Queen; the centre stands at 2, 7 and empty. Seat 1's pay-off top is a 9.
+SEEN = {
+    "turn": 0,
+    "sides": ([["8S", "7D", "6H"], ["QH"], [], []], [["TC"], ["JH"], [], []]),
+    "centre": (["AC", "2D"], ["AH", "2S", "3C", "4D", "5S", "6C", "7S"], []),
+}
+HAND = ["3H", "4C", "9S", "KD", "JC"]
+
+
+def _hidden_variant(variant: int) -> Position:
+    """The SEEN position with seat 1's hand, both pay-off piles below their tops and the
+    stock's order dealt differently by ``variant``: what seat 0 cannot see."""
+    base = Position.build(hands=(HAND, []), payoffs=(["5H"], ["9D"]), **SEEN)
+    rest = list(base.stock)
+    random.Random(variant).shuffle(rest)
+    other_hand, rest = rest[:4], rest[4:]
+    payoff0, payoff1, stock = rest[:12], rest[12:24], rest[24:]
+    return Position.build(hands=(HAND, other_hand), payoffs=(["5H", *payoff0], ["9D", *payoff1]),
+                          stock=stock, **SEEN)
+
+
+def _decide(position: Position, level: str, seed: str = "deal") -> list[tuple[str, str]]:
+    game = Game.from_position(position)
+    view = player_view(game, 0)
+    return [tuple(action) for action in bot_turn(view, unseen_cards(view), level, seed)]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_positions_differing_only_in_what_the_seat_cannot_see_get_the_same_turn(level):
+    positions = [_hidden_variant(variant) for variant in range(4)]
+    assert len({p.hands[1] for p in positions}) == 4 and len({p.stock for p in positions}) == 4
+    turns = [_decide(position, level) for position in positions]
+    assert turns[1:] == turns[:-1]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_same_position_and_seed_give_the_same_turn(level):
+    position = _hidden_variant(0)
+    assert _decide(position, level) == _decide(position, level)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_returned_turn_is_legal_and_stops_where_an_unseen_card_comes_into_play(level):
+    game = Game.from_position(_hidden_variant(1))
+    view = player_view(game, 0)
+    actions = bot_turn(view, unseen_cards(view), level, "deal")
+    for action in actions[:-1]:
+        game.play(action)
+        assert game.turn == 0 and action.source != "P" and len(game.hand(0)) > 0
+    last = actions[-1]
+    hand_before = len(game.hand(0))
+    game.play(last)
+    assert (last.is_discard or last.source == "P" or game.status != PLAYING
+            or hand_before == 1)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_bot_plays_its_pay_off_top_when_it_fits(level):
+    # Pay-off top 3, a centre stack at 2: the first action is the pay-off play, and it ends
+    # this call (the next card turns up).
+    game = position_game(hands=(["7H", "8C", "QD"], []), payoffs=(["3H", "4C", "5D"], ["9D"]),
+                         centre=(["AC", "2D"],))
+    view = player_view(game, 0)
+    assert bot_turn(view, unseen_cards(view), level, "x") == [("P", "C0")]
+
+
+@pytest.mark.parametrize("level", ("normal", "hard"))
+def test_the_bot_builds_up_to_its_last_pay_off_card_and_wins(level):
+    game = position_game(hands=(["3H", "4C", "QD"], ["5S"]), payoffs=(["5H"], ["9D", "9H"]),
+                         centre=(["AC", "2D"],))
+    view = player_view(game, 0)
+    actions = bot_turn(view, unseen_cards(view), level, "x")
+    assert actions == [("3H", "C0"), ("4C", "C0"), ("P", "C0")]
+    for action in actions:
+        game.play(action)
+    assert game.winner == 0 and game.points == 2
+
+
+@pytest.mark.parametrize("level", ("normal", "hard"))
+def test_the_bot_does_not_lay_the_opponents_next_card_open(level):
+    # Playing 6H onto the 5 would leave the opponent's pay-off top 7 playable at once.
+    game = position_game(hands=(["6H", "9C", "9S", "JD", "QC"], ["2C"]),
+                         payoffs=(["2H", "AD"], ["7D", "8D"]),
+                         centre=(["AC", "2D", "3C", "4D", "5S"], ["AH", "2S", "3D"]),
+                         sides=([["QS"]], [["TH"]]))
+    view = player_view(game, 0)
+    actions = bot_turn(view, unseen_cards(view), level, "x")
+    assert ("6H", "C0") not in actions
+
+
+def test_bot_turn_refuses_a_view_whose_seat_is_not_to_move():
+    game = Game(b"not yours")
+    view = player_view(game, 1 - game.turn)
+    with pytest.raises(ValueError, match="its own turn"):
+        bot_turn(view, unseen_cards(view), "normal", "x")
+    with pytest.raises(ValueError, match="level"):
+        bot_turn(player_view(game, game.turn), {}, "expert", "x")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_short_smoke_match_against_greedy_plays_only_legal_actions(level):
+    # play() raises on any illegal action; two deals, both seats, to the end.
+    for index in range(2):
+        score, side, points, times = play_game(level, "greedy", index)
+        assert score in (0.0, 0.5, 1.0) and len(times) > 5
+        assert (side is None) == (score == 0.5) and (points > 0) == (side is not None)
+
+
+def test_play_turn_plays_until_the_other_seat_is_to_move_and_repeats_exactly():
+    def run() -> list[list[tuple[str, str]]]:
+        game, turns = Game(b"again"), []
+        while game.status == PLAYING and len(turns) < 30:
+            seat = game.turn
+            turns.append([tuple(a) for a in play_turn(game, "hard", "again")])
+            assert game.turn != seat or game.status != PLAYING
+        return turns
+
+    first = run()
+    assert first == run() and all(turn[-1][1][0] == "S" for turn in first[:-1])
+
+
+# --- The baselines -------------------------------------------------------------------------
+
+def _view(**parts) -> dict:
+    return player_view(position_game(**parts), 0)
+
+
+def test_greedy_plays_its_pay_off_top_first():
+    view = _view(hands=(["3S", "KD"], []), payoffs=(["3H", "4C"], ["9D"]),
+                 centre=(["AC", "2D"],), sides=([["3C"]], []))
+    assert greedy_action(view, random.Random(0)) == ("P", "C0")
+
+
+def test_greedy_plays_side_tops_before_hand_cards_and_never_a_useless_king():
+    view = _view(hands=(["AS", "KD", "9H"], []), payoffs=(["8H", "4C"], ["9D"]),
+                 sides=([["AC"], ["KS"]], []))
+    picks = {greedy_action(view, random.Random(n)) for n in range(20)}
+    assert picks == {("S0", "C0")}
+    view = _view(hands=(["AS", "KD", "9H"], []), payoffs=(["8H", "4C"], ["9D"]))
+    assert {greedy_action(view, random.Random(n)) for n in range(20)} == {("AS", "C0")}
+
+
+def test_greedy_plays_a_king_that_makes_its_pay_off_top_playable():
+    view = _view(hands=(["KD", "9H"], []), payoffs=(["3H", "4C"], ["9D"]),
+                 centre=(["AC"],))
+    assert greedy_action(view, random.Random(0)) == ("KD", "C0")
+
+
+def test_greedy_discards_by_counting_down():
+    assert count_down_discard(["9H", "5C", "KD"], [["7S"], ["6D"], [], []]) == ("5C", "S1")
+    assert count_down_discard(["9H", "5C", "KD"], [["7S"], ["8D"], [], []]) == ("9H", "S2")
+    assert count_down_discard(["9H", "2C", "KD"], [["7S"], ["JD"], ["4C"], ["AH"]]) == (
+        "9H", "S1")
+    assert count_down_discard(["KH"], [["7S"], ["JD"], ["4C"], ["AH"]]) == ("KH", "S1")
+
+
+def test_lookahead_finds_the_plays_that_reach_its_pay_off_top():
+    # 3H, then S0's 4C, then the pay-off 5: three plays, the first of which is 3H.
+    view = _view(hands=(["3H", "9S", "QD"], []), payoffs=(["5H", "4C"], ["9D"]),
+                 centre=(["AC", "2D"],), sides=([["4C"]], []))
+    assert lookahead_action(view, random.Random(0)) == ("3H", "C0")
+
+
+def test_lookahead_stops_where_the_hand_would_refill():
+    # The only route plays the last hand card first: the refill is unknown, so it is not a
+    # route, and lookahead acts as greedy, which plays a side-stack top before a hand card.
+    view = _view(hands=(["3H"], []), payoffs=(["5H", "4C"], ["9D"]),
+                 centre=(["AC", "2D"],), sides=([["4C"], ["AS"]], []))
+    assert lookahead_action(view, random.Random(0)) == ("S1", "C1")
+    view = _view(hands=(["3H", "JS"], []), payoffs=(["6H", "4C"], ["9D"]),
+                 centre=(["AC", "2D"],), sides=([["5S", "4C"]], []))
+    assert lookahead_action(view, random.Random(0)) == ("3H", "C0")
+
+
+def test_the_benchmark_prints_a_line_per_pairing(capsys):
+    assert main(["--games", "2", "--levels", "easy", "--baselines", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "easy vs greedy" in out and "over 2 games" in out and "p95" in out
