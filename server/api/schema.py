@@ -53,6 +53,7 @@ _DESCRIPTIONS = {
     404: "No such resource, or not yours (code `not_found`).",
     406: "The Accept header allows no JSON (code `not_acceptable`).",
     409: "Conflict with the current state.",
+    411: "A body sent without a length that cannot be read (code `length_required`).",
     413: "Body too large (code `payload_too_large`).",
     415: "Only application/json is accepted (code `unsupported_media_type`).",
     422: "Well-formed but not possible now.",
@@ -119,7 +120,7 @@ class ApiAutoSchema(AutoSchema):
 
     - the errors any operation can answer: 400 (malformed input, unknown query parameters),
       406 (an Accept that allows no JSON), 503 (the database is down); 401 where a token is
-      read; 413 and 415 where a body is taken; 429 where requests are rate-limited;
+      read; 411, 413 and 415 where a body is taken; 429 where requests are rate-limited;
     - the response headers of ``server.api.headers``: ``Location`` on a 201, ``Cache-Control``
       on an answer carrying a token, ``Vary`` on a read that depends on the token, and
       ``Retry-After`` on a 429.
@@ -130,7 +131,7 @@ class ApiAutoSchema(AutoSchema):
         if self.view.authentication_classes:
             statuses.append(401)
         if self.method in _BODY_METHODS and self.get_request_serializer() is not None:
-            statuses += [413, 415]
+            statuses += [411, 413, 415]
         if throttling.counts(self.view, self.method):
             statuses.append(429)
         return statuses

@@ -48,9 +48,15 @@ def name_field(**options) -> NicknameField:
 TOKEN_LABEL_MAX_LENGTH = 64
 
 
+# Printable text that neither starts nor ends with a space: what is sent is what is listed.
+TOKEN_LABEL_PATTERN = r"^[^\x00-\x1f\x7f\s](?:[^\x00-\x1f\x7f]*[^\x00-\x1f\x7f\s])?$"
+
+
 def token_label_field() -> StrictCharField:
     return StrictCharField(
-        required=False, min_length=1, max_length=TOKEN_LABEL_MAX_LENGTH,
+        required=False, trim_whitespace=False, min_length=1, max_length=TOKEN_LABEL_MAX_LENGTH,
+        validators=[RegexValidator(TOKEN_LABEL_PATTERN,
+                                   "No control characters, and no space at either end.")],
         help_text="Names this device in your list of tokens (default: its User-Agent).",
     )
 

@@ -155,7 +155,7 @@ def test_every_operation_declares_the_errors_it_can_answer(document):
         # (406), and any can meet a database that is down (503).
         assert {"400", "406", "503"} <= responses, label
         takes_body = "requestBody" in operation
-        assert ({"413", "415"} <= responses) == takes_body, label
+        assert ({"411", "413", "415"} <= responses) == takes_body, label
         assert not takes_body or method in _BODY_METHODS, label
         assert ("429" in responses) == throttling.counts(view, method), label
         if view.authentication_classes:

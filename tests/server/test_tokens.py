@@ -72,10 +72,10 @@ def test_a_sequential_id_names_no_token(player_api):
     assert AccessToken.objects.count() == 1
 
 
-def test_a_label_chosen_at_sign_in_names_the_device(claimed, api):
-    _sign_in(api, label="Ada's phone")
-    assert {token["label"] for token in _tokens(claimed) if not token["current"]} == {
-        "Ada's phone"}
+@pytest.mark.parametrize("label", ["Ada's phone", "Телефон Ады", "x", "📱 2", "y" * 64])
+def test_a_label_chosen_at_sign_in_names_the_device(claimed, api, label):
+    assert _sign_in(api, label=label).status_code == 201
+    assert {token["label"] for token in _tokens(claimed) if not token["current"]} == {label}
 
 
 def test_a_label_chosen_by_a_new_guest(api):
@@ -89,7 +89,8 @@ def test_without_a_label_the_user_agent_names_the_device(api):
     assert listed["label"] == ("Mozilla/5.0 " + "x" * 100)[:64]
 
 
-@pytest.mark.parametrize("label", ["", "   ", "x" * 65, 7, None, "nul\x00"])
+@pytest.mark.parametrize("label", ["", "   ", " Phone", "Phone ", "\x1f", "tab\there", "x" * 65, 7,
+                                   None, "nul\x00"])
 def test_bad_labels_are_refused(claimed, api, label):
     assert_problem(_sign_in(api, label=label), 400, "invalid")
     assert_problem(api.post("players", {"label": label}), 400, "invalid")
