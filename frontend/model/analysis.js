@@ -1,6 +1,8 @@
 // The bot's review of a finished game, shaped for the screen: the win chance of each move
 // played as a line over the moves, and how many moves got each verdict.
 
+import { stepAsGame } from "./replay.js";
+
 export const VERDICTS = ["best", "good", "inaccuracy", "mistake", "blunder"];
 
 /**
@@ -26,4 +28,28 @@ export function verdictTally(moves) {
   const counts = new Map(VERDICTS.map((verdict) => [verdict, 0]));
   for (const move of moves) if (counts.has(move.verdict)) counts.set(move.verdict, counts.get(move.verdict) + 1);
   return [...counts].filter(([, n]) => n > 0).map(([verdict, n]) => ({ verdict, n }));
+}
+
+/** The verdicts the chart marks and the list flags: the moves that cost a lot. */
+export const MARKED_VERDICTS = ["mistake", "blunder"];
+
+/** The chart's markers: each mistake or blunder, by its index in the game. */
+export function chartMarkers(moves) {
+  return moves.filter((move) => MARKED_VERDICTS.includes(move.verdict)).map((move) => ({ index: move.index, verdict: move.verdict }));
+}
+
+/**
+ * The position a move was played from, as a game-like object the board can draw: the grid of
+ * replay step `move.index` (replay.js: steps[k] is the grid after k moves), and the two cells
+ * that matter, where the card went and where the bot would have put it, so the board's
+ * rectangle holds both.
+ */
+export function positionBefore(steps, move) {
+  const step = steps[move.index] ?? { piles: [] };
+  const cells = [move.played, move.best].filter(Boolean);
+  const unique = cells.filter((cell, i) => cells.findIndex((other) => other[0] === cell[0] && other[1] === cell[1]) === i);
+  return {
+    ...stepAsGame(step),
+    legal_moves: unique.map(([row, col]) => [row, col]),
+  };
 }

@@ -1,0 +1,41 @@
+// The app's own icons: small inline SVGs built element by element (no icon font, no emoji, which
+// shows as an empty box where no emoji font is installed, and nothing the CSP would refuse).
+// They draw in `currentColor`, are hidden from screen readers (the button around one carries
+// the words), and the ones that point along the line mirror in right-to-left pages (app.css).
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// 16 × 16 drawings: [element, attributes] pairs.
+const DRAWINGS = {
+  first: [["rect", { x: 2, y: 3, width: 2, height: 10 }], ["path", { d: "M14 3v10L5 8z" }]],
+  previous: [["path", { d: "M12 3v10L3 8z" }]],
+  play: [["path", { d: "M4 2.5v11L13.5 8z" }]],
+  pause: [["rect", { x: 3.5, y: 3, width: 3, height: 10 }], ["rect", { x: 9.5, y: 3, width: 3, height: 10 }]],
+  next: [["path", { d: "M4 3v10l9-5z" }]],
+  last: [["path", { d: "M2 3v10l9-5z" }], ["rect", { x: 12, y: 3, width: 2, height: 10 }]],
+  bot: [["rect", { x: 2.5, y: 5, width: 11, height: 8.5, rx: 2 }], ["rect", { x: 7.25, y: 1.5, width: 1.5, height: 3.5 }],
+    ["circle", { cx: 6, cy: 9, r: 1.3, class: "icon-cut" }], ["circle", { cx: 10, cy: 9, r: 1.3, class: "icon-cut" }]],
+  you: [["circle", { cx: 8, cy: 5, r: 3 }], ["path", { d: "M2.5 14.5c0-3.3 2.5-5.5 5.5-5.5s5.5 2.2 5.5 5.5z" }]],
+  mistake: [["path", { d: "M8 1.5l7 12.5H1z" }], ["rect", { x: 7.2, y: 5.5, width: 1.6, height: 4.5, class: "icon-cut" }],
+    ["rect", { x: 7.2, y: 11, width: 1.6, height: 1.6, class: "icon-cut" }]],
+};
+
+// Icons that point "forwards" or "backwards" along the reading direction.
+const DIRECTIONAL = new Set(["first", "previous", "play", "next", "last"]);
+
+/** An icon as an <svg> element; `name` is one of the drawings above. */
+export function icon(name, { className = "" } = {}) {
+  const element = document.createElementNS(SVG, "svg");
+  element.setAttribute("viewBox", "0 0 16 16");
+  element.setAttribute("aria-hidden", "true");
+  element.setAttribute("focusable", "false");
+  element.setAttribute("class", ["icon", `icon-${name}`, DIRECTIONAL.has(name) ? "icon-directional" : "", className].filter(Boolean).join(" "));
+  for (const [tag, attributes] of DRAWINGS[name] ?? []) {
+    const part = document.createElementNS(SVG, tag);
+    for (const [attribute, value] of Object.entries(attributes)) part.setAttribute(attribute, String(value));
+    element.append(part);
+  }
+  return element;
+}
+
+export const ICONS = Object.keys(DRAWINGS);

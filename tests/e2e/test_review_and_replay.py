@@ -1,0 +1,120 @@
+"""After a game, in the browser: the bot's review names the cards, marks the mistakes on its
+chart and opens each move's position; the replay starts at the beginning and ▶ plays it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.flows import play_until_over, wait_idle
+
+TINY_BOT = {"seed": 0, "samples": 2, "screen": 1, "finalists": 1}
+
+
+@pytest.fixture(autouse=True)
+def tiny_budgets(settings):
+    settings.FOURSQUARE_ANALYSIS_BOT = TINY_BOT
+    settings.FOURSQUARE_HINT_BOT = TINY_BOT
+    settings.FOURSQUARE_ANALYSIS_SOLVER_SECONDS = 0.5
+
+
+def finished_practice(page) -> int:
+    page.locator("#new-practice").click()
+    page.locator(".game .board").wait_for()
+    wait_idle(page)
+    return play_until_over(page)
+
+
+def run_the_analysis(page) -> None:
+    from server.games.background import job_run
+    from server.games.models import Job
+
+    job = None
+    for _ in range(150):  # the result screen's first request enqueues it
+        job = Job.objects.filter(kind="game_analyse").first()
+        if job is not None:
+            break
+        page.wait_for_timeout(100)
+    assert job is not None and job_run(job.pk).status == "done"
+    expect(page.locator("#analysis-rating")).to_be_visible(timeout=15_000)
+
+
+def test_each_move_of_the_review_opens_its_position(open_page, shoot):
+    from server.games.models import GameAnalysis
+
+    page = open_page("/#/practice")
+    moves = finished_practice(page)
+    run_the_analysis(page)
+    review = GameAnalysis.objects.get().result
+    buttons = page.locator(".analysis-move-button")
+    expect(buttons).to_have_count(moves)
+    # Cards by name, numbered once: "10." then the card in words, never a code like "TH".
+    tenth = buttons.nth(9)
+    expect(tenth.locator(".analysis-number")).to_have_text("10.")
+    expect(tenth.locator(".analysis-card")).to_have_text(re.compile(r"^\w+ of (clubs|diamonds|hearts|spades)$"))
+    assert page.locator(".analysis-moves").evaluate("list => getComputedStyle(list).listStyleType") == "none"
+    # The verdict rests on the value given away, and says so in numbers that agree with it.
+    for index, move in enumerate(review["moves"]):
+        loss = buttons.nth(index).locator(".analysis-loss")
+        if move["forced"]:
+            expect(loss).to_have_text("The card's only place")
+        elif move["verdict"] == "best":
+            expect(loss).to_have_text("As good as the bot's choice")
+        else:
+            expect(loss).to_have_text(f"{max(0, move['value_lost']):.1f} of value given away")
+    marked = [m for m in review["moves"] if m["verdict"] in ("mistake", "blunder")]
+    expect(page.locator(".analysis-chart .analysis-marker")).to_have_count(len(marked))
+    assert page.locator(".analysis-chart .analysis-tick").count() >= 4  # 0%, 50%, 100%, moves
+
+    third = review["moves"][2]
+    buttons.nth(2).click()
+    position = page.locator("#analysis-position")
+    expect(position.locator("h4")).to_have_text(
+        re.compile(rf"^Move 3 of {moves}: \w+ of \w+$"))
+    expect(position.locator("h4")).to_be_focused()
+    expect(buttons.nth(2)).to_have_attribute("aria-pressed", "true")
+    # The board before move 3: two cards down, the third card in hand, its place marked.
+    assert position.locator(".board .cell-pile").count() == 2
+    expect(position.locator(".analysis-position-hand .card-face")).to_have_attribute("data-card", third["card"])
+    played = position.locator('.cell[data-mark="you"]')
+    expect(played).to_have_attribute("data-row", str(third["played"][0]))
+    expect(played).to_have_attribute("data-col", str(third["played"][1]))
+    expect(position.locator(".cell-mark-tag-bot")).to_have_count(
+        0 if third["played"] == third["best"] else 1)
+    shoot(page, "phone-light-review-position")
+    # Move to move from the position itself, and the chart follows.
+    position.locator('[data-control="next"]').click()
+    expect(page.locator("#analysis-position")).to_have_attribute("data-index", "3")
+    expect(page.locator(".analysis-chart .analysis-cursor")).to_have_count(1)
+
+
+def test_the_replay_opens_at_the_start_and_play_steps_through(open_page, shoot):
+    page = open_page("/#/practice")
+    moves = finished_practice(page)
+    page.locator("#replay").click()
+    replay = page.locator(".replay")
+    expect(replay).to_have_attribute("data-step", "0")
+    expect(replay.locator(".replay-caption")).to_have_text("The start: an empty table.")
+    # The app's own icons: drawn shapes, not glyphs that need an emoji font.
+    controls = replay.locator(".replay-controls button")
+    expect(controls).to_have_count(5)
+    for index in range(5):
+        expect(controls.nth(index).locator("svg.icon")).to_have_count(1)
+        assert controls.nth(index).inner_text().strip() == ""
+    play = replay.locator('[data-control="play"]')
+    expect(play).to_have_attribute("aria-label", "Play the moves")
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "true")
+    expect(replay).to_have_attribute("data-step", "2", timeout=5_000)
+    play.click()  # pause
+    expect(play).to_have_attribute("aria-pressed", "false")
+    paused = int(replay.get_attribute("data-step"))
+    page.wait_for_timeout(1500)
+    assert int(replay.get_attribute("data-step")) == paused
+    replay.locator('[data-control="last"]').click()
+    expect(replay).to_have_attribute("data-step", str(moves))
+    replay.locator('[data-control="first"]').click()
+    expect(replay).to_have_attribute("data-step", "0")
+    shoot(page, "phone-light-replay-start")
