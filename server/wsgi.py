@@ -2,7 +2,7 @@
 
 import os
 
-from django.core.wsgi import get_wsgi_application
+from server.api.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.views import csrf, defaults
 
@@ -123,6 +125,14 @@ def error_response(request: HttpRequest, problem: Problem) -> HttpResponse:
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if wants_problem(request):
+        if isinstance(exception, TooManyFieldsSent):
+            return problem_json_response(InvalidRequest(
+                f"At most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} query parameters or form "
+                "fields."))
+        if isinstance(exception, RequestDataTooBig):
+            return problem_json_response(PayloadTooLarge(
+                f"A request body may have at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} "
+                "bytes."))
         return problem_json_response(InvalidRequest("The request could not be read."))
     return defaults.bad_request(request, exception)
 

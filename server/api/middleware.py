@@ -19,8 +19,11 @@ import io
 import logging
 
 from django.conf import settings
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.core.handlers.wsgi import LimitedStream
 from django.db import InterfaceError, OperationalError
+from django.http import Http404
+from django.http.multipartparser import MultiPartParserError
 
 from server.api.handlers import API_PREFIX, InternalError, as_problem, error_response
 from server.api.problems import (
@@ -33,6 +36,10 @@ from server.api.problems import (
 logger = logging.getLogger("django.request")
 
 RETRY_AFTER_SECONDS = 2
+# What Django itself answers with a 4xx (handler400, handler403, handler404), not a bug: too
+# many query parameters, a disallowed Host, a body over the limit, a malformed upload.
+CLIENT_ERRORS = (Http404, PermissionDenied, BadRequest, SuspiciousOperation,
+                 MultiPartParserError)
 
 
 class ProblemResponseMiddleware:
@@ -104,8 +111,8 @@ class ApiErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception: Exception):
-        if not request.path.startswith(API_PREFIX):
-            return None
+        if not request.path.startswith(API_PREFIX) or isinstance(exception, CLIENT_ERRORS):
+            return None  # Django answers these with a 4xx through the handlers
         if isinstance(exception, OperationalError | InterfaceError):
             logger.warning("Database unavailable: %s %s answered 503 (%s: %s)", request.method,
                            request.path, type(exception).__name__,

@@ -445,3 +445,16 @@ def test_the_schema_keeps_its_format_parameter():
     response = Client().get("/api/schema/?format=json")
     assert response.status_code == 200
     assert response.json()["openapi"].startswith("3.")
+
+
+@pytest.mark.parametrize("path", ["leaderboard", "games", "players/me"])
+def test_too_many_query_parameters_is_400_not_500(player_api, settings, path):
+    count = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1
+    response = player_api.get(path + "?" + "&".join(f"p{i}=1" for i in range(count)))
+    body = assert_problem(response, 400, "invalid")
+    assert str(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS) in body["detail"]
+
+
+def test_a_disallowed_host_is_a_problem_400(api):
+    assert_problem(api.client.get("/api/v1/leaderboard", HTTP_HOST="evil..example"), 400,
+                   "invalid")
