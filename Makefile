@@ -60,6 +60,12 @@ bench: $(VENV_STAMP) ## Time the game engines (Foursquare, then Spite & Malice)
 	$(PY) -m foursquare.bench
 	$(PY) -m spitemalice.bench
 
+# 400 games per pairing: each house-bot level against the greedy and lookahead baselines.
+BOT_BENCH_ARGS ?= --games 400 --processes 2
+.PHONY: bench-bot
+bench-bot: $(VENV_STAMP) ## Measure the Spite & Malice house bot's strength and speed per level
+	$(PY) -m spitemalice.bot_bench $(BOT_BENCH_ARGS)
+
 # Its own database, dropped and created again on each run: never the tests' one.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_bench
 .PHONY: bench-boards
