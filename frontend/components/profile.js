@@ -5,6 +5,7 @@ import * as api from "../api.js";
 import { h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { write } from "../prefs.js";
+import { RULE_PARAMS } from "../lib/problems.js";
 import { t } from "../i18n.js";
 import { field, form } from "./form.js";
 import { toast } from "./toast.js";
@@ -26,16 +27,21 @@ export default async function profile(root, route, { signal }) {
   if (signal.aborted) return;
   const again = () => profile(root, route, { signal });
 
+  const heading = h("h1", { id: "profile-heading" }, me ? t("profile.title_named", { name: me.name }) : t("profile.title"));
   const sections = [];
   if (me) {
     sections.push(h("section", { class: "card-section", "aria-labelledby": "name-heading" },
       h("h2", { id: "name-heading" }, t("profile.name_title")),
       form({
         id: "name-form",
-        fields: field(t("profile.name"), h("input", { name: "name", value: me.name, maxlength: "24", minlength: "2", autocomplete: "nickname", required: true })),
+        fields: field(t("profile.name"), h("input", { name: "name", value: me.name, maxlength: "24", minlength: "2", autocomplete: "nickname", required: true }),
+          { hint: t("error.name_rule", RULE_PARAMS) }),
         submit: t("common.save"),
         action: async ({ name }) => {
           me = await api.rename(name);
+          // The server may store the name tidied (spaces, width): show what it kept.
+          heading.textContent = t("profile.title_named", { name: me.name });
+          document.querySelector("#name-form input[name=name]").value = me.name;
           toast(t("profile.saved"));
         },
       })));
@@ -45,7 +51,7 @@ export default async function profile(root, route, { signal }) {
         h("p", {}, t("profile.claim_text")),
         form({
           id: "claim-form",
-          fields: credentialFields("new-password"),
+          fields: credentialFields("new-password", { rules: true }),
           submit: t("profile.claim"),
           action: async ({ username, password }) => {
             await api.claim(username, password);
@@ -61,8 +67,7 @@ export default async function profile(root, route, { signal }) {
     sections.push(h("p", { class: "lead" }, t("profile.no_account")));
   }
 
-  sections.push(h("section", { class: "card-section", "aria-labelledby": "signin-heading" },
-    h("h2", { id: "signin-heading" }, t("profile.signin_title")),
+  const signIn = [
     h("p", {}, me?.guest ? t("profile.signin_replaces") : t("profile.signin_text")),
     form({
       id: "signin-form",
@@ -74,7 +79,14 @@ export default async function profile(root, route, { signal }) {
         toast(t("profile.welcome_back", { name: session.name }));
         again();
       },
-    })));
+    })];
+  // A guest sees the form that keeps this account first; signing in to another one is a step
+  // aside, folded away so the two username-and-password forms are not side by side.
+  sections.push(me?.guest
+    ? h("details", { class: "card-section signin-other", id: "signin-section" },
+      h("summary", { id: "signin-heading" }, t("profile.signin_title")), signIn)
+    : h("section", { class: "card-section", "aria-labelledby": "signin-heading", id: "signin-section" },
+      h("h2", { id: "signin-heading" }, t("profile.signin_title")), signIn));
 
   if (me) {
     const confirm = h("p", { class: "warning", hidden: true }, t("profile.signout_guest_warning"));
@@ -95,15 +107,17 @@ export default async function profile(root, route, { signal }) {
   }
 
   replace(root, h("div", { class: "page" },
-    h("h1", {}, me ? t("profile.title_named", { name: me.name }) : t("profile.title")),
+    heading,
     me ? h("p", { class: "subtle" }, me.guest ? t("profile.guest") : t("profile.claimed_note")) : null,
     sections));
 }
 
 /** Username and password inputs; `passwordAutocomplete` tells password managers which kind. */
-function credentialFields(passwordAutocomplete) {
+function credentialFields(passwordAutocomplete, { rules = false } = {}) {
   return [
-    field(t("profile.username"), h("input", { name: "username", autocomplete: "username", required: true, autocapitalize: "none", spellcheck: "false", dir: "ltr" })),
-    field(t("profile.password"), h("input", { name: "password", type: "password", autocomplete: passwordAutocomplete, required: true, dir: "ltr" })),
+    field(t("profile.username"), h("input", { name: "username", autocomplete: "username", required: true, autocapitalize: "none", spellcheck: "false", dir: "ltr" }),
+      { hint: rules ? t("error.username_rule", RULE_PARAMS) : null }),
+    field(t("profile.password"), h("input", { name: "password", type: "password", autocomplete: passwordAutocomplete, required: true, dir: "ltr" }),
+      { hint: rules ? t("error.password_rule", RULE_PARAMS) : null }),
   ];
 }
