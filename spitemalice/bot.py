@@ -75,6 +75,7 @@ STALL_STOCK = 30  # ... below this many cards
 _NODE_LIMIT = {"easy": 12, "normal": 4000, "hard": 4000}
 HARD_CANDIDATES = 8
 HARD_WORLDS = 12
+HARD_DUMP = True  # the sampled turns also play loose cards onto the centre
 HARD_LOSS = 2000.0  # what a sampled win for either side counts
 _EASY_NOISE = 6.0
 
@@ -538,7 +539,8 @@ class _Hard:
         my_under = world[at:at + min(t.payoff - 1, 8)]
         stock = world[at + len(my_under):]
         sides = [list(s) for s in t.other_sides]
-        shed = _reply(t.other_top, other_under, t.other_payoff, hand, sides, centre, stock)
+        shed = _reply(t.other_top, other_under, t.other_payoff, hand, sides, centre, stock,
+                      HARD_DUMP)
         if shed < 0:  # the opponent won
             return -HARD_LOSS
         mine = list(leaf.hand)
@@ -546,33 +548,36 @@ class _Hard:
             mine[r] += 1
         del stock[:max(0, HAND_SIZE - sum(leaf.hand))]
         my_shed = _reply(t.top, my_under, t.payoff, mine, [list(s) for s in leaf.sides],
-                         centre, stock)
+                         centre, stock, HARD_DUMP)
         if my_shed < 0:
             return HARD_LOSS - PAYOFF_CARD * shed
         return PAYOFF_CARD * (my_shed - shed)
 
 
 def _reply(top: int, under: list[int], payoff: int, hand: list[int], sides: list[list[int]],
-           centre: list[int], stock: list[int]) -> int:
-    """Play a plausible opponent turn in a sampled deal: its pay-off top whenever it fits,
-    else the shortest chain of up to three plays from its hand and side tops that lets it,
-    repeated while that works. Returns how many pay-off cards it shed (-1 if it won)."""
+           centre: list[int], stock: list[int], dump: bool) -> int:
+    """Play a plausible turn in a sampled deal: the pay-off top whenever it fits, else the
+    shortest chain of up to three plays from the hand and side tops that lets it, else (with
+    ``dump``) any side top or hand card but a King that fits, repeated while one of these
+    works. Returns how many pay-off cards it shed (-1 if that won the game)."""
     shed = 0
     next_under = 0
     draws = 0
-    for _ in range(40):
-        if top == 0:
-            return -1
+    for _ in range(60):
         target = _fit(top, centre)
         if target >= 0:
             _bump(centre, target)
             shed += 1
             if shed >= payoff:
                 return -1
-            top = under[next_under] if next_under < len(under) else 0
+            if next_under >= len(under):
+                return shed
+            top = under[next_under]
             next_under += 1
             continue
         chain = _chain(top, hand, sides, centre, 3)
+        if not chain and dump:
+            chain = _loose(hand, sides, centre)
         if not chain:
             return shed
         for kind, which, i in chain:
@@ -581,12 +586,31 @@ def _reply(top: int, under: list[int], payoff: int, hand: list[int], sides: list
             else:
                 sides[which].pop()
             _bump(centre, i)
-        if not any(hand) and draws < 3:  # the hand refills from the stock
+        if not any(hand):  # the hand refills from the stock
+            if draws >= 3 or not stock:
+                return shed
             draws += 1
             for r in stock[:HAND_SIZE]:
                 hand[r] += 1
             del stock[:HAND_SIZE]
     return shed
+
+
+def _loose(hand: list[int], sides: list[list[int]], centre: list[int]
+           ) -> list[tuple[int, int, int]]:
+    """One play of a side top, else of a hand card, that fits a centre stack (no King)."""
+    for s in range(SIDE_STACKS):
+        stack = sides[s]
+        if stack and stack[-1] != KING:
+            i = _fit(stack[-1], centre)
+            if i >= 0:
+                return [(1, s, i)]
+    for r in range(1, KING):
+        if hand[r]:
+            i = _fit(r, centre)
+            if i >= 0:
+                return [(0, r, i)]
+    return []
 
 
 def _fit(card: int, centre: list[int]) -> int:
