@@ -52,6 +52,8 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(AccessToken)
 class AccessTokenAdmin(admin.ModelAdmin):
-    list_display = ["id", "player", "label", "created_at", "last_used_at"]
-    readonly_fields = ["key_hash"]
+    # public_id is the id the API shows (GET /api/v1/players/me/tokens): search by it.
+    list_display = ["public_id", "player", "label", "created_at", "last_used_at"]
+    search_fields = ["public_id"]
+    readonly_fields = ["public_id", "key_hash"]
     raw_id_fields = ["player"]

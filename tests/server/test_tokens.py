@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from server.players.models import AccessToken
+from server.players.models import AccessToken, Player
 
 from .conftest import Api, assert_problem
 
@@ -119,3 +119,12 @@ def test_the_migration_gives_existing_tokens_distinct_random_ids():
         executor = MigrationExecutor(connection)
         executor.loader.build_graph()
         executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_staff_find_a_token_by_the_id_the_api_shows(client, player_api):
+    client.force_login(Player.objects.create_superuser("root", "a-long-admin-passphrase"))
+    [token] = _tokens(player_api)
+    found = client.get("/admin/players/accesstoken/", {"q": token["id"]})
+    assert found.status_code == 200 and token["id"] in found.content.decode()
+    assert "0 access tokens" in client.get("/admin/players/accesstoken/",
+                                           {"q": str(uuid.uuid4())}).content.decode()
