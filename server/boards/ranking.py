@@ -95,6 +95,10 @@ class Standing:
     played in it, false on a global board when none of them does (they were not ranked when
     they started: the account was a guest, or created on the daily's date). Then you are not
     among its players: no rank, every winner ahead, nobody behind, no percentage.
+
+    ``would_rank`` and ``would_better_than_percent``: for such an unranked win on a day board,
+    the rank and share it would have among the board's ranked players (``would_stand``);
+    otherwise None.
     """
 
     status: str
@@ -104,6 +108,18 @@ class Standing:
     behind: int
     better_than_percent: int | None
     ranked: bool | None = None
+    would_rank: int | None = None
+    would_better_than_percent: int | None = None
+
+
+def would_stand(*, score: int, players: int,
+                distribution: dict[int, int]) -> tuple[int, int | None]:
+    """The rank and better-than share an unranked win of ``score`` would have among a day's
+    ranked ``players``, whose winners' scores are ``distribution``: ranked after every better
+    score, level with an equal one (ties share a rank), ahead of everyone else who started."""
+    above = sum(count for other, count in distribution.items() if other > score)
+    behind = players - above - distribution.get(score, 0)
+    return above + 1, (round(100 * behind / players) if players else None)
 
 
 def standing_of(*, status: str, players: int, winners: int, entry: Entry | None,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from uuid import UUID
 
@@ -37,6 +38,7 @@ from server.boards.ranking import (
     Entry,
     competition_ranks,
     standing_of,
+    would_stand,
 )
 from server.boards.services import BOARD, SCORE_COUNT, STANDING
 from server.boards.streaks import streaks
@@ -173,11 +175,11 @@ def _viewer_status(ref: BoardRef, viewer, wins: int | None) -> str:
     return "won" if wins else "played"
 
 
-def _unranked_wins(ref: BoardRef, viewer) -> int | None:
-    """The viewer's wins among all their dailies of the period (None if they played none):
-    asked when they have no standing on its ranked board."""
+def _unranked_result(ref: BoardRef, viewer) -> tuple[int, int] | None:
+    """The viewer's (wins, total) among all their dailies of the period (None if they played
+    none): asked when they have no standing on its ranked board."""
     return (Standing.objects.filter(board__key=ref.key, player=viewer)
-            .values_list("wins", flat=True).first())
+            .values_list("wins", "total").first())
 
 
 def _distribution(ref: BoardRef, pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
@@ -209,12 +211,18 @@ def board_page(*, ref: BoardRef, viewer=None, limit: int, cursor: Cursor | None 
         wins = mine[3] if mine else None
         page.me = _entry([mine[0], viewer.name, *mine[2:]]) if wins else None
         # Not on the ranked board: did the viewer play dailies of the period that don't rank?
-        unranked = _unranked_wins(ref, viewer) if mine is None else None
-        status = _viewer_status(ref, viewer, wins if mine else unranked)
+        unranked = _unranked_result(ref, viewer) if mine is None else None
+        status = _viewer_status(ref, viewer, wins if mine else unranked and unranked[0])
         page.standing = standing_of(
             status=status, players=players, winners=winners, entry=page.me,
             tied=(mine[8] or 0) if mine else 0,
             ranked=None if status == "not_started" else mine is not None)
+        if unranked and unranked[0] and ref.period is Period.DAY:
+            # An unranked win: where it would stand among the ranked players of the day.
+            rank, percent = would_stand(score=unranked[1], players=players,
+                                        distribution=page.distribution)
+            page.standing = replace(page.standing, would_rank=rank,
+                                    would_better_than_percent=percent)
     slices = {tag: sorted((_entry(row) for row in parts.get(tag, [])),
                           key=lambda entry: entry.cursor.sort_key,
                           reverse=tag in ("above", "bottom"))

@@ -77,6 +77,15 @@ class StandingOutput(serializers.Serializer):
                   "your account was not trusted when you started them (a guest, or created on "
                   "the daily's date). Claimed accounts rank from the next daily after the day "
                   "they were created. League boards count every member's dailies.")
+    would_rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="Day boards, for an unranked win (`ranked` false): the rank its score would "
+                  "have among the ranked players (after every better score, level with an equal "
+                  "one); null otherwise.")
+    would_better_than_percent = serializers.IntegerField(
+        allow_null=True,
+        help_text="With `would_rank`: the share of the ranked players (0-100) that score would "
+                  "be ahead of; null otherwise, or when no ranked player started.")
 
 
 class ReferenceOutput(serializers.Serializer):

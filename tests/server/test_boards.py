@@ -177,7 +177,8 @@ def test_me_is_your_entry_with_a_token_and_null_without(make_player, api, board_
     me = made[2][1].get(board_url, {"limit": 1}).json()
     assert me["me"]["rank"] == 1 and me["me"]["player"]["name"] == "P2"
     assert me["standing"] == {"status": "won", "rank": 1, "score": 9, "ahead": 0, "behind": 2,
-                              "better_than_percent": 67, "ranked": True}
+                              "better_than_percent": 67, "ranked": True,
+                              "would_rank": None, "would_better_than_percent": None}
     assert made[3][1].get(board_url).json()["me"] is None
 
 
@@ -219,7 +220,8 @@ def test_standing_tells_a_loser_and_a_player_still_playing_where_they_stand(make
     made = results(make_player, today, [10, 4, None])
     loser = made[2][1].get(board_url).json()["standing"]
     assert loser == {"status": "lost", "rank": None, "score": None, "ahead": 2, "behind": 0,
-                     "better_than_percent": 0, "ranked": True}
+                     "better_than_percent": 0, "ranked": True, "would_rank": None,
+                     "would_better_than_percent": None}
     player, api = make_player("Busy")
     daily_result(player, today, status="playing")
     assert api.get(board_url).json()["standing"]["status"] == "playing"

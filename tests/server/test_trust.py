@@ -115,7 +115,10 @@ def test_a_guests_win_is_on_its_league_board_but_not_on_the_global_ones(make_pla
         mine = board(guest_api, period)
         assert mine["me"] is None
         assert mine["standing"] == {"status": "won", "rank": None, "score": None, "ahead": 0,
-                                    "behind": 0, "better_than_percent": None, "ranked": False}
+                                    "behind": 0, "better_than_percent": None, "ranked": False,
+                                    # First among no ranked players, with no share of them.
+                                    "would_rank": 1 if period == "day" else None,
+                                    "would_better_than_percent": None}
         league = guest_api.get(url, {"period": period}).json()
         assert names(league) == ["Guest"] and (league["players"], league["winners"]) == (1, 1)
         assert league["standing"]["ranked"] is True and league["standing"]["rank"] == 1
