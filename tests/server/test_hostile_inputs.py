@@ -63,7 +63,8 @@ OPERATIONS = [
     {
         "method": method.upper(), "path": path,
         "query": sorted(p["name"] for p in operation.get("parameters", []) if p["in"] == "query"),
-        "path_params": [p["name"] for p in operation.get("parameters", []) if p["in"] == "path"],
+        "path_params": {p["name"]: p.get("schema", {}) for p in operation.get("parameters", [])
+                        if p["in"] == "path"},
         "body": "requestBody" in operation,
         "fields": _body_fields(operation.get("requestBody", {}).get("content", {})
                                .get("application/json", {}).get("schema")),
@@ -224,11 +225,21 @@ RAW_BODIES = st.sampled_from(["", "{", '{"a": 1} {"b": 2}', "\ufeff{}", '{"name"
                               '{"\udfff": 1}', "\x00"])
 
 
+def _stand_in(schema: dict) -> str:
+    """A value of a path parameter's type, for one the world below has no real value of."""
+    if schema.get("type") == "integer":
+        return "1"
+    if schema.get("format") == "date":
+        return current_dates()[1].isoformat()
+    return str(uuid.uuid4())
+
+
 def _request(operation: dict, real: dict) -> st.SearchStrategy[dict]:
     path_values = {
-        name: st.one_of(st.just(real[name]), st.just(str(uuid.uuid4())), PATH_STRINGS,
+        name: st.one_of(st.just(real.get(name) or _stand_in(schema)), st.just(str(uuid.uuid4())),
+                        PATH_STRINGS,
                         st.sampled_from(_calendar()) if name == "day" else PATH_STRINGS)
-        for name in operation["path_params"]
+        for name, schema in operation["path_params"].items()
     }
     names = st.sampled_from(operation["query"] + ["format", "limit", "cursor", "x"])
     query = st.one_of(st.lists(st.tuples(names, _query_value()), max_size=4),
@@ -282,8 +293,10 @@ def test_an_undeclared_method_is_a_problem_405(path, world):
     token, real = world
     declared = {method.upper() for method in DOCUMENT["paths"][path]}
     concrete = path
-    for name, value in real.items():
-        concrete = concrete.replace("{" + name + "}", value)
+    for operation in OPERATIONS:
+        if operation["path"] == path:
+            for name, schema in operation["path_params"].items():
+                concrete = concrete.replace("{" + name + "}", real.get(name) or _stand_in(schema))
     for method in sorted({"GET", "POST", "PUT", "PATCH", "DELETE"} - declared):
         response = _call(method, concrete, "", b"", {"HTTP_AUTHORIZATION": f"Bearer {token}",
                                                      "HTTP_ACCEPT": "application/json"})
