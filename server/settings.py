@@ -3,8 +3,8 @@
 The defaults run locally with nothing to configure: SQLite under data/, DEBUG off, localhost only.
 Production (DJANGO_ENV=production, the default as soon as DJANGO_ALLOWED_HOSTS names a host other
 than localhost) turns on HTTPS-only cookies, HSTS and the HTTPS redirect, and refuses to start
-without its own DJANGO_SECRET_KEY and FOURSQUARE_DAILY_SECRET or with DEBUG on. docs/OPERATIONS.md
-explains each variable in context.
+without its own DJANGO_SECRET_KEY, FOURSQUARE_DAILY_SECRET and SPITE_MALICE_DAILY_SECRET or with
+DEBUG on. docs/OPERATIONS.md explains each variable in context.
 
 Environment variables:
     DJANGO_ENV               development or production (see above)
@@ -29,6 +29,9 @@ Environment variables:
     FOURSQUARE_RATE_<SCOPE>  request limits such as "240/min" or "off"; see THROTTLE_RATES below
     FOURSQUARE_IDEMPOTENCY_KEY_HOURS  how long a stored response answers retries, default 24
     FOURSQUARE_FAST_MOVES    true/false, default true: answer moves on the fast path (see below)
+    SPITE_MALICE_DAILY_SECRET  deals the Spite & Malice dailies; like FOURSQUARE_DAILY_SECRET
+    SPITE_MALICE_BOT_SECONDS the bot's time in a request before its turn goes on in the
+                             background, default 2
     FOURSQUARE_DATA_DIR      where the default SQLite database, the shared cache of the embedded
                              default and the secrets made on first start live, default <repo>/data
 """
@@ -113,7 +116,8 @@ SECRET_KEY = _SECRET_KEY_FROM_ENV or ("" if PRODUCTION else local_secret(DATA_DI
 
 if PRODUCTION:
     _missing = [
-        name for name in ("DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "FOURSQUARE_DAILY_SECRET")
+        name for name in ("DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "FOURSQUARE_DAILY_SECRET",
+                          "SPITE_MALICE_DAILY_SECRET")
         if not os.environ.get(name, "").strip()
     ]
     if _missing:
@@ -159,6 +163,7 @@ INSTALLED_APPS = [
     "server.games",
     "server.boards",
     "server.leagues",
+    "server.spitemalice",
 ]
 
 AUTH_USER_MODEL = "players.Player"
@@ -351,6 +356,15 @@ FOURSQUARE_DAILY_SECRET = (
     or ("" if PRODUCTION else local_secret(DATA_DIR, "daily-secret"))
 )
 
+# Spite & Malice dailies are HMAC(SPITE_MALICE_DAILY_SECRET, date), independent of Foursquare's.
+SPITE_MALICE_DAILY_SECRET = (
+    os.environ.get("SPITE_MALICE_DAILY_SECRET", "").strip()
+    or ("" if PRODUCTION else local_secret(DATA_DIR, "spite-malice-daily-secret"))
+)
+# How long the bot may play in the request that asked for its reply before the rest of its
+# turn is left to the background (seconds).
+SPITE_MALICE_BOT_SECONDS = float(os.environ.get("SPITE_MALICE_BOT_SECONDS", "").strip() or 2.0)
+
 # Background work (server.games.background): "thread" runs jobs in this process as soon as
 # they are recorded; "off" leaves them to `manage.py run_jobs` (a worker process).
 FOURSQUARE_BACKGROUND = os.environ.get("FOURSQUARE_BACKGROUND", "").strip() or "thread"
@@ -389,6 +403,12 @@ SPECTACULAR_SETTINGS = {
         "BotStatusEnum": ["won", "lost"],
         "AnalysisStatusEnum": ["done"],
         "AnalysisPendingStatusEnum": ["pending"],
+        "MatchModeEnum": "server.spitemalice.models.Match.Mode",
+        # Both games' daily inputs say {"mode": "daily"}: one enum, under its first name.
+        "DailyGameInputModeEnum": ["daily"],
+        "MatchStatusEnum": "server.spitemalice.models.Match.Status",
+        "MatchGameStatusEnum": "server.spitemalice.models.MatchGame.Status",
+        "BotLevelEnum": "server.spitemalice.models.LEVELS",
     },
 }
 

@@ -1,11 +1,12 @@
 """Version 1 of the REST API, under /api/v1/."""
 
-from django.urls import path
+from django.urls import include, path
 
 from server.boards import views as boards
 from server.games import views as games
 from server.leagues import views as leagues
 from server.players import views as players
+from server.spitemalice import urls as spite_malice
 
 app_name = "api"
 
@@ -38,4 +39,5 @@ urlpatterns = [
          name="league-member"),
     path("leagues/<uuid:league_id>/leaderboard", leagues.LeagueBoardView.as_view(),
          name="league-board"),
+    path("spite-malice/", include(spite_malice)),
 ]

@@ -29,9 +29,10 @@ class Board(models.Model):
         ALL = "all"
 
     key = models.CharField(
-        max_length=20,
+        max_length=40,
         help_text="2026-11-29 (a daily), 2026-W48 (an ISO week) or all: every player's "
-                  "dailies; with :ranked (2026-11-29:ranked) only the ranked dailies.")
+                  "dailies; with :ranked (2026-11-29:ranked) only the ranked dailies. Another "
+                  "game's keys start with its prefix (spite-malice/2026-11-29).")
     kind = models.CharField(max_length=4, choices=Kind.choices)
     players = models.PositiveIntegerField(default=0, help_text="Players who started a daily.")
     winners = models.PositiveIntegerField(default=0, help_text="Players who won at least one.")

@@ -8,6 +8,10 @@ Each period has two boards. The one named by the plain key counts every player's
 league's board reads it, among its members. The *ranked* one (the key with ``RANKED_SUFFIX``,
 ``"2026-11-29:ranked"``) counts only the dailies that were ranked when they started, those of
 trusted accounts (``services.player_ranked_on``): the global boards read it.
+
+Each game's boards are its own: a key starts with the game's prefix (``games``), none for
+Foursquare (``"2026-11-29"``), ``"spite-malice/"`` for Spite & Malice
+(``"spite-malice/2026-11-29:ranked"``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from datetime import date, timedelta
 from enum import StrEnum
 
 from django.conf import settings
+
+from server.boards.games import FOURSQUARE, board_game
 
 
 class Period(StrEnum):
@@ -38,9 +44,10 @@ def week_key(day: date) -> str:
     return f"{year}-W{week:02d}"
 
 
-def keys_of_daily(day: date) -> tuple[str, str, str]:
+def keys_of_daily(day: date, game: str = FOURSQUARE) -> tuple[str, str, str]:
     """The boards every daily game of ``day`` counts on: its day, week and all time."""
-    return day_key(day), week_key(day), ALL_KEY
+    prefix = board_game(game).prefix
+    return prefix + day_key(day), prefix + week_key(day), prefix + ALL_KEY
 
 
 def ranked_key(key: str) -> str:
@@ -48,27 +55,29 @@ def ranked_key(key: str) -> str:
     return key + RANKED_SUFFIX
 
 
-def keys_of_game(day: date, ranked: bool) -> tuple[str, ...]:
+def keys_of_game(day: date, ranked: bool, game: str = FOURSQUARE) -> tuple[str, ...]:
     """The boards a daily game of ``day`` counts on: the three of ``keys_of_daily``, and
     their ranked boards too if the game is ranked."""
-    keys = keys_of_daily(day)
+    keys = keys_of_daily(day, game)
     return keys + tuple(ranked_key(key) for key in keys) if ranked else keys
 
 
 @dataclass(frozen=True)
 class BoardRef:
-    """One board as a request names it: its period and the date asked for."""
+    """One board as a request names it: its period, the date asked for and the game."""
 
     period: Period
     day: date
+    game: str = FOURSQUARE
 
     @property
     def key(self) -> str:
+        prefix = board_game(self.game).prefix
         if self.period is Period.DAY:
-            return day_key(self.day)
+            return prefix + day_key(self.day)
         if self.period is Period.WEEK:
-            return week_key(self.day)
-        return ALL_KEY
+            return prefix + week_key(self.day)
+        return prefix + ALL_KEY
 
     @property
     def ranked_key(self) -> str:

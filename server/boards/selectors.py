@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
+from server.boards.games import FOURSQUARE, board_game
 from server.boards.models import MAX_SCORE, Board, ScoreCount, Standing
 from server.boards.periods import BoardRef, Period, day_key, ranked_key
 from server.boards.problems import BoardNotFound
@@ -44,7 +45,7 @@ from server.boards.services import BOARD, SCORE_COUNT, STANDING
 from server.boards.streaks import streaks
 from server.core.sql import db_value
 from server.games.analysis import BOT_NAME
-from server.games.dailies import current_dates, daily_number, is_playable
+from server.games.dailies import current_dates, daily_number
 from server.games.models import Daily, Game
 from server.players.models import Player
 
@@ -154,16 +155,10 @@ def _window(*, limit: int, page: list[Entry] | None = None, above: list[Entry] |
     return rows, (rows[-1].cursor if more and rows else None)
 
 
-def _day_status(viewer, day: date, won: bool) -> str:
+def _day_status(viewer, day: date, won: bool, game: str = FOURSQUARE) -> str:
     if won:
         return "won"
-    status = (Game.objects.filter(player=viewer, daily_id=day, mode=Game.Mode.DAILY)
-              .values_list("status", flat=True).first())
-    if status is None:
-        return "not_started"
-    if status == Game.Status.PLAYING and not is_playable(day):
-        return Game.Status.UNFINISHED  # over, though the worker may not have marked it yet
-    return status
+    return board_game(game).day_status(viewer, day) or "not_started"
 
 
 def _viewer_status(ref: BoardRef, viewer, wins: int | None) -> str:
@@ -171,7 +166,7 @@ def _viewer_status(ref: BoardRef, viewer, wins: int | None) -> str:
     if wins is None:
         return "not_started"
     if ref.period is Period.DAY:
-        return _day_status(viewer, ref.day, wins > 0)
+        return _day_status(viewer, ref.day, wins > 0, ref.game)
     return "won" if wins else "played"
 
 
@@ -184,7 +179,9 @@ def _unranked_result(ref: BoardRef, viewer) -> tuple[int, int] | None:
 
 def _distribution(ref: BoardRef, pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
     """Winners by score (day) or by total score (week, all time); a day lists every score."""
-    counts = dict.fromkeys(range(MAX_SCORE + 1), 0) if ref.period is Period.DAY else {}
+    game = board_game(ref.game)
+    counts = (dict.fromkeys(range(game.min_score, game.max_score + 1), 0)
+              if ref.period is Period.DAY else {})
     for total, count in pairs:
         if count:
             counts[total] = counts.get(total, 0) + count
@@ -278,7 +275,7 @@ def members_board_page(*, ref: BoardRef, members, viewer, limit: int,
     return page
 
 
-def board_ref(period: Period, day: date) -> BoardRef:
+def board_ref(period: Period, day: date, game: str = FOURSQUARE) -> BoardRef:
     """The board of ``period`` that holds ``day``, if the daily of ``day`` has been dealt: from
     the launch date to the last date current somewhere on Earth. The date itself decides, for
     a week or all time too: a week board asked for by a day before the launch is 404, even if
@@ -288,12 +285,12 @@ def board_ref(period: Period, day: date) -> BoardRef:
         raise BoardNotFound(
             f"No daily of {day.isoformat()} has been dealt: dailies run from "
             f"{settings.FOURSQUARE_LAUNCH_DATE.isoformat()} to {last.isoformat()} today.")
-    return BoardRef(period, day)
+    return BoardRef(period, day, game)
 
 
-def daily_summary(*, day: date) -> tuple[int, int]:
+def daily_summary(*, day: date, game: str = FOURSQUARE) -> tuple[int, int]:
     """(players, winners) of the daily of ``day`` on its global board: ranked games only."""
-    board = (Board.objects.filter(key=ranked_key(day_key(day)))
+    board = (Board.objects.filter(key=BoardRef(Period.DAY, day, game).ranked_key)
              .values_list("players", "winners").first())
     return board or (0, 0)
 

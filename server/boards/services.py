@@ -26,6 +26,7 @@ from datetime import date, datetime, timedelta
 from django.db import connection, transaction
 from django.db.models import BooleanField, Value
 
+from server.boards.games import FOURSQUARE, game_of_key
 from server.boards.models import Board, ScoreCount, Standing
 from server.boards.periods import ALL_KEY, RANKED_SUFFIX, Period, keys_of_game
 from server.core.sql import db_value
@@ -63,12 +64,14 @@ def _boards_add(cursor, column: str, board_ids: Iterable[int]) -> None:
                    board_ids)
 
 
-def daily_start_record(*, game) -> None:
+def daily_start_record(*, game, board_game: str = FOURSQUARE) -> None:
     """Count the player of a daily game that was just created on its day, week and all time.
 
     Call it only when the game was created: the boards' ``players`` count who started.
+    ``game`` is any result with ``player_id``, ``daily_id`` (its date) and ``ranked``; of the
+    game ``board_game`` names (``games``).
     """
-    keys = keys_of_game(game.daily_id, game.ranked)
+    keys = keys_of_game(game.daily_id, game.ranked, board_game)
     player = db_value(Standing, "player", game.player_id)
     with transaction.atomic(savepoint=False), connection.cursor() as cursor:
         cursor.execute(
@@ -87,16 +90,17 @@ def daily_start_record(*, game) -> None:
         _boards_add(cursor, "players", [board for board, games in cursor.fetchall() if games == 1])
 
 
-def daily_result_record(*, game) -> None:
+def daily_result_record(*, game, board_game: str = FOURSQUARE) -> None:
     """Rank the player of a daily game that has just finished. A loss changes no board: the
-    start already counted the player, and only wins hold a rank."""
+    start already counted the player, and only wins hold a rank. ``game`` also has
+    ``status`` ("won" for a win), ``score`` and ``finished_at``."""
     if game.status != "won":
         return
-    score, keys = game.score, keys_of_game(game.daily_id, game.ranked)
+    score, keys = game.score, keys_of_game(game.daily_id, game.ranked, board_game)
     with transaction.atomic(savepoint=False), connection.cursor() as cursor:
         rows = _standings_add_win(cursor, game, keys)
         if not rows:  # the game was started before the boards existed: count its start now
-            daily_start_record(game=game)
+            daily_start_record(game=game, board_game=board_game)
             rows = _standings_add_win(cursor, game, keys)
         # The player leaves the result they had (if they had won before) for the new one. A
         # proposed row must pass the CHECK (count >= 0) before it meets the conflict, so it
@@ -168,7 +172,7 @@ def tally(games: Iterable[GameRow]):
 
 
 def kind_of(key: str) -> str:
-    key = key.removesuffix(RANKED_SUFFIX)
+    key = key.removesuffix(RANKED_SUFFIX).removeprefix(game_of_key(key).prefix)
     if key == ALL_KEY:
         return Period.ALL
     return Period.WEEK if "W" in key else Period.DAY
@@ -176,8 +180,9 @@ def kind_of(key: str) -> str:
 
 def boards_rebuild(*, board_model=Board, standing_model=Standing, count_model=ScoreCount,
                    game_model=None) -> None:
-    """Recount every board from the daily games (a repair; the migration that adds the boards
-    uses it, with its historical models, to count the games played before)."""
+    """Recount every Foursquare board from the daily games (a repair; the migration that adds
+    the boards uses it, with its historical models, to count the games played before). Other
+    games' boards, whose keys hold a "/", are left as they are."""
     if game_model is None:
         from server.games.models import Game as game_model
     # A migration older than the games' ``ranked`` field sees no ranked game.
@@ -187,9 +192,10 @@ def boards_rebuild(*, board_model=Board, standing_model=Standing, count_model=Sc
         "player_id", "daily_id", "status", "score", "finished_at", ranked)
     boards, standings, counts = tally(games.iterator(chunk_size=10_000))
     with transaction.atomic():
-        count_model.objects.all().delete()
-        standing_model.objects.all().delete()
-        board_model.objects.all().delete()
+        mine = board_model.objects.exclude(key__contains="/")
+        count_model.objects.filter(board__in=mine).delete()
+        standing_model.objects.filter(board__in=mine).delete()
+        mine.delete()
         created = board_model.objects.bulk_create(
             board_model(key=key, kind=kind_of(key), **numbers) for key, numbers in boards.items())
         ids = {board.key: board.pk for board in created}

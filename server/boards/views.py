@@ -16,6 +16,7 @@ from server.api.schema import problems
 from server.api.views import ApiView
 from server.boards import selectors
 from server.boards import serializers as s
+from server.boards.games import FOURSQUARE
 from server.boards.periods import BoardRef, Period
 from server.boards.ranking import CURSOR_PATTERN, DEFAULT_LIMIT, MAX_LIMIT
 from server.games import services as games_services
@@ -68,7 +69,10 @@ def parse_day(text: str):
 def board_response(request, ref: BoardRef, query: dict) -> Response:
     page = selectors.board_page(ref=ref, viewer=viewer_of(request), limit=query["limit"],
                                 cursor=query.get("cursor"), around=query["around"])
-    reference = selectors.daily_reference(ref.day) if ref.period is Period.DAY else None
+    # The bot's result on Foursquare's deal is the day board's reference line; Spite &
+    # Malice's bot is every player's opponent, so its board has none.
+    reference = (selectors.daily_reference(ref.day)
+                 if ref.period is Period.DAY and ref.game == FOURSQUARE else None)
     return Response(s.board_output(request, ref, page, reference))
 
 

@@ -39,9 +39,11 @@ _runner_lock = threading.Lock()
 
 def _handlers() -> dict[str, Callable[[str], None]]:
     from server.games import analysis, preparation
+    from server.spitemalice import services as spite_malice
 
     return {Job.Kind.DAILY_PREPARE: preparation.daily_prepare_job,
-            Job.Kind.GAME_ANALYSE: analysis.game_analyse_job}
+            Job.Kind.GAME_ANALYSE: analysis.game_analyse_job,
+            spite_malice.BOT_JOB: spite_malice.bot_turn_job}
 
 
 def _submit(job_id: int) -> None:

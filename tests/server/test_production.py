@@ -27,6 +27,7 @@ PRODUCTION_ENV = {
     "DJANGO_SECRET_KEY": "a production key, long and random: kX9-Qm2+Zr7_Lp4!Wd8@Hs3#Tn6",
     "DJANGO_ALLOWED_HOSTS": "foursquare.example",
     "FOURSQUARE_DAILY_SECRET": "a daily secret nobody else knows",
+    "SPITE_MALICE_DAILY_SECRET": "another daily secret nobody else knows",
     "DATABASE_URL": "postgres://foursquare@db.internal:5432/foursquare",
     "REDIS_URL": "redis://cache.internal:6379/0",
 }
@@ -34,7 +35,8 @@ PRODUCTION_ENV = {
 
 def _python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     clean = {key: value for key, value in os.environ.items()
-             if not key.startswith(("DJANGO_", "FOURSQUARE_", "REDIS_", "DATABASE_"))}
+             if not key.startswith(("DJANGO_", "FOURSQUARE_", "SPITE_MALICE_", "REDIS_",
+                                                    "DATABASE_"))}
     return subprocess.run([sys.executable, *code], cwd=REPO_ROOT, env={**clean, **env},
                           capture_output=True, text=True, timeout=60)
 
@@ -84,7 +86,7 @@ def test_a_public_host_name_means_production():
 
 
 @pytest.mark.parametrize("missing", ["DJANGO_SECRET_KEY", "FOURSQUARE_DAILY_SECRET",
-                                     "DJANGO_ALLOWED_HOSTS"])
+                                     "SPITE_MALICE_DAILY_SECRET", "DJANGO_ALLOWED_HOSTS"])
 def test_production_refuses_to_start_without_its_secrets(missing):
     env = {key: value for key, value in PRODUCTION_ENV.items() if key != missing}
 

@@ -1,0 +1,29 @@
+from django.contrib import admin
+
+from server.spitemalice.models import Action, Match, MatchGame
+
+
+class MatchGameInline(admin.TabularInline):
+    model = MatchGame
+    extra = 0
+    can_delete = False
+    readonly_fields = ["number", "seed", "status", "winner", "points", "turn_number",
+                       "started_at", "finished_at"]
+    exclude = ["actions"]
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "mode", "level", "player0", "status", "score0", "score1", "winner",
+                    "reason", "daily", "created_at"]
+    list_filter = ["mode", "status", "level"]
+    readonly_fields = ["seed", "player0", "player1", "bot_seat", "score0", "score1", "winner",
+                       "reason", "game_number", "turn", "actions_played", "event", "daily",
+                       "ranked", "bot_pending", "finished_at"]
+    inlines = [MatchGameInline]
+
+
+@admin.register(Action)
+class ActionAdmin(admin.ModelAdmin):
+    list_display = ["match", "game", "number", "seat", "source", "target", "card", "played_at"]
+    readonly_fields = list_display

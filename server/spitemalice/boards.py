@@ -1,0 +1,70 @@
+"""Spite & Malice dailies on the shared boards: the game declared to them once (its keys'
+prefix, points 1-20, a viewer's status on a day), and a finished daily handed over as the
+result the boards count.
+
+A daily's result is the person's: a win scores the bot's pay-off cards left (the game's
+points); a loss, a tie or a resignation holds no rank. The bot's own result never counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from server.boards import services
+from server.boards.games import BoardGame
+from server.boards.games import register as register_game
+from server.games.dailies import is_playable
+from server.spitemalice.models import MAX_POINTS, Match, MatchGame
+
+GAME = "spite-malice"
+PREFIX = "spite-malice/"
+
+player_ranked_on = services.player_ranked_on
+
+
+@dataclass(frozen=True)
+class Result:
+    """A daily match as the boards read a result."""
+
+    player_id: object
+    daily_id: date
+    ranked: bool
+    status: str
+    score: int | None
+    finished_at: datetime | None
+
+
+def _result(match: Match) -> Result:
+    won = match.is_over and match.winner == 0 and match.reason == Match.Reason.TARGET
+    points = None
+    if won:
+        points = (MatchGame.objects.filter(match=match, number=1)
+                  .values_list("points", flat=True).first())
+    return Result(player_id=match.player0_id, daily_id=match.daily, ranked=match.ranked,
+                  status="won" if won else "lost", score=points, finished_at=match.finished_at)
+
+
+def daily_start_record(match: Match) -> None:
+    services.daily_start_record(game=_result(match), board_game=GAME)
+
+
+def daily_result_record(match: Match) -> None:
+    services.daily_result_record(game=_result(match), board_game=GAME)
+
+
+def day_status(viewer, day: date) -> str | None:
+    """The viewer's daily of ``day`` as a day board names it, when they hold no win there."""
+    match = (Match.objects.filter(player0=viewer, mode=Match.Mode.DAILY, daily=day)
+             .values_list("status", "winner").first())
+    if match is None:
+        return None
+    status, winner = match
+    if status != Match.Status.FINISHED:
+        return "playing" if is_playable(day) else "unfinished"
+    return "won" if winner == 0 else "lost"
+
+
+def register() -> None:
+    register_game(BoardGame(name=GAME, prefix=PREFIX, min_score=1, max_score=MAX_POINTS,
+                            day_status=day_status))

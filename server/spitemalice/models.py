@@ -1,0 +1,228 @@
+"""Matches of Spite & Malice, their games, every action played and the event log.
+
+A game's truth is its seed plus its actions: the position is rebuilt by the engine by
+replaying them. ``Match`` and ``MatchGame`` keep a few derived columns (whose turn, how many
+actions, scores) so that a read is a couple of queries and a stale action is refused before
+any replay; every action is also an ``Action`` row with its seat, card and time, and
+everything that happened is an ``Event`` row, numbered per match, stored once as each seat
+may see it.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+LEVELS = ("easy", "normal", "hard")
+MAX_POINTS = 20  # a win scores the cards left in the loser's pay-off pile: 1-20
+TARGETS = (50, 25, 1)
+
+
+class Daily(models.Model):
+    """The deal of one date's Spite & Malice daily, kept once it is first dealt: rotating the
+    secret then changes only dailies not yet dealt."""
+
+    date = models.DateField(primary_key=True)
+    seed = models.CharField(max_length=64, editable=False,
+                            help_text="The match seed (hex): HMAC of the secret and the date.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date"]
+        verbose_name_plural = "dailies"
+
+    def __str__(self) -> str:
+        return f"Spite & Malice daily of {self.date}"
+
+
+class Match(models.Model):
+    class Mode(models.TextChoices):
+        BOT = "bot"
+        DAILY = "daily"
+        FRIEND = "friend"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting"
+        PLAYING = "playing"
+        FINISHED = "finished"
+
+    class Reason(models.TextChoices):
+        TARGET = "target", "a seat reached the target"
+        TIED = "tied", "the single game was tied"
+        RESIGNED = "resigned", "a seat resigned"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    mode = models.CharField(max_length=8, choices=Mode.choices)
+    level = models.CharField(max_length=8, blank=True, default="",
+                             choices=[(level, level) for level in LEVELS],
+                             help_text="The bot's level; empty between two people.")
+    seed = models.CharField(max_length=64, editable=False,
+                            help_text="The match seed (hex); each game's seed derives from it. "
+                                      "Never sent before the match is over.")
+    target = models.PositiveSmallIntegerField(default=50)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    player0 = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.CASCADE, related_name="+")
+    player1 = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.CASCADE, related_name="+")
+    bot_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    score0 = models.PositiveSmallIntegerField(default=0)
+    score1 = models.PositiveSmallIntegerField(default=0)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=8, blank=True, default="", choices=Reason.choices)
+    # The current game: its number (1, 2, ...), whose turn (null when over) and how many
+    # actions it has, for the optimistic check before anything is replayed.
+    game_number = models.PositiveSmallIntegerField(default=1)
+    turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    actions_played = models.PositiveIntegerField(default=0)
+    event = models.PositiveIntegerField(default=0, help_text="The latest event's number.")
+    daily = models.DateField(null=True, blank=True, help_text="The daily's date.")
+    ranked = models.BooleanField(default=False, help_text="A daily on the global boards.")
+    bot_pending = models.BooleanField(
+        default=False, help_text="The bot's turn continues in the background.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [
+            models.Index(fields=["player0", "-updated_at"], name="sm_match_player0_recent"),
+            models.Index(fields=["player1", "-updated_at"], name="sm_match_player1_recent"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["player0", "daily"], condition=Q(mode="daily"),
+                                    name="sm_match_one_daily_per_player_and_date"),
+            models.CheckConstraint(condition=Q(mode="daily", daily__isnull=False, target=1)
+                                   | (~Q(mode="daily") & Q(daily__isnull=True)),
+                                   name="sm_match_daily_has_a_date"),
+            models.CheckConstraint(condition=Q(ranked=False) | Q(mode="daily"),
+                                   name="sm_match_ranked_only_daily"),
+            models.CheckConstraint(condition=Q(bot_seat__isnull=True) | Q(bot_seat__lte=1),
+                                   name="sm_match_bot_seat"),
+            models.CheckConstraint(condition=Q(winner__isnull=True) | Q(winner__lte=1),
+                                   name="sm_match_winner_is_a_seat"),
+            models.CheckConstraint(condition=Q(turn__isnull=True) | Q(turn__lte=1),
+                                   name="sm_match_turn_is_a_seat"),
+            models.CheckConstraint(
+                condition=Q(status="finished", finished_at__isnull=False, turn__isnull=True)
+                | (~Q(status="finished") & Q(winner__isnull=True, finished_at__isnull=True)),
+                name="sm_match_finished_has_an_end"),
+            models.CheckConstraint(condition=Q(game_number__gte=1), name="sm_match_game_number"),
+        ]
+
+    def player_of(self, seat: int):
+        return self.player0_id if seat == 0 else self.player1_id
+
+    def seat_of(self, player) -> int | None:
+        if self.player0_id == player.pk:
+            return 0
+        if self.player1_id == player.pk:
+            return 1
+        return None
+
+    @property
+    def scores(self) -> list[int]:
+        return [self.score0, self.score1]
+
+    @property
+    def is_over(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    def __str__(self) -> str:
+        return f"{self.mode} match {self.pk}"
+
+
+class MatchGame(models.Model):
+    """One game of a match: its seed, its actions in order, and how it ended."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        WON = "won"
+        TIED = "tied"
+        RESIGNED = "resigned"
+
+    # The unique (match, number) index serves every lookup by match.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games",
+                              db_index=False)
+    number = models.PositiveSmallIntegerField(help_text="1 for the match's first game.")
+    seed = models.CharField(max_length=64, help_text="The game's seed (hex).")
+    actions = models.JSONField(default=list, help_text="[[source, target], ...] in order.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_number = models.PositiveSmallIntegerField(default=1)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="sm_game_once_per_number"),
+            models.CheckConstraint(
+                condition=Q(points__isnull=True) | Q(status="won", points__gte=1,
+                                                      points__lte=MAX_POINTS)
+                | Q(status="tied", points=0),
+                name="sm_game_points_only_when_over"),
+            models.CheckConstraint(condition=Q(winner__isnull=True) | Q(winner__lte=1),
+                                   name="sm_game_winner_is_a_seat"),
+        ]
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != self.Status.PLAYING
+
+    def __str__(self) -> str:
+        return f"game {self.number} of {self.match_id}"
+
+
+class Action(models.Model):
+    """One action played, by a person or the bot: enough to rebuild every game."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="action_rows",
+                              db_index=False)
+    game = models.PositiveSmallIntegerField(help_text="The game's number in the match.")
+    number = models.PositiveIntegerField(help_text="0 for the game's first action.")
+    seat = models.PositiveSmallIntegerField()
+    source = models.CharField(max_length=2)
+    target = models.CharField(max_length=2)
+    card = models.CharField(max_length=2)
+    played_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "game", "number"]
+        constraints = [
+            # Two requests racing to store the same action: the database lets one through.
+            models.UniqueConstraint(fields=["match", "game", "number"],
+                                    name="sm_action_once_per_number"),
+            models.CheckConstraint(condition=Q(seat__lte=1), name="sm_action_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source}>{self.target} ({self.card}): {self.number} of game {self.game}"
+
+
+class Event(models.Model):
+    """One numbered event of a match, as each seat may see it (``seat0``, ``seat1``)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events",
+                              db_index=False)
+    number = models.PositiveIntegerField(help_text="1 for the match's first event.")
+    kind = models.CharField(max_length=16)
+    seat0 = models.JSONField(help_text="The event as seat 0 sees it.")
+    seat1 = models.JSONField(help_text="The event as seat 1 sees it.")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="sm_event_once_per_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="sm_event_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"event {self.number} of {self.match_id}: {self.kind}"
+

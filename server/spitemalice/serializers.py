@@ -1,0 +1,200 @@
+"""Input validation for the Spite & Malice endpoints, and the documented shapes they return."""
+
+from __future__ import annotations
+
+from django.core.validators import RegexValidator
+from drf_spectacular.utils import PolymorphicProxySerializer
+from rest_framework import serializers
+
+from server.api.fields import (
+    CanonicalDateField,
+    QueryIntegerField,
+    StrictCharField,
+    StrictIntegerField,
+)
+from server.api.inputs import StrictInput, StrictQuery
+from server.players.serializers import PlayerRef
+from server.spitemalice.models import LEVELS, TARGETS, Match, MatchGame
+
+SOURCE_PATTERN = r"^(P|S[0-3]|[A2-9TJQK][CDHS])$"
+TARGET_PATTERN = r"^(C[0-2]|S[0-3])$"
+
+
+class BotMatchInput(StrictInput):
+    opponent = serializers.ChoiceField(choices=["bot"])
+    level = serializers.ChoiceField(choices=list(LEVELS), help_text="The bot's level.")
+    target = serializers.ChoiceField(
+        choices=list(TARGETS), required=False, default=50,
+        help_text="Points to win the match: 50 (the rules' match, default), 25, or 1 (a "
+                  "single game).")
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and isinstance(data.get("target"), bool | str | float):
+            raise serializers.ValidationError({"target": ["Not an integer: 50, 25 or 1."]})
+        return super().to_internal_value(data)
+
+
+class DailyMatchInput(StrictInput):
+    mode = serializers.ChoiceField(choices=[Match.Mode.DAILY.value])
+    date = CanonicalDateField(
+        required=False,
+        help_text="Your local date (default: today in UTC); it must be current somewhere on "
+                  "Earth (UTC-12 to UTC+14).")
+
+
+MatchCreateInput = PolymorphicProxySerializer(
+    component_name="MatchCreateInput",
+    serializers=[BotMatchInput, DailyMatchInput],
+    resource_type_field_name=None,
+)
+
+
+def match_create_input(data) -> dict:
+    """The validated body of POST /matches: a bot match (``opponent``) or a daily
+    (``mode``)."""
+    if isinstance(data, dict) and "mode" in data and "opponent" not in data:
+        values = DailyMatchInput(data=data)
+    else:
+        values = BotMatchInput(data=data)
+    values.is_valid(raise_exception=True)
+    return dict(values.validated_data)
+
+
+def action_field(**kwargs) -> serializers.ListField:
+    return serializers.ListField(
+        child=StrictCharField(max_length=2, validators=[RegexValidator(
+            r"^(P|S[0-3]|C[0-2]|[A2-9TJQK][CDHS])$", "Not a source or target.")]),
+        min_length=2, max_length=2, **kwargs)
+
+
+class ActionInput(StrictInput):
+    action = action_field(
+        help_text="[source, target]: source P (your pay-off top), S0-S3 (a side stack's top) "
+                  "or a card of your hand; target C0-C2 (a centre stack) or S0-S3 (a discard).")
+    game = StrictIntegerField(
+        required=False, allow_null=True, min_value=1, max_value=10_000,
+        help_text="The game's number as you last saw it; if given it must match, or 409 "
+                  "stale_action.")
+    actions = StrictIntegerField(
+        required=False, allow_null=True, min_value=0, max_value=100_000,
+        help_text="The actions already played in the game, as you last saw them; if given it "
+                  "must match, or 409 stale_action.")
+
+    def validate_action(self, value):
+        source, target = value
+        if not RegexValidator(SOURCE_PATTERN).regex.fullmatch(source):
+            raise serializers.ValidationError("The source is P, S0-S3 or a card code.")
+        if not RegexValidator(TARGET_PATTERN).regex.fullmatch(target):
+            raise serializers.ValidationError("The target is C0-C2 or S0-S3.")
+        return value
+
+
+class MatchListQuery(StrictQuery):
+    limit = QueryIntegerField(required=False, min_value=1, max_value=100, default=20)
+    offset = QueryIntegerField(required=False, min_value=0, max_value=1_000_000, default=0)
+
+
+class EventsQuery(StrictQuery):
+    after = QueryIntegerField(required=False, min_value=0, max_value=10**9, default=0,
+                              help_text="The last event number you hold (default 0: all).")
+
+
+# --- Output shapes -----------------------------------------------------------------------------
+
+
+class CentreStackOutput(serializers.Serializer):
+    size = serializers.IntegerField(help_text="Cards on the stack, 0-11.")
+    top = serializers.CharField(allow_null=True)
+    next = serializers.CharField(help_text="The rank it takes next: A, 2, ... Q (or a King).")
+
+
+class TableSeatOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    payoff = serializers.IntegerField(help_text="Cards left in the pay-off pile.")
+    payoff_top = serializers.CharField(allow_null=True, help_text="Its face-up top card.")
+    hand = serializers.IntegerField(help_text="How many cards the seat holds.")
+    sides = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), min_length=4,
+        max_length=4, help_text="The four side stacks, each bottom to top.")
+
+
+class GameViewOutput(serializers.Serializer):
+    number = serializers.IntegerField(help_text="1 for the match's first game.")
+    status = serializers.ChoiceField(choices=MatchGame.Status.choices)
+    turn = serializers.IntegerField(allow_null=True, help_text="The seat to act.")
+    turn_number = serializers.IntegerField()
+    actions = serializers.IntegerField(help_text="Actions played in this game.")
+    stock = serializers.IntegerField(help_text="Cards in the stock.")
+    centre = CentreStackOutput(many=True)
+    seats = TableSeatOutput(many=True)
+    hand = serializers.ListField(child=serializers.CharField(), help_text="Your cards.")
+    legal_actions = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2),
+        help_text="Your legal actions; empty unless it is your turn.")
+    winner = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField(allow_null=True,
+                                      help_text="The winner's points; 0 for a tie.")
+
+
+class MatchSeatOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = PlayerRef(allow_null=True)
+    bot = serializers.ChoiceField(choices=list(LEVELS), allow_null=True,
+                                  help_text="The bot's level if the bot holds this seat.")
+    score = serializers.IntegerField()
+
+
+class MatchOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    mode = serializers.ChoiceField(choices=Match.Mode.choices)
+    level = serializers.ChoiceField(choices=list(LEVELS), allow_null=True)
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    target = serializers.IntegerField(help_text="Points to win; 1 for a daily.")
+    date = serializers.DateField(allow_null=True, help_text="A daily's date.")
+    seats = MatchSeatOutput(many=True)
+    you = serializers.IntegerField(help_text="Your seat.")
+    winner = serializers.IntegerField(allow_null=True)
+    reason = serializers.ChoiceField(choices=Match.Reason.values, allow_null=True,
+                                     help_text="How it ended: target, tied or resigned.")
+    event = serializers.IntegerField(help_text="The latest event's number.")
+    game = GameViewOutput(allow_null=True)
+
+
+class MatchPageOutput(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = MatchOutput(many=True)
+
+
+class EventsOutput(serializers.Serializer):
+    events = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="In order, each {number, kind, ...} as your seat may see it (docs/API.md).")
+    last = serializers.IntegerField(help_text="The number of the last event sent (or the "
+                                              "latest, if none was new): send it as `after`.")
+
+
+class MatchRecordOutput(serializers.Serializer):
+    seed = serializers.CharField(help_text="The game's seed (hex): the whole deal.")
+    actions = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2))
+    status = serializers.ChoiceField(choices=MatchGame.Status.choices)
+    winner = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField(allow_null=True)
+
+
+class MatchHintOutput(serializers.Serializer):
+    action = serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2,
+                                   help_text="The hard bot's choice for your next action.")
+
+
+class SpiteMaliceDailyOutput(serializers.Serializer):
+    date = serializers.DateField()
+    number = serializers.IntegerField()
+    players = serializers.IntegerField(help_text="Players who started this daily, as its "
+                                                 "global board counts them (ranked games).")
+    winners = serializers.IntegerField()
+    your_match = MatchOutput(allow_null=True, help_text="Your match of this daily; null if "
+                                                        "you have not started it.")
+

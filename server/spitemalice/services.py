@@ -1,0 +1,305 @@
+"""Writes on Spite & Malice matches: starting one, playing an action (and the bot's reply),
+resigning, and the bot's turn continued in the background.
+
+Every write runs on a match locked for update (``match_lock``) inside one transaction: the
+actions, the events, the games' and the match's new state and (for a daily) the boards are
+stored together or not at all, and the unique (match, game, number) constraint on actions
+backs the lock: an action number can never be stored twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from datetime import date
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from server.games import dailies
+from server.games.background import job_enqueue
+from server.spitemalice import boards
+from server.spitemalice.house_bot import bot_actions
+from server.spitemalice.models import Action, Daily, Event, Match, MatchGame
+from server.spitemalice.problems import (
+    DailyUnavailable,
+    GameOver,
+    IllegalAction,
+    MatchNotFound,
+    NotYourTurn,
+    StaleAction,
+)
+from server.spitemalice.table import Log, rebuild
+from spitemalice import PLAYING, WON, Game, game_seed, player_view, unseen_cards
+
+DAILY_LEVEL = "normal"
+BOT_JOB = "sm_bot_turn"  # the background job that finishes a long bot turn (key: match id)
+
+
+def daily_seed(day: date) -> bytes:
+    """The match seed of the Spite & Malice daily of ``day``: HMAC of the server's secret and
+    the date, so nobody without the secret can deal a future daily."""
+    message = f"spite-malice-daily/{day.isoformat()}".encode()
+    return hmac.new(settings.SPITE_MALICE_DAILY_SECRET.encode(), message,
+                    hashlib.sha256).digest()
+
+
+def _daily_get_or_create(day: date) -> Daily:
+    """The daily of ``day``, dealt on first use (safe when two requests race to deal it)."""
+    daily = Daily.objects.filter(date=day).first()
+    if daily is not None:
+        return daily
+    try:
+        with transaction.atomic():
+            return Daily.objects.create(date=day, seed=daily_seed(day).hex())
+    except IntegrityError:
+        return Daily.objects.get(date=day)
+
+
+# --- Starting ----------------------------------------------------------------------------------
+
+
+def _match_create(*, player, mode: str, level: str, target: int, seed: bytes,
+                  day: date | None = None, ranked: bool = False) -> Match:
+    match = Match.objects.create(mode=mode, level=level, target=target, seed=seed.hex(),
+                                 player0=player, bot_seat=1, daily=day, ranked=ranked)
+    log = Log(match)
+    game = MatchGame(match=match, number=1, seed=game_seed(seed, 0).hex())
+    engine = Game(bytes.fromhex(game.seed))
+    log.dealt(engine, 1)
+    new_games = [game]
+    advance(match=match, game=game, engine=engine, log=log, new_games=new_games)
+    _store(match=match, game=None, new_games=new_games, log=log)
+    return match
+
+
+def match_start_bot(*, player, level: str, target: int) -> Match:
+    """A match against the bot on a fresh seed; if the bot starts, its turn is played."""
+    with transaction.atomic():
+        return _match_create(player=player, mode=Match.Mode.BOT, level=level, target=target,
+                             seed=secrets.token_bytes(32))
+
+
+def match_start_daily(*, player, day: date | None) -> tuple[Match, bool]:
+    """The player's Spite & Malice daily of ``day`` (default: today in UTC), created the first
+    time. Returns (match, created); the one-per-date constraint decides a race."""
+    day = day or dailies.utc_today()
+    if not dailies.is_playable(day):
+        first, last = dailies.current_dates()
+        raise DailyUnavailable(
+            f"The Spite & Malice daily of {day.isoformat()} is not being played now: dailies "
+            f"from {first.isoformat()} to {last.isoformat()} are current somewhere on Earth.")
+    existing = Match.objects.filter(player0=player, mode=Match.Mode.DAILY, daily=day).first()
+    if existing is not None:
+        return existing, False
+    seed = bytes.fromhex(_daily_get_or_create(day).seed)
+    try:
+        with transaction.atomic():
+            ranked = boards.player_ranked_on(player, day)
+            match = _match_create(player=player, mode=Match.Mode.DAILY, level=DAILY_LEVEL,
+                                  target=1, seed=seed, day=day, ranked=ranked)
+            boards.daily_start_record(match)
+            if match.is_over:  # the bot won the whole game in its first turn
+                boards.daily_result_record(match)
+        return match, True
+    except IntegrityError:
+        return Match.objects.get(player0=player, mode=Match.Mode.DAILY, daily=day), False
+
+
+# --- Locking and storing -----------------------------------------------------------------------
+
+
+def match_lock(*, player, match_id) -> tuple[Match, MatchGame]:
+    """The player's match and its current game, the match locked for update until the
+    transaction ends; 404 for a match that is not theirs."""
+    match = (Match.objects.select_for_update(of=("self",))
+             .select_related("player0", "player1")
+             .filter(pk=match_id).first())
+    if match is None or match.seat_of(player) is None:
+        raise MatchNotFound()
+    game = MatchGame.objects.get(match=match, number=match.game_number)
+    return match, game
+
+
+_MATCH_FIELDS = ["status", "score0", "score1", "winner", "reason", "game_number", "turn",
+                 "actions_played", "event", "bot_pending", "updated_at", "finished_at"]
+_GAME_FIELDS = ["actions", "status", "winner", "points", "turn_number", "finished_at"]
+
+
+def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
+           log: Log) -> None:
+    """Write what ``log`` holds: the games, actions, events and the match's new state. A
+    stored ``game`` is updated; ``new_games`` are created."""
+    if game is not None:
+        game.save(update_fields=_GAME_FIELDS)
+    if new_games:
+        MatchGame.objects.bulk_create(new_games)
+    if log.actions:
+        Action.objects.bulk_create(log.actions)
+    if log.events:
+        Event.objects.bulk_create(log.events)
+    match.updated_at = log.now
+    match.save(update_fields=_MATCH_FIELDS)
+
+
+# --- Playing -----------------------------------------------------------------------------------
+
+
+def _sync(match: Match, game: MatchGame, engine: Game) -> None:
+    game.actions = [list(action) for action in engine.actions]
+    game.turn_number = engine.turn_number
+    match.actions_played = len(game.actions)
+    match.turn = engine.turn
+    if engine.status != PLAYING and game.status == MatchGame.Status.PLAYING:
+        game.status = engine.status
+        game.winner = engine.winner
+        game.points = engine.points
+
+
+def _bot_seed(match: Match, game: MatchGame) -> bytes:
+    return bytes.fromhex(match.seed) + game.number.to_bytes(2, "big")
+
+
+def _match_end(*, match: Match, log: Log, winner: int | None, reason: str) -> None:
+    match.status = Match.Status.FINISHED
+    match.winner = winner
+    match.reason = reason
+    match.turn = None
+    match.bot_pending = False
+    match.finished_at = log.now
+    log.event("match_over", {"winner": winner, "reason": reason, "scores": match.scores})
+
+
+def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
+            new_games: list[MatchGame], budget: float | None = None) -> MatchGame:
+    """Carry the match on after ``engine`` changed: end the game (and the match, or deal the
+    next game), and play the bot's turns, for at most ``budget`` seconds (default
+    ``SPITE_MALICE_BOT_SECONDS``; None: no limit) before leaving the rest of a turn to the
+    background. Returns the match's current game."""
+    budget = settings.SPITE_MALICE_BOT_SECONDS if budget is None else budget
+    started = time.monotonic()
+    while True:
+        _sync(match, game, engine)
+        if game.status != MatchGame.Status.PLAYING:
+            game.finished_at = log.now
+            if game.status == WON:
+                if game.winner == 0:
+                    match.score0 += game.points
+                else:
+                    match.score1 += game.points
+            log.event("game_over", {"game": game.number, "status": game.status,
+                                    "winner": game.winner, "points": game.points,
+                                    "scores": match.scores})
+            if max(match.scores) >= match.target:
+                _match_end(match=match, log=log, winner=0 if match.score0 >= match.target
+                           else 1, reason=Match.Reason.TARGET)
+                return game
+            if match.target == 1:  # a single game, tied
+                _match_end(match=match, log=log, winner=None, reason=Match.Reason.TIED)
+                return game
+            number = game.number + 1
+            game = MatchGame(match=match, number=number,
+                             seed=game_seed(bytes.fromhex(match.seed), number - 1).hex())
+            new_games.append(game)
+            match.game_number = number
+            engine = Game(bytes.fromhex(game.seed))
+            log.dealt(engine, number)
+            continue
+        if match.bot_seat is None or engine.turn != match.bot_seat:
+            match.bot_pending = False
+            return game
+        if time.monotonic() - started > budget:
+            match.bot_pending = True
+            job = job_enqueue(kind=BOT_JOB, key=str(match.pk))
+            if job.status != "pending":  # a finished job of an earlier turn: run it again
+                type(job).objects.filter(pk=job.pk).update(status="pending", attempts=0)
+            return game
+        view = player_view(engine, match.bot_seat, since=len(engine.actions))
+        for action in bot_actions(view, unseen_cards(view), match.level, _bot_seed(match, game)):
+            log.play(engine, action, game.number)
+
+
+def _check_playable(match: Match) -> None:
+    if match.is_over:
+        raise GameOver(f"The match is over ({match.reason}); no action can be played.")
+    if match.mode == Match.Mode.DAILY and not dailies.is_playable(match.daily):
+        raise GameOver(
+            f"The Spite & Malice daily of {match.daily.isoformat()} closed unfinished at "
+            f"{dailies.closes_at(match.daily).isoformat().replace('+00:00', 'Z')}; no action "
+            "can be played.")
+
+
+def action_play(*, match: Match, game: MatchGame, player, action: list[str],
+                expected_game: int | None, expected_actions: int | None) -> MatchGame:
+    """Play ``action`` for ``player`` on their locked match, then the bot's reply; store it
+    all. Returns the match's current game. A refused action raises a problem and changes
+    nothing."""
+    seat = match.seat_of(player)
+    _check_playable(match)
+    if expected_game is not None and expected_game != match.game_number:
+        raise StaleAction(f"You sent game {expected_game}, but game {match.game_number} is "
+                          "being played.")
+    if expected_actions is not None and expected_actions != match.actions_played:
+        raise StaleAction(f"You sent {expected_actions} actions, but {match.actions_played} "
+                          f"have been played in game {match.game_number}.")
+    if match.turn != seat:
+        raise NotYourTurn("It is the bot's turn." if match.bot_seat == match.turn
+                          else "It is your opponent's turn.")
+    engine = rebuild(game)
+    log = Log(match)
+    try:
+        log.play(engine, action, game.number)
+    except ValueError as error:  # IllegalActionError or ParseError: the engine's message
+        raise IllegalAction(str(error)) from None
+    return _advance_and_store(match=match, game=game, engine=engine, log=log)
+
+
+def _advance_and_store(*, match: Match, game: MatchGame, engine: Game, log: Log,
+                       budget: float | None = None) -> MatchGame:
+    new_games: list[MatchGame] = []
+    current = advance(match=match, game=game, engine=engine, log=log, new_games=new_games,
+                      budget=budget)
+    _store(match=match, game=game, new_games=new_games, log=log)
+    if match.mode == Match.Mode.DAILY and match.is_over:
+        boards.daily_result_record(match)  # same transaction: ranks never lag the game
+    return current
+
+
+def match_resign(*, match: Match, game: MatchGame, player) -> MatchGame:
+    """End ``player``'s locked match: the other seat wins."""
+    if match.is_over:
+        raise GameOver(f"The match is over ({match.reason}); there is nothing to resign.")
+    seat = match.seat_of(player)
+    log = Log(match)
+    game.status = MatchGame.Status.RESIGNED
+    game.winner = 1 - seat
+    game.finished_at = log.now
+    log.event("resigned", {"game": game.number, "seat": seat})
+    log.event("game_over", {"game": game.number, "status": game.status, "winner": game.winner,
+                            "points": None, "scores": match.scores})
+    _match_end(match=match, log=log, winner=1 - seat, reason=Match.Reason.RESIGNED)
+    _store(match=match, game=game, new_games=[], log=log)
+    if match.mode == Match.Mode.DAILY:
+        boards.daily_result_record(match)
+    return game
+
+
+def bot_turn_job(key: str) -> None:
+    """The background job: play the rest of the bot's turn(s) in match ``key``."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=key).first()
+        if match is None or not match.bot_pending or match.is_over:
+            return
+        game = MatchGame.objects.get(match=match, number=match.game_number)
+        _advance_and_store(match=match, game=game, engine=rebuild(game), log=Log(match),
+                           budget=float("inf"))
+
+
+def hint_of(*, match: Match, game: MatchGame, seat: int) -> list[str]:
+    """The ``hard`` bot's suggestion for ``seat``'s next action, from that seat's view."""
+    engine = rebuild(game)
+    view = player_view(engine, seat, since=len(engine.actions))
+    source, target = bot_actions(view, unseen_cards(view), "hard", b"hint" + game.seed.encode())[0]
+    return [source, target]

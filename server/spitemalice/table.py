@@ -1,0 +1,169 @@
+"""The bridge to the engine: rebuild a stored game, show it to one seat, and log what each
+action did as events each seat may see.
+
+Everything a seat is sent about a game is built here from ``spitemalice.player_view`` of that
+seat, which never holds the other hand, the stock's order or a pay-off card below the top;
+an event names a drawn card only to the seat that drew it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.utils import timezone
+
+from server.spitemalice.models import Action, Event, Match, MatchGame
+from spitemalice import Game, player_view
+from spitemalice.cards import RANK_CODES, SUIT_CODES
+
+SEATS = (0, 1)
+
+
+def rebuild(game: MatchGame) -> Game:
+    """The engine's game in the stored game's position, by replaying its actions."""
+    engine = Game(bytes.fromhex(game.seed))
+    for action in game.actions:
+        engine.play(action)
+    return engine
+
+
+def game_view(game: MatchGame, engine: Game, seat: int) -> dict[str, Any]:
+    """The API's game object, from ``seat``: only what that seat may see."""
+    view = player_view(engine, seat, since=len(game.actions))
+    playing = game.status == MatchGame.Status.PLAYING
+    return {
+        "number": game.number,
+        "status": game.status,
+        "turn": view["turn"] if playing else None,
+        "turn_number": view["turn_number"],
+        "actions": view["actions_played"],
+        "stock": view["stock"],
+        "centre": [
+            {"size": len(stack), "top": stack[-1] if stack else None,
+             "next": RANK_CODES[len(stack)]}
+            for stack in view["centre"]
+        ],
+        "seats": [
+            {"seat": other, "payoff": view["payoff"][other],
+             "payoff_top": view["payoff_top"][other], "hand": view["hand_sizes"][other],
+             "sides": view["sides"][other]}
+            for other in SEATS
+        ],
+        "hand": view["hand"],
+        "legal_actions": view["legal_actions"] if playing else [],
+        "winner": game.winner,
+        "points": game.points,
+    }
+
+
+def _hands(engine: Game) -> list[Counter[str]]:
+    return [Counter(str(card) for card in engine.hand(seat)) for seat in SEATS]
+
+
+class Log:
+    """What one request did to a match: the action rows and events to store, numbered on
+    from the match's latest event."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.now = timezone.now()
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+
+    def event(self, kind: str, data: dict[str, Any], seen: tuple[dict, dict] | None = None,
+              ) -> None:
+        """Log an event: ``data`` for both seats, or ``seen`` = (seat 0's, seat 1's)."""
+        self.match.event += 1
+        seat0, seat1 = seen if seen is not None else (data, data)
+        self.events.append(Event(match=self.match, number=self.match.event, kind=kind,
+                                 seat0=seat0, seat1=seat1, created_at=self.now))
+
+    def draws(self, engine: Game, before: list[Counter[str]], game: int) -> None:
+        """A draw event for each seat whose hand gained cards since ``before`` (the hands
+        just before the action, less the card it took from a hand)."""
+        after = _hands(engine)
+        for seat in SEATS:
+            drawn = after[seat] - before[seat]
+            if drawn:
+                cards = sorted(drawn.elements(), key=_display_order)
+                public = {"game": game, "seat": seat, "count": len(cards),
+                          "stock": engine.stock_size}
+                mine = {**public, "cards": cards}
+                self.event("draw", public, (mine, public) if seat == 0 else (public, mine))
+
+    def dealt(self, engine: Game, game: int) -> None:
+        """A new game: who starts, what shows, and the starter's first draw."""
+        self.event("dealt", {
+            "game": game, "starts": engine.turn,
+            "payoff": [engine.payoff_size(seat) for seat in SEATS],
+            "payoff_top": [_code(engine.payoff_top(seat)) for seat in SEATS],
+        })
+        self.draws(engine, [Counter(), Counter()], game)
+
+    def play(self, engine: Game, action, game: int) -> None:
+        """Play ``action`` on ``engine`` and log it (raises the engine's errors, logging
+        nothing, if it is not legal)."""
+        before = _hands(engine)
+        number = len(engine.actions)
+        result = engine.play(action)
+        seat, card = result.player, str(result.card)
+        source, target = result.action
+        if source == card:
+            before[seat][card] -= 1
+        self.actions.append(Action(match=self.match, game=game, number=number, seat=seat,
+                                   source=source, target=target, card=card,
+                                   played_at=self.now))
+        data: dict[str, Any] = {"game": game, "action": number, "seat": seat, "card": card,
+                                "from": source, "to": target}
+        if result.counts_as is None:
+            self.event("discard", data)
+        else:
+            data["as"] = RANK_CODES[result.counts_as - 1]
+            if source == "P":
+                data["payoff_top"] = _code(engine.payoff_top(seat))
+            self.event("play", data)
+        if result.completed:
+            self.event("completed", {"game": game, "stack": target,
+                                     "stock": engine.stock_size})
+        self.draws(engine, before, game)
+
+
+def _code(card) -> str | None:
+    return None if card is None else str(card)
+
+
+def _display_order(code: str) -> tuple[int, str]:
+    return RANK_CODES.index(code[0]), SUIT_CODES.index(code[1])
+
+
+def match_output(match: Match, seat: int, game: MatchGame | None = None,
+                 engine: Game | None = None) -> dict[str, Any]:
+    """The API's match object for the person in ``seat``, with the current game's view
+    (``game`` and ``engine`` if the caller holds them, else read and rebuilt)."""
+    if game is None and match.status != Match.Status.WAITING:
+        game = MatchGame.objects.get(match=match, number=match.game_number)
+    if game is not None and engine is None:
+        engine = rebuild(game)
+    players = (match.player0, match.player1)
+    return {
+        "id": str(match.pk),
+        "mode": match.mode,
+        "level": match.level or None,
+        "status": match.status,
+        "target": match.target,
+        "date": match.daily.isoformat() if match.daily else None,
+        "seats": [
+            {"seat": other,
+             "player": ({"id": str(players[other].pk), "name": players[other].name}
+                        if players[other] is not None else None),
+             "bot": match.level if match.bot_seat == other else None,
+             "score": match.scores[other]}
+            for other in SEATS
+        ],
+        "you": seat,
+        "winner": match.winner,
+        "reason": match.reason or None,
+        "event": match.event,
+        "game": game_view(game, engine, seat) if game is not None else None,
+    }

@@ -1,0 +1,19 @@
+"""Spite & Malice's routes, under /api/v1/spite-malice/ (names in the ``api`` namespace)."""
+
+from django.urls import path
+
+from server.spitemalice import views
+
+urlpatterns = [
+    path("matches", views.MatchListCreateView.as_view(), name="sm-matches"),
+    path("matches/<uuid:match_id>", views.MatchDetailView.as_view(), name="sm-match"),
+    path("matches/<uuid:match_id>/actions", views.ActionCreateView.as_view(),
+         name="sm-actions"),
+    path("matches/<uuid:match_id>/events", views.EventsView.as_view(), name="sm-events"),
+    path("matches/<uuid:match_id>/resign", views.ResignView.as_view(), name="sm-resign"),
+    path("matches/<uuid:match_id>/games/<int:number>/record", views.RecordView.as_view(),
+         name="sm-record"),
+    path("matches/<uuid:match_id>/hint", views.HintView.as_view(), name="sm-hint"),
+    path("daily", views.DailyView.as_view(), name="sm-daily"),
+    path("daily/<str:day>/leaderboard", views.DailyBoardView.as_view(), name="sm-daily-board"),
+]

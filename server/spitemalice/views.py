@@ -1,0 +1,317 @@
+"""The Spite & Malice API, under /api/v1/spite-malice/: matches against the bot, the daily,
+actions, the event feed, records, hints and the daily's board."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+from server.api import idempotency
+from server.api.headers import LOCATION, absolute_url
+from server.api.schema import problem_example, problems
+from server.api.views import ApiView
+from server.boards import selectors as board_selectors
+from server.boards.periods import Period
+from server.boards.serializers import BoardOutput, DateQuery, PageQuery
+from server.boards.views import (
+    DAY_PATH_PARAMETER,
+    PAGE_PARAMETERS,
+    board_response,
+    page_query,
+    parse_day,
+    viewer_of,
+)
+from server.games.dailies import daily_number, utc_today
+from server.games.views import IDEMPOTENCY_PARAMETER
+from server.spitemalice import selectors, services
+from server.spitemalice import serializers as s
+from server.spitemalice.boards import GAME
+from server.spitemalice.models import Match
+from server.spitemalice.problems import GameInProgress, GameOver, HintsNotAllowed, NotYourTurn
+from server.spitemalice.table import match_output
+
+TAG = ["spite-malice"]
+MATCH_ID = OpenApiParameter("match_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
+
+
+class MatchListCreateView(ApiView):
+    permission_classes = [IsAuthenticated]
+    query_parameters = frozenset({"limit", "offset"})
+    throttle_scope = "games"
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_matches_list",
+        summary="Your matches, those waiting for your action first",
+        parameters=[
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100},
+                             description="Page size, 1-100 (default 20)."),
+            OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": 1000000},
+                             description="Matches to skip (from `next` or `previous`)."),
+        ],
+        responses={200: s.MatchPageOutput, **problems(400, 401)},
+    )
+    def get(self, request):
+        query = s.MatchListQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        limit, offset = query.validated_data["limit"], query.validated_data["offset"]
+        matches = selectors.matches_of(request.user)
+        count = matches.count()
+        page = list(matches[offset:offset + limit])
+        url = request.build_absolute_uri()
+
+        def link(to: int) -> str:
+            return replace_query_param(remove_query_param(url, "offset"), "offset", to)
+
+        return Response({
+            "count": count,
+            "next": link(offset + limit) if offset + limit < count else None,
+            "previous": link(max(offset - limit, 0)) if offset > 0 else None,
+            "results": [match_output(match, match.seat_of(request.user)) for match in page],
+        })
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_matches_create",
+        summary="Start a match against the bot, or today's Spite & Malice daily",
+        description=(
+            "`{\"opponent\": \"bot\", \"level\", \"target\"}`: 201, a match on fresh seeds; "
+            "if the bot starts, its turn is played already.\n\n`{\"mode\": \"daily\"}` "
+            "(optionally `date`, your local date, current somewhere on Earth, else 422 "
+            "`daily_unavailable`): the day's deal against the `normal` bot, one per player "
+            "and date: 201 the first time, then 200 with the same match."
+        ),
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=s.MatchCreateInput,
+        responses={201: s.MatchOutput, 200: s.MatchOutput,
+                   **problems(400, 401, 413, 415, 422, 429,
+                              s422="`daily_unavailable` or `idempotency_key_reused`.")},
+        examples=[
+            OpenApiExample("against the bot", value={"opponent": "bot", "level": "normal",
+                                                     "target": 50}, request_only=True),
+            OpenApiExample("today's daily", value={"mode": "daily"}, request_only=True),
+        ],
+    )
+    def post(self, request):
+        values = s.match_create_input(request.data)
+
+        def start(_locked):
+            if "mode" in values:
+                match, created = services.match_start_daily(player=request.user,
+                                                             day=values.get("date"))
+            else:
+                match, created = services.match_start_bot(
+                    player=request.user, level=values["level"], target=values["target"]), True
+            return ((status.HTTP_201_CREATED if created else status.HTTP_200_OK),
+                    match_output(match, match.seat_of(request.user)))
+
+        response = idempotency.respond_idempotently(request, start)
+        if response.status_code == status.HTTP_201_CREATED:
+            response[LOCATION] = absolute_url(request, "api:sm-match",
+                                              match_id=response.data["id"])
+        return response
+
+
+class MatchDetailView(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=TAG, operation_id="spite_malice_matches_retrieve",
+                   summary="One of your matches", parameters=[MATCH_ID],
+                   responses={200: s.MatchOutput, **problems(401, 404)})
+    def get(self, request, match_id):
+        match = selectors.match_of(request.user, match_id)
+        return Response(match_output(match, match.seat_of(request.user)))
+
+
+class ActionCreateView(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "moves"
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_actions_create",
+        summary="Play an action; against the bot, its reply follows in the same answer",
+        description=(
+            "`action` is one of the game's `legal_actions`. Send `game` and `actions` as you "
+            "last saw them to be safe against double submission: if given they must match "
+            "(else 409 `stale_action`). A bot turn that needs longer than a moment is "
+            "finished in the background: follow the events."
+        ),
+        parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER],
+        request=s.ActionInput,
+        responses={200: s.MatchOutput, **problems(
+            400, 401, 404, 409, 413, 415, 422, 429,
+            s409="`stale_action`, `not_your_turn` or `game_over`.",
+            s422="`illegal_action` (the engine's message) or `idempotency_key_reused`.")},
+        examples=[
+            OpenApiExample("an action", value={"action": ["P", "C0"], "game": 1, "actions": 4},
+                           request_only=True),
+            problem_example("illegal_action", 422, "That action is not legal now",
+                            "action 4 ['7H', 'C0']: C0 needs a 2, not 7H"),
+        ],
+    )
+    def post(self, request, match_id):
+        data = s.ActionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+
+        def play(locked):
+            match, game = locked
+            current = services.action_play(
+                match=match, game=game, player=request.user, action=values["action"],
+                expected_game=values.get("game"), expected_actions=values.get("actions"))
+            return status.HTTP_200_OK, match_output(match, match.seat_of(request.user), current)
+
+        return idempotency.respond_idempotently(
+            request, play,
+            lock=lambda: services.match_lock(player=request.user, match_id=match_id))
+
+
+class EventsView(ApiView):
+    permission_classes = [IsAuthenticated]
+    query_parameters = frozenset({"after"})
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_events_list",
+        summary="Everything that happened in the match, as your seat may see it",
+        description=(
+            "Events after number `after`, in order, at most 1000 at a time: `dealt`, `draw` "
+            "(your own cards; the opponent's count only), `play`, `completed`, `discard`, "
+            "`resigned`, `game_over`, `match_over`. Ask again with `after=last`."
+        ),
+        parameters=[MATCH_ID, OpenApiParameter(
+            "after", {"type": "integer", "minimum": 0, "maximum": 10**9},
+            description="The last event number you hold (default 0).")],
+        responses={200: s.EventsOutput, **problems(400, 401, 404)},
+    )
+    def get(self, request, match_id):
+        query = s.EventsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        match = selectors.match_of(request.user, match_id)
+        events, last = selectors.events_of(match, match.seat_of(request.user),
+                                           query.validated_data["after"])
+        return Response({"events": events, "last": last})
+
+
+class ResignView(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "games"
+    takes_body = False
+
+    @extend_schema(tags=TAG, operation_id="spite_malice_matches_resign",
+                   summary="Resign: the match ends and the other seat wins",
+                   parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER], request=None,
+                   responses={200: s.MatchOutput, **problems(
+                       400, 401, 404, 409, 422, 429, s409="`game_over`: the match is over.",
+                       s422="`idempotency_key_reused`.")})
+    def post(self, request, match_id):
+        def resign(locked):
+            match, game = locked
+            services.match_resign(match=match, game=game, player=request.user)
+            return status.HTTP_200_OK, match_output(match, match.seat_of(request.user), game)
+
+        return idempotency.respond_idempotently(
+            request, resign,
+            lock=lambda: services.match_lock(player=request.user, match_id=match_id))
+
+
+class RecordView(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_games_record",
+        summary="A game's seed and actions, once it is over",
+        parameters=[MATCH_ID, OpenApiParameter("number", {"type": "integer", "minimum": 1},
+                                               OpenApiParameter.PATH)],
+        responses={200: s.MatchRecordOutput, **problems(
+            401, 404, 409, s409="`game_in_progress`: the deal stays hidden until the end.")},
+    )
+    def get(self, request, match_id, number: int):
+        match = selectors.match_of(request.user, match_id)
+        game = selectors.game_of(match, number)
+        if not game.is_over:
+            raise GameInProgress("Finish the game first: the deal stays hidden until the end.")
+        return Response({"seed": game.seed, "actions": game.actions, "status": game.status,
+                         "winner": game.winner, "points": game.points})
+
+
+class HintView(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "hints"
+    throttle_reads = True  # each hint costs the bot's CPU time
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_matches_hint",
+        summary="The hard bot's suggestion for your next action (matches against the bot)",
+        description="The bot sees only what you see. Never in a daily or against a person: "
+                    "403 `hints_not_allowed`.",
+        parameters=[MATCH_ID],
+        responses={200: s.MatchHintOutput, **problems(
+            401, 403, 404, 409, 429, s403="`hints_not_allowed`: a daily, or not the bot.",
+            s409="`game_over` or `not_your_turn`.")},
+    )
+    def get(self, request, match_id):
+        match = selectors.match_of(request.user, match_id)
+        if match.mode != Match.Mode.BOT:
+            raise HintsNotAllowed("Hints are given only in matches against the bot, never in "
+                                  "a daily or against a person.")
+        if match.is_over:
+            raise GameOver("The match is over; there is nothing to hint.")
+        seat = match.seat_of(request.user)
+        if match.turn != seat:
+            raise NotYourTurn("It is the bot's turn; ask again when it is yours.")
+        game = selectors.current_game(match)
+        return Response({"action": services.hint_of(match=match, game=game, seat=seat)})
+
+
+class DailyView(ApiView):
+    permission_classes = [AllowAny]
+    throttle_scope = "boards"
+    throttle_reads = True
+    query_parameters = frozenset({"date"})
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_daily_retrieve",
+        summary="Today's Spite & Malice daily (or another day's)",
+        description="How many started it and won it, and with a token your match of it.",
+        parameters=[OpenApiParameter("date", OpenApiTypes.DATE,
+                                     description="YYYY-MM-DD (default: today in UTC).")],
+        responses={200: s.SpiteMaliceDailyOutput, **problems(400, 401, 404, 429)},
+    )
+    def get(self, request):
+        query = DateQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        day = board_selectors.board_ref(
+            Period.DAY, query.validated_data.get("date") or utc_today(), GAME).day
+        viewer = viewer_of(request)
+        match = selectors.daily_match_of(viewer, day) if viewer else None
+        players, winners = board_selectors.daily_summary(day=day, game=GAME)
+        return Response({"date": day.isoformat(), "number": daily_number(day),
+                         "players": players, "winners": winners,
+                         "your_match": match_output(match, 0) if match else None})
+
+
+class DailyBoardView(ApiView):
+    permission_classes = [AllowAny]
+    throttle_scope = "boards"
+    throttle_reads = True
+    query_parameters = frozenset({"limit", "cursor", "around"})
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_daily_leaderboard",
+        summary="A Spite & Malice daily's leaderboard",
+        description=(
+            "Winners only, by points (the bot's pay-off cards left when you won) highest "
+            "first, competition ranking (1, 2, 2, 4); within a tie the earlier finish is "
+            "listed first. Lost, tied, resigned and unfinished dailies hold no rank but "
+            "count in `players`. The bot's own result is never ranked. Same shape as "
+            "Foursquare's daily board."
+        ),
+        parameters=[DAY_PATH_PARAMETER, *PAGE_PARAMETERS],
+        responses={200: BoardOutput, **problems(400, 401, 404, 429)},
+    )
+    def get(self, request, day: str):
+        query = page_query(request, PageQuery)
+        ref = board_selectors.board_ref(Period.DAY, parse_day(day), GAME)
+        return board_response(request, ref, query)

@@ -1,0 +1,75 @@
+"""Playing Spite & Malice matches through the API in tests."""
+
+from __future__ import annotations
+
+import re
+
+from server.spitemalice.models import Match, MatchGame
+from server.spitemalice.table import rebuild
+
+CARD = re.compile(r"^[A2-9TJQK][CDHS]$")
+
+
+def start(api, level="easy", target=1) -> dict:
+    response = api.post("spite-malice/matches", {"opponent": "bot", "level": level,
+                                                 "target": target})
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def url(match: dict, tail: str = "") -> str:
+    return f"spite-malice/matches/{match['id']}{tail}"
+
+
+def greedy(game: dict) -> list[str]:
+    """A simple player: the pay-off top whenever it goes, then any centre play, else the
+    first discard."""
+    legal = game["legal_actions"]
+    for action in legal:
+        if action[0] == "P":
+            return action
+    for action in legal:
+        if action[1].startswith("C") and not action[0].startswith("K"):
+            return action
+    return next(action for action in legal if action[1].startswith("S"))
+
+
+def act(api, match: dict, action, **extra):
+    """Play ``action`` as last seen in ``match``; ``extra`` overrides body fields, and its
+    HTTP_* items are headers."""
+    game = match["game"]
+    headers = {key: value for key, value in extra.items() if key.startswith("HTTP_")}
+    body = {"action": action, "game": game["number"], "actions": game["actions"],
+            **{key: value for key, value in extra.items() if key not in headers}}
+    return api.post(url(match, "/actions"), body, **headers)
+
+
+def play_out(api, match: dict, policy=greedy, on_response=None, limit=5000) -> dict:
+    """Play ``policy`` for your seat until the match is over; ``on_response(match)`` sees
+    every answer."""
+    for _ in range(limit):
+        if match["status"] == "finished":
+            return match
+        response = act(api, match, policy(match["game"]))
+        assert response.status_code == 200, response.content
+        match = response.json()
+        if on_response is not None:
+            on_response(match)
+    raise AssertionError("the match did not end")
+
+
+def engine_of(match_id, number=None):
+    match = Match.objects.get(pk=match_id)
+    game = MatchGame.objects.get(match=match, number=number or match.game_number)
+    return rebuild(game)
+
+
+def cards_in(value) -> list[str]:
+    """Every card code anywhere in a JSON value, once per occurrence."""
+    if isinstance(value, str):
+        return [value] if CARD.fullmatch(value) else []
+    if isinstance(value, dict):
+        return [card for item in value.values() for card in cards_in(item)]
+    if isinstance(value, list):
+        return [card for item in value for card in cards_in(item)]
+    return []

@@ -1,0 +1,340 @@
+"""Matches against the bot through the API: creation, the game view, actions, the bot's
+reply, events, records, resigning and hidden information."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from server.games.background import job_run_next
+from server.spitemalice import services
+from server.spitemalice.models import Action, Event, Match, MatchGame
+from server.spitemalice.table import game_view, rebuild
+from spitemalice import Game, PlayerView, player_view
+from tests.server.conftest import assert_problem
+from tests.server.spitemalice.support import act, cards_in, engine_of, play_out, start, url
+
+
+def visible(engine: Game, seat: int) -> Counter:
+    """Every card ``seat`` may see, once per copy on the table."""
+    view: PlayerView = player_view(engine, seat, since=len(engine.actions))
+    shown = list(view["hand"]) + [top for top in view["payoff_top"] if top]
+    for stacks in view["sides"]:
+        for stack in stacks:
+            shown += stack
+    for stack in view["centre"]:
+        shown += stack
+    return Counter(shown)
+
+
+def assert_shows_only_what_seat_sees(game: dict, engine: Game, seat: int) -> None:
+    shown = {key: value for key, value in game.items() if key != "legal_actions"}
+    assert not Counter(cards_in(shown)) - visible(engine, seat)  # nothing the seat can't see
+    assert game["hand"] == [str(card) for card in engine.hand(seat)]
+    assert all(action[0] in ("P", "S0", "S1", "S2", "S3") or action[0] in game["hand"]
+               for action in game["legal_actions"])
+
+
+def test_a_match_against_the_bot_is_created_dealt_and_shaped(player_api):
+    response = player_api.post("spite-malice/matches",
+                               {"opponent": "bot", "level": "normal", "target": 25})
+
+    assert response.status_code == 201
+    match = response.json()
+    assert response["Location"].endswith(f"/api/v1/spite-malice/matches/{match['id']}")
+    assert match["mode"] == "bot" and match["level"] == "normal" and match["target"] == 25
+    assert match["status"] == "playing" and match["you"] == 0 and match["winner"] is None
+    assert [seat["bot"] for seat in match["seats"]] == [None, "normal"]
+    assert match["seats"][0]["player"]["id"] and match["seats"][1]["player"] is None
+    game = match["game"]
+    assert game["number"] == 1 and game["turn"] == 0  # the bot's first turn, if it started
+    assert len(game["hand"]) == 5 and game["legal_actions"]
+    assert [stack["next"] for stack in game["centre"]] == ["A", "A", "A"] or game["actions"]
+    assert sum(seat["payoff"] for seat in game["seats"]) <= 40
+    assert match["event"] == Event.objects.filter(match_id=match["id"]).count()
+
+
+def test_the_default_target_is_the_rules_match(player_api):
+    response = player_api.post("spite-malice/matches", {"opponent": "bot", "level": "easy"})
+    assert response.status_code == 201 and response.json()["target"] == 50
+
+
+@pytest.mark.parametrize("body", [
+    {}, {"opponent": "bot"}, {"opponent": "bot", "level": "expert"},
+    {"opponent": "bot", "level": "easy", "target": 10},
+    {"opponent": "bot", "level": "easy", "target": "50"},
+    {"opponent": "bot", "level": "easy", "target": True},
+    {"opponent": "person", "level": "easy"}, {"opponent": "bot", "level": "easy", "x": 1},
+    {"mode": "practice"}, {"mode": "daily", "date": "2026-1-5"}, [],
+])
+def test_a_malformed_match_request_is_invalid_and_creates_nothing(player_api, body):
+    assert_problem(player_api.post("spite-malice/matches", body), 400, "invalid")
+    assert Match.objects.count() == 0
+
+
+def test_a_match_that_is_not_yours_is_not_found(make_player):
+    _, mine = make_player()
+    _, theirs = make_player()
+    match = start(mine)
+    for path in ("", "/events", "/hint", "/games/1/record"):
+        assert_problem(theirs.get(url(match, path)), 404, "not_found")
+    assert_problem(act(theirs, match, match["game"]["legal_actions"][0]), 404, "not_found")
+    assert_problem(theirs.post(url(match, "/resign")), 404, "not_found")
+
+
+def test_the_bots_reply_turn_comes_in_the_same_response(player_api):
+    match = start(player_api, level="normal", target=50)
+    game = match["game"]
+    discard = next(action for action in game["legal_actions"] if action[1].startswith("S"))
+    response = act(player_api, match, discard)
+
+    assert response.status_code == 200
+    after = response.json()
+    rows = list(Action.objects.filter(match_id=match["id"]).order_by("number"))
+    seats = [row.seat for row in rows[game["actions"]:]]
+    assert seats[0] == 0 and seats[1:] and set(seats[1:]) == {1}  # the bot played its turn
+    assert after["game"]["turn"] == 0 and after["game"]["actions"] == len(rows)
+
+
+def test_a_full_game_shows_each_seat_only_what_it_may_see(player_api):
+    match = start(player_api, level="easy", target=1)
+    seeds = [Match.objects.get(pk=match["id"]).seed,
+             MatchGame.objects.get(match_id=match["id"], number=1).seed]
+
+    def check(answer: dict) -> None:
+        text = json.dumps(answer)
+        assert not any(seed in text for seed in seeds)
+        engine = engine_of(answer["id"], answer["game"]["number"])
+        assert_shows_only_what_seat_sees(answer["game"], engine, 0)
+        # The bot's seat, as the same code would show it.
+        row = MatchGame.objects.get(match_id=answer["id"], number=answer["game"]["number"])
+        assert_shows_only_what_seat_sees(game_view(row, engine, 1), engine, 1)
+
+    check(match)
+    play_out(player_api, match, on_response=lambda answer: check(answer)
+             if answer["status"] == "playing" else None)
+
+
+def test_the_event_feed_names_your_draws_and_only_the_count_of_the_bots(player_api):
+    match = play_out(player_api, start(player_api, level="easy", target=1))
+    feed = player_api.get(url(match, "/events")).json()
+    events = feed["events"]
+    assert [event["number"] for event in events] == list(range(1, match["event"] + 1))
+    assert feed["last"] == match["event"]
+    assert events[0]["kind"] == "dealt" and events[-1]["kind"] == "match_over"
+
+    hand: Counter = Counter()
+    for event in events:
+        if event["kind"] == "draw":
+            assert ("cards" in event) == (event["seat"] == 0)
+            if event["seat"] == 0:
+                assert len(event["cards"]) == event["count"]
+                hand.update(event["cards"])
+        elif event["kind"] in ("play", "discard") and event["seat"] == 0 \
+                and event["from"] == event["card"]:
+            hand[event["card"]] -= 1
+    assert +hand == Counter(str(card) for card in engine_of(match["id"], 1).hand(0))
+
+    # Stored for the bot's seat, the person's draws are counts only.
+    for seen in Event.objects.filter(match_id=match["id"], kind="draw").values_list("seat1",
+                                                                                    flat=True):
+        assert ("cards" in seen) == (seen["seat"] == 1)
+
+    later = player_api.get(url(match, "/events"), {"after": events[-3]["number"]}).json()
+    assert later["events"] == events[-2:] and later["last"] == feed["last"]
+    none = player_api.get(url(match, "/events"), {"after": 10**6}).json()
+    assert none == {"events": [], "last": match["event"]}
+
+
+@pytest.mark.parametrize("after", ["-1", "x", "01", ""])
+def test_events_after_a_bad_number_are_invalid(player_api, after):
+    match = start(player_api)
+    assert_problem(player_api.get(url(match, "/events"), {"after": after}), 400, "invalid")
+
+
+def test_stored_actions_rebuild_every_game_as_stored(player_api):
+    match = play_out(player_api, start(player_api, level="hard", target=1))
+    stored = Match.objects.get(pk=match["id"])
+    for game in MatchGame.objects.filter(match=stored):
+        rows = Action.objects.filter(match=stored, game=game.number).order_by("number")
+        replayed = Game(bytes.fromhex(game.seed))
+        for row in rows:
+            result = replayed.play([row.source, row.target])
+            assert (str(result.card), result.player) == (row.card, row.seat)
+        assert [list(action) for action in replayed.actions] == game.actions
+        assert (replayed.status, replayed.winner, replayed.points) == (
+            game.status, game.winner, game.points)
+    assert stored.scores == [match["seats"][0]["score"], match["seats"][1]["score"]]
+    assert stored.status == "finished" and stored.event == Event.objects.filter(
+        match=stored).count()
+
+
+def test_an_illegal_action_is_refused_with_the_engines_message_and_changes_nothing(
+        player_api):
+    match = start(player_api)
+    before = (Event.objects.count(), Action.objects.count())
+    body = assert_problem(act(player_api, match, ["P", "S0"]), 422, "illegal_action")
+    assert "P" in body["detail"]
+    missing = next(code for code in ("KS", "KH", "QS", "QH")
+                   if code not in match["game"]["hand"])
+    assert_problem(act(player_api, match, [missing, "C0"]), 422, "illegal_action")
+    assert (Event.objects.count(), Action.objects.count()) == before
+    assert player_api.get(url(match)).json() == match
+
+
+@pytest.mark.parametrize("action", [["P"], ["P", "C0", "C1"], ["p", "C0"], ["P", "C3"],
+                                    ["P", "S4"], [1, "C0"], "P>C0", None, ["ZZ", "C0"],
+                                    ["C0", "C1"], ["P", "P"]])
+def test_a_malformed_action_is_invalid(player_api, action):
+    match = start(player_api)
+    assert_problem(player_api.post(url(match, "/actions"), {"action": action}), 400, "invalid")
+
+
+@pytest.mark.parametrize("extra", [{"game": "1"}, {"actions": -1}, {"actions": 1.0},
+                                   {"move": 1}])
+def test_a_malformed_concurrency_check_is_invalid(player_api, extra):
+    match = start(player_api)
+    body = {"action": match["game"]["legal_actions"][0], **extra}
+    assert_problem(player_api.post(url(match, "/actions"), body), 400, "invalid")
+
+
+def test_a_stale_action_is_refused(player_api):
+    match = start(player_api)
+    game = match["game"]
+    action = game["legal_actions"][0]
+    assert_problem(act(player_api, match, action, actions=game["actions"] + 1), 409,
+                   "stale_action")
+    assert_problem(act(player_api, match, action, game=2), 409, "stale_action")
+    assert act(player_api, match, action).status_code == 200
+    assert_problem(act(player_api, match, action), 409, "stale_action")  # the same, resent
+
+
+def test_acting_out_of_turn_is_refused_and_the_bot_finishes_in_the_background(
+        player_api, settings):
+    settings.SPITE_MALICE_BOT_SECONDS = 0  # every bot turn goes to the background
+    match = start(player_api, level="easy", target=50)
+    while match["game"]["turn"] != 0:  # the bot started: let its job play
+        job_run_next()
+        match = player_api.get(url(match)).json()
+    discard = next(a for a in match["game"]["legal_actions"] if a[1].startswith("S"))
+    after = act(player_api, match, discard).json()
+    assert after["game"]["turn"] == 1 and Match.objects.get(pk=match["id"]).bot_pending
+
+    body = {"action": ["P", "C0"]}
+    assert_problem(player_api.post(url(match, "/actions"), body), 409, "not_your_turn")
+    assert_problem(player_api.get(url(match, "/hint")), 409, "not_your_turn")
+
+    seen = after["event"]
+    assert job_run_next() is not None
+    now = player_api.get(url(match)).json()
+    assert now["game"]["turn"] == 0 and now["event"] > seen
+    new = player_api.get(url(match, "/events"), {"after": seen}).json()["events"]
+    assert {event["seat"] for event in new if event["kind"] in ("play", "discard")} == {1}
+
+
+def test_idempotent_retries_apply_once(player_api):
+    match = start(player_api)
+    action = match["game"]["legal_actions"][0]
+    first = act(player_api, match, action, HTTP_IDEMPOTENCY_KEY="sm-1")
+    again = act(player_api, match, action, HTTP_IDEMPOTENCY_KEY="sm-1")
+    assert first.status_code == again.status_code == 200
+    assert first.content == again.content
+    assert Action.objects.filter(match_id=match["id"], seat=0).count() == 1
+    other = act(player_api, match, match["game"]["legal_actions"][-1],
+                HTTP_IDEMPOTENCY_KEY="sm-1")
+    assert_problem(other, 422, "idempotency_key_reused")
+
+
+def test_an_action_takes_a_bounded_number_of_queries(player_api, django_assert_max_num_queries):
+    match = start(player_api, level="easy", target=50)
+    with django_assert_max_num_queries(12):
+        response = act(player_api, match, match["game"]["legal_actions"][0],
+                       HTTP_IDEMPOTENCY_KEY="q-1")
+    assert response.status_code == 200
+    match = response.json()
+    discard = next(a for a in match["game"]["legal_actions"] if a[1].startswith("S"))
+    with django_assert_max_num_queries(12):  # with the bot's whole reply turn
+        assert act(player_api, match, discard).status_code == 200
+
+
+def test_resigning_ends_the_match_for_the_other_seat(player_api):
+    match = start(player_api, target=50)
+    response = player_api.post(url(match, "/resign"))
+    assert response.status_code == 200
+    over = response.json()
+    assert over["status"] == "finished" and over["winner"] == 1
+    assert over["reason"] == "resigned" and over["game"]["status"] == "resigned"
+    assert over["game"]["legal_actions"] == [] and over["game"]["turn"] is None
+    kinds = [e["kind"] for e in player_api.get(url(match, "/events")).json()["events"][-3:]]
+    assert kinds == ["resigned", "game_over", "match_over"]
+    assert_problem(player_api.post(url(match, "/resign")), 409, "game_over")
+    assert_problem(act(player_api, match, match["game"]["legal_actions"][0]), 409, "game_over")
+    assert_problem(player_api.get(url(match, "/hint")), 409, "game_over")
+    assert player_api.get(url(match, "/games/1/record")).status_code == 200
+
+
+def test_resign_takes_no_body(player_api):
+    match = start(player_api)
+    assert_problem(player_api.post(url(match, "/resign"), {"x": 1}), 400, "invalid")
+    assert Match.objects.get(pk=match["id"]).status == "playing"
+
+
+def test_a_record_is_revealed_once_the_game_is_over(player_api):
+    match = start(player_api, target=1)
+    assert_problem(player_api.get(url(match, "/games/1/record")), 409, "game_in_progress")
+    assert_problem(player_api.get(url(match, "/games/2/record")), 404, "not_found")
+    match = play_out(player_api, match)
+    record = player_api.get(url(match, "/games/1/record")).json()
+    assert set(record) == {"seed", "actions", "status", "winner", "points"}
+    replayed = Game(bytes.fromhex(record["seed"]))
+    for action in record["actions"]:
+        replayed.play(action)
+    assert (replayed.status, replayed.winner, replayed.points) == (
+        record["status"], record["winner"], record["points"])
+
+
+def test_a_hint_is_a_legal_action_of_the_hard_bot(player_api):
+    match = start(player_api, level="easy", target=50)
+    response = player_api.get(url(match, "/hint"))
+    assert response.status_code == 200
+    assert response.json()["action"] in match["game"]["legal_actions"]
+
+
+def test_hints_are_rate_limited(player_api, settings):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "hints.token": "2/min"}
+    match = start(player_api)
+    assert player_api.get(url(match, "/hint")).status_code == 200
+    assert player_api.get(url(match, "/hint")).status_code == 200
+    assert_problem(player_api.get(url(match, "/hint")), 429, "throttled")
+
+
+def test_your_matches_list_those_waiting_for_you_first(player_api, settings):
+    finished = play_out(player_api, start(player_api))
+    settings.SPITE_MALICE_BOT_SECONDS = 0
+    waiting = start(player_api, target=50)
+    while waiting["game"]["turn"] != 0:
+        job_run_next()
+        waiting = player_api.get(url(waiting)).json()
+    discard = next(a for a in waiting["game"]["legal_actions"] if a[1].startswith("S"))
+    bots_turn = act(player_api, waiting, discard).json()
+    yours = start(player_api, target=50)
+    while yours["game"]["turn"] != 0:
+        job_run_next()
+        yours = player_api.get(url(yours)).json()
+
+    page = player_api.get("spite-malice/matches", {"limit": 2}).json()
+    assert page["count"] == 3 and page["previous"] is None
+    assert [m["id"] for m in page["results"]] == [yours["id"], bots_turn["id"]]
+    rest = player_api.get(page["next"]).json()
+    assert [m["id"] for m in rest["results"]] == [finished["id"]] and rest["next"] is None
+    assert_problem(player_api.get("spite-malice/matches", {"limit": 0}), 400, "invalid")
+
+
+def test_services_replay_what_they_stored(player_api):
+    """The locked match and its game, rebuilt, answer as the API did."""
+    match = start(player_api)
+    stored, game = services.match_lock(player=Match.objects.get(pk=match["id"]).player0,
+                                       match_id=match["id"])
+    assert game_view(game, rebuild(game), 0) == match["game"]
