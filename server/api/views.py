@@ -23,6 +23,9 @@ class ApiView(APIView):
 
     content_negotiation_class = ApiContentNegotiation
     query_parameters: ClassVar[frozenset[str]] = frozenset()
+    # Whether this view's POST and PATCH take a JSON body; GET and DELETE never do. A body sent
+    # where none is taken is refused: a client that sends one expects it to mean something.
+    takes_body: ClassVar[bool] = True
     # True for a view whose answers carry a new bearer token: they are Cache-Control: no-store.
     issues_tokens: ClassVar[bool] = False
 
@@ -30,9 +33,6 @@ class ApiView(APIView):
         response = super().finalize_response(request, response, *args, **kwargs)
         headers.apply(self, request, response)
         return response
-    # Whether this view's POST and PATCH take a JSON body; GET and DELETE never do. A body sent
-    # where none is taken is refused: a client that sends one expects it to mean something.
-    takes_body: ClassVar[bool] = True
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
