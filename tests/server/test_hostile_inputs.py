@@ -314,3 +314,18 @@ def test_a_charset_with_too_many_query_parameters_is_400(world, charset, setting
                      {"CONTENT_TYPE": f"application/json; charset={charset}"})
     assert response.status_code == 400, response.content
     _check(response)
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=lambda op: f"{op['method']} {op['path']}")
+def test_a_body_is_refused_exactly_where_the_schema_declares_none(operation, world):
+    """The schema and the views agree on which operations take a body: a view that reads none
+    must say so (``takes_body = False``), or a client's body would be silently ignored."""
+    token, real = world
+    path = operation["path"]
+    for name, schema in operation["path_params"].items():
+        path = path.replace("{" + name + "}", real.get(name) or _stand_in(schema))
+    response = _call(operation["method"], path, "", b'{"unexpected": 1}',
+                     {"CONTENT_TYPE": "application/json", "HTTP_AUTHORIZATION": f"Bearer {token}"})
+    refused = (response.status_code == 400
+               and b"takes no request body" in response.content)
+    assert refused == (not operation["body"]), (response.status_code, response.content[:300])
