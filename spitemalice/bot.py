@@ -60,7 +60,7 @@ RANK = {character: rank for rank, character in enumerate(RANK_CODES, start=1)}
 # Evaluation weights, in points where one card off the bot's own pay-off pile is 100.
 PAYOFF_CARD = 100.0
 WIN = 100_000.0
-THREAT = 130.0  # times the chance that the opponent plays its pay-off top next turn
+THREAT = 60.0  # times the chance that the opponent plays its pay-off top next turn
 PROSPECT = 35.0  # times the chance that the bot plays its own pay-off top next turn
 KING_IN_HAND = 6.0
 REFILL = 12.0  # the hand refills: five fresh cards
@@ -72,12 +72,13 @@ STALL = 10.0  # more for each, the closer the stock is to running dry (a tie) ..
 STALL_STOCK = 30  # ... below this many cards
 
 # How much each level searches, and hard's sampling.
-_NODE_LIMIT = {"easy": 12, "normal": 4000, "hard": 4000}
+EASY_NODES = 12  # positions easy looks at in a turn
+NODES = 4000  # positions normal and hard look at, at most
 HARD_CANDIDATES = 8
 HARD_WORLDS = 12
 HARD_DUMP = True  # the sampled turns also play loose cards onto the centre
 HARD_LOSS = 2000.0  # what a sampled win for either side counts
-_EASY_NOISE = 6.0
+EASY_NOISE = 6.0
 
 
 def bot_turn(view: PlayerView, unseen: Mapping[str, int], level: str = "normal",
@@ -277,7 +278,7 @@ class _Search:
         self.t = table
         self.level = level
         self.rng = rng
-        self.limit = _NODE_LIMIT[level]
+        self.limit = EASY_NODES if level == "easy" else NODES
         self.keep = HARD_CANDIDATES if level == "hard" else 0
         self.candidates: list[_Leaf] = []  # hard: the best few END leaves
         self.best_other: _Leaf | None = None  # hard: the best leaf of another kind
@@ -327,7 +328,7 @@ class _Search:
         hand = self.hand
         value = PAYOFF_CARD * payoff_played + self.structure() + self.played()
         if self.level == "easy":
-            return value + self.rng.uniform(0.0, _EASY_NOISE)
+            return value + self.rng.uniform(0.0, EASY_NOISE)
         value += KING_IN_HAND * hand[KING] - THREAT * self.threat(self.centre)
         if kind == REVEALED:
             return value + REVEAL + PROSPECT * 0.3
@@ -422,7 +423,7 @@ class _Search:
             else:
                 structure += prefix[i][len(stack)]
         if self.level == "easy":
-            return structure + self.rng.uniform(0.0, _EASY_NOISE)
+            return structure + self.rng.uniform(0.0, EASY_NOISE)
         t = self.t
         hand = self.hand
         structure += self.played()
