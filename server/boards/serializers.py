@@ -16,6 +16,7 @@ from server.games.dailies import daily_number
 from server.games.models import Game
 from server.games.serializers import GameOutput
 from server.players.serializers import PlayerRef
+from server.spitemalice.serializers import SpiteMaliceStatsOutput
 
 
 class DateQuery(StrictQuery):
@@ -153,6 +154,7 @@ class StatsOutput(serializers.Serializer):
     distribution = serializers.DictField(child=serializers.IntegerField(),
                                          help_text="Wins by score, every score 0-24.")
     recent = RecentResultOutput(many=True, help_text="The latest dailies, newest first.")
+    spite_malice = SpiteMaliceStatsOutput(help_text="Spite & Malice: matches, games, dailies.")
 
 
 def entry_output(entry: Entry | None) -> dict | None:

@@ -24,6 +24,7 @@ from server.games.dailies import utc_today
 from server.games.engine import game_output
 from server.players.models import Player
 from server.players.problems import PlayerNotFound
+from server.spitemalice import selectors as spite_malice_selectors
 
 TAG = ["leaderboards"]
 
@@ -74,6 +75,12 @@ def board_response(request, ref: BoardRef, query: dict) -> Response:
     reference = (selectors.daily_reference(ref.day)
                  if ref.period is Period.DAY and ref.game == FOURSQUARE else None)
     return Response(s.board_output(request, ref, page, reference))
+
+
+def _stats(player) -> dict:
+    """Foursquare's daily statistics, with the Spite & Malice section."""
+    return {**selectors.player_stats(player),
+            "spite_malice": spite_malice_selectors.player_stats(player)}
 
 
 class DailyView(ApiView):
@@ -152,7 +159,7 @@ class MyStatsView(ApiView):
                    responses={200: s.StatsOutput, **problems(401, 429)})
     def get(self, request):
         games_services.dailies_close(player=request.user)  # a closed daily counts as over
-        return Response(s.stats_output(request.user, selectors.player_stats(request.user)))
+        return Response(s.stats_output(request.user, _stats(request.user)))
 
 
 class PlayerProfileView(ApiView):
@@ -168,4 +175,4 @@ class PlayerProfileView(ApiView):
         if player is None:
             raise PlayerNotFound()
         games_services.dailies_close(player=player)  # a closed daily counts as over
-        return Response(s.stats_output(player, selectors.player_stats(player)))
+        return Response(s.stats_output(player, _stats(player)))

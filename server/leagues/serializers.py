@@ -7,6 +7,9 @@ from rest_framework import serializers
 from server.api.fields import StrictCharField
 from server.api.formats import iso_datetime
 from server.api.inputs import StrictInput
+from server.boards.games import FOURSQUARE
+from server.boards.games import names as game_names
+from server.boards.serializers import BoardQuery
 from server.leagues import limits
 from server.leagues.models import League, Membership
 from server.players.serializers import NicknameField, PlayerRef, player_ref
@@ -15,6 +18,12 @@ from server.players.serializers import NicknameField, PlayerRef, player_ref
 class LeagueNameInput(StrictInput):
     name = NicknameField(subject=limits.NAME_SUBJECT, min_length=limits.NAME_MIN_LENGTH,
                          max_length=limits.NAME_MAX_LENGTH)
+
+
+class LeagueBoardQuery(BoardQuery):
+    game = serializers.ChoiceField(choices=game_names(), default=FOURSQUARE,
+                                   help_text="Whose dailies: foursquare (default) or "
+                                             "spite-malice.")
 
 
 class LeagueJoinInput(StrictInput):

@@ -6,7 +6,7 @@ a league's existence does not leak.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -17,6 +17,7 @@ from server.api.schema import problem_example, problems
 from server.api.views import ApiView
 from server.boards import selectors as boards
 from server.boards import serializers as board_serializers
+from server.boards.games import names as game_names
 from server.boards.periods import Period
 from server.boards.views import DATE_PARAMETER, PAGE_PARAMETERS, PERIOD_PARAMETER, page_query
 from server.games.dailies import utc_today
@@ -25,6 +26,8 @@ from server.leagues import limits, selectors, services
 from server.leagues import serializers as s
 
 TAG = ["leagues"]
+GAME_PARAMETER = OpenApiParameter("game", str, enum=game_names(),
+                                  description="foursquare (default) or spite-malice.")
 LIMITS = (
     f"A league has at most {limits.MAX_MEMBERS} members; a player is in at most "
     f"{limits.MAX_LEAGUES_PER_PLAYER} leagues. {limits.NAME_RULE}"
@@ -169,20 +172,22 @@ class LeagueBoardView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_scope = "boards"
     throttle_reads = True
-    query_parameters = frozenset({"period", "date", "limit", "cursor", "around"})
+    query_parameters = frozenset({"period", "date", "limit", "cursor", "around", "game"})
 
     @extend_schema(
         tags=TAG, operation_id="leagues_leaderboard",
         summary="A league's leaderboard: a day, week or all time, among its members",
         description="Same shape and ranking rules as the public leaderboards; `players`, "
-                    "`winners` and ranks count the league's members only.",
-        parameters=[PERIOD_PARAMETER, DATE_PARAMETER, *PAGE_PARAMETERS],
+                    "`winners` and ranks count the league's members only. `game` picks "
+                    "Foursquare's dailies (default) or Spite & Malice's.",
+        parameters=[PERIOD_PARAMETER, DATE_PARAMETER, GAME_PARAMETER, *PAGE_PARAMETERS],
         responses={200: board_serializers.BoardOutput, **problems(400, 401, 404, 429)},
     )
     def get(self, request, league_id):
-        query = page_query(request)
+        query = page_query(request, s.LeagueBoardQuery)
         league = selectors.league_of(request.user, league_id)
-        ref = boards.board_ref(Period(query["period"]), query.get("date") or utc_today())
+        ref = boards.board_ref(Period(query["period"]), query.get("date") or utc_today(),
+                               query["game"])
         page = boards.members_board_page(
             ref=ref, members=selectors.member_ids(league), viewer=request.user,
             limit=query["limit"], cursor=query.get("cursor"), around=query["around"])

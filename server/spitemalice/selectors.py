@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.db.models import Case, IntegerField, Q, Value, When
 
-from server.spitemalice.models import Event, Match, MatchGame
+from server.boards.streaks import streaks
+from server.games.dailies import current_dates, daily_number
+from server.spitemalice.models import MAX_POINTS, Event, Match, MatchGame
 from server.spitemalice.problems import GameNotFound, MatchNotFound
 
 EVENTS_PER_PAGE = 1000
@@ -54,3 +56,57 @@ def events_of(match: Match, seat: int, after: int) -> tuple[list[dict], int]:
 def daily_match_of(player, day):
     return (Match.objects.select_related("player0", "player1")
             .filter(player0=player, mode=Match.Mode.DAILY, daily=day).first())
+
+
+def _tally() -> dict[str, int]:
+    return {"played": 0, "won": 0, "lost": 0, "tied": 0}
+
+
+def player_stats(player) -> dict:
+    """A player's Spite & Malice: matches and games finished (won, lost, tied), dailies played
+    and won, win streaks by daily number, the points of the won dailies and the best one."""
+    matches = list(Match.objects.filter(Q(player0=player) | Q(player1=player))
+                   .values_list("id", "player0_id", "status", "winner", "mode", "daily"))
+    seats = {match_id: 0 if player0 == player.pk else 1
+             for match_id, player0, *_ in matches}
+    match_tally, game_tally = _tally(), _tally()
+    for match_id, _, status, winner, _, _ in matches:
+        if status == Match.Status.FINISHED:
+            _count(match_tally, winner, seats[match_id])
+    games = MatchGame.objects.filter(match_id__in=seats).exclude(
+        status=MatchGame.Status.PLAYING).values_list("match_id", "number", "status", "winner",
+                                                     "points")
+    points_of: dict = {}
+    for match_id, number, status, winner, points in games:
+        _count(game_tally, None if status == MatchGame.Status.TIED else winner, seats[match_id])
+        if number == 1:
+            points_of[match_id] = points if winner == seats[match_id] else None
+    dailies = [(daily, status, winner, points_of.get(match_id))
+               for match_id, _, status, winner, mode, daily in matches
+               if mode == Match.Mode.DAILY]
+    won = [(daily, points) for daily, status, winner, points in dailies
+           if status == Match.Status.FINISHED and winner == 0 and points]
+    first_open = daily_number(current_dates()[0])
+    streak = streaks([(daily_number(daily), "won" if (status, winner) == ("finished", 0)
+                       else "lost" if status == "finished" else "playing")
+                      for daily, status, winner, _ in dailies], first_open=first_open)
+    distribution = dict.fromkeys(range(1, MAX_POINTS + 1), 0)
+    for _, points in won:
+        distribution[points] += 1
+    best = max(won, key=lambda item: (item[1], -item[0].toordinal()), default=None)
+    return {
+        "matches": match_tally,
+        "games": game_tally,
+        "dailies_played": len(dailies),
+        "dailies_won": len(won),
+        "current_win_streak": streak.current_win,
+        "longest_win_streak": streak.longest_win,
+        "distribution": {str(points): count for points, count in distribution.items()},
+        "best_daily": None if best is None else {
+            "date": best[0].isoformat(), "number": daily_number(best[0]), "points": best[1]},
+    }
+
+
+def _count(tally: dict[str, int], winner: int | None, seat: int) -> None:
+    tally["played"] += 1
+    tally["won" if winner == seat else "tied" if winner is None else "lost"] += 1

@@ -16,8 +16,9 @@ from server.api.inputs import StrictInput, StrictQuery
 from server.players.serializers import PlayerRef
 from server.spitemalice.models import LEVELS, TARGETS, Match, MatchGame
 
-SOURCE_PATTERN = r"^(P|S[0-3]|[A2-9TJQK][CDHS])$"
-TARGET_PATTERN = r"^(C[0-2]|S[0-3])$"
+# Each part of an action is one of these; which parts make an action (a card or pile onto a
+# stack) is the engine's to say, as 422 illegal_action, like any other action the rules refuse.
+PART_PATTERN = r"^(P|S[0-3]|C[0-2]|[A2-9TJQK][CDHS])$"
 
 
 class BotMatchInput(StrictInput):
@@ -63,7 +64,7 @@ def match_create_input(data) -> dict:
 def action_field(**kwargs) -> serializers.ListField:
     return serializers.ListField(
         child=StrictCharField(max_length=2, validators=[RegexValidator(
-            r"^(P|S[0-3]|C[0-2]|[A2-9TJQK][CDHS])$", "Not a source or target.")]),
+            PART_PATTERN, "Not a source or target: P, S0-S3, C0-C2 or a card code.")]),
         min_length=2, max_length=2, **kwargs)
 
 
@@ -79,14 +80,6 @@ class ActionInput(StrictInput):
         required=False, allow_null=True, min_value=0, max_value=100_000,
         help_text="The actions already played in the game, as you last saw them; if given it "
                   "must match, or 409 stale_action.")
-
-    def validate_action(self, value):
-        source, target = value
-        if not RegexValidator(SOURCE_PATTERN).regex.fullmatch(source):
-            raise serializers.ValidationError("The source is P, S0-S3 or a card code.")
-        if not RegexValidator(TARGET_PATTERN).regex.fullmatch(target):
-            raise serializers.ValidationError("The target is C0-C2 or S0-S3.")
-        return value
 
 
 class MatchListQuery(StrictQuery):
@@ -198,3 +191,29 @@ class SpiteMaliceDailyOutput(serializers.Serializer):
     your_match = MatchOutput(allow_null=True, help_text="Your match of this daily; null if "
                                                         "you have not started it.")
 
+
+
+class ResultTallyOutput(serializers.Serializer):
+    played = serializers.IntegerField(help_text="Finished.")
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField(help_text="A resignation counts as a loss.")
+    tied = serializers.IntegerField()
+
+
+class BestDailyOutput(serializers.Serializer):
+    date = serializers.DateField()
+    number = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class SpiteMaliceStatsOutput(serializers.Serializer):
+    matches = ResultTallyOutput(help_text="Every match (against the bot and dailies).")
+    games = ResultTallyOutput(help_text="Every game of those matches.")
+    dailies_played = serializers.IntegerField(help_text="Spite & Malice dailies started.")
+    dailies_won = serializers.IntegerField()
+    current_win_streak = serializers.IntegerField(help_text="Dailies won in a row, by number.")
+    longest_win_streak = serializers.IntegerField()
+    distribution = serializers.DictField(child=serializers.IntegerField(),
+                                         help_text="Dailies won by points, every points 1-20.")
+    best_daily = BestDailyOutput(allow_null=True, help_text="The won daily with the most "
+                                                            "points (the earliest of equals).")

@@ -73,3 +73,24 @@ def cards_in(value) -> list[str]:
     if isinstance(value, list):
         return [card for item in value for card in cards_in(item)]
     return []
+
+
+def daily_won(player, day, points: int, finished_at=None) -> Match:
+    """``player``'s Spite & Malice daily of ``day``, started and then recorded as won with
+    ``points``, through the boards' hook the finishing transaction calls (a real win takes a
+    whole game against the bot)."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from server.spitemalice import boards, services
+
+    match, _ = services.match_start_daily(player=player, day=day)
+    now = finished_at or timezone.now()
+    with transaction.atomic():
+        MatchGame.objects.filter(match=match, number=1).update(
+            status="won", winner=0, points=points, finished_at=now)
+        Match.objects.filter(pk=match.pk).update(status="finished", winner=0, reason="target",
+                                                 score0=points, turn=None, finished_at=now)
+        match.refresh_from_db()
+        boards.daily_result_record(match)
+    return match

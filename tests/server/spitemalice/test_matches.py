@@ -185,11 +185,18 @@ def test_an_illegal_action_is_refused_with_the_engines_message_and_changes_nothi
 
 
 @pytest.mark.parametrize("action", [["P"], ["P", "C0", "C1"], ["p", "C0"], ["P", "C3"],
-                                    ["P", "S4"], [1, "C0"], "P>C0", None, ["ZZ", "C0"],
-                                    ["C0", "C1"], ["P", "P"]])
+                                    ["P", "S4"], [1, "C0"], "P>C0", None, ["ZZ", "C0"], []])
 def test_a_malformed_action_is_invalid(player_api, action):
     match = start(player_api)
     assert_problem(player_api.post(url(match, "/actions"), {"action": action}), 400, "invalid")
+
+
+@pytest.mark.parametrize("action", [["C0", "C1"], ["P", "P"], ["S0", "S1"], ["7H", "7H"]])
+def test_parts_that_make_no_action_are_refused_by_the_engine(player_api, action):
+    match = start(player_api)
+    body = assert_problem(player_api.post(url(match, "/actions"), {"action": action}), 422,
+                          "illegal_action")
+    assert action[0] in body["detail"]
 
 
 @pytest.mark.parametrize("extra", [{"game": "1"}, {"actions": -1}, {"actions": 1.0},

@@ -48,3 +48,14 @@ def test_retries_with_one_idempotency_key_all_get_the_first_answer(make_player):
     assert {r.status_code for r in responses} == {200}
     assert len({r.content for r in responses}) == 1
     assert Action.objects.filter(match_id=match["id"], seat=0).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_daily_requests_create_one_match(make_player):
+    _, api = make_player()
+
+    responses = race(lambda _: api.post("spite-malice/matches", {"mode": "daily"}))
+
+    assert sorted(r.status_code for r in responses) == [200] * (THREADS - 1) + [201]
+    assert len({r.json()["id"] for r in responses}) == 1
+    assert Match.objects.filter(mode="daily").count() == 1
