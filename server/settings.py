@@ -256,9 +256,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [FRONTEND_DIR]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Compressed but not hashed: the front end is native ES modules with no build step, and
-    # hashing would rewrite their import paths.
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    # Hashed names (imports between the modules rewritten to them), compressed with gzip and
+    # Brotli, served as immutable for a year; index.html is rewritten to the hashed names.
+    "staticfiles": {"BACKEND": "server.core.storage.FrontendStaticFilesStorage"},
 }
 
 # --- API ---------------------------------------------------------------------------------------
