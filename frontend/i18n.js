@@ -116,13 +116,23 @@ export function hasDateData(lang, DateTimeFormat = Intl.DateTimeFormat) {
   }
 }
 
+// Spelled out, not a template: the static files are served under hashed names, and only a
+// literal import() is rewritten to them (server/core/storage.py).
+const TABLES = {
+  en: () => import("./locales/en.js"),
+  ml: () => import("./locales/ml.js"),
+  ka: () => import("./locales/ka.js"),
+  fa: () => import("./locales/fa.js"),
+  bn: () => import("./locales/bn.js"),
+};
+
 let active = createTranslator(DEFAULT_LANGUAGE, {});
 const listeners = new Set();
 
 /** Loads a language's table and makes it the active one. */
 export async function loadLanguage(code) {
   const lang = isSupported(code) ? code : DEFAULT_LANGUAGE;
-  const module = await import(`./locales/${lang}.js`);
+  const module = await TABLES[lang]();
   active = createTranslator(lang, module.default);
   for (const listener of listeners) listener(active);
   return active;

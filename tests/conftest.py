@@ -117,3 +117,16 @@ def _background_jobs_off(settings) -> None:
     """No background thread in tests: a job stays pending until a test runs it with
     ``job_run`` (the server's tests), or for good (the browser's)."""
     settings.FOURSQUARE_BACKGROUND = "off"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _static_files_from_the_sources(tmp_path_factory):
+    """The tests serve frontend/ as it is, through the static finders: never the files that a
+    `make run` in this checkout collected into staticfiles/ (older, and under hashed names)."""
+    from django.test import override_settings
+
+    nowhere = tmp_path_factory.getbasetemp() / "no-collected-static"
+    overridden = override_settings(STATIC_ROOT=nowhere)
+    overridden.enable()
+    yield
+    overridden.disable()

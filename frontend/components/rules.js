@@ -4,8 +4,17 @@
 import { h, replace } from "../lib/dom.js";
 import { current, t } from "../i18n.js";
 
+// Literal import()s, which the hashed static files' manifest rewrites (server/core/storage.py).
+const PAGES = {
+  en: () => import("../rules/en.js"),
+  ml: () => import("../rules/ml.js"),
+  ka: () => import("../rules/ka.js"),
+  fa: () => import("../rules/fa.js"),
+  bn: () => import("../rules/bn.js"),
+};
+
 export default async function rules(root) {
-  const { default: blocks } = await import(`../rules/${current().lang}.js`);
+  const { default: blocks } = await (PAGES[current().lang] ?? PAGES.en)();
   replace(root, h("article", { class: "page rules", "aria-labelledby": "rules-heading" },
     h("h1", { id: "rules-heading" }, t("rules.title")),
     h("p", { class: "actions" }, h("a", { class: "button primary", href: "#/tutorial" }, t("rules.tutorial"))),

@@ -2,12 +2,13 @@
 
 import logging
 
-from django.conf import settings
 from django.db import DatabaseError, connection
-from django.http import FileResponse, HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
+
+from server.core.frontpage import front_page_html
 
 logger = logging.getLogger(__name__)
 
@@ -45,13 +46,12 @@ FRONT_PAGE_CSP = "; ".join([
 
 
 @require_safe
-def front_page(request: HttpRequest) -> FileResponse:
-    """The single-page front end; its scripts and styles are static files beside it."""
-    response = FileResponse(
-        open(settings.FRONTEND_DIR / "index.html", "rb"),  # noqa: SIM115 - FileResponse closes it
-        content_type="text/html; charset=utf-8",
-    )
-    # Revalidate on every visit so a deploy reaches players at once.
+def front_page(request: HttpRequest) -> HttpResponse:
+    """The single-page front end: index.html pointing at the hashed names of its scripts and
+    styles (server.core.frontpage), which are static files served beside it."""
+    response = HttpResponse(front_page_html(), content_type="text/html; charset=utf-8")
+    # Revalidate on every visit so a deploy reaches players at once; the files it names are
+    # hashed, so they are cached for good.
     response["Cache-Control"] = "no-cache"
     response["Content-Security-Policy"] = FRONT_PAGE_CSP
     return response

@@ -34,7 +34,7 @@ def test_front_page_serves_the_html_page(client):
 
     assert response.status_code == 200
     assert response["Content-Type"] == "text/html; charset=utf-8"
-    assert b"<title>Foursquare Daily</title>" in b"".join(response.streaming_content)
+    assert b"<title>Foursquare Daily</title>" in response.content
 
 
 def test_api_schema_is_an_openapi_document(client):
