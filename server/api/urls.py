@@ -24,6 +24,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/record", games.RecordView.as_view(), name="record"),
     path("games/<uuid:game_id>/analysis", games.AnalysisView.as_view(), name="analysis"),
     path("games/<uuid:game_id>/hint", games.HintView.as_view(), name="hint"),
+    path("challenges/<uuid:game_id>", games.ChallengeView.as_view(), name="challenge"),
     path("players/me/stats", boards.MyStatsView.as_view(), name="my-stats"),
     path("players/<uuid:player_id>", boards.PlayerProfileView.as_view(), name="player"),
     path("daily", boards.DailyView.as_view(), name="daily"),

@@ -51,3 +51,7 @@ class HintsNotAllowed(PermissionDenied):
 
 class AnalysisUnavailable(ServiceUnavailable):
     code, title = "analysis_unavailable", "The analysis could not be computed"
+
+
+class ChallengeNotFound(NotFound):
+    code, title = "not_found", "No such challenge"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from server.games.models import Game, GameAnalysis
-from server.games.problems import GameNotFound
+from server.games.problems import ChallengeNotFound, GameNotFound
 
 
 def games_of(player) -> QuerySet[Game]:
@@ -22,3 +22,15 @@ def game_of(player, game_id) -> Game:
 
 def analysis_of(game: Game) -> GameAnalysis | None:
     return GameAnalysis.objects.filter(game=game).first()
+
+
+def challenge_of(game_id) -> Game:
+    """A finished practice or archive game, as its challenge link names it; any other game (a
+    daily, one still being played, or none) is a 404, so a link shows no result it cannot
+    back."""
+    game = (Game.objects.filter(pk=game_id, mode__in=[Game.Mode.PRACTICE, Game.Mode.ARCHIVE],
+                                status__in=[Game.Status.WON, Game.Status.LOST])
+            .select_related("player").first())
+    if game is None:
+        raise ChallengeNotFound()
+    return game

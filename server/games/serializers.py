@@ -206,3 +206,19 @@ class HintEstimateOutput(EstimateOutput):
 class HintOutput(serializers.Serializer):
     move = move_field()
     estimates = HintEstimateOutput(many=True, help_text="Every legal move, best first.")
+
+
+class ChallengeOutput(serializers.Serializer):
+    """What a challenge link's game shows anyone: its deal, how it ended and who played it."""
+
+    game = serializers.UUIDField()
+    deal = serializers.CharField()
+    status = serializers.ChoiceField(choices=["won", "lost"])
+    score = serializers.IntegerField(allow_null=True, min_value=0, max_value=40,
+                                     help_text="Cards left in the stock on a win; null on a loss.")
+    name = serializers.CharField(help_text="The challenger's display name, as it is now.")
+
+
+def challenge_output(game) -> dict:
+    return {"game": str(game.pk), "deal": game.deal_id, "status": game.status,
+            "score": game.score if game.status == "won" else None, "name": game.player.name}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from server.api import idempotency
@@ -233,3 +233,23 @@ class HintView(ApiView):
         if game.is_over:
             raise GameOver(f"The game is over ({game.status}); there is nothing to hint.")
         return Response(analysis.hint_of(rebuild(game)))
+
+
+class ChallengeView(ApiView):
+    """A challenge link names the challenger's game; this is all anyone may see of it."""
+
+    permission_classes = [AllowAny]
+    throttle_scope = "boards"
+    throttle_reads = True  # public: per address above all
+
+    @extend_schema(
+        tags=TAG, operation_id="challenges_retrieve",
+        summary="The result a challenge link stands for",
+        description="A finished practice or archive game's deal, outcome, score and player's "
+                    "name, for anyone with the link; nothing else of the game. A daily, a game "
+                    "still being played or no game at all is `404`.",
+        responses={200: s.ChallengeOutput, **problems(401, 404, 429)},
+    )
+    def get(self, request, game_id):
+        return Response(s.challenge_output(selectors.challenge_of(game_id)))
+
