@@ -1,21 +1,30 @@
 // The floating grid: piles from the API's `grid`, targets from its `legal_moves`, drawn in the
 // smallest rectangle that holds them. Arrow keys move a single focus over the cells (the
 // "roving tabindex" pattern) and Enter or Space places the current card on a target.
+//
+// What a placement would do is the server's `previews` (one per legal move): pointing at a
+// target, or focusing it, shows the current card there and marks every pile it would turn
+// over. On a touch screen the first tap on a target previews it and a second tap on the same
+// target places the card; a mouse click places at once (hovering has already shown it).
 
 import { h } from "../lib/dom.js";
 import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { cellLabel, key, layout, restingFocus, step } from "../model/grid.js";
-import { cardBack, cardFace } from "./card.js";
+import { cellLabel, key, layout, previewsByCell, restingFocus, step } from "../model/grid.js";
+import { cardBack, cardFace, cardSlot, cardStack } from "./card.js";
 
 /**
- * game: {grid, legal_moves, last_move?}. Options: onPlace(row, col) (omit for a read-only
- * board), focus {row, col} to start from, onFocus(position), label, and `animate` to play the
- * last move's landing and flips.
+ * game: {grid, legal_moves, previews?, current_card?, last_move?}. Options: onPlace(row, col)
+ * (omit for a read-only board), focus {row, col} to start from, onFocus(position),
+ * onPreview(preview | null, {armed, refused}) when the previewed target changes, label, and
+ * `animate` to play the last move's landing and flips.
  */
-export function renderBoard(game, { onPlace = null, focus = null, onFocus = () => {}, label, animate = false, highlight = null } = {}) {
+export function renderBoard(game, {
+  onPlace = null, focus = null, onFocus = () => {}, onPreview = () => {}, label, animate = false, highlight = null,
+} = {}) {
   const grid = layout(game);
   const name = (code) => cardName(code, t);
+  const previews = onPlace ? previewsByCell(game) : new Map();
   const landed = animate || highlight ? (highlight?.at ?? game.last_move?.at) : null;
   const flipped = new Set((animate || highlight ? (highlight?.flipped ?? game.last_move?.flipped ?? []) : []).map(([r, c]) => key(r, c)));
   let resting = restingFocus(grid, focus);
@@ -29,7 +38,10 @@ export function renderBoard(game, { onPlace = null, focus = null, onFocus = () =
     style: { "--cols": grid.colCount, "--rows": grid.rowCount },
   }, grid.rows.map((line) => h("div", { class: "board-row", role: "row" }, line.map((cell) => {
     const pile = cell.pile;
+    const here = key(cell.row, cell.col);
     const isLanded = landed && landed[0] === cell.row && landed[1] === cell.col;
+    const isFlipped = flipped.has(here);
+    const target = cell.target && Boolean(onPlace);
     const element = h("div", {
       class: [
         "cell",
@@ -37,27 +49,75 @@ export function renderBoard(game, { onPlace = null, focus = null, onFocus = () =
         pile && !pile.face_up ? "cell-down" : null,
         pile?.revealed ? "cell-revealed" : null,
         pile?.unknown ? "cell-unknown" : null,
-        cell.target && onPlace ? "cell-target" : null,
+        target ? "cell-target" : null,
         pile ? `height-${pile.height}` : null,
         // The last move stays marked (not only animated), for anyone who looked away or
-        // prefers reduced motion: an outline on the card placed, a badge on each card turned.
-        isLanded && animate ? "anim-land cell-last" : null,
-        isLanded && !animate ? "cell-landed" : null,
-        flipped.has(key(cell.row, cell.col)) ? (animate ? "anim-flip cell-flipped" : "cell-flipped") : null,
+        // prefers reduced motion: a tag on the card placed, a tag on each card turned.
+        isLanded ? "cell-landed" : null,
+        isLanded && animate ? "anim-land" : null,
+        isFlipped ? "cell-flipped" : null,
+        isFlipped && animate ? "anim-flip" : null,
       ],
       role: "gridcell",
       tabindex: onPlace && resting && resting.row === cell.row && resting.col === cell.col ? "0" : "-1",
-      "aria-label": cellLabel({ ...cell, target: cell.target && Boolean(onPlace) }, t, name),
-      dataset: { row: cell.row, col: cell.col, target: cell.target && onPlace ? "true" : "false" },
+      "aria-label": cellLabel({ ...cell, target, preview: previews.get(here) ?? null }, t, name),
+      dataset: { row: cell.row, col: cell.col, target: target ? "true" : "false" },
     },
-    pile ? cardView(pile) : cell.target && onPlace ? h("span", { class: "target-mark", "aria-hidden": "true" }, "+") : null,
-    pile && pile.height > 1 ? h("span", { class: "height-badge", "aria-hidden": "true" }, current().number(pile.height)) : null,
-    pile && cell.target && onPlace ? h("span", { class: "target-badge", "aria-hidden": "true" }, "+") : null);
-    cells.set(key(cell.row, cell.col), element);
+    pile ? cardStack(cardView(pile), { height: pile.height }) : cardSlot({ className: target ? "slot-target" : "" }),
+    target && pile ? h("span", { class: "target-dot", "aria-hidden": "true" }) : null,
+    isLanded ? h("span", { class: "cell-tag tag-placed", "aria-hidden": "true" }, t("board.tag_placed")) : null,
+    isFlipped ? h("span", { class: "cell-tag tag-turned", "aria-hidden": "true" }, "↻ ", t("board.tag_turned")) : null);
+    cells.set(here, element);
     return element;
   }))));
 
   if (!onPlace) return board;
+
+  // --- The preview: one target at a time ----------------------------------------------------
+  let shown = null; // key of the previewed target
+  let armed = null; // key of the target a touch has previewed: the next tap on it places
+  const marks = [];
+
+  function clearPreview() {
+    for (const mark of marks.splice(0)) mark.remove();
+    for (const element of board.querySelectorAll(".cell-previewed, .cell-will-turn")) {
+      element.classList.remove("cell-previewed", "cell-will-turn", "cell-will-hide", "cell-will-show");
+    }
+    board.classList.remove("board-previewing");
+    shown = null;
+  }
+
+  function showPreview(position, { touch = false, refused = false } = {}) {
+    const here = position ? key(position.row, position.col) : null;
+    const preview = here ? previews.get(here) ?? null : null;
+    if (here === shown && !refused && (touch ? armed === here : true)) return;
+    clearPreview();
+    armed = touch && preview ? here : null;
+    if (preview) {
+      shown = here;
+      board.classList.add("board-previewing");
+      const cell = cells.get(here);
+      cell.classList.add("cell-previewed");
+      if (game.current_card) {
+        const ghost = h("span", { class: "ghost", "aria-hidden": "true" }, cardFace(game.current_card, { label: false }));
+        cell.append(ghost);
+        marks.push(ghost);
+      }
+      for (const [row, col] of preview.flipped) {
+        const other = cells.get(key(row, col));
+        if (!other) continue;
+        const up = other.classList.contains("cell-down");
+        other.classList.add("cell-will-turn", up ? "cell-will-show" : "cell-will-hide");
+        const mark = h("span", { class: "turn-mark", "aria-hidden": "true" },
+          h("span", { class: "turn-mark-icon" }, "↻"), t(up ? "board.will_show" : "board.will_hide"));
+        other.append(mark);
+        marks.push(mark);
+      }
+    }
+    onPreview(preview, { armed: Boolean(armed), refused, touch });
+  }
+
+  const positionOf = (cell) => ({ row: Number(cell.dataset.row), col: Number(cell.dataset.col) });
 
   const moveFocus = (position) => {
     const from = cells.get(key(resting.row, resting.col));
@@ -65,8 +125,8 @@ export function renderBoard(game, { onPlace = null, focus = null, onFocus = () =
     if (!to) return;
     if (from) from.tabIndex = -1;
     to.tabIndex = 0;
-    to.focus();
     resting = position;
+    to.focus();
     onFocus(position);
   };
 
@@ -79,21 +139,63 @@ export function renderBoard(game, { onPlace = null, focus = null, onFocus = () =
       event.preventDefault();
       const cell = cells.get(key(resting.row, resting.col));
       if (cell?.dataset.target === "true") onPlace(resting.row, resting.col);
+      else showPreview(resting, { refused: true });
     }
   });
-  board.addEventListener("click", (event) => {
+  board.addEventListener("focusin", (event) => {
+    const cell = event.target.closest?.(".cell");
+    if (cell && !pointerDown) showPreview(positionOf(cell));
+  });
+  board.addEventListener("focusout", (event) => {
+    if (!board.contains(event.relatedTarget) && !hovering) { clearPreview(); onPreview(null, {}); }
+  });
+
+  let hovering = false;
+  let pointerDown = false;
+  let lastPointer = "mouse";
+  board.addEventListener("pointerover", (event) => {
+    if (event.pointerType !== "mouse" && event.pointerType !== "pen") return;
     const cell = event.target.closest(".cell");
     if (!cell) return;
-    const position = { row: Number(cell.dataset.row), col: Number(cell.dataset.col) };
+    hovering = true;
+    showPreview(positionOf(cell));
+  });
+  board.addEventListener("pointerleave", (event) => {
+    if (event.pointerType !== "mouse" && event.pointerType !== "pen") return;
+    hovering = false;
+    // Back to the keyboard's cell if the board has focus, else nothing.
+    if (board.contains(document.activeElement)) showPreview(resting);
+    else { clearPreview(); onPreview(null, {}); }
+  });
+  board.addEventListener("pointerdown", (event) => {
+    lastPointer = event.pointerType || "mouse";
+    pointerDown = true;
+  });
+  board.addEventListener("click", (event) => {
+    pointerDown = false;
+    const cell = event.target.closest(".cell");
+    if (!cell) return;
+    const position = positionOf(cell);
+    const here = key(position.row, position.col);
+    const touch = lastPointer === "touch";
+    lastPointer = "mouse"; // a keyboard "click" that follows is not a touch
     moveFocus(position);
-    if (cell.dataset.target === "true") onPlace(position.row, position.col);
+    if (cell.dataset.target !== "true") {
+      showPreview(position, { touch, refused: true });
+      return;
+    }
+    if (touch && armed !== here && previews.has(here)) {
+      showPreview(position, { touch: true });  // first tap: see what it would do
+      return;
+    }
+    onPlace(position.row, position.col);
   });
   return board;
 }
 
 function cardView(pile) {
   if (pile.face_up && pile.card) return cardFace(pile.card, { label: false });
-  if (pile.revealed && pile.card) return [cardFace(pile.card, { label: false }), h("span", { class: "revealed-mark", "aria-hidden": "true" })];
+  if (pile.revealed && pile.card) return cardFace(pile.card, { label: false, className: "card-revealed" });
   return cardBack();
 }
 

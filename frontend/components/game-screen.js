@@ -7,9 +7,10 @@ import { problemView } from "../lib/problems.js";
 import { writeCapped, read } from "../prefs.js";
 import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { findCell, layout, meter, moveAnnouncement } from "../model/grid.js";
+import { findCell, layout, meter, moveAnnouncement, previewPhrases } from "../model/grid.js";
 import { focusBoard, renderBoard } from "./board.js";
-import { cardFace } from "./card.js";
+import { cardFace, cardStack } from "./card.js";
+import { markSection } from "./header.js";
 
 /** Remembers which piles the server turned over at each move, for this device's replays. */
 export function rememberFlips(game) {
@@ -21,6 +22,21 @@ export function rememberFlips(game) {
 
 export function rememberedFlips(gameId) {
   return read("flips", {})[gameId] ?? {};
+}
+
+/** Remembers the face-down count after each move, the story the share text tells. */
+export function rememberStory(game) {
+  if (!game.last_move) return;
+  const story = read("story", {})[game.id] ?? {};
+  story[game.moves_played - 1] = game.face_down;
+  writeCapped("story", game.id, story);
+}
+
+/** The face-down count after every move of the game, if this device saw them all; else null. */
+export function rememberedStory(game) {
+  const story = read("story", {})[game.id] ?? {};
+  const counts = Array.from({ length: game.moves_played }, (_, index) => story[index]);
+  return counts.length && counts.every((n) => Number.isInteger(n)) ? counts : null;
 }
 
 /**
@@ -36,7 +52,9 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
   const panel = h("div", { class: "game-panel" });
   const boardSlot = h("div", { class: "board-wrap" });
   const messages = h("div", { class: "game-messages" });
-  const hint = h("p", { class: "hint" });
+  // One line under the board, always there (it never pushes anything): the hint, or what the
+  // previewed placement would do.
+  const hint = h("p", { class: "hint preview-line", id: "preview-line" });
   // The bot's suggestion, in practice only: the server refuses it for a ranked daily anyway.
   const suggestion = h("p", { class: "suggestion", id: "suggestion", "aria-live": "polite" });
   const askButton = initial.mode === "practice"
@@ -61,31 +79,43 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
       askButton.disabled = game.status !== "playing";
     }
   });
+  // The result comes first, above the table, once the game is over.
   const result = h("div", { class: "result-slot" });
   const root = h("section", { class: "game", "aria-labelledby": "game-heading", dataset: { status: game.status } },
     h("div", { class: "game-head" },
       h("h1", { id: "game-heading" }, heading),
       subheading ? h("p", { class: "subtle" }, subheading) : null),
-    h("div", { class: "game-body" }, panel, h("div", { class: "game-main" }, boardSlot, hint, askButton, suggestion, messages)),
-    result);
+    result,
+    h("div", { class: "game-body" }, panel, h("div", { class: "game-main" }, boardSlot, hint, askButton, suggestion, messages)));
+  markSection(initial.mode === "daily" ? "today" : "practice");
 
   function drawPanel() {
     const fd = meter(game.face_down);
+    const playing = game.status === "playing";
+    if (!playing) {
+      // Over: the outcome only; no stock, no meter (the result above says the rest).
+      replace(panel, h("div", { class: "current" },
+        h("span", { class: "label", id: "current-label" }, t("game.over")),
+        h("div", { class: ["current-card", "current-done", `status-${game.status}`] },
+          h("span", { class: "done-mark", "aria-hidden": "true" }, { won: "★", unfinished: "–" }[game.status] ?? "✕"),
+          h("span", { class: "done-text" }, t(`result.${game.status}_short`)))));
+      panel.classList.add("game-panel-over");
+      return;
+    }
+    panel.classList.remove("game-panel-over");
     const pips = Array.from({ length: fd.max }, (_, index) =>
       h("span", { class: ["pip", index < fd.value ? "pip-on" : null], "aria-hidden": "true" }));
-    const playing = game.status === "playing";
     replace(panel,
       h("div", { class: "current", "aria-live": "off" },
-        h("span", { class: "label", id: "current-label" }, playing ? t("game.current_card") : t("game.over")),
-        playing && game.current_card
-          ? h("div", { class: "current-card", "aria-labelledby": "current-label", dataset: { card: game.current_card } }, cardFace(game.current_card))
-          : h("div", { class: ["current-card", "current-done", `status-${game.status}`] },
-            h("span", { class: "done-mark" }, { won: "★", unfinished: "–" }[game.status] ?? "✕"),
-            h("span", { class: "done-text" }, t(`result.${game.status}_short`)))),
+        h("span", { class: "label", id: "current-label" }, t("game.current_card")),
+        h("div", { class: "current-card", "aria-labelledby": "current-label", dataset: { card: game.current_card } },
+          cardFace(game.current_card))),
       h("dl", { class: "counters" },
-        h("div", { class: "counter" },
+        h("div", { class: "counter counter-stock" },
           h("dt", {}, t("game.stock")),
-          h("dd", { class: "stock-value", "aria-label": t("game.stock_aria", { n: game.stock }) }, current().number(game.stock))),
+          h("dd", { class: "stock-value", "aria-label": t("game.stock_aria", { n: game.stock }) },
+            h("span", { class: "stock-pile", "aria-hidden": "true" }, cardStack(h("span", { class: "card card-back card-back-plain" }), { height: Math.min(game.stock + 1, 4) })),
+            h("span", { class: "stock-number" }, current().number(game.stock)))),
         h("div", { class: ["counter", "meter", `meter-${fd.level}`] },
           h("dt", { id: "meter-label" }, t("game.face_down")),
           h("dd", {},
@@ -95,9 +125,28 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
               "aria-valuetext": t("meter.label", { n: fd.value, max: fd.max }),
             }, pips),
             h("span", { class: "meter-value" }, t("meter.short", { n: fd.value, max: fd.max }))))),
-      fd.level === "danger" && playing
-        ? h("p", { class: "meter-warning", role: "note" }, h("span", { "aria-hidden": "true" }, "⚠ "), t("meter.warning"))
-        : null);
+      // Its place is kept while it is hidden, so the warning never moves the board.
+      h("p", {
+        class: ["meter-warning", fd.level === "danger" ? null : "meter-warning-idle"],
+        role: fd.level === "danger" ? "note" : null, "aria-hidden": fd.level === "danger" ? null : "true",
+      }, h("span", { "aria-hidden": "true" }, "⚠ "), t("meter.warning")));
+  }
+
+  function showHint(preview = null, { armed = false, refused = false } = {}) {
+    if (game.status !== "playing") { replace(hint); return; }
+    if (refused) {
+      replace(hint, h("span", { class: "preview-refused" }, t("preview.not_here")));
+      return;
+    }
+    if (!preview) {
+      replace(hint, t(game.moves_played === 0 ? "game.hint_first" : "game.hint_preview"));
+      return;
+    }
+    const [turns, after] = previewPhrases(preview, t);
+    replace(hint,
+      h("span", { class: ["preview-chip", preview.flipped.length ? "chip-turns" : null] }, turns),
+      h("span", { class: ["preview-chip", `chip-${preview.status === "playing" ? meter(preview.face_down).level : preview.status}`] }, after),
+      armed ? h("span", { class: "preview-chip chip-again" }, t("preview.tap_again")) : null);
   }
 
   function draw({ animate = false } = {}) {
@@ -110,13 +159,12 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
       onPlace: playing ? place : null,
       focus,
       onFocus: (position) => { focus = position; },
+      onPreview: showHint,
       animate,
     });
     replace(boardSlot, board);
-    if (playing) {
-      replace(hint, t(game.moves_played === 0 ? "game.hint_first" : "game.hint"));
-      if (hadFocus) focusBoard(board);
-    } else replace(hint);
+    showHint();
+    if (playing && hadFocus) focusBoard(board);
     if (askButton) askButton.hidden = !playing;
     boardSlot.setAttribute("aria-busy", busy ? "true" : "false");
   }
@@ -130,6 +178,7 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
     try {
       game = await api.play(game.id, { row, col, move: game.moves_played });
       rememberFlips(game);
+      rememberStory(game);
       replace(messages);
       replace(suggestion);
       busy = false;

@@ -40,4 +40,28 @@ export function renderHeader(container, { section, theme, onLanguage, onTheme })
       h("ul", {}, SECTIONS.map(([name, path]) => h("li", {},
         h("a", { href: `#${path}`, "aria-current": name === section ? "page" : null, dataset: { section: name } },
           t(`nav.${name}`)))))));
+  revealCurrent(container);
+}
+
+/**
+ * Marks `section` as the current screen in the nav, for screens that learn it only once their
+ * data is in (a game by its id is a daily's or a practice deal's).
+ */
+export function markSection(section, container = document.getElementById("site-header")) {
+  for (const link of container?.querySelectorAll(".site-nav a") ?? []) {
+    if (link.dataset.section === section) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  revealCurrent(container);
+}
+
+/** On a phone the nav is one row that scrolls sideways: keep the current screen in sight. */
+function revealCurrent(container) {
+  const link = container?.querySelector('.site-nav a[aria-current="page"]');
+  const list = link?.closest("ul");
+  if (!link || !list || list.scrollWidth <= list.clientWidth) return;
+  const [box, item] = [list.getBoundingClientRect(), link.getBoundingClientRect()];
+  // Scroll by how far the link's centre is from the list's (negative scrollLeft in RTL works
+  // the same way: scrollBy is relative).
+  list.scrollBy({ left: (item.left + item.width / 2) - (box.left + box.width / 2), behavior: "instant" });
 }

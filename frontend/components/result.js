@@ -9,6 +9,7 @@ import { read } from "../prefs.js";
 import { current, t } from "../i18n.js";
 import { challengeLink, compareResults, shareText } from "../model/share.js";
 import { renderAnalysis } from "./analysis-view.js";
+import { rememberedStory } from "./game-screen.js";
 import { barChart } from "./bar-chart.js";
 import { countdown } from "./countdown.js";
 import { toast } from "./toast.js";
@@ -24,7 +25,7 @@ export async function renderResult(slot, game, { signal } = {}) {
   const shareButton = h("button", { type: "button", class: "button primary", id: "share" },
     h("span", { "aria-hidden": "true" }, "⤴ "), t("result.share"));
   shareButton.addEventListener("click", async () => {
-    const text = shareText(game, t, `${location.origin}/`);
+    const text = shareText(game, t, `${location.origin}/`, rememberedStory(game));
     const copied = await copyText(text);
     toast(copied ? t("result.copied") : t("result.copy_failed"));
     if (!copied) replace(preview, h("textarea", { class: "share-text", readonly: true, rows: 7, "aria-label": t("result.share") }, text));
@@ -58,8 +59,12 @@ export async function renderResult(slot, game, { signal } = {}) {
   const line = won ? t("result.won_line", { n: game.score })
     : game.status === "unfinished" ? t("result.unfinished_line")
       : t("result.lost_line", { n: game.face_down, piles: game.grid.length });
+  // A win gets a moment: cards tossed up (none with reduced motion) and a star by the title.
+  const celebration = won ? h("div", { class: "celebration", "aria-hidden": "true" },
+    Array.from({ length: 15 }, (_, index) => h("span", { style: { "--i": index } }))) : null;
   const section = h("section", { class: ["result", won ? "result-won" : "result-lost"], "aria-labelledby": "result-heading" },
-    h("h2", { id: "result-heading" }, title),
+    celebration,
+    h("h2", { id: "result-heading" }, won ? h("span", { class: "won-star", "aria-hidden": "true" }, "★") : null, title),
     h("p", { class: "result-line" }, line),
     challenge ? comparison(game, challenge) : null,
     ranked ? standing : null,
@@ -72,18 +77,25 @@ export async function renderResult(slot, game, { signal } = {}) {
   replace(slot, section);
   announce(`${title}. ${won || game.status === "unfinished" ? line : ""}`);
   section.querySelector("h2").tabIndex = -1;
-  section.querySelector("h2").focus({ preventScroll: false });
+  section.querySelector("h2").focus({ preventScroll: true });
+  // The result comes first: bring it into view from the game's heading (the board is below).
+  slot.closest(".game")?.querySelector(".game-head")?.scrollIntoView?.({ block: "start" });
 
   renderAnalysis(analysisSlot, game, { signal });  // it polls on its own: not awaited
   if (!ranked) return;
   replace(standing, h("p", { class: "subtle" }, t("common.loading")));
   try {
-    const board = await api.leaderboard({ period: "day", date: game.date, limit: 10, around: true });
+    const [board, me] = await Promise.all([
+      api.leaderboard({ period: "day", date: game.date, limit: 10, around: true }),
+      game.ranked === false ? api.me().catch(() => null) : null,
+    ]);
     if (signal?.aborted) return;
-    replace(standing, standingView(board, game));
+    replace(standing, standingView(board, game, { claimed: me ? !me.guest : false }));
     const counted = board.standing?.ranked !== false && game.ranked !== false;
+    // Your score is marked on the chart even when it is not among the ranked bars.
     replace(chart, barChart(board.distribution ?? {}, {
-      mine: won && counted ? game.score : null,  // an unranked win is not among the bars
+      mine: won ? game.score : null,
+      counted,
       caption: t("result.distribution", { date: current().date(game.date, "medium") }),
     }));
   } catch (error) {
@@ -93,15 +105,27 @@ export async function renderResult(slot, game, { signal } = {}) {
   }
 }
 
-/** Rank and percentile for a win; for a loss, where the player stands without a rank; for a
- * game that is not on the global board, why and how to get there. */
-export function standingView(board, game) {
+/**
+ * Rank and percentile for a win; for a loss, where the player stands without a rank. A game not
+ * on the global board says where its score would stand among the ranked players, then, calmly
+ * and last, why it is not ranked (`claimed`: the account is saved, so it is not told to save it).
+ */
+export function standingView(board, game, { claimed = false } = {}) {
   const standing = board.standing ?? {};
   const rows = [];
   const percent = standing.better_than_percent;
-  if (standing.ranked === false || game.ranked === false) {
-    // Not on the global board (a guest, or an account created on the daily's date).
-    rows.push(h("p", { class: "rank no-rank", id: "unranked" }, t("boards.unranked")));
+  const unranked = standing.ranked === false || game.ranked === false;
+  if (unranked) {
+    if (game.status === "won" && standing.would_rank) {
+      rows.push(h("p", { class: "rank rank-would", id: "would-rank" },
+        t("result.would_rank", { rank: standing.would_rank, n: board.players })));
+      if (standing.would_better_than_percent !== null && standing.would_better_than_percent !== undefined) {
+        rows.push(h("p", { class: "percentile", id: "percentile" },
+          t("result.would_percentile", { percent: current().percent(standing.would_better_than_percent / 100) })));
+      }
+    } else if (game.status !== "won") {
+      rows.push(h("p", { class: "rank no-rank", id: "rank" }, t("result.no_rank")));
+    }
   } else if (game.status === "won" && standing.rank) {
     rows.push(h("p", { class: "rank", id: "rank" }, t("result.rank", { rank: standing.rank, n: board.winners })));
     // "Better than 0%" reads like a loss: a shared first place says so instead.
@@ -111,7 +135,11 @@ export function standingView(board, game) {
     rows.push(h("p", { class: "rank no-rank", id: "rank" }, t("result.no_rank")));
     if (percent) rows.push(h("p", { class: "percentile", id: "percentile" }, t("result.percentile_lost", { percent: current().percent(percent / 100) })));
   }
-  rows.push(h("p", { class: "subtle" }, t("result.today_counts", { n: board.players, winners: board.winners })));
+  rows.push(h("p", { class: "subtle today-counts" }, t("result.ranked_counts", { n: board.players, winners: board.winners })));
+  if (unranked) {
+    rows.push(h("p", { class: "subtle unranked-note", id: "unranked" },
+      t(claimed ? "result.unranked_claimed" : "result.unranked_guest")));
+  }
   return rows;
 }
 

@@ -65,6 +65,7 @@ export default async function today(root, route, { signal }) {
 
   const start = h("button", { type: "button", class: "button primary big", id: "start-daily" }, t("today.play"));
   const problems = h("div");
+  const rankingNote = h("p", { class: "ranking-note", id: "ranking-note" });
   start.addEventListener("click", async () => {
     start.disabled = true;
     write("welcomed", true); // a first visit is over once its player starts playing
@@ -80,10 +81,16 @@ export default async function today(root, route, { signal }) {
     h("h1", { id: "today-heading" }, info?.number ? t("game.daily_title", { number: info.number }) : t("game.daily_title_plain")),
     h("p", { class: "subtle" }, current().date(info?.date ?? date)),
     h("p", { class: "lead" }, t("today.intro")),
-    info ? h("p", { class: "today-count" }, t("today.players", { n: info.players ?? 0 }), " · ", t("today.winners", { n: info.winners ?? 0 })) : null,
+    info ? h("p", { class: "today-count" },
+      h("span", {}, t("today.ranked_players", { n: info.players ?? 0 })),
+      h("span", {}, t("today.winners", { n: info.winners ?? 0 }))) : null,
     h("div", { class: "actions" }, start, h("a", { class: "button", href: "#/rules" }, t("today.rules"))),
-    problems);
+    problems,
+    rankingNote);
   replace(root, welcome(), intro);
+  // Before a first daily, a guest learns calmly how the global boards rank (not after a win).
+  const guest = api.hasToken() ? await api.me().then((me) => me.guest, () => false) : true;
+  if (guest && !signal.aborted) replace(rankingNote, t("today.ranking_note"));
 }
 
 function showGame(root, game, signal) {

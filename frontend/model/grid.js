@@ -38,6 +38,24 @@ export function layout(game) {
   return { rows, rowCount: bottom - top + 1, colCount: right - left + 1, cells: rows.flat() };
 }
 
+/** The server's `previews` keyed like cells: what placing the current card there would do. */
+export function previewsByCell(game) {
+  return new Map((game.previews ?? []).map((preview) => [key(preview.at[0], preview.at[1]), preview]));
+}
+
+/**
+ * A preview in words, as short phrases: what turns over, and the face-down count after (or
+ * that the move wins or loses). The server said what happens; this only names it.
+ */
+export function previewPhrases(preview, t) {
+  const turns = preview.flipped.length
+    ? t("preview.turns", { n: preview.flipped.length }) : t("preview.turns_none");
+  const after = preview.status === "won" ? t("preview.wins")
+    : preview.status === "lost" ? t("preview.loses", { n: preview.face_down })
+      : t("preview.after", { n: preview.face_down });
+  return [turns, after];
+}
+
 export function findCell(grid, row, col) {
   return grid.cells.find((cell) => cell.row === row && cell.col === col) ?? null;
 }
@@ -82,7 +100,8 @@ export function cellLabel(cell, t, cardName) {
     what = `${top}, ${height}`;
     if (cell.target) what += `. ${t("cell.place_on")}`;
   }
-  return `${where}: ${what}`;
+  const preview = cell.target && cell.preview ? `. ${previewPhrases(cell.preview, t).join(". ")}` : "";
+  return `${where}: ${what}${preview}`;
 }
 
 /** What to announce after a move: the card, where it landed, what turned over, the meter. */

@@ -1,11 +1,25 @@
-// The text a player shares after a game: the result in words and a small picture of the final
-// grid's make-up — how many piles ended face up, face down or empty, in that order, never where
-// they were — so it spoils nothing of the deal.
+// The text a player shares after a game: the result in words, then the game's story as rows of
+// squares, as Wordle's are — one square per card played, its colour the face-down count right
+// after it, from none to the losing fifth — and the link. It tells how close the game ran, never
+// a card or a place, so it spoils nothing of the deal. Without the story (a game partly played
+// on another device) a picture of the final grid's make-up stands in: how many piles ended face
+// up, face down or empty, in that order, never where they were.
 
 const FACE_UP = "🟦";
 const FACE_DOWN = "🟧";
 const EMPTY = "⬜";
 const CELLS = 16;
+// Face-down piles after a move: 0, 1–2, 3, 4 (one more loses), 5 (lost).
+const TENSION = ["🟩", "🟨", "🟨", "🟧", "🟥", "⬛"];
+const STORY_ROW = 8;
+
+/** The story's rows: a square per move, by the face-down count after it. */
+export function story(counts) {
+  const squares = counts.map((n) => TENSION[Math.max(0, Math.min(TENSION.length - 1, n))]);
+  const rows = [];
+  for (let start = 0; start < squares.length; start += STORY_ROW) rows.push(squares.slice(start, start + STORY_ROW).join(""));
+  return rows.join("\n");
+}
 
 export function picture(game) {
   const up = game.grid.filter((pile) => pile.face_up).length;
@@ -17,15 +31,16 @@ export function picture(game) {
   return lines.join("\n");
 }
 
-/** e.g. "Foursquare #123 · won · 9 left", then the picture, then the link. */
-export function shareText(game, t, url = "") {
+/** e.g. "Foursquare #123 · won · 9 left", then the story (`counts`: the face-down count after
+ *  each move, if known) or the picture, then the link. */
+export function shareText(game, t, url = "", counts = null) {
   const name = game.mode === "daily" || game.mode === "archive"
     ? t("share.daily_name", { number: game.number })
     : t("share.practice_name");
   const outcome = game.status === "won"
     ? t("share.won", { n: game.score })
     : t("share.lost", { n: game.grid.length, max: CELLS });
-  const lines = [`${name} · ${outcome}`, picture(game)];
+  const lines = [`${name} · ${outcome}`, counts?.length ? story(counts) : picture(game)];
   if (url) lines.push(url);
   return lines.join("\n");
 }

@@ -120,6 +120,9 @@ def test_stats_count_your_dailies(open_page, shoot):
     shoot(page, "phone-light-stats")
 
 
+UNRANKED_RESULT = ("This game is not on the global board: it ranks accounts saved with a username "
+                   "at least a day before the daily begins. Save yours in Profile, and the "
+                   "dailies that begin a day after that will rank.")
 UNRANKED = ("You are not on the global board: it ranks only accounts saved with a username at "
             "least a day before the daily first began anywhere. Save yours in Profile, and the "
             "dailies that begin a day after that will rank.")
@@ -132,11 +135,17 @@ def test_a_guest_is_told_why_they_are_not_on_the_global_board(open_page, shoot):
     page = open_page()
     start_daily(page)  # a new guest
     play_through_the_api(page, WON_12["moves"])
-    expect(page.locator("#unranked")).to_have_text(UNRANKED)
+    # Where the score would stand among the ranked players first, then calmly why it is not
+    # ranked; a guest is told how to get there.
+    expect(page.locator("#would-rank")).to_have_text(
+        "Among today's ranked players, your score would be rank 1 of 1.")
+    expect(page.locator("#unranked")).to_have_text(UNRANKED_RESULT)
     assert page.locator("#rank").count() == 0
-    expect(page.locator(".standing")).to_contain_text("1 player today, 1 won.")
-    expect(page.locator(".chart .bar[data-score='12']")).to_have_attribute("data-count", "1")
-    assert page.locator(".chart .bar-mine").count() == 0  # Ada's win, not the guest's
+    expect(page.locator(".standing")).to_contain_text("1 ranked player today, 1 won.")
+    bar = page.locator(".chart .bar[data-score='12']")
+    expect(bar).to_have_attribute("data-count", "1")  # Ada's win: the guest's is not counted
+    expect(bar).to_have_class("bar bar-mine bar-unranked")  # but it is marked, as unranked
+    expect(bar.locator(".bar-you")).to_have_text("you (unranked)")
     shoot(page, "phone-light-result-unranked")
 
     page.goto("/#/boards/day")

@@ -50,7 +50,8 @@ def test_a_daily_played_by_clicking_until_it_ends_shows_result_standing_and_char
         assert re.match(r"Rank \d of 2", rank.inner_text())
     else:
         assert rank.inner_text().startswith("Only wins get a rank")
-    assert f"3 players today, {2 if won else 1} won." in page.locator(".standing").inner_text()
+    counts = f"3 ranked players today, {2 if won else 1} won."
+    assert counts in page.locator(".standing").inner_text()
     assert int(page.locator('.chart .bar[data-score="12"]').get_attribute("data-count")) >= 1
     assert re.fullmatch(r"\d+:\d\d:\d\d", page.locator(".countdown-clock").inner_text())
     shoot(page, "phone-light-result-lost" if not won else "phone-light-result")
@@ -81,7 +82,11 @@ def test_a_won_daily_ranks_you_highlights_your_bar_and_shares_without_spoilers(o
     text = page.evaluate("navigator.clipboard.readText()")
     lines = text.splitlines()
     assert lines[0] == f"Foursquare #{daily.number} · won · 12 left"
-    assert lines[1:5] == ["🟦🟦🟦🟦"] * 4
+    # The story, as Wordle's rows: a square per move by the face-down count after it.
+    tension = ["🟩", "🟨", "🟨", "🟧", "🟥", "⬛"]
+    squares = [tension[step["face_down"]] for step in WON_12["expect"]]
+    assert lines[1:-1] == ["".join(squares[row:row + 8]) for row in range(0, len(squares), 8)]
+    assert lines[-2].endswith("🟩")  # it ends with every pile face up
     assert not re.search(r"\b[A2-9T][CDHS]\b", text)  # no card is named
 
     page.locator("#replay").click()
