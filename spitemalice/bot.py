@@ -26,8 +26,9 @@ bot can see (hand, side-stack tops and the cards under them, pay-off top), mergi
 that reach the same position, and score every way the turn can end with a position
 evaluation (see docs/SPITE_MALICE_BOT.md):
 
-- ``easy`` looks at a few positions and scores only its own pay-off progress and side-stack
-  order, with a little noise: a casual player.
+- ``easy`` looks at a few dozen positions, gives the opponent's chances a quarter of the weight
+  and scores with much seeded noise (up to 60 points, over half a pay-off card): a casual
+  player who sees its own pay-off plays but often misjudges the rest.
 - ``normal`` searches the whole turn and weighs the chance that the opponent plays its pay-off
   top next (from its side stacks and the cards it may hold, Kings as wild), its own chance of
   playing its pay-off top next turn, side-stack structure and Kings kept in hand.
@@ -72,13 +73,14 @@ STALL = 10.0  # more for each, the closer the stock is to running dry (a tie) ..
 STALL_STOCK = 30  # ... below this many cards
 
 # How much each level searches, and hard's sampling.
-EASY_NODES = 12  # positions easy looks at in a turn
+EASY_NODES = 60  # positions easy looks at in a turn
 NODES = 4000  # positions normal and hard look at, at most
 HARD_CANDIDATES = 8
 HARD_WORLDS = 12
 HARD_DUMP = True  # the sampled turns also play loose cards onto the centre
 HARD_LOSS = 2000.0  # what a sampled win for either side counts
-EASY_NOISE = 6.0
+EASY_NOISE = 60.0  # easy's scores are off by up to this much, at random
+EASY_THREAT = 15.0  # and it watches the opponent's pay-off top only a little
 
 
 def bot_turn(view: PlayerView, unseen: Mapping[str, int], level: str = "normal",
@@ -278,7 +280,10 @@ class _Search:
         self.t = table
         self.level = level
         self.rng = rng
-        self.limit = EASY_NODES if level == "easy" else NODES
+        easy = level == "easy"
+        self.limit = EASY_NODES if easy else NODES
+        self.noise = EASY_NOISE if easy else 0.0
+        self.watch = EASY_THREAT if easy else THREAT  # the weight of the opponent's chance
         self.keep = HARD_CANDIDATES if level == "hard" else 0
         self.candidates: list[_Leaf] = []  # hard: the best few END leaves
         self.best_other: _Leaf | None = None  # hard: the best leaf of another kind
@@ -327,9 +332,11 @@ class _Search:
         t = self.t
         hand = self.hand
         value = PAYOFF_CARD * payoff_played + self.structure() + self.played()
-        if self.level == "easy":
-            return value + self.rng.uniform(0.0, EASY_NOISE)
-        value += KING_IN_HAND * hand[KING] - THREAT * self.threat(self.centre)
+        if self.noise:
+            value += self.rng.uniform(0.0, self.noise)
+            if not self.watch:
+                return value
+        value += KING_IN_HAND * hand[KING] - self.watch * self.threat(self.centre)
         if kind == REVEALED:
             return value + REVEAL + PROSPECT * 0.3
         known = list(hand)
@@ -422,12 +429,14 @@ class _Search:
                     structure += below + _pair(stack[height - 1], card)
             else:
                 structure += prefix[i][len(stack)]
-        if self.level == "easy":
-            return structure + self.rng.uniform(0.0, EASY_NOISE)
+        structure += self.played()
+        if self.noise:
+            structure += self.rng.uniform(0.0, self.noise)
+            if not self.watch:
+                return structure
         t = self.t
         hand = self.hand
-        structure += self.played()
-        value = structure + KING_IN_HAND * hand[KING] - THREAT * self.threat(self.centre)
+        value = structure + KING_IN_HAND * hand[KING] - self.watch * self.threat(self.centre)
         known = list(hand)
         _runs(sides, known)
         held = sum(hand)
