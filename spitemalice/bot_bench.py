@@ -6,6 +6,9 @@ against each baseline and prints the level's score with a 95% confidence interva
 counts 1, a tie 1/2), wins, losses and ties, the mean points of a win on each side, and the
 bot's CPU time per turn (p50 and p95; a turn is every ``bot_turn`` call it takes).
 
+``--levels`` also takes a baseline's name (to measure one baseline against the other; its time
+is then per action) and ``--baselines`` a level's (to play one level against another).
+
 Game *g* of a pairing deals ``deal g // 2`` and seats the bot in seat ``g % 2``: every deal is
 played twice, once from each seat, so neither the deal nor who starts favours a side.
 
@@ -175,39 +178,44 @@ def deal_seed(deal: int) -> bytes:
 
 def play_game(level: str, baseline: str, index: int) -> tuple[float, int | None, int, list[float]]:
     """Game ``index`` of a pairing: (the bot's score 1, 1/2 or 0, the winner's seat relative
-    to the bot (0 bot, 1 baseline, None tie), the points, the bot's CPU seconds per turn)."""
+    to the bot (0 bot, 1 baseline, None tie), the points, the bot's CPU seconds per turn).
+    Either side may be a level or a baseline."""
     game = Game(deal_seed(index // 2))
     bot_seat = index % 2
     rng = random.Random(f"{baseline}/{index}")
-    choose = BASELINE_ACTIONS[baseline]
     seed = game.seed.hex()
     times: list[float] = []
     while game.status == PLAYING:
         seat = game.turn
         assert seat is not None
-        if seat == bot_seat and level in BASELINE_ACTIONS:  # a baseline measured as a player
-            start = time.process_time()
-            action = BASELINE_ACTIONS[level](player_view(game, seat, since=len(game.actions)),
-                                             rng)
-            times.append(time.process_time() - start)
-            game.play(action)
-        elif seat == bot_seat:
-            spent = 0.0
-            while game.status == PLAYING and game.turn == seat:
-                view = player_view(game, seat, since=len(game.actions))
-                unseen = unseen_cards(view)
-                start = time.process_time()
-                actions = bot_turn(view, unseen, level, seed)
-                spent += time.process_time() - start
-                for action in actions:
-                    game.play(action)
-            times.append(spent)
+        if seat == bot_seat:
+            times.append(_take_turn(game, seat, level, rng, seed))
         else:
-            game.play(choose(player_view(game, seat, since=len(game.actions)), rng))
+            _take_turn(game, seat, baseline, rng, seed + "/other")
     if game.winner is None:
         return 0.5, None, 0, times
     won = game.winner == bot_seat
     return (1.0 if won else 0.0), (0 if won else 1), game.points or 0, times
+
+
+def _take_turn(game: Game, seat: int, player: str, rng: random.Random, seed: str) -> float:
+    """Play ``player``'s turn in ``game`` (a baseline: one action); its CPU seconds."""
+    spent = 0.0
+    if player in BASELINE_ACTIONS:
+        start = time.process_time()
+        action = BASELINE_ACTIONS[player](player_view(game, seat, since=len(game.actions)), rng)
+        spent = time.process_time() - start
+        game.play(action)
+        return spent
+    while game.status == PLAYING and game.turn == seat:
+        view = player_view(game, seat, since=len(game.actions))
+        unseen = unseen_cards(view)
+        start = time.process_time()
+        actions = bot_turn(view, unseen, player, seed)
+        spent += time.process_time() - start
+        for action in actions:
+            game.play(action)
+    return spent
 
 
 def _play(job: tuple[str, str, int]) -> tuple[str, str, float, int | None, int, list[float]]:
@@ -250,7 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="games per pairing (400)")
     parser.add_argument("--levels", default=",".join(LEVELS),
                         help="easy,normal,hard (a baseline's name measures that baseline)")
-    parser.add_argument("--baselines", default=",".join(BASELINES), help="greedy,lookahead")
+    parser.add_argument("--baselines", default=",".join(BASELINES),
+                        help="greedy,lookahead (a level's name plays against that level)")
     parser.add_argument("--processes", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
     levels = [level for level in args.levels.split(",") if level]
@@ -259,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name not in LEVELS + BASELINES:
             parser.error(f"unknown level {name!r}")
     for name in baselines:
-        if name not in BASELINES:
+        if name not in BASELINES + LEVELS:
             parser.error(f"unknown baseline {name!r}")
     if args.games < 2:
         parser.error("--games is at least 2 (each deal is played from both seats)")
