@@ -148,6 +148,8 @@ export const play = (id, { row, col, move }) =>
   call("POST", `/games/${encodeURIComponent(id)}/moves`, { body: { row, col, move }, idempotent: true });
 /** The bot's review of a finished game: {"status": "pending"} until it is ready. */
 export const analysis = (id) => call("GET", `/games/${encodeURIComponent(id)}/analysis`);
+/** What a challenge link's game is (deal, outcome, score, name): public, so no token. */
+export const challengeResult = (gameId) => call("GET", `/challenges/${encodeURIComponent(gameId)}`, { auth: "none" });
 /** The bot's suggestion in a practice game. */
 export const hint = (id) => call("GET", `/games/${encodeURIComponent(id)}/hint`);
 

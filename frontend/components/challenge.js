@@ -1,5 +1,7 @@
-// A challenge link (#/challenge/<deal>?by=Ada&r=won-9): the same deal as a practice game, and
-// the friend's result to compare with at the end.
+// A challenge link (#/challenge/<deal>?by=Ada&g=<game id>): the same deal as a practice game,
+// and the friend's result to compare with at the end. The result is the server's
+// (GET /challenges/{game}), never the link's own say: a link whose game the server does not
+// back (an old "r=won-9" link, a typo, a forgery) shows no claimed result.
 
 import * as api from "../api.js";
 import { h, replace } from "../lib/dom.js";
@@ -7,12 +9,27 @@ import { problemView } from "../lib/problems.js";
 import { writeCapped } from "../prefs.js";
 import { redirect } from "../lib/router.js";
 import { t } from "../i18n.js";
-import { parseChallengeResult } from "../model/share.js";
 
-export default async function challenge(root, route) {
+const GAME_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The challenger's game as the server has it, or null when the link names none it backs. */
+export async function verifiedChallenge(deal, gameId) {
+  if (!GAME_ID.test(gameId ?? "")) return null;
+  try {
+    const found = await api.challengeResult(gameId);
+    return found?.deal === deal && ["won", "lost"].includes(found.status) ? found : null;
+  } catch {
+    return null;
+  }
+}
+
+export default async function challenge(root, route, { signal } = {}) {
   const deal = route.parts[1] ?? "";
-  const by = (route.query.get("by") ?? "").slice(0, 24);
-  const result = parseChallengeResult(route.query.get("r"));
+  const verified = await verifiedChallenge(deal, route.query.get("g"));
+  if (signal?.aborted) return;
+  // The name shown is the server's for a verified game; a bare link's `by` only titles it.
+  const by = verified?.name ?? (route.query.get("by") ?? "").slice(0, 24);
+  const result = verified ? { status: verified.status, score: verified.score } : null;
   const who = by || t("challenge.friend");
   const problems = h("div");
   const accept = h("button", { type: "button", class: "button primary big", id: "accept-challenge" }, t("challenge.accept"));
@@ -28,11 +45,12 @@ export default async function challenge(root, route) {
     }
   });
   replace(root, h("section", { class: "page", "aria-labelledby": "challenge-heading" },
-    h("h1", { id: "challenge-heading" }, t("challenge.title", { name: who })),
+    h("h1", { id: "challenge-heading" }, h("bdi", {}, t("challenge.title", { name: who }))),
     h("p", { class: "lead" }, t("challenge.intro", { name: who })),
-    result ? h("p", {}, result.status === "won"
+    result ? h("p", { id: "challenger-result" }, result.status === "won"
       ? t("challenge.their_won", { name: who, n: result.score })
       : t("challenge.their_lost", { name: who })) : null,
     h("div", { class: "actions" }, accept),
     problems));
+  accept.focus();
 }

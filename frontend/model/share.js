@@ -45,18 +45,11 @@ export function shareText(game, t, url = "", counts = null) {
   return lines.join("\n");
 }
 
-/** The link that opens the same deal for a friend, with your result to compare against. */
+/** The link that opens the same deal for a friend. It names your game, whose result the
+ *  friend's page reads from the server (GET /challenges/{id}): a link cannot claim one. */
 export function challengeLink(origin, game, name) {
-  const params = new URLSearchParams({ by: name ?? "", r: game.status === "won" ? `won-${game.score}` : "lost" });
+  const params = new URLSearchParams({ by: name ?? "", g: game.id });
   return `${origin}/#/challenge/${encodeURIComponent(game.deal)}?${params}`;
-}
-
-/** Reads the challenger's result from a challenge link's `r` ("won-9" or "lost"). */
-export function parseChallengeResult(value) {
-  const match = /^won-(\d{1,2})$/.exec(value ?? "");
-  if (match) return { status: "won", score: Number(match[1]) };
-  if (value === "lost") return { status: "lost", score: null };
-  return null;
 }
 
 /** Who did better: "you", "them" or "tie". A win beats a loss; more cards left beats fewer. */

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
-from tests.e2e.flows import click_cell, play_until_over, wait_idle
+from tests.e2e.flows import WON_12, click_cell, play_until_over, wait_idle
 
 
 def test_practice_resumes_and_a_challenge_link_gives_a_friend_the_same_deal(open_page, shoot):
@@ -29,13 +29,19 @@ def test_practice_resumes_and_a_challenge_link_gives_a_friend_the_same_deal(open
     ada.locator("#toast.toast-shown").wait_for()
     link = ada.evaluate("navigator.clipboard.readText()")
     match = re.fullmatch(
-        r"http://[^/]+/#/challenge/([a-z2-9]{12})\?by=Player\+\w+&r=(won-\d+|lost)", link)
+        r"http://[^/]+/#/challenge/([a-z2-9]{12})\?by=Player\+\w+&g=([0-9a-f-]{36})", link)
     assert match, link
-    deal = match.group(1)
+    deal, game_id = match.groups()
+    ada_game = Game.objects.get(pk=game_id)
+    assert ada_game.deal_id == deal
 
     bo = open_page(urlsplit(link).path + "#" + urlsplit(link).fragment)
     expect(bo.locator("#challenge-heading")).to_have_text(
         re.compile(r"^Player \w+ challenges you$"))
+    # The result is the server's account of Ada's game, not the link's.
+    expect(bo.locator("#challenger-result")).to_have_text(
+        re.compile(rf"^Player \w+ won with {ada_game.score} cards? left\.$")
+        if ada_game.status == "won" else re.compile(r"^Player \w+ did not manage to win it\.$"))
     shoot(bo, "phone-light-challenge")
     bo.locator("#accept-challenge").click()
     bo.locator(".game .board").wait_for()
@@ -78,3 +84,17 @@ def test_the_tutorial_walks_through_five_placements(open_page, shoot):
     page.locator("#tutorial-done").click()
     page.locator("#start-daily").wait_for()
     assert page.locator(".welcome").count() == 0  # a first visit is over once it has been shown
+
+
+def test_a_challenge_link_that_claims_its_own_result_claims_none(open_page):
+    from server.games.models import Deal
+
+    deal = Deal.objects.create(cards=" ".join(WON_12["deck"])).pk
+    # An old-style link, and one naming a game that does not exist: the title's name, no result.
+    for query in ("by=Eve&r=won-99", "by=Eve&g=00000000-0000-4000-8000-000000000000"):
+        page = open_page(f"/#/challenge/{deal}?{query}")
+        expect(page.locator("#challenge-heading")).to_have_text("Eve challenges you")
+        expect(page.locator("#accept-challenge")).to_be_focused()
+        expect(page.locator("#challenger-result")).to_have_count(0)
+        assert "99" not in page.locator("main").inner_text()
+

@@ -1,12 +1,12 @@
 // The share text tells the result and gives no placement away; challenge links carry the deal
-// and the challenger's result.
+// and the challenger's game, whose result the server tells.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { createTranslator } from "../../frontend/i18n.js";
 import english from "../../frontend/locales/en.js";
-import { challengeLink, compareResults, parseChallengeResult, picture, shareText } from "../../frontend/model/share.js";
+import { challengeLink, compareResults, picture, shareText } from "../../frontend/model/share.js";
 
 const { t } = createTranslator("en", english);
 const pile = (row, col, up) => ({ row, col, height: 1, face_up: up, card: up ? "AS" : null });
@@ -36,17 +36,11 @@ test("the share text names no card and no position", () => {
   assert.doesNotMatch(text, /\b(AS|[2-9TA][CDHS])\b|\(\d, ?\d\)/);
 });
 
-test("a challenge link carries the deal, the name and the result", () => {
-  const link = challengeLink("https://x.org", { deal: "k3m9x2p7q4rt", status: "won", score: 9 }, "Ada");
-  assert.equal(link, "https://x.org/#/challenge/k3m9x2p7q4rt?by=Ada&r=won-9");
-  assert.equal(challengeLink("https://x.org", { deal: "abc", status: "lost", score: null }, "Bo").endsWith("r=lost"), true);
-});
-
-test("a challenge result reads back, and nonsense is ignored", () => {
-  assert.deepEqual(parseChallengeResult("won-9"), { status: "won", score: 9 });
-  assert.deepEqual(parseChallengeResult("lost"), { status: "lost", score: null });
-  assert.equal(parseChallengeResult("won-x"), null);
-  assert.equal(parseChallengeResult(null), null);
+test("a challenge link carries the deal, the name and the game, never a result of its own", () => {
+  const game = { id: "5b0c3a1e-0000-4000-8000-000000000001", deal: "k3m9x2p7q4rt", status: "won", score: 9 };
+  const link = challengeLink("https://x.org", game, "Ada");
+  assert.equal(link, "https://x.org/#/challenge/k3m9x2p7q4rt?by=Ada&g=5b0c3a1e-0000-4000-8000-000000000001");
+  assert.doesNotMatch(link, /won|score|r=/);
 });
 
 test("a win beats a loss, more cards left beats fewer", () => {
