@@ -5,6 +5,7 @@
 
 import * as api from "../api.js";
 import { h, replace } from "../lib/dom.js";
+import { markCell } from "../lib/cell-marks.js";
 import { icon } from "../lib/icons.js";
 import { problemView } from "../lib/problems.js";
 import { current, t } from "../i18n.js";
@@ -156,16 +157,6 @@ function positionView(analysis, steps, index, { onSelect }) {
     h("div", { class: "replay-controls", role: "group", "aria-label": t("analysis.moves_nav") },
       nav("previous", t("replay.previous"), index - 1),
       nav("next", t("replay.next"), index + 1)));
-}
-
-/** Marks a cell of a drawn board with who played there, in words and a shape, not colour alone. */
-function markCell(board, [row, col], who, label) {
-  const cell = board.querySelector(`.cell[data-row="${row}"][data-col="${col}"]`);
-  if (!cell) return;
-  cell.classList.add(`cell-mark-${who}`);
-  cell.dataset.mark = who;
-  cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}. ${label}`);
-  cell.append(h("span", { class: ["cell-mark", `cell-mark-tag-${who}`], "aria-hidden": "true" }, icon(who), label));
 }
 
 export function analysisView(analysis, { steps = null } = {}) {

@@ -8,6 +8,7 @@ import { writeCapped, read } from "../prefs.js";
 import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
 import { findCell, layout, meter, moveAnnouncement, previewPhrases } from "../model/grid.js";
+import { markCell } from "../lib/cell-marks.js";
 import { focusBoard, renderBoard } from "./board.js";
 import { cardFace, cardStack } from "./card.js";
 import { markSection } from "./header.js";
@@ -48,6 +49,7 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
   let focus = null;
   let busy = false;
   let finished = false;
+  let suggested = null; // the bot's suggested cell, marked on the board until the next move
 
   const panel = h("div", { class: "game-panel" });
   const boardSlot = h("div", { class: "board-wrap" });
@@ -71,6 +73,7 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
         percent: current().percent(chance?.win_probability ?? 0),
       }));
       focus = { row, col };
+      suggested = [row, col];
       draw();
       focusBoard(boardSlot.firstElementChild);
     } catch (error) {
@@ -163,6 +166,7 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
       animate,
     });
     replace(boardSlot, board);
+    if (playing && suggested) markCell(board, suggested, "bot", t("analysis.bot"));
     showHint();
     if (playing && hadFocus) focusBoard(board);
     if (askButton) askButton.hidden = !playing;
@@ -181,6 +185,7 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
       rememberStory(game);
       replace(messages);
       replace(suggestion);
+      suggested = null;
       busy = false;
       draw({ animate: true });
       announce(moveAnnouncement(game, layout(game), t, (code) => cardName(code, t)));

@@ -53,8 +53,10 @@ def test_each_move_of_the_review_opens_its_position(open_page, shoot):
     # Cards by name, numbered once: "10." then the card in words, never a code like "TH".
     tenth = buttons.nth(9)
     expect(tenth.locator(".analysis-number")).to_have_text("10.")
-    expect(tenth.locator(".analysis-card")).to_have_text(re.compile(r"^\w+ of (clubs|diamonds|hearts|spades)$"))
-    assert page.locator(".analysis-moves").evaluate("list => getComputedStyle(list).listStyleType") == "none"
+    expect(tenth.locator(".analysis-card")).to_have_text(
+        re.compile(r"^\w+ of (clubs|diamonds|hearts|spades)$"))
+    assert page.locator(".analysis-moves").evaluate(
+        "list => getComputedStyle(list).listStyleType") == "none"
     # The verdict rests on the value given away, and says so in numbers that agree with it.
     for index, move in enumerate(review["moves"]):
         loss = buttons.nth(index).locator(".analysis-loss")
@@ -77,7 +79,8 @@ def test_each_move_of_the_review_opens_its_position(open_page, shoot):
     expect(buttons.nth(2)).to_have_attribute("aria-pressed", "true")
     # The board before move 3: two cards down, the third card in hand, its place marked.
     assert position.locator(".board .cell-pile").count() == 2
-    expect(position.locator(".analysis-position-hand .card-face")).to_have_attribute("data-card", third["card"])
+    expect(position.locator(".analysis-position-hand .card-face")).to_have_attribute(
+        "data-card", third["card"])
     played = position.locator('.cell[data-mark="you"]')
     expect(played).to_have_attribute("data-row", str(third["played"][0]))
     expect(played).to_have_attribute("data-col", str(third["played"][1]))
@@ -118,3 +121,23 @@ def test_the_replay_opens_at_the_start_and_play_steps_through(open_page, shoot):
     replay.locator('[data-control="first"]').click()
     expect(replay).to_have_attribute("data-step", "0")
     shoot(page, "phone-light-replay-start")
+
+
+def test_the_bots_hint_is_marked_on_the_board_until_the_next_move(open_page, shoot):
+    page = open_page("/#/practice")
+    page.locator("#new-practice").click()
+    page.locator(".game .board").wait_for()
+    wait_idle(page)
+    page.locator('.game .cell[data-target="true"]').first.click()
+    wait_idle(page)
+    page.locator("#ask-hint").click()
+    marked = page.locator('.game .cell[data-mark="bot"]')
+    expect(marked).to_have_count(1)
+    expect(marked).to_have_attribute("data-target", "true")
+    expect(marked).to_be_focused()
+    expect(marked).to_have_attribute("aria-label", re.compile(r"\. The bot$"))
+    expect(marked.locator(".cell-mark")).to_have_text("The bot")
+    shoot(page, "phone-light-hint-marked")
+    marked.click()
+    wait_idle(page)
+    expect(page.locator('.game .cell[data-mark="bot"]')).to_have_count(0)
