@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Case, IntegerField, Q, Value, When
+from django.db.models import Case, F, IntegerField, Q, Value, When
 
 from server.boards.streaks import streaks
 from server.games.dailies import current_dates, daily_number
@@ -21,6 +21,12 @@ def matches_of(player):
             .annotate(waiting=Case(When(waiting, then=Value(1)), default=Value(0),
                                    output_field=IntegerField()))
             .order_by("-waiting", "-updated_at", "-id"))
+
+
+def current_games(matches: list[Match]) -> dict:
+    """The current game of each of ``matches``, by match id, in one query."""
+    games = MatchGame.objects.filter(match__in=matches, number=F("match__game_number"))
+    return {game.match_id: game for game in games}
 
 
 def match_of(player, match_id) -> Match:

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 
 from server.games import dailies
 from server.games.background import job_enqueue
+from server.games.models import Job
 from server.spitemalice import boards
 from server.spitemalice.house_bot import bot_actions
 from server.spitemalice.models import Action, Daily, Event, Match, MatchGame
@@ -212,13 +213,27 @@ def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
             return game
         if time.monotonic() - started > budget:
             match.bot_pending = True
-            job = job_enqueue(kind=BOT_JOB, key=str(match.pk))
-            if job.status != "pending":  # a finished job of an earlier turn: run it again
-                type(job).objects.filter(pk=job.pk).update(status="pending", attempts=0)
+            _bot_job_enqueue(match)
             return game
         view = player_view(engine, match.bot_seat, since=len(engine.actions))
         for action in bot_actions(view, unseen_cards(view), match.level, _bot_seed(match, game)):
             log.play(engine, action, game.number)
+
+
+def _bot_job_enqueue(match: Match) -> None:
+    """Leave the rest of the bot's turn to a background job (one per match and key: the job
+    of an earlier long turn, done, makes way for this one)."""
+    key = str(match.pk)
+    Job.objects.filter(kind=BOT_JOB, key=key, status=Job.Status.DONE).delete()
+    job_enqueue(kind=BOT_JOB, key=key)
+
+
+def bot_turn_resume(match: Match) -> None:
+    """Make sure a bot turn left to the background is on its way: a job that failed (with
+    attempts left) or was abandoned by a process that died is queued again."""
+    if match.bot_pending and not match.is_over:
+        with transaction.atomic():
+            job_enqueue(kind=BOT_JOB, key=str(match.pk))
 
 
 def _check_playable(match: Match) -> None:

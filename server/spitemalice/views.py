@@ -61,6 +61,7 @@ class MatchListCreateView(ApiView):
         matches = selectors.matches_of(request.user)
         count = matches.count()
         page = list(matches[offset:offset + limit])
+        games = selectors.current_games(page)
         url = request.build_absolute_uri()
 
         def link(to: int) -> str:
@@ -70,7 +71,8 @@ class MatchListCreateView(ApiView):
             "count": count,
             "next": link(offset + limit) if offset + limit < count else None,
             "previous": link(max(offset - limit, 0)) if offset > 0 else None,
-            "results": [match_output(match, match.seat_of(request.user)) for match in page],
+            "results": [match_output(match, match.seat_of(request.user), games.get(match.pk))
+                        for match in page],
         })
 
     @extend_schema(
@@ -122,6 +124,7 @@ class MatchDetailView(ApiView):
                    responses={200: s.MatchOutput, **problems(401, 404)})
     def get(self, request, match_id):
         match = selectors.match_of(request.user, match_id)
+        services.bot_turn_resume(match)
         return Response(match_output(match, match.seat_of(request.user)))
 
 

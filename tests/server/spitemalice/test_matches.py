@@ -240,6 +240,12 @@ def test_acting_out_of_turn_is_refused_and_the_bot_finishes_in_the_background(
     new = player_api.get(url(match, "/events"), {"after": seen}).json()["events"]
     assert {event["seat"] for event in new if event["kind"] in ("play", "discard")} == {1}
 
+    # The next long turn gets a job of its own, though the last one is done.
+    discard = next(a for a in now["game"]["legal_actions"] if a[1].startswith("S"))
+    assert act(player_api, now, discard).json()["game"]["turn"] == 1
+    assert job_run_next() is not None
+    assert player_api.get(url(match)).json()["game"]["turn"] == 0
+
 
 def test_idempotent_retries_apply_once(player_api):
     match = start(player_api)
@@ -317,7 +323,8 @@ def test_hints_are_rate_limited(player_api, settings):
     assert_problem(player_api.get(url(match, "/hint")), 429, "throttled")
 
 
-def test_your_matches_list_those_waiting_for_you_first(player_api, settings):
+def test_your_matches_list_those_waiting_for_you_first(player_api, settings,
+                                                        django_assert_max_num_queries):
     finished = play_out(player_api, start(player_api))
     settings.SPITE_MALICE_BOT_SECONDS = 0
     waiting = start(player_api, target=50)
@@ -332,6 +339,8 @@ def test_your_matches_list_those_waiting_for_you_first(player_api, settings):
         yours = player_api.get(url(yours)).json()
 
     page = player_api.get("spite-malice/matches", {"limit": 2}).json()
+    with django_assert_max_num_queries(8):  # a page's games are read in one query
+        player_api.get("spite-malice/matches", {"limit": 100})
     assert page["count"] == 3 and page["previous"] is None
     assert [m["id"] for m in page["results"]] == [yours["id"], bots_turn["id"]]
     rest = player_api.get(page["next"]).json()

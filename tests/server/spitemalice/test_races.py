@@ -6,6 +6,8 @@ from server.spitemalice.models import Action, Match
 from tests.server.spitemalice.support import act, start, url
 from tests.server.test_concurrency import THREADS, race
 
+pytestmark = pytest.mark.postgresql  # row locks under threads
+
 
 @pytest.mark.django_db(transaction=True)
 def test_the_same_action_sent_concurrently_is_applied_once(make_player):
