@@ -143,6 +143,9 @@ export function renderBoard(game, {
     }
   });
   board.addEventListener("focusin", (event) => {
+    // Focus put back after a redraw (focusBoard) is quiet: the last move's marks stay in view
+    // until the player moves on.
+    if (board.dataset.quiet) { delete board.dataset.quiet; return; }
     const cell = event.target.closest?.(".cell");
     if (cell && !pointerDown) showPreview(positionOf(cell));
   });
@@ -199,7 +202,11 @@ function cardView(pile) {
   return cardBack();
 }
 
-/** Puts keyboard focus back on the board's resting cell (after a redraw). */
+/** Puts keyboard focus back on the board's resting cell (after a redraw), without a preview. */
 export function focusBoard(board) {
-  board?.querySelector('.cell[tabindex="0"]')?.focus();
+  const cell = board?.querySelector('.cell[tabindex="0"]');
+  if (!cell || cell === document.activeElement) return;
+  board.dataset.quiet = "true";
+  cell.focus();
+  delete board.dataset.quiet;
 }

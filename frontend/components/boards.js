@@ -21,10 +21,11 @@ export function boardSpan(board) {
 }
 
 /** Where you stand: your rank and share of players behind you, or why you have no rank. */
-export function standingLine(standing) {
+export function standingLine(standing, { claimed = false } = {}) {
   if (!standing) return null;
   // Played, but not counted here: a global board ranks only trusted accounts' dailies.
-  if (standing.ranked === false) return h("p", { class: "standing-line subtle", id: "standing" }, t("boards.unranked"));
+  // A saved account is not told to save itself: only that its next dailies will rank.
+  if (standing.ranked === false) return h("p", { class: "standing-line subtle", id: "standing" }, t(claimed ? "boards.unranked_claimed" : "boards.unranked"));
   if (standing.rank) {
     const parts = [t("boards.your_rank", { rank: standing.rank })];
     if (standing.better_than_percent) {
@@ -64,6 +65,7 @@ export default async function boards(root, route, { signal }) {
     if (!signal.aborted) replace(body, error.status === 404 && error.code === "not_found" && !error.detail ? h("p", {}, t("boards.unavailable")) : problemView(error));
     return;
   }
+  const claimed = board.standing?.ranked === false ? await api.me().then((me) => !me.guest, () => false) : false;
   if (signal.aborted) return;
   const table = h("div", { class: "table-slot" }, leaderboardTable(board.entries, { me: board.me, period, caption: boardSpan(board) }));
   const more = h("button", { type: "button", class: "button", id: "board-more", hidden: !board.next }, t("common.more"));
@@ -85,7 +87,7 @@ export default async function boards(root, route, { signal }) {
   replace(body,
     h("p", { class: "board-span" }, boardSpan(board)),
     h("p", { class: "subtle" }, t("boards.counts", { n: board.players, winners: board.winners })),
-    standingLine(board.standing),
+    standingLine(board.standing, { claimed }),
     table,
     period === "day" ? referenceLine(board.reference) : null,
     h("div", { class: "actions" }, more),

@@ -117,8 +117,8 @@ export function standingView(board, game, { claimed = false } = {}) {
   const unranked = standing.ranked === false || game.ranked === false;
   if (unranked) {
     if (game.status === "won" && standing.would_rank) {
-      rows.push(h("p", { class: "rank rank-would", id: "would-rank" },
-        t("result.would_rank", { rank: standing.would_rank, n: board.players })));
+      rows.push(h("p", { class: "rank rank-would", id: "would-rank" }, board.players
+        ? t("result.would_rank", { rank: standing.would_rank, n: board.players }) : t("result.would_lead")));
       if (standing.would_better_than_percent !== null && standing.would_better_than_percent !== undefined) {
         rows.push(h("p", { class: "percentile", id: "percentile" },
           t("result.would_percentile", { percent: current().percent(standing.would_better_than_percent / 100) })));

@@ -97,6 +97,7 @@ export default {
   "game.hint_preview": "Point at a place, or move to it with the arrow keys, to see what it turns over. On a touch screen, tap once to see it and again to place.",
   "result.would_rank": "Among today's ranked players, your score would be rank {rank} of {n}.",
   "result.would_percentile": "That is better than {percent} of them.",
+  "result.would_lead": "No ranked player has played today's daily yet: your score would lead.",
   "result.unranked_guest": "This game is not on the global board: it ranks accounts saved with a username at least a day before the daily begins. Save yours in Profile, and the dailies that begin a day after that will rank.",
   "result.unranked_claimed": "Your account was saved less than a day before this daily began, so this one is not ranked. The dailies that begin a day after you saved it will be.",
   "result.ranked_counts": { one: "{n} ranked player today, {winners} won.", other: "{n} ranked players today, {winners} won." },
@@ -226,6 +227,7 @@ export default {
   "boards.standing_played": "You played, but you have no win in this period yet.",
   "boards.standing_not_started": "You have not played in this period yet.",
   "boards.unranked": "You are not on the global board: it ranks only accounts saved with a username at least a day before the daily first began anywhere. Save yours in Profile, and the dailies that begin a day after that will rank.",
+  "boards.unranked_claimed": "Your dailies here are not ranked: your account was saved less than a day before they began. The dailies that begin a day after you saved it will rank.",
   "boards.week_of": "Week of {date}",
   "boards.since": "Since {date}",
 

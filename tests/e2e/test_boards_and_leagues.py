@@ -152,3 +152,24 @@ def test_a_guest_is_told_why_they_are_not_on_the_global_board(open_page, shoot):
     expect(page.locator("#standing")).to_have_text(UNRANKED)
     expect(page.locator(".leaderboard tbody tr")).to_have_count(1)
     assert page.locator(".leaderboard tr.mine").count() == 0
+
+
+def test_an_account_saved_today_is_not_told_to_save_itself(open_page):
+    known_daily()
+    player = ApiPlayer(name="Cleo")
+    player.post("players/me/claim", {"username": "cleo_k", "password": "correct horse battery"})
+    page = open_page()
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))",
+                  player.token)
+    page.reload()
+    assert page.locator("#ranking-note").inner_text() == ""  # a saved account knows the rule
+    start_daily(page)
+    play_through_the_api(page, WON_12["moves"])
+    expect(page.locator("#would-rank")).to_have_text(
+        "No ranked player has played today's daily yet: your score would lead.")
+    expect(page.locator("#unranked")).to_have_text(
+        "Your account was saved less than a day before this daily began, so this one is not "
+        "ranked. The dailies that begin a day after you saved it will be.")
+    page.goto("/#/boards/day")
+    expect(page.locator("#standing")).to_contain_text("less than a day before they began")
+    assert "Profile" not in page.locator("#standing").inner_text()

@@ -9,11 +9,13 @@ from tests.e2e.conftest import DESKTOP
 from tests.e2e.flows import (
     WON_12,
     ApiPlayer,
+    click_cell,
     known_daily,
     moves_played,
     play_through_the_api,
     start_daily,
     token_of,
+    vector,
     wait_idle,
 )
 
@@ -126,3 +128,37 @@ def test_a_first_tap_previews_and_a_second_places(browser, base_url, shoot):
     finally:
         context.close()
     assert errors == []
+
+
+def test_the_four_face_down_warning_does_not_move_the_board(open_page, shoot):
+    record = vector("v000")  # its eleventh move leaves four piles face down
+    assert record["expect"][10]["face_down"] == 4 and record["expect"][9]["face_down"] < 4
+    known_daily(record)
+    page = open_page(viewport=PHONE_390)
+    start_daily(page)
+    play_through_the_api(page, record["moves"][:10])
+    warning = page.locator(".game .meter-warning")
+    expect(warning).to_have_class("meter-warning meter-warning-idle")
+    before = page.locator(".game .board-wrap").bounding_box()["y"]
+    click_cell(page, *record["moves"][10])
+    expect(warning).to_have_class("meter-warning")
+    expect(warning).to_be_visible()
+    assert page.locator(".game .board-wrap").bounding_box()["y"] == before
+    shoot(page, "phone-light-four-face-down", full_page=False)
+
+
+def test_the_nav_marks_the_current_screen_and_a_phones_header_is_compact(open_page):
+    page = open_page(viewport=PHONE_390)
+    page.goto("/#/practice")
+    page.locator("main h1").wait_for()
+    expect(page.locator('.site-nav a[aria-current="page"]')).to_have_attribute(
+        "data-section", "practice")
+    page.locator("#new-practice").click()
+    page.locator(".game .board").wait_for()
+    assert "#/game/" in page.url
+    expect(page.locator('.site-nav a[aria-current="page"]')).to_have_attribute(
+        "data-section", "practice")
+    header = page.locator("#site-header").bounding_box()
+    assert header["height"] <= 100, header  # one row of tools, one row of sections
+    nav = page.locator(".site-nav ul").bounding_box()
+    assert nav["height"] <= 44, nav

@@ -49,8 +49,8 @@ def test_the_table_and_a_guests_first_daily(open_page, shoot, device, viewport, 
     expect(page.locator(".game .cell-will-turn")).to_have_count(len(target["flipped"]))
     shoot(page, f"{name}-game", full_page=False)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    board = page.locator(".game .board").bounding_box()
-    assert board["y"] + board["height"] <= viewport["height"], "the board fits the screen"
+    line = page.locator("#preview-line").bounding_box()
+    assert line["y"] + line["height"] <= viewport["height"], "the board and its line fit"
 
     play_through_the_api(page, WON_12["moves"][9:])
     page.locator("#would-rank").wait_for()
