@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from server.spitemalice.models import Action, Match, MatchGame
+from server.spitemalice.models import Action, Daily, Match, MatchGame
 
 
 class MatchGameInline(admin.TabularInline):
@@ -27,3 +27,9 @@ class MatchAdmin(admin.ModelAdmin):
 class ActionAdmin(admin.ModelAdmin):
     list_display = ["match", "game", "number", "seat", "source", "target", "card", "played_at"]
     readonly_fields = list_display
+
+
+@admin.register(Daily)
+class DailyAdmin(admin.ModelAdmin):
+    list_display = ["date", "created_at"]
+    readonly_fields = ["date", "seed", "created_at"]

@@ -63,9 +63,13 @@ def _daily_get_or_create(day: date) -> Daily:
 
 
 def _match_create(*, player, mode: str, level: str, target: int, seed: bytes,
-                  day: date | None = None, ranked: bool = False) -> Match:
+                  day: date | None = None, ranked: bool = False, opponent=None) -> Match:
+    """A match dealt and started: ``player`` in seat 0, ``opponent`` (a player) or the bot in
+    seat 1; the bot's first turn is played if it starts."""
     match = Match.objects.create(mode=mode, level=level, target=target, seed=seed.hex(),
-                                 player0=player, bot_seat=1, daily=day, ranked=ranked)
+                                 player0=player, player1=opponent,
+                                 bot_seat=None if opponent is not None else 1, daily=day,
+                                 ranked=ranked)
     log = Log(match)
     game = MatchGame(match=match, number=1, seed=game_seed(seed, 0).hex())
     engine = Game(bytes.fromhex(game.seed))
@@ -81,6 +85,13 @@ def match_start_bot(*, player, level: str, target: int) -> Match:
     with transaction.atomic():
         return _match_create(player=player, mode=Match.Mode.BOT, level=level, target=target,
                              seed=secrets.token_bytes(32))
+
+
+def match_start_friend(*, player, opponent, target: int) -> Match:
+    """A match between two people (not offered by the API yet: the tests play both seats)."""
+    with transaction.atomic():
+        return _match_create(player=player, mode=Match.Mode.FRIEND, level="", target=target,
+                             seed=secrets.token_bytes(32), opponent=opponent)
 
 
 def match_start_daily(*, player, day: date | None) -> tuple[Match, bool]:

@@ -14,7 +14,15 @@ from server.spitemalice.models import Action, Event, Match, MatchGame
 from server.spitemalice.table import game_view, rebuild
 from spitemalice import Game, PlayerView, player_view
 from tests.server.conftest import assert_problem
-from tests.server.spitemalice.support import act, cards_in, engine_of, play_out, start, url
+from tests.server.spitemalice.support import (
+    act,
+    cards_in,
+    engine_of,
+    greedy,
+    play_out,
+    start,
+    url,
+)
 
 
 def visible(engine: Game, seat: int) -> Counter:
@@ -354,3 +362,41 @@ def test_services_replay_what_they_stored(player_api):
     stored, game = services.match_lock(player=Match.objects.get(pk=match["id"]).player0,
                                        match_id=match["id"])
     assert game_view(game, rebuild(game), 0) == match["game"]
+
+
+def test_two_people_each_see_only_their_own_seat_over_a_full_game(make_player):
+    ada, ada_api = make_player("Ada")
+    bob, bob_api = make_player("Bob")
+    match = services.match_start_friend(player=ada, opponent=bob, target=1)
+    apis = {0: ada_api, 1: bob_api}
+    views = {seat: apis[seat].get(f"spite-malice/matches/{match.pk}").json() for seat in (0, 1)}
+    assert [views[seat]["you"] for seat in (0, 1)] == [0, 1]
+    assert views[0]["mode"] == "friend" and views[0]["seats"][1]["bot"] is None
+    for seat in (0, 1):
+        assert_problem(apis[seat].get(url(views[seat], "/hint")), 403, "hints_not_allowed")
+
+    for step in range(5000):
+        current = views[0]
+        if current["status"] == "finished":
+            break
+        turn = current["game"]["turn"]
+        waiting = 1 - turn
+        assert views[waiting]["game"]["legal_actions"] == []
+        if step < 10:
+            assert_problem(act(apis[waiting], views[waiting], ["P", "C0"]), 409,
+                           "not_your_turn")
+        response = act(apis[turn], views[turn], greedy(views[turn]["game"]))
+        assert response.status_code == 200, response.content
+        views = {turn: response.json(),
+                 waiting: apis[waiting].get(f"spite-malice/matches/{match.pk}").json()}
+        engine = engine_of(match.pk)
+        for seat in (0, 1):
+            if views[seat]["status"] == "playing":
+                assert_shows_only_what_seat_sees(views[seat]["game"], engine, seat)
+    assert views[0]["status"] == views[1]["status"] == "finished"
+
+    for seat in (0, 1):
+        events = apis[seat].get(url(views[seat], "/events")).json()["events"]
+        for event in events:
+            if event["kind"] == "draw":
+                assert ("cards" in event) == (event["seat"] == seat)
