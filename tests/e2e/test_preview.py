@@ -162,3 +162,32 @@ def test_the_nav_marks_the_current_screen_and_a_phones_header_is_compact(open_pa
     assert header["height"] <= 100, header  # one row of tools, one row of sections
     nav = page.locator(".site-nav ul").bounding_box()
     assert nav["height"] <= 44, nav
+
+
+def test_a_closed_dailys_game_says_unfinished_first_with_no_meter(open_page):
+    from datetime import timedelta
+
+    from server.games import dailies
+    from server.players.models import Player
+    from tests.server.results import daily_result
+
+    first_open, _ = dailies.current_dates()
+    closed_day = first_open - timedelta(days=1)  # ended everywhere on Earth
+    player = ApiPlayer()
+    me = player.client.get("/api/v1/players/me").json()
+    game = daily_result(Player.objects.get(pk=me["id"]), closed_day, status="playing")
+
+    page = open_page()
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))",
+                  player.token)
+    page.goto(f"/#/game/{game.pk}")
+    expect(page.locator(".game")).to_have_attribute("data-status", "unfinished")
+    expect(page.locator("#result-heading")).to_have_text("This daily has closed")
+    # The result comes before the table, and once over there is no stock or meter.
+    assert page.evaluate("""() => {
+        const result = document.querySelector('.result');
+        const board = document.querySelector('.game .board-wrap');
+        return Boolean(result.compareDocumentPosition(board) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }""")
+    assert page.locator(".game .counters, .game .meter").count() == 0
+    assert page.locator('.game .cell[data-target="true"]').count() == 0
