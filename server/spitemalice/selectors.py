@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Case, F, IntegerField, Q, Value, When
 
 from server.boards.streaks import streaks
-from server.games.dailies import current_dates, daily_number
+from server.games.dailies import current_dates, daily_number, is_playable
 from server.spitemalice.models import MAX_POINTS, Event, Match, MatchGame
 from server.spitemalice.problems import GameNotFound, MatchNotFound
 
@@ -93,8 +93,7 @@ def player_stats(player) -> dict:
     won = [(daily, points) for daily, status, winner, points in dailies
            if status == Match.Status.FINISHED and winner == 0 and points]
     first_open = daily_number(current_dates()[0])
-    streak = streaks([(daily_number(daily), "won" if (status, winner) == ("finished", 0)
-                       else "lost" if status == "finished" else "playing")
+    streak = streaks([(daily_number(daily), _daily_status(daily, status, winner))
                       for daily, status, winner, _ in dailies], first_open=first_open)
     distribution = dict.fromkeys(range(1, MAX_POINTS + 1), 0)
     for _, points in won:
@@ -111,6 +110,14 @@ def player_stats(player) -> dict:
         "best_daily": None if best is None else {
             "date": best[0].isoformat(), "number": daily_number(best[0]), "points": best[1]},
     }
+
+
+def _daily_status(day, status: str, winner: int | None) -> str:
+    """A daily as a streak reads it: won, or over without a win, or still being played (a
+    daily left unfinished when its date closed is over)."""
+    if status == Match.Status.FINISHED:
+        return "won" if winner == 0 else "lost"
+    return "playing" if is_playable(day) else "unfinished"
 
 
 def _count(tally: dict[str, int], winner: int | None, seat: int) -> None:

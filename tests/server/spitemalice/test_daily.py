@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from django.db import IntegrityError, transaction
@@ -236,3 +237,19 @@ def test_stats_gain_a_spite_malice_section(make_player, api, today):
     weeks = len({(today - timedelta(days=back)).isocalendar()[:2] for back in (0, 1)})
     assert Standing.objects.filter(player=player, board__key__startswith="spite-malice/")\
         .count() == 2 + weeks + 1  # two days, their week(s), all time (a guest: none ranked)
+
+
+def test_a_daily_left_unfinished_when_its_date_closed_is_over_and_not_won(make_player,
+                                                                          monkeypatch):
+    player, player_api = make_player()
+    day = dailies.current_dates()[0]  # the earliest date still being played
+    player_api.post("spite-malice/matches", {"mode": "daily", "date": day.isoformat()})
+    daily_won(player, day + timedelta(days=1), 4)
+    later = dailies.closes_at(day) + timedelta(seconds=1)
+    monkeypatch.setattr(dailies, "timezone", SimpleNamespace(now=lambda: later))
+
+    stats = player_api.get("players/me/stats").json()["spite_malice"]
+    assert (stats["dailies_played"], stats["dailies_won"]) == (2, 1)
+    assert (stats["current_win_streak"], stats["longest_win_streak"]) == (1, 1)
+    standing = player_api.get(BOARD.format(day.isoformat())).json()["standing"]
+    assert standing["status"] == "unfinished"
