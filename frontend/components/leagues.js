@@ -4,7 +4,7 @@
 
 import * as api from "../api.js";
 import { copyText, h, replace } from "../lib/dom.js";
-import { problemView } from "../lib/problems.js";
+import { RULE_PARAMS, problemView } from "../lib/problems.js";
 import { navigate, redirect } from "../lib/router.js";
 import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
@@ -16,6 +16,36 @@ import { loading } from "./today.js";
 
 export const inviteLink = (code) => `${location.origin}/#/join/${encodeURIComponent(code)}`;
 
+// The name a player gets until they choose one (docs/API.md, "Players"): a league's board full
+// of them says nothing, so creating or joining a league asks for a name first.
+const DEFAULT_NAME = /^Player [0-9A-Z]{6}$/;
+
+/** Whether the player (or the guest about to be made) still has the name they were given. */
+async function needsName() {
+  if (!api.hasToken()) return true;
+  try {
+    return DEFAULT_NAME.test((await api.me()).name);
+  } catch {
+    return false;
+  }
+}
+
+function nameField() {
+  return field(t("leagues.your_name"), h("input", { name: "player_name", required: true, minlength: "2", maxlength: "24", autocomplete: "nickname" }),
+    { hint: t("leagues.your_name_hint") });
+}
+
+/** Saves the name the form asked for; its problems belong to that field, not the league's. */
+async function saveName(values) {
+  if (values.player_name === undefined) return;
+  try {
+    await api.rename(values.player_name);
+  } catch (error) {
+    for (const line of error.body?.errors ?? []) if (line.field === "name") line.field = "player_name";
+    throw error;
+  }
+}
+
 export default async function leagues(root, route, context) {
   if (route.parts[0] === "join") return joinPage(root, route.parts[1] ?? "");
   if (route.parts[1]) return leaguePage(root, route, context);
@@ -24,6 +54,8 @@ export default async function leagues(root, route, context) {
 
 async function listPage(root, { signal }) {
   const list = h("div", {}, loading());
+  const askName = await needsName();
+  if (signal.aborted) return;
   replace(root, h("section", { class: "page", "aria-labelledby": "leagues-heading" },
     h("h1", { id: "leagues-heading" }, t("leagues.title")),
     h("p", { class: "lead" }, t("leagues.intro")),
@@ -32,10 +64,13 @@ async function listPage(root, { signal }) {
       h("h2", { id: "create-heading" }, t("leagues.create_title")),
       form({
         id: "create-league",
-        fields: field(t("leagues.name"), h("input", { name: "name", required: true, minlength: "2", maxlength: "40" })),
+        fields: [field(t("leagues.name"), h("input", { name: "name", required: true, minlength: "2", maxlength: "40" }),
+          { hint: t("error.league_name_rule", RULE_PARAMS) }), askName ? nameField() : null],
+        names: { name: "error.league_name_rule" },
         submit: t("leagues.create"),
-        action: async ({ name }) => {
-          const league = await api.leagueCreate(name);
+        action: async (values) => {
+          await saveName(values);
+          const league = await api.leagueCreate(values.name);
           toast(t("leagues.created"));
           navigate(`/leagues/${league.id}`);
         },
@@ -44,10 +79,12 @@ async function listPage(root, { signal }) {
       h("h2", { id: "join-heading" }, t("leagues.join_title")),
       form({
         id: "join-league",
-        fields: field(t("leagues.code"), h("input", { name: "code", required: true, autocapitalize: "characters", spellcheck: "false", dir: "ltr", maxlength: "16" })),
+        fields: [field(t("leagues.code"), h("input", { name: "code", required: true, autocapitalize: "characters", spellcheck: "false", dir: "ltr", maxlength: "16" })),
+          askName ? nameField() : null],
         submit: t("leagues.join"),
-        action: async ({ code }) => {
-          const league = await api.leagueJoin(code.trim().toUpperCase());
+        action: async (values) => {
+          await saveName(values);
+          const league = await api.leagueJoin(values.code.trim().toUpperCase());
           toast(t("leagues.joined", { name: league.name }));
           navigate(`/leagues/${league.id}`);
         },
@@ -69,25 +106,27 @@ async function listPage(root, { signal }) {
   }
 }
 
-function joinPage(root, code) {
-  const problems = h("div");
-  const join = h("button", { type: "button", class: "button primary big", id: "join-league-button" }, t("leagues.join"));
-  join.addEventListener("click", async () => {
-    join.disabled = true;
-    try {
+async function joinPage(root, code) {
+  const askName = await needsName();
+  const joinForm = form({
+    id: "join-link-form",
+    fields: askName ? nameField() : [],
+    submit: t("leagues.join"),
+    action: async (values) => {
+      await saveName(values);
       const league = await api.leagueJoin(code);
       toast(t("leagues.joined", { name: league.name }));
       redirect(`/leagues/${league.id}`);
-    } catch (error) {
-      join.disabled = false;
-      replace(problems, problemView(error));
-    }
+    },
   });
+  const join = joinForm.querySelector("button[type=submit]");
+  join.id = "join-league-button";
+  join.classList.add("big");
+  joinForm.querySelector(".actions").append(h("a", { class: "button", href: "#/leagues" }, t("leagues.back")));
   replace(root, h("section", { class: "page today-intro", "aria-labelledby": "join-heading" },
     h("h1", { id: "join-heading" }, t("leagues.join_link_title")),
     h("p", { class: "lead" }, t("leagues.join_link_text", { code })),
-    h("div", { class: "actions" }, join, h("a", { class: "button", href: "#/leagues" }, t("leagues.back"))),
-    problems));
+    joinForm));
 }
 
 async function leaguePage(root, route, { signal }) {

@@ -7,6 +7,7 @@ import { problemView } from "../lib/problems.js";
 import { read, write } from "../prefs.js";
 import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
+import { focusBoard } from "./board.js";
 import { gameScreen } from "./game-screen.js";
 
 export function loading() {
@@ -71,7 +72,11 @@ export default async function today(root, route, { signal }) {
     write("welcomed", true); // a first visit is over once its player starts playing
     try {
       const started = await api.startGame({ mode: "daily", date });
-      if (!signal.aborted) showGame(root, started, signal);
+      if (!signal.aborted) {
+        showGame(root, started, signal);
+        // The button that had focus is gone: focus goes on to the board, not to <body>.
+        focusBoard(root.querySelector(".game .board"));
+      }
     } catch (error) {
       start.disabled = false;
       replace(problems, problemView(error));
@@ -87,7 +92,8 @@ export default async function today(root, route, { signal }) {
     h("div", { class: "actions" }, start, h("a", { class: "button", href: "#/rules" }, t("today.rules"))),
     problems,
     rankingNote);
-  replace(root, welcome(), intro);
+  // "Just play" plays: it starts today's game, as the big button does.
+  replace(root, welcome(() => start.click()), intro);
   // Before a first daily, a guest learns calmly how the global boards rank (not after a win).
   const guest = api.hasToken() ? await api.me().then((me) => me.guest, () => false) : true;
   if (guest && !signal.aborted) replace(rankingNote, t("today.ranking_note"));
@@ -100,5 +106,5 @@ function showGame(root, game, signal) {
     signal,
     onOver: (finished, slot) => showResult(slot, finished, { signal }),
   });
-  replace(root, welcome(), screen);
+  replace(root, welcome(() => focusBoard(screen.querySelector(".board"))), screen);
 }

@@ -24,6 +24,8 @@ const FIELD_RULES = [
   { field: "username", test: /./, key: "error.username_rule" },
   { field: "name", test: /may not contain|character/i, when: (message) => !/\d+ to \d+ characters/.test(message), key: "error.name_characters" },
   { field: "name", test: /./, key: "error.name_rule" },
+  { field: "player_name", test: /may not contain|character/i, when: (message) => !/\d+ to \d+ characters/.test(message), key: "error.name_characters" },
+  { field: "player_name", test: /./, key: "error.name_rule" },
   { field: "code", test: /./, key: "error.league_code" },
 ];
 

@@ -396,4 +396,11 @@ export default {
   "error.league_name_rule": "লিগের নামে {min} থেকে {league_max}টি অক্ষর থাকে।",
   "error.league_code": "ওই আমন্ত্রণ কোড ঠিক নয়। লিগের মালিকের কাছে বর্তমান কোডটি চেয়ে নিন।",
   "error.field_other": "এই ঘরটি আবার দেখুন।",
+  "archive.pending": "দিনটি পৃথিবীর সব জায়গায় শেষ হলে তবেই দৈনিক খেলাটি সংগ্রহে আসে: {date}-এর খেলা এখনও কোথাও কোথাও চলছে, {time}-এ সংগ্রহে আসবে।",
+  "archive.played_won": { one: "আপনি জিতেছেন, {n}টি তাস বাকি", other: "আপনি জিতেছেন, {n}টি তাস বাকি" },
+  "archive.played_lost": "আপনি খেলেছেন, হেরেছেন",
+  "archive.played_unfinished": "আপনি শেষ করেননি",
+  "archive.played_playing": "আপনি এটি খেলছেন",
+  "leagues.your_name": "লিগের তালিকায় আপনার নাম",
+  "leagues.your_name_hint": "বন্ধুরা আপনার স্কোরের পাশে এই নাম দেখবেন। পরে প্রোফাইলে বদলাতে পারবেন।",
 };

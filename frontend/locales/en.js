@@ -397,4 +397,11 @@ export default {
   "error.league_name_rule": "A league's name has {min} to {league_max} characters.",
   "error.league_code": "That invite code is not right. Ask the league's owner for the current one.",
   "error.field_other": "Please check this field.",
+  "archive.pending": "A daily joins the archive once its day is over everywhere on Earth: {date} is still being played in some places, and joins at {time}.",
+  "archive.played_won": { one: "You won, {n} card left", other: "You won, {n} cards left" },
+  "archive.played_lost": "You played it and lost",
+  "archive.played_unfinished": "You left it unfinished",
+  "archive.played_playing": "You are playing it",
+  "leagues.your_name": "Your name on the league's boards",
+  "leagues.your_name_hint": "Your friends see this name beside your scores. You can change it later in your profile.",
 };

@@ -396,4 +396,11 @@ export default {
   "error.league_name_rule": "نام لیگ {min} تا {league_max} نویسه دارد.",
   "error.league_code": "این کد دعوت درست نیست. کد کنونی را از صاحب لیگ بپرسید.",
   "error.field_other": "لطفاً این بخش را بررسی کنید.",
+  "archive.pending": "بازی روز وقتی به بایگانی می‌آید که روزش در همه جای زمین تمام شده باشد: {date} هنوز در جاهایی بازی می‌شود و در {time} به بایگانی می‌آید.",
+  "archive.played_won": { one: "بردید، {n} کارت ماند", other: "بردید، {n} کارت ماند" },
+  "archive.played_lost": "بازی کردید و باختید",
+  "archive.played_unfinished": "نیمه‌کاره رها کردید",
+  "archive.played_playing": "در حال بازی آن هستید",
+  "leagues.your_name": "نام شما در جدول‌های لیگ",
+  "leagues.your_name_hint": "دوستانتان این نام را کنار امتیازهایتان می‌بینند. بعداً می‌توانید آن را در نمایه تغییر دهید.",
 };

@@ -105,8 +105,8 @@ def start_daily(page) -> None:
     """From the front page to the daily's board: past the welcome and the start button."""
     page.wait_for_selector("#start-daily, .game")
     if page.locator(".welcome").count():
-        page.locator(".welcome button").click()
-    if page.locator("#start-daily").count():
+        page.locator(".welcome button").click()  # "Just play" starts the game
+    elif page.locator("#start-daily").count():
         page.locator("#start-daily").click()
     page.wait_for_selector(".game .board")
 

@@ -90,6 +90,9 @@ def test_a_won_daily_ranks_you_highlights_your_bar_and_shares_without_spoilers(o
     assert not re.search(r"\b[A2-9T][CDHS]\b", text)  # no card is named
 
     page.locator("#replay").click()
+    # The replay opens at the start; the last move is a button away.
+    expect(page.locator(".replay-caption")).to_have_text("The start: an empty table.")
+    page.get_by_role("button", name="Last move").click()
     page.locator(".replay .board").wait_for()
     assert page.locator(".replay-caption").inner_text().startswith("Move 28 of 28")
     page.get_by_role("button", name="First move").click()

@@ -58,9 +58,10 @@ def test_persian_turns_the_page_right_to_left_and_every_language_is_remembered(o
         expect(page.locator(".site-nav [data-section=today]")).to_have_text(today)
         expect(page.locator("body")).not_to_contain_text(re.compile(r"\b[a-z]+\.[a-z_]+\b"))
     expect(html).to_have_attribute("dir", "rtl")
-    page.locator(".welcome button").click()
-    page.locator("#start-daily").click()
+    page.locator(".welcome button").click()  # "Just play" starts the game
     page.locator(".game .board").wait_for()
+    # Focus goes on to the board, not back to <body>.
+    expect(page.locator('.game .cell[tabindex="0"]')).to_be_focused()
     expect(page.locator(".game-panel .label").first).to_have_text("کارت فعلی")
     page.locator('.game .cell[data-target="true"]').first.click()
     expect(page.locator("#announcer")).to_contain_text("گذاشته شد")
