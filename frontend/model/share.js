@@ -40,7 +40,8 @@ export function shareText(game, t, url = "", counts = null) {
   const outcome = game.status === "won"
     ? t("share.won", { n: game.score })
     : t("share.lost", { n: game.grid.length, max: CELLS });
-  const lines = [`${name} · ${outcome}`, counts?.length ? story(counts) : picture(game)];
+  // The language's own separator: in Persian "·" beside a number reads as its zero.
+  const lines = [`${name}${t("list.separator")}${outcome}`, counts?.length ? story(counts) : picture(game)];
   if (url) lines.push(url);
   return lines.join("\n");
 }

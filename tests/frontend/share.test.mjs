@@ -52,3 +52,10 @@ test("a win beats a loss, more cards left beats fewer", () => {
   assert.equal(compareResults(won(3), won(3)), "tie");
   assert.equal(compareResults(lost, lost), "tie");
 });
+
+test("the Persian share text separates with its comma, not a dot that reads as zero", async () => {
+  const fa = createTranslator("fa", (await import("../../frontend/locales/fa.js")).default);
+  const text = shareText({ mode: "daily", number: 4, status: "won", score: 5, grid: [] }, fa.t);
+  assert.doesNotMatch(text.split("\n")[0], /·/);
+  assert.match(text.split("\n")[0], /۴، /);
+});
