@@ -139,6 +139,8 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
     if (game.status !== "playing") { replace(hint); return; }
     if (refused) {
       replace(hint, h("span", { class: "preview-refused" }, t("preview.not_here")));
+      // A click or Enter on a cell that takes no card is heard too, not only seen.
+      announce(t("preview.not_here"));
       return;
     }
     if (!preview) {

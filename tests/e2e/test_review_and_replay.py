@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.flows import play_until_over, wait_idle
+from tests.e2e.flows import WON_12, click_cell, known_practice_deal, play_until_over, wait_idle
 
 TINY_BOT = {"seed": 0, "samples": 2, "screen": 1, "finalists": 1}
 
@@ -141,3 +141,21 @@ def test_the_bots_hint_is_marked_on_the_board_until_the_next_move(open_page, sho
     marked.click()
     wait_idle(page)
     expect(page.locator('.game .cell[data-mark="bot"]')).to_have_count(0)
+
+
+def test_enter_or_a_click_where_the_card_cannot_go_is_heard(open_page):
+    page = open_page(f"/#/challenge/{known_practice_deal()}")
+    page.locator("#accept-challenge").click()
+    page.locator(".game .board").wait_for()
+    wait_idle(page)
+    for row, col in WON_12["moves"][:5]:
+        click_cell(page, row, col)
+    refused = page.locator('.game .cell[data-target="false"]').first
+    refused.click()
+    expect(page.locator("#announcer")).to_have_text(
+        "The card can't go there: choose a marked place.")
+    page.evaluate("document.getElementById('announcer').textContent = ''")
+    refused.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#announcer")).to_have_text(
+        "The card can't go there: choose a marked place.")
