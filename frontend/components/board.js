@@ -156,7 +156,9 @@ export function renderBoard(game, {
   let hovering = false;
   let pointerDown = false;
   let lastPointer = "mouse";
-  board.addEventListener("pointerover", (event) => {
+  // A moving pointer, not one resting where the last click was when the board is redrawn
+  // under it: the last move's marks stay until the player looks elsewhere.
+  board.addEventListener("pointermove", (event) => {
     if (event.pointerType !== "mouse" && event.pointerType !== "pen") return;
     const cell = event.target.closest(".cell");
     if (!cell) return;
