@@ -25,6 +25,7 @@ from server.games.engine import game_output
 from server.players.models import Player
 from server.players.problems import PlayerNotFound
 from server.spitemalice import selectors as spite_malice_selectors
+from server.spitemalice import services as spite_malice_services
 
 TAG = ["leaderboards"]
 
@@ -79,6 +80,7 @@ def board_response(request, ref: BoardRef, query: dict) -> Response:
 
 def _stats(player) -> dict:
     """Foursquare's daily statistics, with the Spite & Malice section."""
+    spite_malice_services.dailies_close(player=player)  # a closed daily counts as over
     return {**selectors.player_stats(player),
             "spite_malice": spite_malice_selectors.player_stats(player)}
 

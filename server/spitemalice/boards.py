@@ -56,12 +56,14 @@ def daily_result_record(match: Match) -> None:
 def day_status(viewer, day: date) -> str | None:
     """The viewer's daily of ``day`` as a day board names it, when they hold no win there."""
     match = (Match.objects.filter(player0=viewer, mode=Match.Mode.DAILY, daily=day)
-             .values_list("status", "winner").first())
+             .values_list("status", "winner", "reason").first())
     if match is None:
         return None
-    status, winner = match
+    status, winner, reason = match
     if status != Match.Status.FINISHED:
         return "playing" if is_playable(day) else "unfinished"
+    if reason == Match.Reason.UNFINISHED:
+        return "unfinished"
     return "won" if winner == 0 else "lost"
 
 

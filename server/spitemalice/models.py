@@ -53,6 +53,7 @@ class Match(models.Model):
         TARGET = "target", "a seat reached the target"
         TIED = "tied", "the single game was tied"
         RESIGNED = "resigned", "a seat resigned"
+        UNFINISHED = "unfinished", "its daily's date closed before the game ended"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     mode = models.CharField(max_length=8, choices=Mode.choices)
@@ -72,7 +73,7 @@ class Match(models.Model):
     score0 = models.PositiveSmallIntegerField(default=0)
     score1 = models.PositiveSmallIntegerField(default=0)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
-    reason = models.CharField(max_length=8, blank=True, default="", choices=Reason.choices)
+    reason = models.CharField(max_length=10, blank=True, default="", choices=Reason.choices)
     # The current game: its number (1, 2, ...), whose turn (null when over) and how many
     # actions it has, for the optimistic check before anything is replayed.
     game_number = models.PositiveSmallIntegerField(default=1)

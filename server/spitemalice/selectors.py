@@ -72,12 +72,14 @@ def player_stats(player) -> dict:
     """A player's Spite & Malice: matches and games finished (won, lost, tied), dailies played
     and won, win streaks by daily number, the points of the won dailies and the best one."""
     matches = list(Match.objects.filter(Q(player0=player) | Q(player1=player))
-                   .values_list("id", "player0_id", "status", "winner", "mode", "daily"))
+                   .values_list("id", "player0_id", "status", "winner", "mode", "daily",
+                                "reason"))
     seats = {match_id: 0 if player0 == player.pk else 1
              for match_id, player0, *_ in matches}
     match_tally, game_tally = _tally(), _tally()
-    for match_id, _, status, winner, _, _ in matches:
-        if status == Match.Status.FINISHED:
+    for match_id, _, status, winner, _, _, reason in matches:
+        # A daily whose date closed before its game ended was not played out: not counted.
+        if status == Match.Status.FINISHED and reason != Match.Reason.UNFINISHED:
             _count(match_tally, winner, seats[match_id])
     games = MatchGame.objects.filter(match_id__in=seats).exclude(
         status=MatchGame.Status.PLAYING).values_list("match_id", "number", "status", "winner",
@@ -88,7 +90,7 @@ def player_stats(player) -> dict:
         if number == 1:
             points_of[match_id] = points if winner == seats[match_id] else None
     dailies = [(daily, status, winner, points_of.get(match_id))
-               for match_id, _, status, winner, mode, daily in matches
+               for match_id, _, status, winner, mode, daily, _ in matches
                if mode == Match.Mode.DAILY]
     won = [(daily, points) for daily, status, winner, points in dailies
            if status == Match.Status.FINISHED and winner == 0 and points]

@@ -148,7 +148,8 @@ class MatchOutput(serializers.Serializer):
     you = serializers.IntegerField(help_text="Your seat.")
     winner = serializers.IntegerField(allow_null=True)
     reason = serializers.ChoiceField(choices=Match.Reason.values, allow_null=True,
-                                     help_text="How it ended: target, tied or resigned.")
+                                     help_text="How it ended: target, tied, resigned or "
+                                               "unfinished (a daily whose date closed).")
     event = serializers.IntegerField(help_text="The latest event's number.")
     game = GameViewOutput(allow_null=True)
 

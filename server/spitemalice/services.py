@@ -312,6 +312,34 @@ def match_resign(*, match: Match, game: MatchGame, player) -> MatchGame:
     return game
 
 
+def dailies_close(*, player=None) -> int:
+    """End the Spite & Malice dailies left unfinished when their date closed
+    (``dailies.closes_at``): all of them, or ``player``'s. Returns how many.
+
+    Whether a daily can still be played never depends on this having run (``action_play``
+    checks the date); it makes what the matches say agree with that, with a ``match_over``
+    event (``reason: "unfinished"``, no winner), before the reads that show a player's matches
+    and, for everyone, in the worker's housekeeping. Nobody wins it and it holds no rank.
+    """
+    first_open, _ = dailies.current_dates()
+    matches = Match.objects.filter(mode=Match.Mode.DAILY, daily__lt=first_open).exclude(
+        status=Match.Status.FINISHED)
+    if player is not None:
+        matches = matches.filter(player0=player)
+    closed = 0
+    for match_id in matches.values_list("pk", flat=True):
+        with transaction.atomic():
+            match = Match.objects.select_for_update().filter(pk=match_id).first()
+            if match is None or match.is_over:
+                continue
+            log = Log(match)
+            _match_end(match=match, log=log, winner=None, reason=Match.Reason.UNFINISHED)
+            match.finished_at = dailies.closes_at(match.daily)
+            _store(match=match, game=None, new_games=[], log=log)
+            closed += 1
+    return closed
+
+
 def bot_turn_job(key: str) -> None:
     """The background job: play the rest of the bot's turn(s) in match ``key``."""
     with transaction.atomic():

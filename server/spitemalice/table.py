@@ -28,10 +28,12 @@ def rebuild(game: MatchGame) -> Game:
     return engine
 
 
-def game_view(game: MatchGame, engine: Game, seat: int) -> dict[str, Any]:
-    """The API's game object, from ``seat``: only what that seat may see."""
+def game_view(game: MatchGame, engine: Game, seat: int, *, match_over: bool = False,
+              ) -> dict[str, Any]:
+    """The API's game object, from ``seat``: only what that seat may see. In a match that is
+    over (a daily whose date closed ends mid-game) nothing is left to play."""
     view = player_view(engine, seat, since=len(game.actions))
-    playing = game.status == MatchGame.Status.PLAYING
+    playing = game.status == MatchGame.Status.PLAYING and not match_over
     return {
         "number": game.number,
         "status": game.status,
@@ -165,5 +167,6 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
         "winner": match.winner,
         "reason": match.reason or None,
         "event": match.event,
-        "game": game_view(game, engine, seat) if game is not None else None,
+        "game": (game_view(game, engine, seat, match_over=match.is_over)
+                 if game is not None else None),
     }

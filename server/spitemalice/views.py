@@ -58,6 +58,7 @@ class MatchListCreateView(ApiView):
         query = s.MatchListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         limit, offset = query.validated_data["limit"], query.validated_data["offset"]
+        services.dailies_close(player=request.user)  # a daily whose date closed shows as over
         matches = selectors.matches_of(request.user)
         count = matches.count()
         page = list(matches[offset:offset + limit])
@@ -123,6 +124,7 @@ class MatchDetailView(ApiView):
                    summary="One of your matches", parameters=[MATCH_ID],
                    responses={200: s.MatchOutput, **problems(401, 404)})
     def get(self, request, match_id):
+        services.dailies_close(player=request.user)  # a daily whose date closed shows as over
         match = selectors.match_of(request.user, match_id)
         services.bot_turn_resume(match)
         return Response(match_output(match, match.seat_of(request.user)))

@@ -106,6 +106,15 @@ def test_a_daily_whose_date_closed_takes_no_more_actions(player_api, make_player
                           "game_over")
     assert "closed" in body["detail"]
 
+    # Read again, it says so: over, unfinished, nobody's win, nothing left to play.
+    over = player_api.get(url(match)).json()
+    assert (over["status"], over["reason"], over["winner"]) == ("finished", "unfinished", None)
+    assert over["game"]["legal_actions"] == [] and over["game"]["turn"] is None
+    last = player_api.get(url(match, "/events")).json()["events"][-1]
+    assert (last["kind"], last["reason"]) == ("match_over", "unfinished")
+    assert Match.objects.get(pk=match["id"]).finished_at == dailies.closes_at(closed)
+    assert services.dailies_close() == 0  # once
+
 
 def test_no_hints_in_a_daily(player_api):
     match = player_api.post("spite-malice/matches", {"mode": "daily"}).json()
@@ -248,8 +257,12 @@ def test_a_daily_left_unfinished_when_its_date_closed_is_over_and_not_won(make_p
     later = dailies.closes_at(day) + timedelta(seconds=1)
     monkeypatch.setattr(dailies, "timezone", SimpleNamespace(now=lambda: later))
 
+    standing = player_api.get(BOARD.format(day.isoformat())).json()["standing"]
+    assert standing["status"] == "unfinished"  # before the match was marked over, and after
     stats = player_api.get("players/me/stats").json()["spite_malice"]
     assert (stats["dailies_played"], stats["dailies_won"]) == (2, 1)
     assert (stats["current_win_streak"], stats["longest_win_streak"]) == (1, 1)
+    assert stats["matches"] == {"played": 1, "won": 1, "lost": 0, "tied": 0}
+    assert Match.objects.get(player0=player, daily=day).reason == "unfinished"
     standing = player_api.get(BOARD.format(day.isoformat())).json()["standing"]
     assert standing["status"] == "unfinished"

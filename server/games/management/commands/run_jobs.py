@@ -1,6 +1,6 @@
 """manage.py run_jobs: the background worker (daily preparation, game analyses, and hourly the
 housekeeping: expired Idempotency-Key responses deleted, dailies left unfinished when their date
-closed marked over)."""
+closed marked over, of both games)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.db import close_old_connections
 from server.api.idempotency import records_prune
 from server.games.background import job_run_next
 from server.games.services import dailies_close
+from server.spitemalice.services import dailies_close as spite_malice_dailies_close
 
 PRUNE_EVERY_SECONDS = 3600  # the housekeeping runs hourly
 
@@ -30,7 +31,7 @@ class Command(BaseCommand):
         while True:
             if pruned_at is None or time.monotonic() - pruned_at >= PRUNE_EVERY_SECONDS:
                 deleted = records_prune()
-                closed = dailies_close()
+                closed = dailies_close() + spite_malice_dailies_close()
                 pruned_at = time.monotonic()
                 if deleted:
                     self.stdout.write(f"deleted {deleted} expired Idempotency-Key responses")
