@@ -135,6 +135,9 @@ def test_the_event_feed_names_your_draws_and_only_the_count_of_the_bots(player_a
 
     hand: Counter = Counter()
     for event in events:
+        if event["kind"] == "play":  # the rank the card counts as: its own, or a King's
+            assert event["as"] in "A23456789TJQ" and event["to"] in ("C0", "C1", "C2")
+            assert event["card"][0] in ("K", event["as"])
         if event["kind"] == "draw":
             assert ("cards" in event) == (event["seat"] == 0)
             if event["seat"] == 0:
