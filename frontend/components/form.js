@@ -17,7 +17,10 @@ export function field(label, input, { hint = null } = {}) {
 }
 
 function clearFieldProblems(element) {
-  for (const line of element.querySelectorAll(".field-problem")) line.remove();
+  for (const line of element.querySelectorAll(".field-problem")) {
+    if (line.classList.contains("field-hint")) line.classList.remove("field-problem");
+    else line.remove();
+  }
   for (const input of element.querySelectorAll("[aria-invalid]")) {
     input.removeAttribute("aria-invalid");
     const hint = input.getAttribute("aria-describedby")?.split(" ").filter((id) => !id.endsWith("-problem")).join(" ");
@@ -38,11 +41,18 @@ export function showFieldProblems(element, error, options = {}) {
   }
   let first = null;
   for (const [input, texts] of byField) {
-    const id = `${input.id}-problem`;
-    input.closest(".field").append(h("p", { class: "field-problem", id }, texts.join(" ")));
+    const text = texts.join(" ");
+    const hint = document.getElementById(`${input.id}-hint`);
     input.setAttribute("aria-invalid", "true");
-    input.setAttribute("aria-describedby", [input.getAttribute("aria-describedby"), id].filter(Boolean).join(" "));
     first ??= input;
+    // The rule already under the field is the problem: it is marked as such, not said twice.
+    if (hint?.textContent === text) {
+      hint.classList.add("field-problem");
+      continue;
+    }
+    const id = `${input.id}-problem`;
+    input.closest(".field").append(h("p", { class: "field-problem", id }, text));
+    input.setAttribute("aria-describedby", [input.getAttribute("aria-describedby"), id].filter(Boolean).join(" "));
   }
   first?.focus();
   return homeless;

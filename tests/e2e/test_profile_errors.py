@@ -51,6 +51,8 @@ def test_a_too_short_password_is_refused_in_persian_beside_the_field(open_page, 
     expect(claim.locator(".field-problem")).to_have_text(
         "نام کاربری ۳ تا ۳۲ حرف، رقم یا نماد دارد، بدون فاصله.")
     expect(password).not_to_have_attribute("aria-invalid", "true")
+    # The rule under the field is the one refused: marked as the problem, not repeated.
+    assert claim.inner_text().count("نام کاربری ۳ تا ۳۲ حرف") == 1
 
 
 def test_english_errors_name_the_rule_once_and_the_heading_follows_a_rename(open_page):
