@@ -59,7 +59,8 @@ def move_response(request, game_id, *, scope: str) -> HttpResponse | None:
         return None
     meta = request.META
     if (meta.get("QUERY_STRING") or meta.get("HTTP_ACCEPT") not in _ACCEPTED
-            or meta.get("CONTENT_TYPE", "").lower() not in _CONTENT_TYPES):
+            or meta.get("CONTENT_TYPE", "").lower() not in _CONTENT_TYPES
+            or meta.get("HTTP_CONTENT_ENCODING")):  # the full view says 415
         return None
     token = _bearer_token(meta.get("HTTP_AUTHORIZATION", ""))
     key = meta.get("HTTP_IDEMPOTENCY_KEY")

@@ -458,3 +458,10 @@ def test_too_many_query_parameters_is_400_not_500(player_api, settings, path):
 def test_a_disallowed_host_is_a_problem_400(api):
     assert_problem(api.client.get("/api/v1/leaderboard", HTTP_HOST="evil..example"), 400,
                    "invalid")
+
+
+def test_a_content_encoded_move_is_415_on_the_fast_path_too(player_api, practice_game):
+    response = _send(player_api, "POST", f"games/{practice_game['id']}/moves",
+                     b'{"row": 0, "col": 0, "move": 0}', HTTP_CONTENT_ENCODING="gzip")
+    assert_problem(response, 415, "unsupported_media_type")
+    assert not Move.objects.exists()
