@@ -191,3 +191,25 @@ def test_a_closed_dailys_game_says_unfinished_first_with_no_meter(open_page):
     }""")
     assert page.locator(".game .counters, .game .meter").count() == 0
     assert page.locator('.game .cell[data-target="true"]').count() == 0
+
+
+def test_a_click_or_enter_on_a_place_the_card_cannot_go_says_so(open_page):
+    known_daily()
+    page = open_page()
+    start_daily(page)
+    play_through_the_api(page, WON_12["moves"][:6])
+    game = game_now(page)
+    legal = {tuple(move) for move in game["legal_moves"]}
+    blocked = next(cell_ for cell_ in page.locator('.game .cell[data-target="false"]').all())
+    row, col = int(blocked.get_attribute("data-row")), int(blocked.get_attribute("data-col"))
+    assert (row, col) not in legal
+    blocked.click()
+    expect(page.locator("#preview-line")).to_have_text(
+        "The card can't go there: choose a marked place.")
+    expect(page.locator("#announcer")).to_have_text(
+        "The card can't go there: choose a marked place.")
+    assert moves_played(page) == 6
+    page.keyboard.press("Enter")  # the focus is on that cell now
+    expect(page.locator("#preview-line")).to_have_text(
+        "The card can't go there: choose a marked place.")
+    assert moves_played(page) == 6
