@@ -6,6 +6,7 @@ import { h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { write } from "../prefs.js";
 import { current, t } from "../i18n.js";
+import { focusBoard } from "./board.js";
 import { gameScreen } from "./game-screen.js";
 import { dailyHeading, loading, showResult } from "./today.js";
 
@@ -30,6 +31,7 @@ export default async function gamePage(root, route, { signal }) {
   const after = h("nav", { class: "after-game", "aria-label": t("practice.more") },
     h("a", { class: "button", href: "#/practice" }, t("practice.new")),
     h("a", { class: "button", href: "#/archive" }, t("archive.title")));
+  const starting = !root.contains(document.activeElement) || document.activeElement === root;
   replace(root, gameScreen(game, {
     heading: gameHeading(game),
     subheading: game.date ? current().date(game.date) : t("game.practice_sub"),
@@ -39,4 +41,7 @@ export default async function gamePage(root, route, { signal }) {
       showResult(slot, finished, { signal }).then(() => slot.append(after));
     },
   }));
+  // A game opened by a button of the last screen (a new deal, an archive date, a challenge):
+  // focus goes on to its board, not to <body>.
+  if (starting && game.status === "playing") focusBoard(root.querySelector(".game .board"));
 }

@@ -128,6 +128,8 @@ def test_the_bots_hint_is_marked_on_the_board_until_the_next_move(open_page, sho
     page.locator("#new-practice").click()
     page.locator(".game .board").wait_for()
     wait_idle(page)
+    # The new deal's board has the focus, not <body>.
+    expect(page.locator('.game .cell[tabindex="0"]')).to_be_focused()
     page.locator('.game .cell[data-target="true"]').first.click()
     wait_idle(page)
     page.locator("#ask-hint").click()
