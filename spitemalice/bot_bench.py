@@ -31,7 +31,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing import Pool
 
 from spitemalice.actions import ACTION_OF, Action
@@ -218,7 +218,11 @@ def _take_turn(game: Game, seat: int, player: str, rng: random.Random, seed: str
     return spent
 
 
-def _play(job: tuple[str, str, int]) -> tuple[str, str, float, int | None, int, list[float]]:
+# One game's outcome: level, baseline, then what play_game returns.
+_Outcome = tuple[str, str, float, int | None, int, list[float]]
+
+
+def _play(job: tuple[str, str, int]) -> _Outcome:
     level, baseline, index = job
     return (level, baseline, *play_game(level, baseline, index))
 
@@ -279,37 +283,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     print(f"Spite & Malice house bot: {args.games} games per pairing, deals and seats "
           f"alternated, {args.processes} process(es)", flush=True)
-    done = 0
     step = max(1, len(jobs) // 20)
-    with Pool(args.processes) if args.processes > 1 else _Serial() as pool:
-        for level, baseline, score, side, points, spent in pool.imap(_play, jobs, 4):
-            results.setdefault((level, baseline), []).append((score, side, points))
-            times.setdefault((level, baseline), []).extend(spent)
-            done += 1
-            if done % step == 0 or done == len(jobs):
-                print(f"  {done}/{len(jobs)} games, {time.perf_counter() - start:.0f} s",
-                      file=sys.stderr, flush=True)
-            if len(results[(level, baseline)]) == args.games:
-                print(summary(level, baseline, results[(level, baseline)],
-                              times[(level, baseline)]), flush=True)
+    outcomes = _outcomes(jobs, args.processes)
+    for done, (level, baseline, score, side, points, spent) in enumerate(outcomes, start=1):
+        results.setdefault((level, baseline), []).append((score, side, points))
+        times.setdefault((level, baseline), []).extend(spent)
+        if done % step == 0 or done == len(jobs):
+            print(f"  {done}/{len(jobs)} games, {time.perf_counter() - start:.0f} s",
+                  file=sys.stderr, flush=True)
+        if len(results[(level, baseline)]) == args.games:
+            print(summary(level, baseline, results[(level, baseline)],
+                          times[(level, baseline)]), flush=True)
     print(f"{time.perf_counter() - start:.0f} s in all")
     return 0
 
 
-class _Serial:
-    """A one-process stand-in for ``Pool``."""
-
-    def __enter__(self) -> _Serial:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def imap(self, function: Callable[[tuple[str, str, int]], tuple[str, str, float, int | None,
-                                                                      int, list[float]]],
-             jobs: list[tuple[str, str, int]], chunksize: int = 1
-             ) -> list[tuple[str, str, float, int | None, int, list[float]]] | object:
-        return map(function, jobs)
+def _outcomes(jobs: list[tuple[str, str, int]], processes: int) -> Iterator[_Outcome]:
+    """The games' outcomes in the order of ``jobs``, played in ``processes`` processes."""
+    if processes <= 1:
+        yield from map(_play, jobs)
+        return
+    with Pool(processes) as pool:
+        yield from pool.imap(_play, jobs, 4)
 
 
 if __name__ == "__main__":

@@ -77,3 +77,11 @@ def test_a_whole_game_ends_with_the_result_and_points():
         assert out.rstrip().endswith("pay-off cards left).")
         assert f"{who} won {game.points} points" in out
     assert "Game over after" in out
+
+
+def test_a_match_deals_game_after_game_and_says_so():
+    completed = _run("--seed", "a match", "--match", "--seat", "1", stdin="q\n")
+    out = completed.stdout
+    assert completed.returncode == 0
+    assert "You are player 1; the bot is player 0." in out
+    assert "=== Game 0 of the match ===" in out and "You left the game." in out
