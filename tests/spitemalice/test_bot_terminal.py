@@ -84,4 +84,4 @@ def test_a_match_deals_game_after_game_and_says_so():
     out = completed.stdout
     assert completed.returncode == 0
     assert "You are player 1; the bot is player 0." in out
-    assert "=== Game 0 of the match ===" in out and "You left the game." in out
+    assert "=== Game 1 of the match ===" in out and "You left the game." in out
