@@ -35,7 +35,13 @@ export function renderBoard(game, {
     role: "grid",
     "aria-label": label ?? t("board.label"),
     "aria-readonly": onPlace ? null : "true",
-    style: { "--cols": grid.colCount, "--rows": grid.rowCount },
+    style: {
+      "--cols": grid.colCount, "--rows": grid.rowCount,
+      "--full-cols": grid.fullCols.filter(Boolean).length, "--slim-cols": grid.fullCols.filter((full) => !full).length,
+      "--full-rows": grid.fullRows.filter(Boolean).length, "--slim-rows": grid.fullRows.filter((full) => !full).length,
+      "grid-template-columns": grid.fullCols.map((full) => (full ? "var(--cell)" : "var(--cell-slim)")).join(" "),
+      "grid-template-rows": grid.fullRows.map((full) => (full ? "var(--cell-h)" : "var(--cell-h-slim)")).join(" "),
+    },
   }, grid.rows.map((line) => h("div", { class: "board-row", role: "row" }, line.map((cell) => {
     const pile = cell.pile;
     const here = key(cell.row, cell.col);
@@ -46,6 +52,7 @@ export function renderBoard(game, {
       class: [
         "cell",
         pile ? "cell-pile" : "cell-empty",
+        grid.fullCols[cell.column - 1] && grid.fullRows[cell.line - 1] ? null : "cell-slim",
         pile && !pile.face_up ? "cell-down" : null,
         pile?.revealed ? "cell-revealed" : null,
         pile?.unknown ? "cell-unknown" : null,

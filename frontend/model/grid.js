@@ -15,7 +15,7 @@ export function layout(game) {
   const piles = new Map(game.grid.map((pile) => [key(pile.row, pile.col), pile]));
   const targets = new Set(game.legal_moves.map(([row, col]) => key(row, col)));
   const positions = [...game.grid.map((pile) => [pile.row, pile.col]), ...game.legal_moves];
-  if (positions.length === 0) return { rows: [], rowCount: 0, colCount: 0, cells: [] };
+  if (positions.length === 0) return { rows: [], rowCount: 0, colCount: 0, cells: [], fullRows: [], fullCols: [] };
   const rowsOf = positions.map(([row]) => row);
   const colsOf = positions.map(([, col]) => col);
   const [top, bottom] = [Math.min(...rowsOf), Math.max(...rowsOf)];
@@ -35,7 +35,14 @@ export function layout(game) {
     }
     rows.push(line);
   }
-  return { rows, rowCount: bottom - top + 1, colCount: right - left + 1, cells: rows.flat() };
+  // A line holding only targets (at the grid's edge) can be drawn narrower than the piles'.
+  const hasPile = (cells) => cells.some((cell) => cell.pile);
+  const any = game.grid.length > 0;
+  const fullRows = rows.map((line) => !any || hasPile(line));
+  const fullCols = rows[0].map((_, index) => !any || hasPile(rows.map((line) => line[index])));
+  return {
+    rows, rowCount: bottom - top + 1, colCount: right - left + 1, cells: rows.flat(), fullRows, fullCols,
+  };
 }
 
 /** The server's `previews` keyed like cells: what placing the current card there would do. */

@@ -60,3 +60,16 @@ test("the share story is a square per move by the face-down count, eight to a ro
   // Without the story (another device played part of it), the final grid's make-up.
   assert.match(shareText(won, t, "", null), /^Foursquare #4 · won · 20 left\n⬜⬜⬜⬜/);
 });
+
+test("lines of targets only, at the grid's edge, are slim; lines with a pile are full", () => {
+  const grid = layout({
+    grid: [{ row: 0, col: 0, height: 1, face_up: true, card: "5C" }],
+    legal_moves: [[-1, 0], [0, -1], [0, 0], [0, 1], [1, 0]],
+  });
+  assert.deepEqual(grid.fullCols, [false, true, false]);
+  assert.deepEqual(grid.fullRows, [false, true, false]);
+  // The very first card: nothing on the table yet, the one target is a full cell.
+  const first = layout({ grid: [], legal_moves: [[0, 0]] });
+  assert.deepEqual([first.fullCols, first.fullRows], [[true], [true]]);
+  assert.deepEqual(layout({ grid: [], legal_moves: [] }).fullCols, []);
+});
