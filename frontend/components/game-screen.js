@@ -9,6 +9,7 @@ import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
 import { findCell, layout, meter, moveAnnouncement, previewPhrases } from "../model/grid.js";
 import { markCell } from "../lib/cell-marks.js";
+import { icon } from "../lib/icons.js";
 import { focusBoard, renderBoard } from "./board.js";
 import { cardFace, cardStack } from "./card.js";
 import { markSection } from "./header.js";
@@ -100,7 +101,7 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
       replace(panel, h("div", { class: "current" },
         h("span", { class: "label", id: "current-label" }, t("game.over")),
         h("div", { class: ["current-card", "current-done", `status-${game.status}`] },
-          h("span", { class: "done-mark", "aria-hidden": "true" }, { won: "★", unfinished: "–" }[game.status] ?? "✕"),
+          h("span", { class: "done-mark", "aria-hidden": "true" }, icon({ won: "star", unfinished: "dash" }[game.status] ?? "cross")),
           h("span", { class: "done-text" }, t(`result.${game.status}_short`)))));
       panel.classList.add("game-panel-over");
       return;
@@ -132,7 +133,7 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
       h("p", {
         class: ["meter-warning", fd.level === "danger" ? null : "meter-warning-idle"],
         role: fd.level === "danger" ? "note" : null, "aria-hidden": fd.level === "danger" ? null : "true",
-      }, h("span", { "aria-hidden": "true" }, "⚠ "), t("meter.warning")));
+      }, icon("mistake", { className: "warning-icon" }), " ", t("meter.warning")));
   }
 
   function showHint(preview = null, { armed = false, refused = false } = {}) {

@@ -4,6 +4,7 @@
 
 import * as api from "../api.js";
 import { announce, copyText, h, replace } from "../lib/dom.js";
+import { icon } from "../lib/icons.js";
 import { problemView } from "../lib/problems.js";
 import { read } from "../prefs.js";
 import { current, t } from "../i18n.js";
@@ -23,7 +24,7 @@ export async function renderResult(slot, game, { signal } = {}) {
   const ranked = game.mode === "daily";
 
   const shareButton = h("button", { type: "button", class: "button primary", id: "share" },
-    h("span", { "aria-hidden": "true" }, "⤴ "), t("result.share"));
+    icon("share"), t("result.share"));
   shareButton.addEventListener("click", async () => {
     const text = shareText(game, t, `${location.origin}/`, rememberedStory(game));
     const copied = await copyText(text);
@@ -64,7 +65,7 @@ export async function renderResult(slot, game, { signal } = {}) {
     Array.from({ length: 15 }, (_, index) => h("span", { style: { "--i": index } }))) : null;
   const section = h("section", { class: ["result", won ? "result-won" : "result-lost"], "aria-labelledby": "result-heading" },
     celebration,
-    h("h2", { id: "result-heading" }, won ? h("span", { class: "won-star", "aria-hidden": "true" }, "★") : null, title),
+    h("h2", { id: "result-heading" }, won ? h("span", { class: "won-star", "aria-hidden": "true" }, icon("star")) : null, title),
     h("p", { class: "result-line" }, line),
     challenge ? comparison(game, challenge) : null,
     ranked ? standing : null,

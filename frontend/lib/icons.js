@@ -16,6 +16,10 @@ const DRAWINGS = {
   bot: [["rect", { x: 2.5, y: 5, width: 11, height: 8.5, rx: 2 }], ["rect", { x: 7.25, y: 1.5, width: 1.5, height: 3.5 }],
     ["circle", { cx: 6, cy: 9, r: 1.3, class: "icon-cut" }], ["circle", { cx: 10, cy: 9, r: 1.3, class: "icon-cut" }]],
   you: [["circle", { cx: 8, cy: 5, r: 3 }], ["path", { d: "M2.5 14.5c0-3.3 2.5-5.5 5.5-5.5s5.5 2.2 5.5 5.5z" }]],
+  share: [["path", { d: "M8 1.5l4 4h-2.75v5h-2.5v-5H4z" }], ["path", { d: "M2 9h2v4h8V9h2v6H2z" }]],
+  star: [["path", { d: "M8 1l2.1 4.6 5 .5-3.8 3.3 1.1 4.9L8 11.8l-4.4 2.5 1.1-4.9L.9 6.1l5-.5z" }]],
+  cross: [["path", { d: "M3.4 2L8 6.6 12.6 2 14 3.4 9.4 8l4.6 4.6-1.4 1.4L8 9.4 3.4 14 2 12.6 6.6 8 2 3.4z" }]],
+  dash: [["rect", { x: 2.5, y: 7, width: 11, height: 2 }]],
   mistake: [["path", { d: "M8 1.5l7 12.5H1z" }], ["rect", { x: 7.2, y: 5.5, width: 1.6, height: 4.5, class: "icon-cut" }],
     ["rect", { x: 7.2, y: 11, width: 1.6, height: 1.6, class: "icon-cut" }]],
 };
