@@ -103,7 +103,9 @@ export function winChanceChart(analysis, { selected = null, onSelect = null } = 
 function lossText(move) {
   if (move.forced) return t("analysis.forced");
   if (move.verdict === "best") return t("analysis.as_bot");
-  return t("analysis.value_lost", { value: oneDecimal(Math.max(0, Number(move.value_lost) || 0)) });
+  // Rounded down, as the thresholds are "under": 3.96 is a mistake and reads 3.9, never 4.0.
+  const lost = Math.floor(Math.max(0, Number(move.value_lost) || 0) * 10 + 1e-9) / 10;
+  return t("analysis.value_lost", { value: oneDecimal(lost) });
 }
 
 function moveList(analysis, onSelect) {

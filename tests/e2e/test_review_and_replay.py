@@ -3,6 +3,7 @@ chart and opens each move's position; the replay starts at the beginning and ▶
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -65,7 +66,8 @@ def test_each_move_of_the_review_opens_its_position(open_page, shoot):
         elif move["verdict"] == "best":
             expect(loss).to_have_text("As good as the bot's choice")
         else:
-            expect(loss).to_have_text(f"{max(0, move['value_lost']):.1f} of value given away")
+            tenths = math.floor(max(0, move["value_lost"]) * 10 + 1e-9) / 10  # rounded down
+            expect(loss).to_have_text(f"{tenths:.1f} of value given away")
     marked = [m for m in review["moves"] if m["verdict"] in ("mistake", "blunder")]
     expect(page.locator(".analysis-chart .analysis-marker")).to_have_count(len(marked))
     assert page.locator(".analysis-chart .analysis-tick").count() >= 4  # 0%, 50%, 100%, moves
