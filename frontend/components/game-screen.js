@@ -128,12 +128,7 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
               "aria-valuemin": "0", "aria-valuemax": String(fd.max), "aria-valuenow": String(fd.value),
               "aria-valuetext": t("meter.label", { n: fd.value, max: fd.max }),
             }, pips),
-            h("span", { class: "meter-value" }, t("meter.short", { n: fd.value, max: fd.max }))))),
-      // Its place is kept while it is hidden, so the warning never moves the board.
-      h("p", {
-        class: ["meter-warning", fd.level === "danger" ? null : "meter-warning-idle"],
-        role: fd.level === "danger" ? "note" : null, "aria-hidden": fd.level === "danger" ? null : "true",
-      }, icon("mistake", { className: "warning-icon" }), " ", t("meter.warning")));
+            h("span", { class: "meter-value" }, t("meter.short", { n: fd.value, max: fd.max }))))));
   }
 
   function showHint(preview = null, { armed = false, refused = false } = {}) {
@@ -145,7 +140,12 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
       return;
     }
     if (!preview) {
-      replace(hint, t(game.moves_played === 0 ? "game.hint_first" : "game.hint_preview"));
+      // At four face-down piles the line under the board warns instead: it is always there,
+      // so the warning moves nothing, and a preview then says whether a move would lose.
+      if (meter(game.face_down).level === "danger") {
+        replace(hint, h("span", { class: "meter-warning", role: "note" },
+          icon("mistake", { className: "warning-icon" }), " ", t("meter.warning")));
+      } else replace(hint, t(game.moves_played === 0 ? "game.hint_first" : "game.hint_preview"));
       return;
     }
     const [turns, after] = previewPhrases(preview, t);
