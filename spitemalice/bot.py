@@ -79,7 +79,7 @@ HARD_CANDIDATES = 12  # hard judges this many ways to end the turn again ...
 HARD_WORLDS = 32  # ... in this many sampled deals of the unseen cards
 HARD_DUMP = True  # the sampled turns also play loose cards onto the centre
 HARD_LOSS = 2000.0  # what a sampled win for either side counts
-HARD_THIRD = 0.0  # the weight of the opponent's turn after the bot's next one
+HARD_WEIGHT = 1.0  # the weight of the sampled turns against the estimates they replace
 EASY_NOISE = 60.0  # easy's scores are off by up to this much, at random
 EASY_THREAT = 15.0  # and it watches the opponent's pay-off top only a little
 
@@ -529,7 +529,7 @@ class _Hard:
             total = 0.0
             for world in worlds:
                 total += self._two_turns(leaf, world)
-            value = leaf.value - estimated + total / len(worlds)
+            value = leaf.value - estimated + HARD_WEIGHT * total / len(worlds)
             if value > best_value:
                 best, best_value = leaf, value
         return best.moves
@@ -562,19 +562,7 @@ class _Hard:
                          centre, stock, HARD_DUMP)
         if my_shed < 0:
             return HARD_LOSS - PAYOFF_CARD * shed
-        value = PAYOFF_CARD * (my_shed - shed)
-        if HARD_THIRD:  # and the opponent's turn after that
-            top = t.other_top if shed == 0 else (
-                other_under[shed - 1] if shed <= len(other_under) else 0)
-            if top:
-                need = max(0, HAND_SIZE - sum(hand))
-                for r in stock[:need]:
-                    hand[r] += 1
-                del stock[:need]
-                again = _reply(top, other_under[shed:], t.other_payoff - shed, hand, sides,
-                               centre, stock, HARD_DUMP)
-                value -= HARD_THIRD * (HARD_LOSS if again < 0 else PAYOFF_CARD * again)
-        return value
+        return PAYOFF_CARD * (my_shed - shed)
 
 
 def _reply(top: int, under: list[int], payoff: int, hand: list[int], sides: list[list[int]],
