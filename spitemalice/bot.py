@@ -32,8 +32,9 @@ evaluation (see docs/SPITE_MALICE_BOT.md):
 - ``normal`` searches the whole turn and weighs the chance that the opponent plays its pay-off
   top next (from its side stacks and the cards it may hold, Kings as wild), its own chance of
   playing its pay-off top next turn, side-stack structure and Kings kept in hand.
-- ``hard`` takes ``normal``'s best few ways to end the turn and plays the opponent's reply to
-  each in sampled deals of the unseen cards (determinisation), keeping the best on average.
+- ``hard`` takes ``normal``'s best dozen ways to end the turn and plays, in 32 sampled deals
+  of the unseen cards (determinisation), the opponent's reply and its own next turn from each,
+  keeping the one that sheds the most pay-off cards relative to the opponent on average.
 """
 
 from __future__ import annotations
