@@ -10,7 +10,7 @@ import { icon } from "../lib/icons.js";
 import { problemView } from "../lib/problems.js";
 import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { findCell, layout } from "../model/grid.js";
+import { cellWhere } from "../model/grid.js";
 import { MARKED_VERDICTS, chartMarkers, polylinePoints, positionBefore, verdictTally, winChancePoints } from "../model/analysis.js";
 import { replaySteps } from "../model/replay.js";
 import { renderBoard } from "./board.js";
@@ -130,12 +130,8 @@ function positionView(analysis, steps, index, { onSelect }) {
   const move = analysis.moves[index];
   const step = positionBefore(steps, move);
   const board = renderBoard(step, { label: t("analysis.position_board", { n: index + 1 }) });
-  const grid = layout(step);
   const same = move.played[0] === move.best[0] && move.played[1] === move.best[1];
-  const where = ([row, col]) => {
-    const cell = findCell(grid, row, col);
-    return t("cell.where", { row: cell?.line ?? row, col: cell?.column ?? col });
-  };
+  const where = ([row, col]) => cellWhere(row, col, t);
   markCell(board, move.played, "you", t("analysis.you"));
   if (!same) markCell(board, move.best, "bot", t("analysis.bot"));
   const estimate = (e) => t("analysis.estimate", { percent: percent(e.win_probability), cards: oneDecimal(Number(e.expected_score) || 0) });

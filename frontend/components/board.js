@@ -34,6 +34,7 @@ export function renderBoard(game, {
     class: ["board", onPlace ? "board-live" : "board-readonly"],
     role: "grid",
     "aria-label": label ?? t("board.label"),
+    "aria-description": t("board.coordinates"),
     "aria-readonly": onPlace ? null : "true",
     style: {
       "--cols": grid.colCount, "--rows": grid.rowCount,

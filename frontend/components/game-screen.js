@@ -7,7 +7,7 @@ import { problemView } from "../lib/problems.js";
 import { writeCapped, read } from "../prefs.js";
 import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { findCell, layout, meter, moveAnnouncement, previewPhrases } from "../model/grid.js";
+import { cellPlace, layout, meter, moveAnnouncement, previewPhrases } from "../model/grid.js";
 import { markCell } from "../lib/cell-marks.js";
 import { icon } from "../lib/icons.js";
 import { focusBoard, renderBoard } from "./board.js";
@@ -67,10 +67,9 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
     try {
       const answer = await api.hint(game.id);
       const [row, col] = answer.move;
-      const cell = findCell(layout(game), row, col);
       const chance = answer.estimates.find((estimate) => estimate.move[0] === row && estimate.move[1] === col);
       replace(suggestion, t("hint.suggestion", {
-        row: cell?.line ?? row, col: cell?.column ?? col,
+        ...cellPlace(row, col),
         percent: current().percent(chance?.win_probability ?? 0),
       }));
       focus = { row, col };

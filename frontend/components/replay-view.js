@@ -5,7 +5,7 @@ import { h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { layout, findCell } from "../model/grid.js";
+import { cellPlace } from "../model/grid.js";
 import { replaySteps, stepAsGame } from "../model/replay.js";
 import { icon } from "../lib/icons.js";
 import { renderBoard } from "./board.js";
@@ -91,11 +91,9 @@ export async function renderReplay(slot, game, { at = 0 } = {}) {
     slider.value = String(index);
     slider.setAttribute("aria-valuetext", t("replay.step", { n: index, total: last }));
     const asGame = stepAsGame(step);
-    const grid = layout(asGame);
     if (step.card) {
-      const cell = findCell(grid, step.at[0], step.at[1]);
       caption.textContent = `${t("replay.step", { n: index, total: last })}: ${t("replay.placed", {
-        card: cardName(step.card, t), row: cell.line, col: cell.column,
+        card: cardName(step.card, t), ...cellPlace(step.at[0], step.at[1]),
       })} ${step.known ? (step.flipped.length ? t("announce.flipped", { n: step.flipped.length }) : t("announce.no_flip")) : ""}`;
     } else caption.textContent = t("replay.start");
     replace(boardSlot, step.piles.length

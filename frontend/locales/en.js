@@ -73,6 +73,7 @@ export default {
 
   "board.label": "Grid",
   "cell.where": "Row {row}, column {col}",
+  "board.coordinates": "Rows and columns are numbered 1 to 7 from the top, with the first card at row 4, column 4, so a place keeps its name as the grid grows.",
   "cell.empty": "empty",
   "cell.empty_target": "empty, you can place the card here",
   "cell.place_on": "You can place the card on this pile",

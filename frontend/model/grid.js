@@ -7,6 +7,22 @@ export const FACE_DOWN_LIMIT = 4;
 
 export const key = (row, col) => `${row},${col}`;
 
+// Every pile of a game lies within four rows and four columns of the first card, so a fixed
+// frame of seven numbered rows and columns, the first card at row 4, column 4, holds them all.
+// Names in that frame never change as the grid grows: "row 2, column 5" stays the same place
+// for the whole game, which a player who cannot see the board needs to keep a map of it.
+const FRAME_CENTRE = 4;
+
+/** The numbers a place on the board is called by, the same all game long. */
+export function cellPlace(row, col) {
+  return { row: row + FRAME_CENTRE, col: col + FRAME_CENTRE };
+}
+
+/** The name of a place on the board (t is the active translator's). */
+export function cellWhere(row, col, t) {
+  return t("cell.where", cellPlace(row, col));
+}
+
 /**
  * The rectangle that holds every pile and every target, row by row, each cell with its game
  * coordinates (row, col), its 1-based place on screen (line, column) and what is there.
@@ -96,7 +112,7 @@ export function restingFocus(grid, previous) {
 
 /** The screen-reader name of a cell (t is the active translator's t, cardName its card namer). */
 export function cellLabel(cell, t, cardName) {
-  const where = t("cell.where", { row: cell.line, col: cell.column });
+  const where = cellWhere(cell.row, cell.col, t);
   let what;
   if (!cell.pile) what = cell.target ? t("cell.empty_target") : t("cell.empty");
   else {
@@ -115,11 +131,9 @@ export function cellLabel(cell, t, cardName) {
 export function moveAnnouncement(game, grid, t, cardName) {
   const last = game.last_move;
   if (!last) return "";
-  const cell = findCell(grid, last.at[0], last.at[1]);
   const parts = [t("announce.placed", {
     card: cardName(last.card),
-    row: cell?.line ?? last.at[0],
-    col: cell?.column ?? last.at[1],
+    ...cellPlace(last.at[0], last.at[1]),
   })];
   parts.push(last.flipped.length ? t("announce.flipped", { n: last.flipped.length }) : t("announce.no_flip"));
   parts.push(t("announce.meter", { n: game.face_down, max: FACE_DOWN_LIMIT }));

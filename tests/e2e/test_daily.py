@@ -127,7 +127,7 @@ def test_keyboard_alone_plays_several_moves_and_hears_each_one(open_page):
     assert page.evaluate("document.activeElement.dataset.row + ',' + "
                          "document.activeElement.dataset.col") == "-1,0"
     expect(page.locator("#announcer")).to_have_text(re.compile(
-        r"^four of clubs placed at row 2, column 3\. 1 card turned over\. "
+        r"^four of clubs placed at row 3, column 4\. 1 card turned over\. "
         r"Face-down piles: 0 of 4\. Next card: four of diamonds\.$"))
 
 

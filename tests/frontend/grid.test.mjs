@@ -78,9 +78,19 @@ test("the meter warns at four face-down piles, before the fifth loses", () => {
 
 test("cells are named for screen readers by place, card, height and whether you can play there", () => {
   const grid = layout(game([pile(0, 0, "7H", 2), pile(0, 1, null, 3)], [[0, 0], [0, 2]]));
-  assert.equal(cellLabel(findCell(grid, 0, 0), t, name), "Row 1, column 1: seven of hearts, 2 cards. You can place the card on this pile");
-  assert.equal(cellLabel(findCell(grid, 0, 1), t, name), "Row 1, column 2: face down, 3 cards");
-  assert.equal(cellLabel(findCell(grid, 0, 2), t, name), "Row 1, column 3: empty, you can place the card here");
+  assert.equal(cellLabel(findCell(grid, 0, 0), t, name), "Row 4, column 4: seven of hearts, 2 cards. You can place the card on this pile");
+  assert.equal(cellLabel(findCell(grid, 0, 1), t, name), "Row 4, column 5: face down, 3 cards");
+  assert.equal(cellLabel(findCell(grid, 0, 2), t, name), "Row 4, column 6: empty, you can place the card here");
+});
+
+test("a place keeps its name as the grid grows: the first card is row 4, column 4 for good", () => {
+  const early = layout(game([pile(0, 0, "7H")], [[0, 1], [-1, 0]]));
+  const later = layout(game([pile(-2, -1, "2C"), pile(0, 0, "7H")], [[0, 1], [-1, 0]]));
+  for (const grid of [early, later]) {
+    assert.match(cellLabel(findCell(grid, 0, 0), t, name), /^Row 4, column 4: seven of hearts/);
+    assert.match(cellLabel(findCell(grid, 0, 1), t, name), /^Row 4, column 5: /);
+  }
+  assert.match(cellLabel(findCell(later, -2, -1), t, name), /^Row 2, column 3: two of clubs/);
 });
 
 test("a move is announced with its card, place, flips, the meter and the next card", () => {
@@ -88,7 +98,7 @@ test("a move is announced with its card, place, flips, the meter and the next ca
     status: "playing", current_card: "3C", last_move: { card: "TC", at: [1, 0], flipped: [[0, 0]] },
   });
   assert.equal(moveAnnouncement(after, layout(after), t, name),
-    "ten of clubs placed at row 2, column 1. 1 card turned over. Face-down piles: 1 of 4. Next card: three of clubs.");
+    "ten of clubs placed at row 5, column 4. 1 card turned over. Face-down piles: 1 of 4. Next card: three of clubs.");
 });
 
 test("cards parse from the API's codes and refuse anything else", () => {

@@ -46,10 +46,10 @@ test("a target's name says what placing there would do", () => {
   const byCell = previewsByCell(game);
   const cell = findCell(grid, 0, 2);
   assert.equal(cellLabel({ ...cell, preview: byCell.get(key(0, 2)) }, t, name),
-    "Row 1, column 3: empty, you can place the card here. Turns 2 cards over. 1 face down after");
+    "Row 4, column 6: empty, you can place the card here. Turns 2 cards over. 1 face down after");
   // Not a target: no preview is read out, whatever is passed.
   const pile = findCell(grid, 0, 1);
-  assert.equal(cellLabel({ ...pile, preview: byCell.get(key(0, 0)) }, t, name), "Row 1, column 2: face down, 2 cards");
+  assert.equal(cellLabel({ ...pile, preview: byCell.get(key(0, 0)) }, t, name), "Row 4, column 5: face down, 2 cards");
 });
 
 test("the share story is a square per move by the face-down count, eight to a row", () => {
