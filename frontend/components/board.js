@@ -8,6 +8,7 @@
 // target places the card; a mouse click places at once (hovering has already shown it).
 
 import { h } from "../lib/dom.js";
+import { icon } from "../lib/icons.js";
 import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
 import { cellLabel, key, layout, previewsByCell, restingFocus, step } from "../model/grid.js";
@@ -74,7 +75,7 @@ export function renderBoard(game, {
     pile ? cardStack(cardView(pile), { height: pile.height }) : cardSlot({ className: target ? "slot-target" : "" }),
     target && pile ? h("span", { class: "target-dot", "aria-hidden": "true" }) : null,
     isLanded ? h("span", { class: "cell-tag tag-placed", "aria-hidden": "true" }, t("board.tag_placed")) : null,
-    isFlipped ? h("span", { class: "cell-tag tag-turned", "aria-hidden": "true" }, "↻ ", t("board.tag_turned")) : null);
+    isFlipped ? h("span", { class: "cell-tag tag-turned", "aria-hidden": "true" }, icon("turn"), " ", t("board.tag_turned")) : null);
     cells.set(here, element);
     return element;
   }))));
@@ -117,7 +118,7 @@ export function renderBoard(game, {
         const up = other.classList.contains("cell-down");
         other.classList.add("cell-will-turn", up ? "cell-will-show" : "cell-will-hide");
         const mark = h("span", { class: "turn-mark", "aria-hidden": "true" },
-          h("span", { class: "turn-mark-icon" }, "↻"), t(up ? "board.will_show" : "board.will_hide"));
+          h("span", { class: "turn-mark-icon" }, icon("turn")), t(up ? "board.will_show" : "board.will_hide"));
         other.append(mark);
         marks.push(mark);
       }

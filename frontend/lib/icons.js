@@ -19,6 +19,7 @@ const DRAWINGS = {
   share: [["path", { d: "M8 1.5l4 4h-2.75v5h-2.5v-5H4z" }], ["path", { d: "M2 9h2v4h8V9h2v6H2z" }]],
   star: [["path", { d: "M8 1l2.1 4.6 5 .5-3.8 3.3 1.1 4.9L8 11.8l-4.4 2.5 1.1-4.9L.9 6.1l5-.5z" }]],
   cross: [["path", { d: "M3.4 2L8 6.6 12.6 2 14 3.4 9.4 8l4.6 4.6-1.4 1.4L8 9.4 3.4 14 2 12.6 6.6 8 2 3.4z" }]],
+  turn: [["path", { d: "M8 2.5a5.5 5.5 0 1 0 5.3 7h-2a3.6 3.6 0 1 1-.9-3.8L8.5 7.5H14V2l-2.2 2.2A5.5 5.5 0 0 0 8 2.5z" }]],
   dash: [["rect", { x: 2.5, y: 7, width: 11, height: 2 }]],
   mistake: [["path", { d: "M8 1.5l7 12.5H1z" }], ["rect", { x: 7.2, y: 5.5, width: 1.6, height: 4.5, class: "icon-cut" }],
     ["rect", { x: 7.2, y: 11, width: 1.6, height: 1.6, class: "icon-cut" }]],
