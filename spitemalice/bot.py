@@ -69,7 +69,7 @@ REFILL = 12.0  # the hand refills: five fresh cards
 REVEAL = 8.0  # a new pay-off top turns up and the turn goes on
 EMPTY_SIDE = 2.0
 PLAYED = -3.0  # each card this turn puts onto the centre from the hand
-SIDE_PLAYED = 0.0  # each card this turn puts onto the centre from a side stack
+SIDE_PLAYED = -6.0  # each card this turn puts onto the centre from a side stack
 STALL = 10.0  # more for each, the closer the stock is to running dry (a tie) ...
 STALL_STOCK = 30  # ... below this many cards
 
