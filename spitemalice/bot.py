@@ -27,7 +27,7 @@ that reach the same position, and score every way the turn can end with a positi
 evaluation (see docs/SPITE_MALICE_BOT.md):
 
 - ``easy`` looks at a few dozen positions, gives the opponent's chances a quarter of the weight
-  and scores with much seeded noise (up to 60 points, over half a pay-off card): a casual
+  and scores with much seeded noise (up to 100 points, a whole pay-off card): a casual
   player who sees its own pay-off plays but often misjudges the rest.
 - ``normal`` searches the whole turn and weighs the chance that the opponent plays its pay-off
   top next (from its side stacks and the cards it may hold, Kings as wild), its own chance of
@@ -81,7 +81,7 @@ HARD_WORLDS = 32  # ... in this many sampled deals of the unseen cards
 HARD_DUMP = True  # the sampled turns also play loose cards onto the centre
 HARD_LOSS = 2000.0  # what a sampled win for either side counts
 HARD_WEIGHT = 1.0  # the weight of the sampled turns against the estimates they replace
-EASY_NOISE = 60.0  # easy's scores are off by up to this much, at random
+EASY_NOISE = 100.0  # easy's scores are off by up to this much, at random
 EASY_THREAT = 15.0  # and it watches the opponent's pay-off top only a little
 
 
