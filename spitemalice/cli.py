@@ -1,4 +1,5 @@
-"""The command line: ``python -m spitemalice replay FILE…`` and ``python -m spitemalice show``."""
+"""The command line: ``python -m spitemalice replay FILE…``, ``python -m spitemalice show`` and
+``python -m spitemalice play`` (against the house bot, in ``terminal``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
+from spitemalice import terminal
 from spitemalice.cards import KING, RANK_CODES
 from spitemalice.errors import ParseError
 from spitemalice.game import PLAYING, Game
@@ -136,7 +138,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     show_parser.add_argument("file", metavar="FILE")
     show_parser.add_argument("--action", type=int, metavar="N",
                              help="after the first N actions (0: the deal; default: all)")
+    play_parser = commands.add_parser("play", help="play the house bot in the terminal")
+    terminal.add_arguments(play_parser)
     args = parser.parse_args(argv)
+    if args.command == "play":
+        return terminal.run(args, sys.stdin, sys.stdout)
     if args.command == "replay":
         return replay_command(args.files, sys.stdout, sys.stderr)
     return show_command(args.file, args.action, sys.stdout, sys.stderr)

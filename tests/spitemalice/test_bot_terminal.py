@@ -14,7 +14,7 @@ from spitemalice.game import PLAYING
 from spitemalice.terminal import parse_input
 
 REPO = Path(__file__).resolve().parents[2]
-COMMAND = [sys.executable, "-m", "spitemalice.terminal"]
+COMMAND = [sys.executable, "-m", "spitemalice", "play"]
 
 
 def _run(*args: str, stdin: str) -> subprocess.CompletedProcess:
