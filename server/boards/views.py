@@ -80,7 +80,9 @@ def board_response(request, ref: BoardRef, query: dict) -> Response:
 
 def _stats(player) -> dict:
     """Foursquare's daily statistics, with the Spite & Malice section."""
-    spite_malice_services.dailies_close(player=player)  # a closed daily counts as over
+    # A daily whose date closed counts as over, in either game.
+    games_services.dailies_close(player=player)
+    spite_malice_services.dailies_close(player=player)
     return {**selectors.player_stats(player),
             "spite_malice": spite_malice_selectors.player_stats(player)}
 
@@ -160,7 +162,6 @@ class MyStatsView(ApiView):
     @extend_schema(tags=TAG, operation_id="players_me_stats", summary="Your daily statistics",
                    responses={200: s.StatsOutput, **problems(401, 429)})
     def get(self, request):
-        games_services.dailies_close(player=request.user)  # a closed daily counts as over
         return Response(s.stats_output(request.user, _stats(request.user)))
 
 
@@ -176,5 +177,4 @@ class PlayerProfileView(ApiView):
         player = Player.objects.filter(pk=player_id, is_active=True).first()
         if player is None:
             raise PlayerNotFound()
-        games_services.dailies_close(player=player)  # a closed daily counts as over
         return Response(s.stats_output(player, _stats(player)))
