@@ -46,7 +46,7 @@ class IdempotencyKeyReused(Unprocessable):
 
 
 class HintsNotAllowed(PermissionDenied):
-    code, title = "hints_not_allowed", "Hints are for practice and archive games only"
+    code, title = "hints_not_allowed", "No hints in this game"
 
 
 class AnalysisUnavailable(ServiceUnavailable):
