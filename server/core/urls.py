@@ -1,8 +1,10 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from server.core import views
 
 urlpatterns = [
     path("", views.front_page, name="front-page"),
     path("healthz", views.healthz, name="healthz"),
+    re_path(r"^spite-malice/join/(?P<code>[0-9A-Za-z]{1,32})$", views.spite_malice_join,
+            name="spite-malice-join"),
 ]

@@ -3,7 +3,7 @@
 import logging
 
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
@@ -55,3 +55,12 @@ def front_page(request: HttpRequest) -> HttpResponse:
     response["Cache-Control"] = "no-cache"
     response["Content-Security-Policy"] = FRONT_PAGE_CSP
     return response
+
+
+@require_safe
+def spite_malice_join(request: HttpRequest, code: str) -> HttpResponseRedirect:
+    """An invitation's link (the `url` of a waiting match's `invite`): a real path, so it reads
+    well when shared, that hands over to the app's join screen, a hash route only the browser
+    sees. The code is only letters and digits (the route allows nothing else), so it goes into
+    the address as it is."""
+    return HttpResponseRedirect(f"/#/spite-malice/join/{code}")
