@@ -187,36 +187,28 @@ export const leagueRemove = (id, playerId) =>
 export const leagueBoard = (id, { period = "day", date, limit = 50, game } = {}) =>
   call("GET", `/leagues/${encodeURIComponent(id)}/leaderboard${query({ period, date, limit, game })}`);
 
-// --- Spite & Malice ----------------------------------------------------------------------------
-// Everything under /spite-malice/ (docs/API.md, "Spite & Malice"). Matches are by id; actions
-// carry the game and action numbers last seen, so a double submission is refused, not played.
+// --- Spite & Malice (docs/API.md) --------------------------------------------------------------
 
 const SM = "/spite-malice";
-const smPath = (id, rest = "") => `${SM}/matches/${encodeURIComponent(id)}${rest}`;
+const smm = (id, rest = "") => `${SM}/matches/${encodeURIComponent(id)}${rest}`;
+const smPost = (body) => call("POST", `${SM}/matches`, { body, idempotent: true });
 
-/** Your matches, those waiting for your action first: {count, next, previous, results}. */
 export const smMatches = ({ limit = 20, offset } = {}) => call("GET", `${SM}/matches${query({ limit, offset })}`);
-export const smMatch = (id) => call("GET", smPath(id));
-/** A match against the bot: level "easy" | "normal" | "hard", target 1 | 25 | 50. */
-export const smPlayBot = ({ level, target }) =>
-  call("POST", `${SM}/matches`, { body: { opponent: "bot", level, target }, idempotent: true });
-/** An invitation to a friend (by link, or a league mate's `invitee` id): a match "waiting". */
-export const smInvite = ({ turnSeconds, target, invitee }) =>
-  call("POST", `${SM}/matches`, { body: { opponent: "friend", turn_seconds: turnSeconds, target, invitee: invitee ?? undefined }, idempotent: true });
+export const smMatch = (id) => call("GET", smm(id));
+export const smPlayBot = ({ level, target }) => smPost({ opponent: "bot", level, target });
+/** An invitation: by link, or to a league mate (`invitee`, a player id). */
+export const smInvite = ({ turnSeconds, target, invitee }) => smPost({ opponent: "friend", turn_seconds: turnSeconds, target, invitee });
+export const smDailyStart = (date) => smPost({ mode: "daily", date });
 export const smJoin = (code) => call("POST", `${SM}/matches/join`, { body: { code } });
-export const smCancel = (id) => call("POST", smPath(id, "/cancel"));
-export const smRematch = (id) => call("POST", smPath(id, "/rematch"), { idempotent: true });
-export const smResign = (id) => call("POST", smPath(id, "/resign"));
-/** One of legal_actions, [source, target]; `game` and `actions` are what the screen last saw. */
-export const smAct = (id, { action, game, actions }) =>
-  call("POST", smPath(id, "/actions"), { body: { action, game, actions }, idempotent: true });
-export const smEvents = (id, after = 0) => call("GET", smPath(id, `/events${query({ after })}`));
-export const smRecord = (id, number) => call("GET", smPath(id, `/games/${encodeURIComponent(number)}/record`));
-export const smHint = (id) => call("GET", smPath(id, "/hint"));
-/** The day's Spite & Malice daily: players, winners and, with a token, `your_match`. */
+export const smCancel = (id) => call("POST", smm(id, "/cancel"));
+export const smRematch = (id) => call("POST", smm(id, "/rematch"), { idempotent: true });
+export const smResign = (id) => call("POST", smm(id, "/resign"));
+/** `action` one of legal_actions; `game` and `actions` as last seen (else 409 stale_action). */
+export const smAct = (id, { action, game, actions }) => call("POST", smm(id, "/actions"), { body: { action, game, actions }, idempotent: true });
+export const smEvents = (id, after = 0) => call("GET", smm(id, `/events?after=${after}`));
+export const smRecord = (id, n) => call("GET", smm(id, `/games/${n}/record`));
+export const smHint = (id) => call("GET", smm(id, "/hint"));
 export const smDaily = (date) => call("GET", `${SM}/daily${query({ date })}`, { auth: "optional" });
-export const smDailyStart = (date) => call("POST", `${SM}/matches`, { body: { mode: "daily", date }, idempotent: true });
-export const smDailyBoard = (date, { limit = 20, around = false } = {}) =>
-  call("GET", `${SM}/daily/${encodeURIComponent(date)}/leaderboard${query({ limit, around: around ? "me" : undefined })}`, { auth: "optional" });
-/** The ratings board: {results, provisional, me}, paged with limit and offset. */
+export const smDailyBoard = (date, { limit = 20, around } = {}) =>
+  call("GET", `${SM}/daily/${date}/leaderboard${query({ limit, around: around ? "me" : null })}`, { auth: "optional" });
 export const smRatings = ({ limit = 50, offset } = {}) => call("GET", `${SM}/ratings${query({ limit, offset })}`, { auth: "optional" });
