@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.core.validators import RegexValidator
-from drf_spectacular.utils import PolymorphicProxySerializer
+from drf_spectacular.utils import PolymorphicProxySerializer, inline_serializer
 from rest_framework import serializers
 
 from server.api.fields import (
@@ -169,6 +169,27 @@ class EventsOutput(serializers.Serializer):
                                               "latest, if none was new): send it as `after`.")
 
 
+class RevealedPosition(serializers.Serializer):
+    payoff = serializers.ListField(child=serializers.ListField(child=serializers.CharField()),
+                                   min_length=2, max_length=2)
+    stock = serializers.ListField(child=serializers.CharField())
+    hands = serializers.ListField(child=serializers.ListField(child=serializers.CharField()),
+                                  min_length=2, max_length=2)
+
+
+# "as" is a Python keyword, so a step's fields are a dict (a serializer made by inline_serializer).
+REVEALED_STEP_FIELDS = {
+    "seat": serializers.IntegerField(),
+    "card": serializers.CharField(),
+    "as": serializers.CharField(
+        allow_null=True, help_text="The rank it counted as on a centre stack; null for a discard."),
+    "completed": serializers.BooleanField(),
+    "drawn": serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), min_length=2, max_length=2,
+        help_text="The cards each seat drew right after the action."),
+}
+
+
 class MatchRecordOutput(serializers.Serializer):
     seed = serializers.CharField(help_text="The game's seed (hex): the whole deal.")
     actions = serializers.ListField(
@@ -176,6 +197,11 @@ class MatchRecordOutput(serializers.Serializer):
     status = serializers.ChoiceField(choices=MatchGame.Status.choices)
     winner = serializers.IntegerField(allow_null=True)
     points = serializers.IntegerField(allow_null=True)
+    deal = RevealedPosition(help_text="Both pay-off piles and the stock, top first, and both "
+                                      "hands once the starter has drawn.")
+    steps = inline_serializer("RevealedStep", fields=REVEALED_STEP_FIELDS, many=True,
+                              help_text="What each action moved and drew.")
+    final = RevealedPosition(help_text="Both hands, pay-off piles and the stock at the end.")
 
 
 class MatchHintOutput(serializers.Serializer):

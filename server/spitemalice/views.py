@@ -32,6 +32,7 @@ from server.spitemalice import serializers as s
 from server.spitemalice.boards import GAME
 from server.spitemalice.models import Match
 from server.spitemalice.problems import GameInProgress, GameOver, HintsNotAllowed, NotYourTurn
+from server.spitemalice.reveal import revealed
 from server.spitemalice.table import match_output
 
 TAG = ["spite-malice"]
@@ -226,7 +227,7 @@ class RecordView(ApiView):
 
     @extend_schema(
         tags=TAG, operation_id="spite_malice_games_record",
-        summary="A game's seed and actions, once it is over",
+        summary="A game's seed and actions, and the whole deal laid open, once it is over",
         parameters=[MATCH_ID, OpenApiParameter("number", {"type": "integer", "minimum": 1},
                                                OpenApiParameter.PATH)],
         responses={200: s.MatchRecordOutput, **problems(
@@ -238,7 +239,7 @@ class RecordView(ApiView):
         if not game.is_over:
             raise GameInProgress("Finish the game first: the deal stays hidden until the end.")
         return Response({"seed": game.seed, "actions": game.actions, "status": game.status,
-                         "winner": game.winner, "points": game.points})
+                         "winner": game.winner, "points": game.points, **revealed(game)})
 
 
 class HintView(ApiView):

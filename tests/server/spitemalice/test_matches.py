@@ -311,7 +311,8 @@ def test_a_record_is_revealed_once_the_game_is_over(player_api):
     assert_problem(player_api.get(url(match, "/games/2/record")), 404, "not_found")
     match = play_out(player_api, match)
     record = player_api.get(url(match, "/games/1/record")).json()
-    assert set(record) == {"seed", "actions", "status", "winner", "points"}
+    assert set(record) == {"seed", "actions", "status", "winner", "points", "deal", "steps",
+                           "final"}
     replayed = Game(bytes.fromhex(record["seed"]))
     for action in record["actions"]:
         replayed.play(action)
