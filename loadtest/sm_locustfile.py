@@ -1,0 +1,368 @@
+"""Spite & Malice under load: pairs of people in friend matches, each holding the match's
+WebSocket, and players against the house bot.
+
+- A **friend pair** is two virtual players in this process. The host creates a friend match
+  (``POST /spite-malice/matches {"opponent": "friend"}``) and hands the invitation's code to its
+  partner, who joins it (``POST /matches/join``). Both hold ``/ws/spite-malice/matches/<id>``
+  (``Authorization`` header on the handshake) and play their turns over REST; a player learns
+  that its turn has come from its socket (the other seat's discard, a new deal, the end) and
+  then reads the match once. A socket that breaks is opened again with ``?after=<last event
+  held>``; when no event comes for LOAD_SM_POLL_SECONDS the player reads the match anyway, as
+  the browser falls back to polling.
+- A **bot player** plays single games against the ``easy`` bot (whose reply comes in the same
+  answer), holding its socket too, as the browser does.
+
+Every action is one of the answer's ``legal_actions`` (a pay-off play first, mostly a centre
+play, else a discard), sent with ``game``, ``actions`` and an ``Idempotency-Key``, and sent again
+with the same key and body when no answer (or a 502-504) comes. The journal (written per process
+to ``LOAD_OUTPUT_DIR`` as ``sm-journal-<pid>.json``) holds every acknowledged action, every
+answer and every socket message with the time it was received, for ``loadtest.verify_sm``: the
+event delivery latency is the time from the actor receiving its action's answer to the opponent's
+socket receiving that answer's last event, both on this process's clock.
+
+Environment: LOAD_SM_FRIENDS=80 (an even number of players in friend matches) LOAD_SM_BOTS=20,
+LOAD_SM_PACE=5 (actions a second a player aims at during its turn; 0: flat out),
+LOAD_SM_TARGET=1 (points a match is played to: 1, one game), LOAD_SM_TURN_SECONDS=86400,
+LOAD_SM_BOT_SOCKETS=1, LOAD_SM_POLL_SECONDS=5.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import time
+import uuid
+from collections import defaultdict
+
+import gevent
+import websocket
+from gevent.event import Event as Flag
+from gevent.queue import Empty, Queue
+from locust import FastHttpUser, constant, events, task
+
+FRIENDS = int(os.environ.get("LOAD_SM_FRIENDS", "80"))
+BOTS = int(os.environ.get("LOAD_SM_BOTS", "20"))
+PACE = float(os.environ.get("LOAD_SM_PACE", "5"))
+TARGET = int(os.environ.get("LOAD_SM_TARGET", "1"))
+TURN_SECONDS = int(os.environ.get("LOAD_SM_TURN_SECONDS", "86400"))
+BOT_SOCKETS = os.environ.get("LOAD_SM_BOT_SOCKETS", "1") not in ("", "0")
+POLL_SECONDS = float(os.environ.get("LOAD_SM_POLL_SECONDS", "5"))
+RETRY_FOR_SECONDS = float(os.environ.get("LOAD_RETRY_SECONDS", "30"))
+OUTPUT_DIR = os.environ.get("LOAD_OUTPUT_DIR", "")
+
+API = "/api/v1/spite-malice"
+ACTION = f"POST {API}/matches/{{id}}/actions"
+READ = f"GET {API}/matches/{{id}}"
+# Events after which the seat to act may have changed: the player reads the match again.
+TURN_EVENTS = {"dealt", "discard", "game_over", "match_over", "joined", "resigned", "timeout",
+               "cancelled"}
+
+
+class Journal:
+    """What this process saw; written out when the run stops."""
+
+    def __init__(self) -> None:
+        # match, game, number, seat, source, target, event after the answer, when answered
+        self.acks: list[tuple[str, int, int, int, str, str, int, float]] = []
+        self.answers: list[tuple[str, dict]] = []  # (what asked, the match as answered)
+        # match, seat, connection, when received, the message
+        self.messages: list[tuple[str, int, int, float, dict]] = []
+        self.times: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        self.first: float | None = None
+        self.last: float = 0.0
+        self.failures: dict[str, int] = defaultdict(int)
+        self.failure_log: list[tuple[float, str, int]] = []
+        self.samples: dict[str, str] = {}
+        self.gave_up = 0
+        self.socket_errors: dict[str, int] = defaultdict(int)  # kind -> count
+        self.socket_error_log: list[tuple[float, str, str]] = []
+        self.connections = 0
+        self.reconnects = 0
+        self.polls = 0  # reads of a match because its socket was silent for POLL_SECONDS
+        self.matches: dict[str, str] = {}  # match -> "friend" or "bot"
+
+    def answered(self, name: str, started: float, elapsed_ms: float) -> None:
+        self.times[name].append((started, elapsed_ms))
+        self.first = started if self.first is None else min(self.first, started)
+        self.last = max(self.last, started + elapsed_ms / 1000)
+
+    def failed(self, name: str, when: float, status: int, body: str = "") -> None:
+        self.failures[f"{name} {status}"] += 1
+        if str(status) not in self.samples:
+            self.samples[str(status)] = body[:600]
+        if len(self.failure_log) < 10_000:
+            self.failure_log.append((when, name, status))
+
+    def socket_error(self, kind: str, detail: str) -> None:
+        self.socket_errors[kind] += 1
+        if len(self.socket_error_log) < 10_000:
+            self.socket_error_log.append((time.time(), kind, detail[:300]))
+
+    def dump(self) -> None:
+        if not OUTPUT_DIR or self.first is None:
+            return
+        path = os.path.join(OUTPUT_DIR, f"sm-journal-{os.getpid()}.json")
+        with open(path, "w") as out:
+            json.dump(vars(self), out)
+
+
+journal = Journal()
+
+
+@events.quitting.add_listener
+def _write_journal(environment, **_kwargs) -> None:
+    journal.dump()
+
+
+def choose(legal: list[list[str]]) -> list[str]:
+    """A pay-off play when there is one; else mostly a centre play; else a discard."""
+    payoff = [action for action in legal if action[0] == "P"]
+    if payoff:
+        return random.choice(payoff)
+    centre = [action for action in legal if action[1].startswith("C")]
+    if centre and random.random() < 0.8:
+        return random.choice(centre)
+    discards = [action for action in legal if action[1].startswith("S")]
+    return random.choice(discards or legal)
+
+
+class MatchSocket:
+    """The match's WebSocket, held by a greenlet that reads it, journals every message and opens
+    it again (from the last event held) when it breaks, until ``close``."""
+
+    def __init__(self, player: SpiteMalicePlayer, match_id: str, seat: int) -> None:
+        self.player = player
+        self.match_id = match_id
+        self.seat = seat
+        self.last = 0  # the last event number received in order
+        self.kinds: list[str] = []
+        self.wake = Flag()  # set when an event that may change the turn arrives
+        self.closing = False
+        self.ws: websocket.WebSocket | None = None
+        self.reader = gevent.spawn(self._hold)
+
+    def _url(self) -> str:
+        host = self.player.environment.host or self.player.host
+        base = host.replace("http://", "ws://").replace("https://", "wss://")
+        return f"{base}/ws/spite-malice/matches/{self.match_id}?after={self.last}"
+
+    def _hold(self) -> None:
+        connection = 0
+        while not self.closing:
+            connection += 1
+            journal.connections += 1
+            if connection > 1:
+                journal.reconnects += 1
+            try:
+                self.ws = websocket.create_connection(
+                    self._url(), timeout=10, header=[f"Authorization: Bearer {self.player.token}"])
+                self.ws.settimeout(None)
+                while not self.closing:
+                    text = self.ws.recv()
+                    received = time.time()
+                    if not text:
+                        raise websocket.WebSocketConnectionClosedException("closed by the server")
+                    self._receive(connection, received, json.loads(text))
+            except Exception as error:  # noqa: BLE001 - every failure is journaled and retried
+                if self.closing:
+                    break
+                kind = type(error).__name__
+                code = getattr(self.ws, "close_code", None) if self.ws else None
+                journal.socket_error(kind if code is None else f"{kind} {code}", str(error))
+                self.wake.set()  # the player reads the match while the socket is away
+                gevent.sleep(0.2 + random.random() * 0.3)
+            finally:
+                self._shut()
+
+    def _receive(self, connection: int, received: float, message: dict) -> None:
+        journal.messages.append((self.match_id, self.seat, connection, received, message))
+        if message.get("type") != "events":
+            return
+        for event in message["events"]:
+            if event["number"] == self.last + 1:
+                self.last = event["number"]
+            if event["kind"] in TURN_EVENTS and not (
+                    event["kind"] == "discard" and event.get("seat") == self.seat):
+                self.wake.set()
+
+    def _shut(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):  # it is being thrown away
+                self.ws.close(timeout=1)
+            self.ws = None
+
+    def close(self) -> None:
+        self.closing = True
+        self._shut()
+        self.reader.kill(block=False)
+
+
+class SpiteMalicePlayer(FastHttpUser):
+    """What both kinds of player share: a guest account, requests retried with their key,
+    actions chosen from the answer and journaled."""
+
+    abstract = True
+    wait_time = constant(0)
+    connection_timeout = 5.0
+    network_timeout = 10.0
+
+    def on_start(self) -> None:
+        body = self._send("POST", "/api/v1/players", "POST /api/v1/players", {})
+        self.token = body["token"]
+        self.auth = {"Authorization": f"Bearer {self.token}"}
+        self.match: dict | None = None
+        self.socket: MatchSocket | None = None
+
+    def on_stop(self) -> None:
+        if self.socket is not None:
+            self.socket.close()
+
+    def _send(self, method: str, path: str, name: str, body: dict | None,
+              key: str | None = None, ok: tuple[int, ...] = (200, 201)) -> dict:
+        """One request, retried with the same key (if any) until it is answered."""
+        headers = {**getattr(self, "auth", {}), "Content-Type": "application/json"}
+        if key is not None:
+            headers["Idempotency-Key"] = key
+        data = json.dumps(body) if body is not None else None
+        deadline = time.monotonic() + RETRY_FOR_SECONDS
+        while True:
+            started = time.time()
+            with self.client.request(method, path, data=data, headers=headers, name=name,
+                                     catch_response=True) as response:
+                elapsed_ms = (time.time() - started) * 1000
+                status = response.status_code
+                if status in ok:
+                    journal.answered(name, started, elapsed_ms)
+                    return response.json()
+                journal.failed(name, time.time(), status, response.text or "")
+                response.failure(f"{status}")
+            retryable = status == 0 or 502 <= status <= 504
+            if not retryable or time.monotonic() > deadline:
+                if name == ACTION:
+                    journal.gave_up += 1
+                raise RuntimeError(f"{name}: {status} {(response.text or '')[:200]}")
+            gevent.sleep(0.05 + random.random() * 0.1)
+
+    # --- the match ---
+
+    def _hold(self, match: dict) -> None:
+        """Take ``match`` as the one being played, and its socket."""
+        if self.socket is not None and self.socket.match_id != match["id"]:
+            self.socket.close()
+            self.socket = None
+        self.match = match
+        if self.socket is None and self.wants_socket:
+            self.socket = MatchSocket(self, match["id"], match["you"])
+
+    def _read(self, what: str = READ) -> None:
+        match = self._send("GET", f"{API}/matches/{self.match['id']}", READ, None)
+        journal.answers.append((what, match))
+        self.match = match
+
+    def _my_turn(self) -> bool:
+        match = self.match
+        return (match is not None and match["status"] == "playing" and match["game"] is not None
+                and bool(match["game"]["legal_actions"]))
+
+    def _act(self) -> None:
+        match, game = self.match, self.match["game"]
+        action = choose(game["legal_actions"])
+        body = {"action": action, "game": game["number"], "actions": game["actions"]}
+        started = time.monotonic()
+        answer = self._send("POST", f"{API}/matches/{match['id']}/actions", ACTION, body,
+                            key=str(uuid.uuid4()))
+        answered = time.time()
+        journal.acks.append((match["id"], game["number"], game["actions"], match["you"],
+                             action[0], action[1], answer["event"], answered))
+        journal.answers.append(("action", answer))
+        self.match = answer
+        if PACE > 0:
+            gevent.sleep(max(0.0, 1 / PACE - (time.monotonic() - started)))
+
+    def _wait_for_turn(self) -> None:
+        """Until an event says the turn may have changed (or the socket is silent too long):
+        then read the match."""
+        socket = self.socket
+        if socket is None:
+            gevent.sleep(0.2)
+            self._read()
+            return
+        if socket.wake.wait(timeout=POLL_SECONDS):
+            socket.wake.clear()
+            self._read()
+        else:
+            journal.polls += 1
+            self._read("poll")
+
+
+class FriendPlayer(SpiteMalicePlayer):
+    """One of a pair: the host (seat 0) creates each match, the guest (seat 1) joins it."""
+
+    fixed_count = FRIENDS
+    wants_socket = True
+    lonely: list[FriendPlayer] = []  # a host waiting for its partner
+
+    def on_start(self) -> None:
+        super().on_start()
+        self.codes: Queue = Queue()  # the guest's: invitation codes from its host
+        if FriendPlayer.lonely:
+            self.host = FriendPlayer.lonely.pop()
+            self.host.guest = self
+        else:
+            self.host = None
+            self.guest: FriendPlayer | None = None
+            FriendPlayer.lonely.append(self)
+
+    @task
+    def step(self) -> None:
+        if self.match is None or self.match["status"] in ("finished", "cancelled"):
+            self._next_match()
+        elif self._my_turn():
+            self._act()
+        else:
+            self._wait_for_turn()
+
+    def _next_match(self) -> None:
+        if self.host is None:  # the host: a new invitation for the partner
+            if getattr(self, "guest", None) is None:
+                gevent.sleep(0.5)  # no partner yet
+                return
+            match = self._send("POST", f"{API}/matches", f"POST {API}/matches (friend)",
+                               {"opponent": "friend", "turn_seconds": TURN_SECONDS,
+                                "target": TARGET}, key=str(uuid.uuid4()))
+            journal.matches[match["id"]] = "friend"
+            journal.answers.append(("create", match))
+            self._hold(match)
+            self.guest.codes.put(match["invite"]["code"])
+            return
+        try:
+            code = self.codes.get(timeout=2)
+        except Empty:
+            return
+        match = self._send("POST", f"{API}/matches/join", f"POST {API}/matches/join",
+                           {"code": code}, key=str(uuid.uuid4()))
+        journal.answers.append(("join", match))
+        self._hold(match)
+
+
+class BotPlayer(SpiteMalicePlayer):
+    """Single games against the easy bot, one after another."""
+
+    fixed_count = BOTS
+    wants_socket = BOT_SOCKETS
+
+    @task
+    def step(self) -> None:
+        if self.match is None or self.match["status"] == "finished":
+            match = self._send("POST", f"{API}/matches", f"POST {API}/matches (bot)",
+                               {"opponent": "bot", "level": "easy", "target": 1},
+                               key=str(uuid.uuid4()))
+            journal.matches[match["id"]] = "bot"
+            journal.answers.append(("create", match))
+            self._hold(match)
+        elif self._my_turn():
+            self._act()
+        else:  # the bot's turn went on in the background: its events come over the socket
+            self._wait_for_turn()
