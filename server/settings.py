@@ -164,6 +164,7 @@ INSTALLED_APPS = [
     "server.boards",
     "server.leagues",
     "server.spitemalice",
+    "server.ratings",
 ]
 
 AUTH_USER_MODEL = "players.Player"

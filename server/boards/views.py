@@ -24,6 +24,8 @@ from server.games.dailies import utc_today
 from server.games.engine import game_output
 from server.players.models import Player
 from server.players.problems import PlayerNotFound
+from server.ratings import selectors as ratings_selectors
+from server.ratings.services import SPITE_MALICE
 from server.spitemalice import selectors as spite_malice_selectors
 from server.spitemalice import services as spite_malice_services
 
@@ -79,12 +81,13 @@ def board_response(request, ref: BoardRef, query: dict) -> Response:
 
 
 def _stats(player) -> dict:
-    """Foursquare's daily statistics, with the Spite & Malice section."""
+    """Foursquare's daily statistics, with the Spite & Malice section and its rating."""
     # A daily whose date closed counts as over, in either game.
     games_services.dailies_close(player=player)
     spite_malice_services.dailies_close(player=player)
     return {**selectors.player_stats(player),
-            "spite_malice": spite_malice_selectors.player_stats(player)}
+            "spite_malice": {**spite_malice_selectors.player_stats(player),
+                             "rating": ratings_selectors.rating_of(player, SPITE_MALICE)}}
 
 
 class DailyView(ApiView):

@@ -14,6 +14,7 @@ from server.api.fields import (
 )
 from server.api.inputs import StrictInput, StrictQuery
 from server.players.serializers import PlayerRef
+from server.ratings.serializers import PlayerRatingOutput
 from server.spitemalice.models import LEVELS, TARGETS, Match, MatchGame
 
 # Each part of an action is one of these; which parts make an action (a card or pile onto a
@@ -244,3 +245,6 @@ class SpiteMaliceStatsOutput(serializers.Serializer):
                                          help_text="Dailies won by points, every points 1-20.")
     best_daily = BestDailyOutput(allow_null=True, help_text="The won daily with the most "
                                                             "points (the earliest of equals).")
+    rating = PlayerRatingOutput(allow_null=True, help_text="The Glicko-2 rating from matches "
+                                                           "between people; null before the "
+                                                           "first one is rated.")

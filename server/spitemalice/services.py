@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from server.games import dailies
 from server.games.background import job_enqueue
 from server.games.models import Job
+from server.ratings import services as ratings
 from server.spitemalice import boards
 from server.spitemalice.house_bot import bot_actions
 from server.spitemalice.models import Action, Daily, Event, Match, MatchGame
@@ -154,6 +155,8 @@ def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
         Event.objects.bulk_create(log.events)
     match.updated_at = log.now
     match.save(update_fields=_MATCH_FIELDS)
+    if match.mode == Match.Mode.FRIEND and match.is_over:
+        ratings.match_rate(match)  # the same transaction: a finished match is rated with it
 
 
 # --- Playing -----------------------------------------------------------------------------------

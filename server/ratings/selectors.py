@@ -1,0 +1,157 @@
+"""Reads on ratings: a game's rating board, page by page, and one player's rating.
+
+The board lists the established players by rating, highest first, then apart from them the
+provisional ones (fewer than ``PROVISIONAL_MATCHES`` rated matches, or a deviation above
+``PROVISIONAL_DEVIATION``: their rating says little yet), also by rating. Ratings are shown
+as whole points; established players with the same shown rating share a rank (competition
+ranking: 1, 2, 2, 4), the one with the higher exact rating listed first.
+
+Pages are keyset-paginated like the other boards: the cursor is the last place seen
+(provisional or not, exact rating, player id), on the ``rating_board_order`` index. A page
+holds up to ``limit`` players: the established ones first, and once they run out the
+provisional ones.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from dataclasses import dataclass
+from uuid import UUID
+
+from django.db.models import Q
+
+from server.api.problems import InvalidRequest
+from server.ratings.models import Rating
+
+# <0 established|1 provisional>.<the exact rating: IEEE 754 double, hex>.<player id hex>
+CURSOR_PATTERN = r"^[01]\.[0-9a-f]{16}\.[0-9a-f]{32}$"
+_CURSOR = re.compile(CURSOR_PATTERN)
+
+
+def shown(value: float) -> int:
+    """A rating or deviation as the API shows it: whole points, halves rounded up."""
+    return math.floor(value + 0.5)
+
+
+@dataclass(frozen=True)
+class Cursor:
+    provisional: bool
+    rating: float
+    player_id: UUID
+
+    def encode(self) -> str:
+        bits = struct.pack(">d", self.rating).hex()
+        return f"{int(self.provisional)}.{bits}.{self.player_id.hex}"
+
+    @classmethod
+    def decode(cls, text: str) -> Cursor:
+        """The cursor a ``next`` link carries; anything else is a 400 ``invalid``."""
+        rating = None
+        if _CURSOR.fullmatch(text):
+            group, bits, player = text.split(".")
+            rating = struct.unpack(">d", bytes.fromhex(bits))[0]
+        if rating is None or not math.isfinite(rating):
+            message = "Not a cursor from a `next` link."
+            raise InvalidRequest(f"cursor: {message}",
+                                 errors=[{"field": "cursor", "message": message}])
+        return cls(group == "1", rating, UUID(player))
+
+
+@dataclass(frozen=True)
+class Entry:
+    rank: int | None  # None for a provisional player
+    player_id: UUID
+    player_name: str
+    rating: float
+    deviation: float
+    matches: int
+    provisional: bool
+
+
+@dataclass
+class RatingPage:
+    results: list[Entry]
+    provisional: list[Entry]
+    me: Entry | None
+    next: Cursor | None
+
+
+def _board(game: str):
+    return Rating.objects.filter(game=game, matches__gt=0, player__is_active=True)
+
+
+def _established(game: str):
+    return _board(game).filter(provisional=False)
+
+
+def _rank(game: str, rating: float) -> int:
+    """One plus the established players whose shown rating is higher than ``rating``'s."""
+    return 1 + _established(game).filter(rating__gte=shown(rating) + 0.5).count()
+
+
+def _entry(row: Rating, rank: int | None) -> Entry:
+    return Entry(rank=rank, player_id=row.player_id, player_name=row.player.name,
+                 rating=row.rating, deviation=row.deviation, matches=row.matches,
+                 provisional=row.provisional)
+
+
+def _ranked(game: str, rows: list[Rating]) -> list[Entry]:
+    """The entries of a page's rows, the established ones ranked: the first from the
+    database, the others from their place after it (each one's rank is its place unless it
+    shows the same rating as the one before)."""
+    entries: list[Entry] = []
+    place = rank = 0
+    for row in rows:
+        if row.provisional:
+            entries.append(_entry(row, None))
+            continue
+        if not entries:
+            place = _established(game).filter(
+                Q(rating__gt=row.rating) | Q(rating=row.rating, player_id__lt=row.player_id)
+            ).count() + 1
+            rank = _rank(game, row.rating)
+        elif shown(row.rating) != shown(entries[-1].rating):
+            rank = place
+        entries.append(_entry(row, rank))
+        place += 1
+    return entries
+
+
+def board_page(*, game: str, viewer=None, limit: int, cursor: Cursor | None = None
+               ) -> RatingPage:
+    rows = _board(game).select_related("player").order_by("provisional", "-rating",
+                                                          "player_id")
+    if cursor is not None:
+        rows = rows.filter(
+            Q(provisional__gt=cursor.provisional)
+            | Q(provisional=cursor.provisional, rating__lt=cursor.rating)
+            | Q(provisional=cursor.provisional, rating=cursor.rating,
+                player_id__gt=cursor.player_id))
+    rows = list(rows[:limit + 1])
+    more, rows = len(rows) > limit, rows[:limit]
+    entries = _ranked(game, rows)
+    last = rows[-1] if rows else None
+    return RatingPage(
+        results=[entry for entry in entries if not entry.provisional],
+        provisional=[entry for entry in entries if entry.provisional],
+        me=rating_entry(viewer, game) if viewer is not None else None,
+        next=Cursor(last.provisional, last.rating, last.player_id) if more and last else None)
+
+
+def rating_entry(player, game: str) -> Entry | None:
+    """``player``'s place on ``game``'s board, or None if no match of theirs was rated."""
+    row = _board(game).select_related("player").filter(player=player).first()
+    if row is None:
+        return None
+    return _entry(row, None if row.provisional else _rank(game, row.rating))
+
+
+def rating_of(player, game: str) -> dict | None:
+    """``player``'s rating on ``game`` as the profile and statistics show it, or None."""
+    row = Rating.objects.filter(game=game, player=player, matches__gt=0).first()
+    if row is None:
+        return None
+    return {"rating": shown(row.rating), "deviation": shown(row.deviation),
+            "matches": row.matches, "provisional": row.provisional}

@@ -1,0 +1,84 @@
+"""The ratings' query parameters and the documented shapes they return."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+from rest_framework.utils.urls import replace_query_param
+
+from server.api.fields import QueryIntegerField
+from server.api.inputs import StrictQuery
+from server.boards.ranking import DEFAULT_LIMIT, MAX_LIMIT
+from server.players.serializers import PlayerRef
+from server.ratings.selectors import Cursor, Entry, RatingPage, shown
+
+RATING_HELP = "Glicko-2 rating in whole points (a new player starts at 1500)."
+DEVIATION_HELP = ("The rating's deviation (Glicko's RD) in whole points: about 95% of the "
+                  "time the player's strength is within twice this of the rating.")
+
+
+class RatingPageQuery(StrictQuery):
+    limit = QueryIntegerField(min_value=1, max_value=MAX_LIMIT, default=DEFAULT_LIMIT,
+                              help_text=f"Players per page, 1-{MAX_LIMIT}.")
+    cursor = serializers.CharField(required=False, max_length=100,
+                                   help_text="From a previous page's `next`.")
+
+    def validate(self, attrs):
+        if "cursor" in attrs:
+            attrs["cursor"] = Cursor.decode(attrs["cursor"])
+        return attrs
+
+
+class ProvisionalEntryOutput(serializers.Serializer):
+    player = PlayerRef()
+    rating = serializers.IntegerField(help_text=RATING_HELP)
+    deviation = serializers.IntegerField(help_text=DEVIATION_HELP)
+    matches = serializers.IntegerField(help_text="Rated matches played.")
+
+
+class RatingEntryOutput(ProvisionalEntryOutput):
+    rank = serializers.IntegerField(help_text="Competition ranking by shown rating: 1, 2, 2, 4.")
+
+
+class MyRatingEntryOutput(RatingEntryOutput):
+    rank = serializers.IntegerField(allow_null=True, help_text="null while provisional.")
+    provisional = serializers.BooleanField()
+
+
+class RatingBoardOutput(serializers.Serializer):
+    results = RatingEntryOutput(many=True, help_text="Established players, best first.")
+    provisional = ProvisionalEntryOutput(
+        many=True, help_text="Players with fewer than 5 rated matches or a deviation above "
+                             "200, by rating; they hold no rank.")
+    me = MyRatingEntryOutput(allow_null=True, help_text="Your entry; null without a token or "
+                                                        "before your first rated match.")
+    next = serializers.URLField(allow_null=True, help_text="The next page, if any.")
+
+
+class PlayerRatingOutput(serializers.Serializer):
+    rating = serializers.IntegerField(help_text=RATING_HELP)
+    deviation = serializers.IntegerField(help_text=DEVIATION_HELP)
+    matches = serializers.IntegerField(help_text="Rated matches played.")
+    provisional = serializers.BooleanField(help_text="Fewer than 5 rated matches, or a "
+                                                     "deviation above 200.")
+
+
+def entry_output(entry: Entry, *, mine: bool = False) -> dict:
+    output = {"player": {"id": str(entry.player_id), "name": entry.player_name},
+              "rating": shown(entry.rating), "deviation": shown(entry.deviation),
+              "matches": entry.matches}
+    if not entry.provisional or mine:
+        output = {"rank": entry.rank, **output}
+    if mine:
+        output["provisional"] = entry.provisional
+    return output
+
+
+def board_output(request, page: RatingPage) -> dict:
+    next_url = (replace_query_param(request.build_absolute_uri(), "cursor", page.next.encode())
+                if page.next is not None else None)
+    return {
+        "results": [entry_output(entry) for entry in page.results],
+        "provisional": [entry_output(entry) for entry in page.provisional],
+        "me": entry_output(page.me, mine=True) if page.me is not None else None,
+        "next": next_url,
+    }

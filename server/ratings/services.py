@@ -1,0 +1,112 @@
+"""Writes on ratings: a finished match rates both of its players, once.
+
+``result_rate`` is the shared mechanism any two-player game calls with its own key;
+``match_rate`` is Spite & Malice's: the transaction that finishes a match calls it, and it
+decides whether the match rates at all. Only a match between two people that was played to
+its end rates: against the bot, a daily, or a match that ended without a result (cancelled,
+expired, unfinished) never does. A resignation or a timeout is a loss for the seat that
+resigned or ran out of time; a tied single game is a draw.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from server.ratings import glicko
+from server.ratings.glicko import Glicko
+from server.ratings.models import PROVISIONAL_DEVIATION, PROVISIONAL_MATCHES, RatedMatch, Rating
+
+SPITE_MALICE = "spite-malice"
+# How a Spite & Malice match that rates may have ended (its ``reason``); a tie is a draw.
+_RESULTS = {"target", "resigned", "timeout", "tied"}
+
+
+def _is_provisional(matches: int, deviation: float) -> bool:
+    return matches < PROVISIONAL_MATCHES or deviation > PROVISIONAL_DEVIATION
+
+
+def _locked_ratings(game: str, player_ids: list, at) -> dict:
+    """Both players' ratings on ``game``, created as new ones if missing and locked for
+    update, always in the same order (two matches finishing at once never deadlock)."""
+    Rating.objects.bulk_create(
+        [Rating(game=game, player_id=player_id, updated_at=at)
+         for player_id in sorted(player_ids, key=str)],
+        ignore_conflicts=True)
+    rows = (Rating.objects.select_for_update().filter(game=game, player_id__in=player_ids)
+            .order_by("player_id"))
+    return {row.player_id: row for row in rows}
+
+
+def _before(row: Rating, at) -> Glicko:
+    """A player's values as the match's rating period begins: a new player's are the
+    initial ones; a rated player's deviation has grown for each idle period since."""
+    values = Glicko(row.rating, row.deviation, row.volatility)
+    if row.matches == 0:
+        return values
+    return glicko.after_idle(values, glicko.idle_periods(at - row.updated_at))
+
+
+def result_rate(*, game: str, match_id, player_a, player_b, score_a: float,
+                at) -> RatedMatch | None:
+    """Rate one finished match of ``game`` between ``player_a`` and ``player_b`` (players or
+    their ids) that ended ``score_a`` for player_a (1, 0.5 or 0) at ``at``. Returns the new
+    ``RatedMatch``, or None if this match was rated already. Runs in the caller's
+    transaction (a savepoint of its own): the rating and the result commit together."""
+    a_id = getattr(player_a, "pk", player_a)
+    b_id = getattr(player_b, "pk", player_b)
+    already = RatedMatch.objects.filter(game=game, match_id=match_id)
+    if already.exists():
+        return None
+    try:
+        with transaction.atomic():
+            rows = _locked_ratings(game, [a_id, b_id], at)
+            # A second finish of the same match waited for the first's locks: now it sees
+            # the first one's row and changes nothing (the unique constraint backs this).
+            if already.exists():
+                return None
+            a, b = rows[a_id], rows[b_id]
+            before_a, before_b = _before(a, at), _before(b, at)
+            after_a = glicko.after_match(before_a, before_b, score_a)
+            after_b = glicko.after_match(before_b, before_a, 1 - score_a)
+            rated = RatedMatch.objects.create(
+                game=game, match_id=match_id, player_a_id=a_id, player_b_id=b_id,
+                score_a=score_a, rating_a_before=before_a.rating,
+                rating_a_after=after_a.rating, rating_b_before=before_b.rating,
+                rating_b_after=after_b.rating, rated_at=at)
+            for row, after in ((a, after_a), (b, after_b)):
+                row.rating, row.deviation, row.volatility = (
+                    after.rating, after.deviation, after.volatility)
+                row.matches += 1
+                row.provisional = _is_provisional(row.matches, row.deviation)
+                row.updated_at = at
+                row.save(update_fields=["rating", "deviation", "volatility", "matches",
+                                        "provisional", "updated_at"])
+    except IntegrityError:
+        if already.exists():
+            return None  # rated meanwhile by the other finish
+        raise
+    return rated
+
+
+def match_score(match) -> float | None:
+    """What a finished Spite & Malice match scores for seat 0 on the ratings (1, 0.5, 0), or
+    None if it does not rate."""
+    if (match.mode != "friend" or match.status != "finished" or match.player0_id is None
+            or match.player1_id is None or match.player0_id == match.player1_id
+            or match.reason not in _RESULTS):
+        return None
+    if match.winner is None:
+        return 0.5 if match.reason == "tied" else None
+    return 1.0 if match.winner == 0 else 0.0
+
+
+def match_rate(match) -> RatedMatch | None:
+    """Rate a Spite & Malice match that has just finished (called inside the transaction that
+    finishes it). Does nothing for a match that does not rate or was rated already."""
+    score = match_score(match)
+    if score is None:
+        return None
+    return result_rate(game=SPITE_MALICE, match_id=match.pk, player_a=match.player0_id,
+                       player_b=match.player1_id, score_a=score,
+                       at=match.finished_at or timezone.now())
