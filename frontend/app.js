@@ -24,6 +24,8 @@ const ROUTES = {
   profile: { section: "profile", load: () => import("./components/profile.js") },
   rules: { section: "rules", load: () => import("./components/rules.js") },
   tutorial: { section: "rules", load: () => import("./components/tutorial.js") },
+  // Spite & Malice's lobby: its match list, new matches, invitations, rules and tutorial.
+  "spite-malice": { section: "matches", load: () => import("./spitemalice/lobby/index.js") },
 };
 
 let theme = read("theme", "auto");
@@ -70,7 +72,8 @@ async function show({ force = false } = {}) {
   if (!force && location.hash === shownHash) return;
   shownHash = location.hash;
   const route = parse();
-  const entry = ROUTES[route.parts[0] ?? ""];
+  // A route of two parts ("spite-malice/match") may have a screen of its own.
+  const entry = ROUTES[route.parts.slice(0, 2).join("/")] ?? ROUTES[route.parts[0] ?? ""];
   drawHeader(entry?.section ?? null);
   leaving?.abort();
   const controller = new AbortController();

@@ -5,6 +5,7 @@ import { LANGUAGES, current, t } from "../i18n.js";
 
 export const SECTIONS = [
   ["today", "/"],
+  ["matches", "/spite-malice"],
   ["practice", "/practice"],
   ["boards", "/boards"],
   ["leagues", "/leagues"],

@@ -33,6 +33,11 @@ function welcome(onDone) {
   return card;
 }
 
+/** The other game's part of the home page, under Foursquare's (its own small module). */
+function spiteMalice(root, signal) {
+  import("../spitemalice/home.js").then(({ default: part }) => signal.aborted || root.append(part(signal)));
+}
+
 export function dailyHeading(game) {
   return game.number ? t("game.daily_title", { number: game.number }) : t("game.daily_title_plain");
 }
@@ -94,6 +99,7 @@ export default async function today(root, route, { signal }) {
     rankingNote);
   // "Just play" plays: it starts today's game, as the big button does.
   replace(root, welcome(() => start.click()), intro);
+  spiteMalice(root, signal);
   // Before a first daily, a guest learns calmly how the global boards rank (not after a win).
   const guest = api.hasToken() ? await api.me().then((me) => me.guest, () => false) : true;
   if (guest && !signal.aborted) replace(rankingNote, t("today.ranking_note"));
@@ -107,4 +113,5 @@ function showGame(root, game, signal) {
     onOver: (finished, slot) => showResult(slot, finished, { signal }),
   });
   replace(root, welcome(() => focusBoard(screen.querySelector(".board"))), screen);
+  spiteMalice(root, signal);
 }

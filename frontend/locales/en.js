@@ -405,4 +405,11 @@ export default {
   "archive.played_playing": "You are playing it",
   "leagues.your_name": "Your name on the league's boards",
   "leagues.your_name_hint": "Your friends see this name beside your scores. You can change it later in your profile.",
+  "nav.matches": "Matches",
+  "smhome.title": "Spite & Malice",
+  "smhome.intro": "Two players race to empty their pay-off piles.",
+  "smhome.daily": "Today's daily",
+  "smhome.play_bot": "Play the computer",
+  "smhome.play_friend": "Play a friend",
+  "smhome.matches": "Your matches",
 };

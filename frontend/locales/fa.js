@@ -404,4 +404,11 @@ export default {
   "archive.played_playing": "در حال بازی آن هستید",
   "leagues.your_name": "نام شما در جدول‌های لیگ",
   "leagues.your_name_hint": "دوستانتان این نام را کنار امتیازهایتان می‌بینند. بعداً می‌توانید آن را در نمایه تغییر دهید.",
+  "nav.matches": "مسابقه‌ها",
+  "smhome.title": "کینه و بدخواهی",
+  "smhome.intro": "دو بازیکن مسابقه می‌دهند که چه کسی زودتر دستهٔ اصلی خود را خالی کند.",
+  "smhome.daily": "بازی امروز",
+  "smhome.play_bot": "بازی با رایانه",
+  "smhome.play_friend": "بازی با یک دوست",
+  "smhome.matches": "مسابقه‌های شما",
 };

@@ -1,0 +1,161 @@
+// An invitation to a friend match. #/spite-malice/invite/<match id> is the inviter's: the link
+// to send (copied, or shared where the device has the Web Share API), and, until someone joins,
+// a way to cancel it; it goes to the table once the friend has joined. #/spite-malice/join/<code>
+// is what the link opens (through /spite-malice/join/<code>): the invitation and a Join button.
+
+import * as api from "../../api.js";
+import { copyText, h, replace } from "../../lib/dom.js";
+import { problemView } from "../../lib/problems.js";
+import { navigate, redirect } from "../../lib/router.js";
+import { current } from "../../i18n.js";
+import { toast } from "../../components/toast.js";
+import { loading } from "../../components/today.js";
+import { opponent } from "./model.js";
+import { clockName, lengthName } from "./words.js";
+import { lt } from "./strings.js";
+
+// How often the inviter's screen asks whether the friend has joined.
+const POLL_MS = 2500;
+
+const back = () => h("p", {}, h("a", { href: "#/spite-malice" }, lt("lobby.back")));
+const settings = (match) => current().list([lt("invite.clock", { clock: clockName(match.turn_seconds) }), lengthName(match.target)]);
+const page = (id, ...children) => h("section", { class: "page sm-lobby sm-invitation", "aria-labelledby": id }, children);
+
+async function invitePage(root, route, { signal }) {
+  const id = route.parts[2];
+  replace(root, loading());
+  let match;
+  try {
+    match = await api.smMatch(id);
+  } catch (error) {
+    if (!signal.aborted) replace(root, page("", back(), problemView(error)));
+    return;
+  }
+  if (signal.aborted) return;
+  if (match.status !== "waiting") return settled(root, match);
+
+  const { url, code, expires_at: expires } = match.invite ?? {};
+  const invitee = opponent(match)?.name ?? null;
+  const link = h("input", { id: "sm-invite-link", class: "sm-link", readonly: true, value: url ?? "", dir: "ltr", "aria-label": lt("invite.link") });
+  link.addEventListener("focus", () => link.select());
+  const copy = h("button", { type: "button", class: "button primary", id: "sm-invite-copy" }, lt("invite.copy"));
+  copy.addEventListener("click", async () => toast((await copyText(url)) ? lt("invite.copied") : lt("invite.copy_failed")));
+  const shareData = { title: lt("lobby.title"), text: lt("invite.share_text", { settings: settings(match) }), url };
+  const share = navigator.share && (!navigator.canShare || navigator.canShare(shareData))
+    ? h("button", { type: "button", class: "button", id: "sm-invite-share" }, lt("invite.share")) : null;
+  share?.addEventListener("click", () => navigator.share(shareData).catch(() => null));
+  const cancel = h("button", { type: "button", class: "button danger", id: "sm-invite-cancel" }, lt("invite.cancel"));
+  const problems = h("div");
+  cancel.addEventListener("click", async () => {
+    cancel.disabled = true;
+    try {
+      await api.smCancel(id);
+      toast(lt("invite.cancelled"));
+      navigate("/spite-malice");
+    } catch (error) {
+      cancel.disabled = false;
+      replace(problems, problemView(error));
+    }
+  });
+
+  replace(root, page("sm-invite-heading",
+    back(),
+    h("h1", { id: "sm-invite-heading" }, lt("invite.title")),
+    h("p", { class: "lead" }, invitee ? lt("invite.text_invitee", { name: invitee }) : lt("invite.text")),
+    h("p", { class: "sm-settings" }, settings(match)),
+    h("div", { class: "card-section sm-link-box" },
+      h("label", { for: "sm-invite-link" }, lt("invite.link")),
+      link,
+      h("div", { class: "actions" }, copy, share),
+      h("p", { class: "subtle" }, lt("invite.code_line"), " ", h("code", { id: "sm-invite-code", dir: "ltr" }, code)),
+      expires ? h("p", { class: "subtle" }, lt("invite.expires", { date: current().dateTime(expires) })) : null),
+    h("p", { class: "sm-waiting", role: "status", id: "sm-invite-status" }, invitee ? lt("invite.waiting_for", { name: invitee }) : lt("invite.waiting")),
+    h("div", { class: "actions" }, cancel),
+    problems));
+
+  // Until the friend joins (or the invitation is cancelled elsewhere, or expires).
+  const timer = setInterval(async () => {
+    try {
+      const now = await api.smMatch(id);
+      if (signal.aborted || now.status === "waiting") return;
+      clearInterval(timer);
+      if (now.status === "playing") toast(lt("invite.joined", { name: opponent(now)?.name ?? "" }));
+      settled(root, now);
+    } catch {
+      // A lost answer: ask again at the next tick.
+    }
+  }, POLL_MS);
+  signal.addEventListener("abort", () => clearInterval(timer));
+}
+
+/** A match that is no longer waiting: to its table, or why there is nothing to join. */
+function settled(root, match) {
+  if (match.status !== "cancelled") return redirect(`/spite-malice/match/${match.id}`);
+  replace(root, page("sm-invite-heading", back(),
+    h("h1", { id: "sm-invite-heading" }, lt("invite.title")),
+    h("p", { class: "lead", id: "sm-invite-over" }, lt(match.reason === "expired" ? "invite.expired" : "invite.was_cancelled")),
+    h("div", { class: "actions" }, h("a", { class: "button primary", href: "#/spite-malice/friend" }, lt("invite.new")))));
+}
+
+const JOIN_PROBLEMS = { not_found: "join.unknown", invitation_not_found: "join.unknown", match_full: "join.full", own_match: "join.own" };
+
+async function joinPage(root, route, { signal }) {
+  const code = (route.parts[2] ?? "").trim();
+  replace(root, loading());
+  // A league mate's invitation to you is in your list: then the screen can say who and how.
+  let known = null;
+  if (api.hasToken()) {
+    known = await api.smMatches({ limit: 50 }).then(({ results }) =>
+      results.find((match) => match.status === "waiting" && match.invite?.code?.toUpperCase() === code.toUpperCase()) ?? null, () => null);
+  }
+  if (signal.aborted) return;
+  if (known && known.you === 0) return ownInvitation(root, known);
+
+  const problems = h("div", { id: "sm-join-problem" });
+  const join = h("button", { type: "button", class: "button primary big", id: "sm-join" }, lt("join.button"));
+  join.addEventListener("click", async () => {
+    join.disabled = true;
+    replace(problems);
+    try {
+      const match = await api.smJoin(code);
+      redirect(`/spite-malice/match/${match.id}`);
+    } catch (error) {
+      join.disabled = false;
+      const key = JOIN_PROBLEMS[error.code] ?? (error.status === 404 ? "join.unknown" : null);
+      replace(problems, key
+        ? h("div", { class: "problem", role: "alert", dataset: { code: error.code } }, h("p", { class: "problem-text" }, lt(key)))
+        : problemView(error));
+      if (key) join.hidden = true;
+    }
+  });
+  const decline = known ? h("button", { type: "button", class: "button", id: "sm-decline" }, lt("join.decline")) : null;
+  decline?.addEventListener("click", async () => {
+    try {
+      await api.smCancel(known.id);
+      toast(lt("join.declined"));
+      navigate("/spite-malice");
+    } catch (error) {
+      replace(problems, problemView(error));
+    }
+  });
+  const from = known ? opponent(known)?.name : null;
+  replace(root, page("sm-join-heading",
+    h("h1", { id: "sm-join-heading" }, lt("join.title")),
+    h("p", { class: "lead" }, from ? lt("join.from", { name: from }) : lt("join.text")),
+    known ? h("p", { class: "sm-settings" }, settings(known)) : null,
+    h("p", { class: "subtle" }, lt("invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
+    h("p", {}, lt("join.clock_note")),
+    h("div", { class: "actions" }, join, decline, h("a", { class: "button", href: "#/spite-malice/rules" }, lt("lobby.rules"))),
+    problems));
+}
+
+function ownInvitation(root, match) {
+  replace(root, page("sm-join-heading",
+    h("h1", { id: "sm-join-heading" }, lt("join.title")),
+    h("div", { class: "problem", role: "alert", dataset: { code: "own_match" } }, h("p", { class: "problem-text" }, lt("join.own"))),
+    h("div", { class: "actions" }, h("a", { class: "button primary", href: `#/spite-malice/invite/${match.id}` }, lt("join.own_link")))));
+}
+
+export default function invitation(root, route, context) {
+  return route.parts[1] === "join" ? joinPage(root, route, context) : invitePage(root, route, context);
+}

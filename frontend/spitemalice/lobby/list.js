@@ -1,0 +1,152 @@
+// The lobby's home, #/spite-malice: the ways to start a match and your matches, what waits for
+// you first (invitations to you, your turns, soonest deadline first), each with whose turn it is
+// and the turn's time left, ticking; your invitations can be cancelled and a finished friend
+// match offers a rematch.
+
+import * as api from "../../api.js";
+import { h, replace } from "../../lib/dom.js";
+import { problemView } from "../../lib/problems.js";
+import { navigate } from "../../lib/router.js";
+import { current } from "../../i18n.js";
+import { toast } from "../../components/toast.js";
+import { loading } from "../../components/today.js";
+import { canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
+import { matchHref } from "./turns.js";
+import { clockName, lengthName, levelName } from "./words.js";
+import { lt } from "./strings.js";
+
+const PAGE = 50;
+
+/** "2:05:09 left", or "1 d 04:10:00 left": a turn's clock as it runs down. */
+export function timeLeft(deadline, now = Date.now()) {
+  const { days, hours, minutes, seconds } = clockParts((Date.parse(deadline) - now) / 1000);
+  const { number, twoDigits } = current();
+  const clock = `${number(hours)}:${twoDigits(minutes)}:${twoDigits(seconds)}`;
+  if (days + hours + minutes + seconds === 0) return lt("list.time_up");
+  return lt("list.left", { time: days ? lt("list.days_clock", { n: days, clock }) : clock });
+}
+
+function who(match) {
+  const other = opponent(match);
+  if (other?.bot) return lt("list.computer", { level: levelName(other.bot) });
+  return other?.name ?? null;
+}
+
+function stateLine(match, state) {
+  const name = who(match);
+  switch (state) {
+    case "their_turn": return opponent(match)?.bot ? lt("list.computer_turn") : lt("list.their_turn", { name });
+    case "waiting": return name ? lt("list.waiting_for", { name }) : lt("list.waiting");
+    case "invited": return lt("list.invited", { name });
+    case "cancelled": return lt(match.reason === "expired" ? "list.expired" : "list.cancelled");
+    case "won": case "lost": return lt(`list.${state}`) + (["timeout", "resigned"].includes(match.reason) ? ` (${lt(`list.reason_${match.reason}`)})` : "");
+    default: return lt(`list.${state}`);
+  }
+}
+
+function detailLine(match) {
+  const name = who(match);
+  const [mine, theirs] = scores(match);
+  return current().list([
+    match.mode === "daily" && match.date ? lt("list.daily", { date: current().date(match.date, "medium") }) : null,
+    name && match.mode !== "daily" ? lt("list.against", { name }) : null,
+    match.turn_seconds ? lt("invite.clock", { clock: clockName(match.turn_seconds) }) : null,
+    match.mode === "daily" ? null : lengthName(match.target),
+    match.status === "waiting" || match.target === 1 ? null : lt("list.score", { mine, theirs }),
+  ]);
+}
+
+function matchItem(match, { again }) {
+  const state = matchState(match);
+  const problems = h("div");
+  const act = (label, id, run, className = "button") => {
+    const button = h("button", { type: "button", class: className, dataset: { action: id } }, label);
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        await run();
+      } catch (error) {
+        button.disabled = false;
+        replace(problems, problemView(error));
+      }
+    });
+    return button;
+  };
+  const actions = [];
+  if (state === "waiting") {
+    actions.push(h("a", { class: "button", href: `#/spite-malice/invite/${match.id}`, dataset: { action: "invitation" } }, lt("list.invitation")));
+    actions.push(act(lt("invite.cancel"), "cancel", async () => { await api.smCancel(match.id); toast(lt("invite.cancelled")); again(); }, "button danger"));
+  } else if (state === "invited") {
+    actions.push(h("a", { class: "button primary", href: `#/spite-malice/join/${match.invite?.code ?? ""}`, dataset: { action: "join" } }, lt("join.button")));
+    actions.push(act(lt("join.decline"), "decline", async () => { await api.smCancel(match.id); toast(lt("join.declined")); again(); }));
+  } else if (state !== "cancelled") {
+    actions.push(h("a", { class: ["button", state === "your_turn" ? "primary" : null], href: matchHref(match), dataset: { action: "open" } },
+      lt(isActive(match) ? "list.play" : "list.open")));
+  }
+  if (canRematch(match)) {
+    actions.push(act(lt("list.rematch"), "rematch", async () => {
+      const rematch = await api.smRematch(match.id);
+      navigate(`/spite-malice/invite/${rematch.id}`);
+    }));
+  } else if (match.rematch) {
+    actions.push(h("span", { class: "subtle" }, lt("list.rematch_offered")));
+  }
+  return h("li", { class: ["sm-match", `sm-${state.replace("_", "-")}`], dataset: { match: match.id, state } },
+    h("p", { class: "sm-match-state" }, h("strong", {}, stateLine(match, state)),
+      match.deadline && isActive(match) ? h("time", { class: "sm-due", datetime: match.deadline, dataset: { deadline: match.deadline } }, timeLeft(match.deadline)) : null),
+    h("p", { class: "sm-match-detail subtle" }, detailLine(match)),
+    h("div", { class: "actions" }, actions),
+    problems);
+}
+
+export default async function list(root, route, { signal }) {
+  const body = h("div", { id: "sm-list" }, loading());
+  replace(root, h("section", { class: "page sm-lobby", "aria-labelledby": "sm-lobby-heading" },
+    h("h1", { id: "sm-lobby-heading" }, lt("lobby.title")),
+    h("p", { class: "lead" }, lt("lobby.intro")),
+    h("div", { class: "actions" },
+      h("a", { class: "button primary", href: "#/spite-malice/play", id: "sm-new-bot" }, lt("bot.title")),
+      h("a", { class: "button", href: "#/spite-malice/friend", id: "sm-new-friend" }, lt("friend.title")),
+      h("a", { href: "#/spite-malice/rules" }, lt("lobby.rules")),
+      h("a", { href: "#/spite-malice/tutorial" }, lt("lobby.tutorial"))),
+    h("h2", {}, lt("lobby.yours")),
+    body));
+  if (!api.hasToken()) {
+    replace(body, h("p", { class: "subtle" }, lt("lobby.none")));
+    return;
+  }
+  const again = () => list(root, route, { signal });
+  let page;
+  try {
+    page = await api.smMatches({ limit: PAGE });
+  } catch (error) {
+    if (!signal.aborted) replace(body, problemView(error));
+    return;
+  }
+  if (signal.aborted) return;
+  const matches = sortMatches(page.results);
+  if (!matches.length) {
+    replace(body, h("p", { class: "subtle" }, lt("lobby.none")));
+    return;
+  }
+  const going = matches.filter(isActive);
+  const done = matches.filter((match) => !isActive(match));
+  replace(body,
+    going.length ? h("ul", { class: "sm-matches", id: "sm-active" }, going.map((match) => matchItem(match, { again }))) : h("p", { class: "subtle" }, lt("lobby.none_active")),
+    done.length ? [h("h2", {}, lt("lobby.finished")), h("ul", { class: "sm-matches", id: "sm-finished" }, done.map((match) => matchItem(match, { again })))] : null);
+
+  // Every clock on the page ticks together; one that runs out reloads the list (the server
+  // decides what the timeout did).
+  const timer = setInterval(() => {
+    for (const element of body.querySelectorAll(".sm-due")) {
+      element.textContent = timeLeft(element.dataset.deadline);
+      if (Date.parse(element.dataset.deadline) <= Date.now() - 3000 && !element.dataset.reloaded) {
+        element.dataset.reloaded = "1";
+        clearInterval(timer);
+        again();
+        return;
+      }
+    }
+  }, 1000);
+  signal.addEventListener("abort", () => clearInterval(timer));
+}

@@ -1,0 +1,85 @@
+// A new match: against the computer (#/spite-malice/play: its level and the match's length,
+// then straight to the table) or an invitation to a friend (#/spite-malice/friend: the clock
+// for each turn and the length, then the invitation's link). ?invitee=<id>&name=<name> invites
+// a league mate directly.
+
+import * as api from "../../api.js";
+import { h, replace } from "../../lib/dom.js";
+import { navigate, redirect } from "../../lib/router.js";
+import { form } from "../../components/form.js";
+import { CLOCKS, DEFAULTS, LEVELS, TARGETS, suggestsSingleGame } from "./model.js";
+import { choice, choose } from "./choice.js";
+import { clockName, lengthName } from "./words.js";
+import { lt } from "./strings.js";
+
+const back = () => h("p", {}, h("a", { href: "#/spite-malice" }, lt("lobby.back")));
+
+const lengthChoice = (value) => choice({
+  name: "target", legend: lt("length.label"), value,
+  options: TARGETS.map((target) => [target, lengthName(target)]),
+  hint: lt("length.hint"),
+});
+
+function botPage(root) {
+  const element = form({
+    id: "sm-bot-form",
+    fields: [
+      choice({ name: "level", legend: lt("bot.level"), value: DEFAULTS.level,
+        options: LEVELS.map((level) => [level, lt(`bot.level_${level}`)]), hint: lt("bot.level_hint") }),
+      lengthChoice(DEFAULTS.botTarget),
+    ],
+    submit: lt("bot.start"),
+    action: async ({ level, target }) => {
+      const match = await api.smPlayBot({ level, target: Number(target) });
+      navigate(`/spite-malice/match/${match.id}`);
+    },
+  });
+  element.querySelector("button[type=submit]").id = "sm-bot-start";
+  replace(root, h("section", { class: "page sm-lobby", "aria-labelledby": "sm-bot-heading" },
+    back(),
+    h("h1", { id: "sm-bot-heading" }, lt("bot.title")),
+    h("p", { class: "lead" }, lt("bot.intro")),
+    element));
+}
+
+function friendPage(root, route) {
+  const invitee = route.query.get("invitee") ?? undefined;
+  const name = route.query.get("name") ?? "";
+  const slow = h("p", { class: "sm-suggestion", id: "sm-slow-hint", role: "status" });
+  let lengthTouched = false;
+  const element = form({
+    id: "sm-friend-form",
+    fields: [
+      choice({ name: "turn_seconds", legend: lt("clock.label"), value: DEFAULTS.clock,
+        options: CLOCKS.map((seconds) => [seconds, clockName(seconds)]), hint: lt("clock.hint") }),
+      lengthChoice(DEFAULTS.friendTarget),
+      slow,
+    ],
+    submit: lt("friend.create"),
+    action: async ({ turn_seconds: seconds, target }) => {
+      const match = await api.smInvite({ turnSeconds: Number(seconds), target: Number(target), invitee });
+      redirect(`/spite-malice/invite/${match.id}`);
+    },
+  });
+  element.querySelector("button[type=submit]").id = "sm-invite-create";
+  // A slow clock suggests a single game (and picks it, unless the player chose a length).
+  const suggest = () => {
+    const seconds = Number(new FormData(element).get("turn_seconds"));
+    slow.textContent = suggestsSingleGame(seconds) ? lt("friend.slow_hint", { clock: clockName(seconds) }) : "";
+    if (!lengthTouched) choose(element, "target", suggestsSingleGame(seconds) ? 1 : 50);
+  };
+  element.addEventListener("change", (event) => {
+    if (event.target.name === "target") lengthTouched = true;
+    else suggest();
+  });
+  suggest();
+  replace(root, h("section", { class: "page sm-lobby", "aria-labelledby": "sm-friend-heading" },
+    back(),
+    h("h1", { id: "sm-friend-heading" }, lt("friend.title")),
+    h("p", { class: "lead" }, invitee ? lt("friend.invitee_intro", { name }) : lt("friend.intro")),
+    element));
+}
+
+export default function newMatch(root, route) {
+  return route.parts[1] === "friend" ? friendPage(root, route) : botPage(root);
+}

@@ -1,0 +1,132 @@
+"""Spite & Malice's lobby in the browser: the home page's part, a match against the computer,
+an invitation to a friend from its link to both players at the table, cancelling, the join
+screen's refusals, the ratings board, the rules, and Persian right to left."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.e2e.flows import ApiPlayer, token_of
+
+MATCH_ROUTE = re.compile(r"#/spite-malice/match/[0-9a-f-]{36}$")
+
+
+def signed_in(page, name: str) -> ApiPlayer:
+    """The page's player, named, acting through the API beside the browser too."""
+    page.wait_for_selector("#sm-home, .sm-lobby")
+    player = ApiPlayer(name=name)
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", player.token)
+    page.reload()
+    return player
+
+
+def test_the_home_page_offers_both_games(open_page):
+    page = open_page()
+    expect(page.locator("#start-daily")).to_be_visible()
+    home = page.locator("#sm-home")
+    expect(home.locator("h2")).to_have_text("Spite & Malice")
+    expect(home.locator(".sm-daily[data-status=new] #sm-daily")).to_have_attribute("href", "#/spite-malice/daily")
+    expect(home.locator("#sm-play-bot")).to_have_attribute("href", "#/spite-malice/play")
+    expect(home.locator("#sm-play-friend")).to_have_attribute("href", "#/spite-malice/friend")
+
+
+def test_play_the_computer_starts_a_match_and_lands_on_its_table(open_page):
+    page = open_page("/#/spite-malice/play")
+    page.get_by_label("Hard").check()
+    page.get_by_label("Single game").check()
+    page.locator("#sm-bot-start").click()
+    expect(page).to_have_url(MATCH_ROUTE)
+    match_id = page.url.rsplit("/", 1)[1]
+
+    me = ApiPlayer(token=token_of(page))
+    match = me.client.get(f"/api/v1/spite-malice/matches/{match_id}").json()
+    assert (match["mode"], match["level"], match["target"]) == ("bot", "hard", 1)
+
+    # Home and the lobby list it as waiting for you.
+    page.goto("/#/")
+    expect(page.locator(f'#sm-home li[data-match="{match_id}"]')).to_contain_text("Your turn against the computer")
+    page.goto("/#/spite-malice")
+    item = page.locator(f'#sm-active li[data-match="{match_id}"]')
+    expect(item).to_have_attribute("data-state", "your_turn")
+    expect(item).to_contain_text("Hard")
+    expect(item.locator("[data-action=open]")).to_have_attribute("href", f"#/spite-malice/match/{match_id}")
+
+
+def invitation(page, *, clock: str = "1 hour", length: str | None = None) -> str:
+    """Makes an invitation on the page; returns its link."""
+    page.goto("/#/spite-malice/friend")
+    page.get_by_label(clock, exact=True).check()
+    if length:
+        page.get_by_label(length, exact=True).check()
+    page.locator("#sm-invite-create").click()
+    expect(page.locator("#sm-invite-link")).not_to_have_value("")
+    return page.locator("#sm-invite-link").input_value()
+
+
+def test_a_friend_joins_by_the_link_and_both_land_on_the_match(open_page, base_url):
+    ada = open_page()
+    signed_in(ada, "Ada")
+    link = invitation(ada, clock="1 hour", length="25 points")
+    assert re.fullmatch(rf"{re.escape(base_url)}/spite-malice/join/[0-9A-Z]{{8}}", link), link
+    expect(ada.locator(".sm-settings")).to_have_text("1 hour a turn · 25 points")
+    expect(ada.locator("#sm-invite-status")).to_have_text("Waiting for your friend to join…")
+    ada.locator("#sm-invite-copy").click()
+    expect(ada.locator("#toast")).to_have_text("Link copied.")
+    assert ada.evaluate("navigator.clipboard.readText()") == link
+
+    bo = open_page(None)
+    bo.goto(link)  # the server's link opens the app's join screen
+    expect(bo).to_have_url(re.compile(r"/#/spite-malice/join/[0-9A-Z]{8}$"))
+    bo.locator("#sm-join").click()
+    expect(bo).to_have_url(MATCH_ROUTE)
+    # The inviter's screen notices and goes to the same table.
+    expect(ada).to_have_url(bo.url, timeout=10_000)
+
+    # A third player is too late.
+    cy = open_page(None)
+    cy.goto(link)
+    cy.locator("#sm-join").click()
+    expect(cy.locator("#sm-join-problem")).to_have_text("Someone else has already joined this match.")
+    expect(cy.locator("#sm-join")).to_be_hidden()
+
+
+def test_a_slow_clock_suggests_a_single_game(open_page):
+    page = open_page("/#/spite-malice/friend")
+    expect(page.get_by_label("1 day", exact=True)).to_be_checked()  # the server's default
+    expect(page.get_by_label("Single game")).to_be_checked()
+    expect(page.locator("#sm-slow-hint")).to_contain_text("a single game suits a slow clock best")
+    page.get_by_label("1 minute").check()
+    expect(page.locator("#sm-slow-hint")).to_have_text("")
+    expect(page.get_by_label("50 points")).to_be_checked()
+    page.get_by_label("25 points").check()  # the player's own choice stays
+    page.get_by_label("3 days").check()
+    expect(page.get_by_label("25 points")).to_be_checked()
+
+
+def test_cancelling_an_invitation_and_the_join_screens_refusals(open_page):
+    ada = open_page()
+    signed_in(ada, "Ada")
+    link = invitation(ada)
+    code = link.rsplit("/", 1)[1]
+
+    # Your own link says so.
+    ada.goto(f"/#/spite-malice/join/{code}")
+    expect(ada.locator('[data-code="own_match"]')).to_contain_text("This is your own invitation")
+
+    ada.goto("/#/spite-malice")
+    waiting = ada.locator("#sm-active li[data-state=waiting]")
+    expect(waiting).to_contain_text("Waiting for a friend to join")
+    waiting.locator("[data-action=cancel]").click()
+    expect(ada.locator("#toast")).to_have_text("Invitation cancelled.")
+    expect(ada.locator("#sm-active li[data-state=waiting]")).to_have_count(0)
+
+    bo = open_page(f"/#/spite-malice/join/{code}")
+    bo.locator("#sm-join").click()
+    expect(bo.locator("#sm-join-problem")).to_have_text(
+        "This invitation does not exist or has lapsed. Ask your friend for a new link.")
+
+    bo.goto("/#/spite-malice/join/ZZZZZZZZ")
+    bo.locator("#sm-join").click()
+    expect(bo.locator("#sm-join-problem")).to_contain_text("does not exist or has lapsed")
