@@ -387,3 +387,15 @@ def test_the_profile_and_the_stats_show_the_rating(ada, bob, api):
     assert profile["spite_malice"]["rating"] == expected
     assert api.get(f"players/{bob_player.pk}").json()["spite_malice"]["rating"]["rating"] == (
         round(library(score=0).rating))
+
+
+def test_the_admin_lists_ratings_and_rated_matches(admin_client, ada, bob):
+    (ada_player, _), (bob_player, _) = ada, bob
+    resign(bob_player, services.match_start_friend(player=ada_player, opponent=bob_player,
+                                                   target=1))
+
+    for page in ("/admin/ratings/rating/", "/admin/ratings/ratedmatch/"):
+        response = admin_client.get(page)
+        assert response.status_code == 200 and b"Ada" in response.content
+    rated = RatedMatch.objects.get()
+    assert admin_client.get(f"/admin/ratings/ratedmatch/{rated.pk}/change/").status_code == 200
