@@ -26,6 +26,8 @@ const ROUTES = {
   tutorial: { section: "rules", load: () => import("./components/tutorial.js") },
   // Spite & Malice's lobby: its match list, new matches, invitations, rules and tutorial.
   "spite-malice": { section: "matches", load: () => import("./spitemalice/lobby/index.js") },
+  // A match's table: #/spite-malice/match/<id>.
+  "spite-malice/match": { section: "matches", load: () => import("./spitemalice/match.js") },
 };
 
 let theme = read("theme", "auto");

@@ -1,6 +1,7 @@
 // Card codes as the API writes them ("TH" = ten of hearts) and how to show and name them.
 
-const RANKS = { A: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10 };
+// Foursquare deals ace to ten; Spite & Malice's deck has the court cards too.
+const RANKS = { A: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10, J: 11, Q: 12, K: 13 };
 const SUITS = {
   C: { symbol: "♣", colour: "black" },
   D: { symbol: "♦", colour: "red" },

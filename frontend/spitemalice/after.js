@@ -1,0 +1,156 @@
+// After a game: who won it and by how many points, the match score, the whole deal laid open
+// (the record's deal, final hands and stock), a replay action by action, and after a daily its
+// rank on the day's board, the points chart and a share text that spoils nothing.
+
+import * as api from "../api.js";
+import { announce, copyText, h, replace } from "../lib/dom.js";
+import { problemView } from "../lib/problems.js";
+import { current } from "../i18n.js";
+import { icon } from "../lib/icons.js";
+import { barChart } from "../components/bar-chart.js";
+import { cardFace } from "../components/card.js";
+import { st } from "./i18n.js";
+import { nameOf, renderTable } from "./table-view.js";
+import { asView, positions } from "./model/replay.js";
+import { shareText } from "./model/share.js";
+
+/** The result of game `number` (from its game_over `event`, or the view of a finished game). */
+export function gameResult({ match, view, number, event = null, names }) {
+  const you = view.you;
+  const status = event?.status ?? view.status;
+  const winner = event?.winner ?? view.winner;
+  const points = event?.points ?? view.points ?? 0;
+  const scores = event?.scores ?? view.seats.map((seat) => seat.score);
+  const won = status !== "tied" && winner === you;
+  const title = status === "tied" ? st("sm.result.tied_title")
+    : won ? st("sm.result.won_title") : st("sm.result.lost_title", { who: names[winner] ?? "" });
+  const lines = [];
+  if (status === "tied") lines.push(st("sm.result.tied_line"));
+  else if (status === "resigned") lines.push(st(won ? "sm.result.they_resigned" : "sm.result.you_resigned"));
+  else lines.push(st(won ? "sm.result.won_line" : "sm.result.lost_line", { n: points, who: names[winner] ?? "" }));
+  if (match.target > 1) {
+    lines.push(st("sm.result.match_score", { mine: scores[you], theirs: scores[1 - you], target: match.target }));
+  }
+  const detail = h("div", { class: "sm-after" });
+  const dailyPart = match.mode === "daily" ? h("div", { class: "sm-daily-result" }) : null;
+  const revealButton = h("button", { type: "button", class: "button", dataset: { action: "reveal" } }, st("sm.result.reveal"));
+  const replayButton = h("button", { type: "button", class: "button", dataset: { action: "replay" } }, st("sm.result.replay"));
+  const box = h("section", {
+    class: ["result", "sm-result", won ? "sm-result-won" : status === "tied" ? "sm-result-tied" : "sm-result-lost"],
+    dataset: { game: number, status, winner: winner ?? "", points },
+    "aria-labelledby": `sm-result-${number}`,
+  },
+  h("h2", { id: `sm-result-${number}` }, won ? h("span", { class: "won-star", "aria-hidden": "true" }, icon("star")) : null,
+    match.target > 1 ? st("sm.result.game_n", { n: number, title }) : title),
+  lines.map((line) => h("p", { class: "sm-result-line" }, line)),
+  dailyPart,
+  h("div", { class: "sm-result-actions" }, revealButton, replayButton),
+  detail);
+
+  let record = null;
+  async function loadRecord() {
+    record ??= await api.smRecord(match.id, number);
+    return record;
+  }
+  revealButton.addEventListener("click", async () => {
+    try {
+      replace(detail, reveal(await loadRecord(), { you, names }));
+      detail.querySelector("h3")?.focus();
+    } catch (error) { replace(detail, problemView(error)); }
+  });
+  replayButton.addEventListener("click", async () => {
+    try {
+      replace(detail, replay(await loadRecord(), { you, names, scores }));
+      detail.querySelector(".sm-replay-step")?.focus();
+    } catch (error) { replace(detail, problemView(error)); }
+  });
+  if (dailyPart) daily(dailyPart, { match, won, points, status, winner, you });
+  return box;
+}
+
+const chips = (cards) => h("span", { class: "sm-chips" }, cards.map((code) =>
+  h("span", { class: "sm-chip", role: "img", "aria-label": nameOf(code) }, cardFace(code, { label: false }))));
+
+/** The whole deal: each pay-off pile as dealt (top first), each hand at the end, the stock. */
+export function reveal(record, { you, names }) {
+  const seats = [you, 1 - you];
+  const left = (seat) => record.final.payoff[seat].length;
+  return h("div", { class: "sm-reveal" },
+    h("h3", { tabindex: "-1" }, st("sm.reveal.title")),
+    seats.map((seat) => h("div", { class: "sm-reveal-seat", dataset: { seat } },
+      h("h4", {}, names[seat]),
+      h("p", { class: "subtle" }, st("sm.reveal.payoff", { n: left(seat) })),
+      chips(record.deal.payoff[seat]),
+      h("p", { class: "subtle" }, st("sm.reveal.hand_end")),
+      record.final.hands[seat].length ? chips(record.final.hands[seat]) : h("p", {}, st("sm.reveal.none")))),
+    h("div", { class: "sm-reveal-stock" },
+      h("h4", {}, st("sm.reveal.stock", { n: record.final.stock.length })),
+      record.final.stock.length ? chips(record.final.stock) : h("p", {}, st("sm.reveal.none"))));
+}
+
+/** The game again, action by action, on a table that only shows. */
+export function replay(record, { you, names, scores }) {
+  const list = positions(record, you);
+  let index = 0;
+  const slot = h("div", { class: "sm-replay-table" });
+  const caption = h("p", { class: "sm-replay-caption", "aria-live": "polite" });
+  const button = (name, label, onClick) => {
+    const element = h("button", { type: "button", class: "button sm-replay-step", "aria-label": label, dataset: { step: name } }, icon(name));
+    element.addEventListener("click", onClick);
+    return element;
+  };
+  const go = (to) => {
+    index = Math.max(0, Math.min(list.length - 1, to));
+    replace(slot, renderTable(asView(list[index], { you, names, scores }), { live: false }));
+    const step = record.steps[index - 1];
+    replace(caption, index === 0 ? st("sm.replay.start")
+      : st("sm.replay.step", {
+        n: index, total: record.actions.length, who: names[step.seat], card: nameOf(step.card),
+      }));
+  };
+  const root = h("div", { class: "sm-replay" },
+    h("h3", {}, st("sm.replay.title")),
+    h("div", { class: "sm-replay-controls" },
+      button("first", st("sm.replay.first"), () => go(0)),
+      button("previous", st("sm.replay.back"), () => go(index - 1)),
+      button("next", st("sm.replay.forward"), () => go(index + 1)),
+      button("last", st("sm.replay.end"), () => go(list.length - 1))),
+    caption,
+    slot);
+  go(0);
+  return root;
+}
+
+async function daily(part, { match, won, points, status, winner, you }) {
+  replace(part, h("p", { class: "subtle" }, st("common.loading")));
+  try {
+    const [board, info] = await Promise.all([api.smDailyBoard(match.date, { around: true, limit: 10 }), api.smDaily(match.date)]);
+    const standing = board.standing ?? {};
+    const rank = won && standing.rank
+      ? h("p", { class: "rank", id: "sm-rank" }, st("sm.daily.rank", { rank: standing.rank, n: board.winners }))
+      : h("p", { class: "subtle", id: "sm-rank" }, won ? st("sm.daily.unranked") : st("sm.daily.no_rank"));
+    const text = shareText({ number: info.number, status, winner, points, you }, st);
+    const share = h("button", { type: "button", class: "button button-primary", id: "sm-share" }, icon("share"), " ", st("sm.daily.share"));
+    const shown = h("pre", { class: "sm-share-text", id: "sm-share-text" }, text);
+    const note = h("p", { class: "subtle", role: "status" });
+    share.addEventListener("click", async () => {
+      if (navigator.share) {
+        try { await navigator.share({ text }); return; } catch { /* fall back to copying */ }
+      }
+      const copied = await copyText(text);
+      note.textContent = st(copied ? "sm.daily.copied" : "sm.daily.copy_failed");
+      announce(note.textContent);
+    });
+    replace(part,
+      rank,
+      h("p", { class: "subtle" }, st("sm.daily.counts", { n: board.players ?? 0, winners: board.winners ?? 0 })),
+      barChart(board.distribution ?? {}, {
+        mine: won ? points : null,
+        counted: standing.ranked !== false,
+        caption: st("sm.daily.chart", { date: current().date(match.date, "medium") }),
+      }),
+      share, shown, note);
+  } catch (error) {
+    replace(part, problemView(error, { role: "status" }));
+  }
+}

@@ -1,0 +1,164 @@
+// Draws a Spite & Malice table from its view (model/table.js): the opponent's piles across,
+// the stock and the three centre stacks between, your piles and your hand nearest. Each place
+// carries data-place ("0:P", "1:S2", "C1", "stock", "0:hand") so animations find it; places
+// you may choose now are buttons (data-source, or data-target once a source is chosen). It
+// draws only what the view says: the choices are the API's legal_actions.
+
+import { h } from "../lib/dom.js";
+import { cardName } from "../model/cards.js";
+import { cardBack, cardFace, cardSlot, cardSpread, cardStack, tableArea } from "../components/card.js";
+import { centreShows, choices, seating, SIDES, targetsOf } from "./model/table.js";
+import { sm, st } from "./i18n.js";
+
+export const nameOf = (code) => cardName(code, st);
+
+function face(code, extra = {}) {
+  return cardFace(code, { label: false, ...extra });
+}
+
+/** A place on the table: a button when it can be chosen, else a plain element. */
+function place(id, { label, role = null, chosen = false, discard = false, className = "", data = {} }, ...children) {
+  const interactive = role !== null;
+  return h(interactive ? "button" : "div", {
+    type: interactive ? "button" : null,
+    class: ["sm-place", className, interactive ? `sm-${role}` : null, chosen ? "sm-chosen" : null, discard ? "sm-discard" : null],
+    "aria-label": label,
+    "aria-pressed": role === "source" ? String(chosen) : null,
+    role: interactive ? null : "group",
+    dataset: { place: id, ...data },
+  }, children);
+}
+
+function payoffPile(seat, { role, chosen, mine }) {
+  const top = seat.payoffTop;
+  const label = top
+    ? st(mine ? "sm.aria.your_payoff" : "sm.aria.their_payoff", { card: nameOf(top), n: seat.payoff })
+    : st("sm.aria.payoff_empty");
+  return h("div", { class: "sm-pile sm-payoff" },
+    place(`${seat.seat}:P`, { label, role, chosen, className: "sm-card-box", data: role ? { [role]: "P" } : {} },
+      top ? cardStack(face(top), { height: Math.min(seat.payoff, 4) }) : cardSlot()),
+    h("span", { class: "sm-count", "aria-hidden": "true" }, st("sm.payoff_count", { n: seat.payoff })));
+}
+
+function sideStack(seat, index, { role, chosen, discard, mine }) {
+  const stack = seat.sides[index];
+  const id = SIDES[index];
+  const cards = stack.length ? stack.map((code) => face(code)) : [cardSlot()];
+  const names = stack.map(nameOf).join(", ");
+  let label = st(mine ? "sm.aria.your_side" : "sm.aria.their_side", { n: index + 1, cards: stack.length ? names : st("sm.aria.empty") });
+  if (role === "target") label = discard ? st("sm.aria.discard_here", { n: index + 1, cards: stack.length ? names : st("sm.aria.empty") }) : label;
+  return h("div", { class: "sm-pile sm-side" },
+    place(`${seat.seat}:${id}`, { label, role, chosen, discard, className: "sm-spread-box", data: role ? { [role]: id } : {} },
+      cardSpread(cards, { axis: "block", className: "sm-side-spread" }),
+      discard ? h("span", { class: "sm-discard-tag", "aria-hidden": "true" }, st("sm.discard_tag")) : null));
+}
+
+function seatRow(view, seat, { mine, chosen, sources, targets }) {
+  const sourceOf = (id) => (mine && !chosen && sources.has(id) ? "source" : null);
+  const payoffRole = chosen === "P" ? "source" : sourceOf("P");
+  return h("div", { class: "sm-row sm-piles" },
+    payoffPile(seat, { role: payoffRole, chosen: chosen === "P", mine }),
+    h("div", { class: "sm-sides" }, SIDES.map((id, index) => {
+      const asTarget = mine && chosen && targets.has(id);
+      const role = asTarget ? "target" : chosen === id ? "source" : sourceOf(id);
+      return sideStack(seat, index, { role, chosen: chosen === id, discard: asTarget, mine });
+    })));
+}
+
+function seatLabel(view, seat, { mine, live }) {
+  const name = mine ? st("sm.you") : seat.bot ? st("sm.computer", { level: st(`sm.level.${seat.bot}`) }) : seat.name ?? st("sm.opponent");
+  const turn = view.turn === seat.seat;
+  const presence = !mine && !seat.bot && seat.connected !== null && seat.connected !== undefined
+    ? h("span", { class: ["sm-presence", seat.connected ? "sm-online" : "sm-offline"], dataset: { connected: String(seat.connected) } },
+      h("span", { class: "sm-dot", "aria-hidden": "true" }), st(seat.connected ? "sm.connected" : "sm.not_connected"))
+    : null;
+  return h("div", { class: ["sm-seat-label", turn ? "sm-turn" : null] },
+    h("span", { class: "sm-name" }, name),
+    h("span", { class: "sm-score", dataset: { score: seat.score } }, st("sm.points", { n: seat.score })),
+    !mine ? h("span", { class: "sm-hand-size", dataset: { hand: seat.hand } },
+      h("span", { class: "sm-mini-hand", "aria-hidden": "true" }, Array.from({ length: seat.hand }, () => cardBack({ label: "" }))),
+      st("sm.hand_size", { n: seat.hand })) : null,
+    turn && live ? h("span", { class: "sm-turn-mark" }, st(mine ? "sm.your_turn_short" : "sm.their_turn_short")) : null,
+    presence);
+}
+
+function middle(view, { chosen, targets }) {
+  const stockLabel = st("sm.aria.stock", { n: view.stock });
+  return h("div", { class: "sm-row sm-middle" },
+    h("div", { class: "sm-pile sm-stock" },
+      place("stock", { label: stockLabel, className: "sm-card-box" },
+        view.stock ? cardStack(cardBack({ label: "" }), { height: Math.min(view.stock, 4) }) : cardSlot()),
+      h("span", { class: "sm-count", "aria-hidden": "true" }, st("sm.stock_count", { n: view.stock }))),
+    h("div", { class: "sm-centres" }, view.centre.map((stack, index) => {
+      const id = `C${index}`;
+      const shows = centreShows(stack);
+      const asTarget = chosen && targets.has(id);
+      const standsFor = stack.top?.[0] === "K" ? shows : null;
+      const label = st(stack.size ? "sm.aria.centre" : "sm.aria.centre_empty", {
+        n: index + 1,
+        card: stack.top ? nameOf(stack.top) : "",
+        rank: st(`sm.rank.${stack.next}`),
+        stands: standsFor ? st("sm.aria.stands_for", { rank: st(`sm.rank.${standsFor}`) }) : "",
+      }).trim();
+      return h("div", { class: "sm-pile sm-centre" },
+        place(id, { label: asTarget ? st("sm.aria.play_here", { place: label }) : label, role: asTarget ? "target" : null, className: "sm-card-box", data: asTarget ? { target: id } : {} },
+          stack.top ? cardStack(face(stack.top), { height: Math.min(stack.size, 4) }) : cardSlot({ label: st("sm.centre_empty") }),
+          standsFor ? h("span", { class: "sm-stands", "aria-hidden": "true" }, st("sm.stands_for", { rank: rankFace(standsFor) })) : null),
+        h("span", { class: "sm-next", "aria-hidden": "true" }, stack.next ? st("sm.next", { rank: rankFace(stack.next) }) : ""));
+    })));
+}
+
+const rankFace = (code) => (code === "T" ? "10" : code);
+
+function hand(view, { chosen, sources }) {
+  const seen = new Set();
+  const cards = view.hand.map((code) => {
+    const first = !seen.has(code);
+    seen.add(code);
+    const offered = !chosen && sources.has(code) && first;
+    const isChosen = chosen === code && first;
+    const role = isChosen ? "source" : offered ? "source" : null;
+    return place(`${view.you}:hand`, {
+      label: nameOf(code),
+      role,
+      chosen: isChosen,
+      className: "sm-hand-card",
+      data: { card: code, ...(role ? { source: code } : {}) },
+    }, face(code));
+  });
+  return h("div", { class: "sm-hand", role: "group", "aria-label": st("sm.aria.your_hand", { n: view.hand.length }), dataset: { place: `${view.you}:hand` } }, cards);
+}
+
+function farHand(cards) {
+  return h("div", { class: "sm-hand sm-hand-far", role: "group", "aria-label": st("sm.aria.their_hand_shown", { cards: cards.map(nameOf).join(", ") || st("sm.aria.empty") }) },
+    cards.map((code) => h("div", { class: "sm-place sm-hand-card" }, face(code))));
+}
+
+/**
+ * The table. `chosen` is the source picked so far (or null); `live` false draws it without
+ * choices (events being shown, a replay, a game over).
+ */
+export function renderTable(view, { chosen = null, live = true } = {}) {
+  const offered = live ? choices(view) : [];
+  const sources = new Map(offered.map((choice) => [choice.source, choice]));
+  const targets = new Set(chosen ? targetsOf(view, chosen).map((t) => t.target) : []);
+  const { near, far } = seating(view);
+  const table = tableArea({ label: st("sm.aria.table"), className: "sm-table", attrs: { dataset: { chosen: chosen ?? "" } } },
+    h("div", { class: "sm-seat sm-far", dataset: { seat: far.seat } },
+      seatLabel(view, far, { mine: false, live }),
+      view.farHand ? farHand(view.farHand) : null,
+      seatRow(view, far, { mine: false, chosen: null, sources: new Map(), targets: new Set() })),
+    middle(view, { chosen, targets }),
+    h("div", { class: "sm-seat sm-near", dataset: { seat: near.seat } },
+      seatRow(view, near, { mine: true, chosen, sources, targets }),
+      hand(view, { chosen, sources }),
+      seatLabel(view, near, { mine: true, live })));
+  return table;
+}
+
+/** The buttons that may be chosen now, in the table's order (for arrow keys). */
+export function activePlaces(table) {
+  return [...table.querySelectorAll("button.sm-place")];
+}
+
+export { sm };

@@ -1,0 +1,196 @@
+"""The Spite & Malice table in the browser: a single game against the bot played to its end by
+clicking, a turn played by keyboard alone, and the table mirrored in Persian. The deal is one
+the test chooses (a match created through the service with a seed of its own), never a
+shortcut the app ships."""
+
+from __future__ import annotations
+
+import re
+
+from django.db import transaction
+from playwright.sync_api import expect
+
+from server.players.models import Player
+from server.spitemalice import services
+from server.spitemalice.models import Match, MatchGame
+from server.spitemalice.table import rebuild
+from spitemalice import player_view, unseen_cards
+from spitemalice.bot import bot_turn
+from tests.e2e.conftest import DESKTOP
+from tests.e2e.flows import ApiPlayer, token_of
+
+# A deal the normal bot's play, in seat 0, wins against the easy bot in about sixty actions.
+QUICK_DEAL = b"table-36"
+
+
+def signed_in(page) -> Player:
+    """The page's player (a guest made through the API), signed in on the page."""
+    player = ApiPlayer(name="Ada")
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", player.token)
+    me = player.client.get("/api/v1/players/me").json()
+    return Player.objects.get(pk=me["id"])
+
+
+def bot_match(player: Player, *, seed: bytes = QUICK_DEAL, level: str = "easy",
+              target: int = 1) -> Match:
+    with transaction.atomic():
+        return services._match_create(player=player, mode=Match.Mode.BOT, level=level,
+                                      target=target, seed=seed)
+
+
+def open_match(page, match: Match) -> None:
+    page.goto(f"/#/spite-malice/match/{match.pk}")
+    page.locator(".sm-match .sm-table").wait_for()
+
+
+def settled(page) -> None:
+    """Waits until the events are shown and the table is the server's again."""
+    page.wait_for_selector('.sm-match[data-animating="false"]:not(.is-busy)')
+
+
+def next_action(match: Match) -> list[str]:
+    """A good action for seat 0 now, as the normal bot would choose it (the test's player)."""
+    match.refresh_from_db()
+    game = MatchGame.objects.get(match=match, number=match.game_number)
+    engine = rebuild(game)
+    view = player_view(engine, 0, since=len(engine.actions))
+    return list(bot_turn(view, unseen_cards(view), "normal", b"test")[0])
+
+
+def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_page, shoot):
+    page = open_page("/")
+    player = signed_in(page)
+    match = bot_match(player)
+    open_match(page, match)
+    root = page.locator(".sm-match")
+    expect(root).to_have_attribute("data-mode", "bot")
+    # Both pay-off piles, four side stacks each, three centre stacks, the stock and your hand.
+    expect(page.locator('[data-place="0:P"], [data-place="1:P"]')).to_have_count(2)
+    expect(page.locator('.sm-side')).to_have_count(8)
+    expect(page.locator('.sm-centre')).to_have_count(3)
+    expect(page.locator('[data-place="stock"]')).to_have_count(1)
+    shoot(page, "sm-phone-light-table")
+
+    actions = 0
+    for _ in range(300):
+        settled(page)
+        if root.get_attribute("data-status") == "finished":
+            break
+        expect(root).to_have_attribute("data-turn", "you")
+        source, target = next_action(match)
+        # Only the sources with a legal action are offered; the target appears once chosen.
+        assert page.locator(f'[data-source="{source}"]').count() >= 1
+        assert page.locator("[data-target]").count() == 0
+        page.locator(f'[data-source="{source}"]').first.click()
+        if actions == 0:
+            expect(page.locator("#sm-prompt")).not_to_be_empty()
+            shoot(page, "sm-phone-light-chosen")
+        page.locator(f'[data-target="{target}"]').click()
+        actions += 1
+        if page.locator(".sm-skip:visible").count():
+            page.locator(".sm-skip").click()
+    else:
+        raise AssertionError("the game did not end")
+
+    match.refresh_from_db()
+    assert match.status == "finished" and match.winner == 0
+    result = page.locator('.sm-result[data-game="1"]')
+    expect(result).to_be_visible()
+    points = MatchGame.objects.get(match=match, number=1).points
+    expect(result).to_have_attribute("data-points", str(points))
+    expect(result.locator("h2")).to_have_text(re.compile("You won"))
+    expect(result).to_contain_text(f"By {points} points")
+    shoot(page, "sm-phone-light-result")
+
+    # The whole deal laid open: both pay-off piles as dealt, twenty cards each.
+    result.locator('[data-action="reveal"]').click()
+    expect(page.locator(".sm-reveal-seat")).to_have_count(2)
+    expect(page.locator('.sm-reveal-seat[data-seat="1"] .sm-chip').first).to_be_visible()
+    assert page.locator(".sm-reveal-seat").first.locator(".sm-chips").first.locator(".sm-chip").count() == 20
+    shoot(page, "sm-phone-light-reveal")
+
+    # The replay steps action by action from the deal.
+    result.locator('[data-action="replay"]').click()
+    caption = page.locator(".sm-replay-caption")
+    expect(caption).to_have_text("The deal, before the first card.")
+    page.locator('.sm-replay [data-step="next"]').click()
+    expect(caption).to_contain_text("Action 1 of")
+    page.locator('.sm-replay [data-step="last"]').click()
+    total = len(MatchGame.objects.get(match=match, number=1).actions)
+    expect(caption).to_contain_text(f"Action {total} of {total}")
+    shoot(page, "sm-phone-light-replay")
+
+    # A reload shows the same finished match, from the server.
+    page.reload()
+    page.locator(".sm-match .sm-table").wait_for()
+    expect(page.locator('.sm-match[data-status="finished"]')).to_have_count(1)
+    expect(page.locator('.sm-result[data-game="1"]')).to_be_visible()
+
+
+def test_a_turn_is_played_by_keyboard_alone(open_page, shoot):
+    page = open_page("/", viewport=DESKTOP)
+    player = signed_in(page)
+    match = bot_match(player, seed=b"table-20", target=50)
+    open_match(page, match)
+    settled(page)
+    root = page.locator(".sm-match")
+    expect(root).to_have_attribute("data-turn", "you")
+    before = int(root.get_attribute("data-event"))
+
+    # Tab reaches the first offered source; Enter chooses it and focus moves to a target.
+    page.locator("#sm-heading").focus()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('[data-source]')"):
+            break
+    else:
+        raise AssertionError("no source reached by Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-target]").first).to_be_visible()
+    assert page.evaluate("document.activeElement.matches('[data-target]')")
+    shoot(page, "sm-desktop-light-keyboard")
+    # Arrow keys walk the targets (and the chosen card); find a discard, which ends the turn.
+    discard = None
+    for _ in range(12):
+        if page.evaluate("document.activeElement.matches('[data-target].sm-discard')"):
+            discard = page.evaluate("document.activeElement.dataset.target")
+            break
+        page.keyboard.press("ArrowRight")
+    if discard is None:
+        # The chosen card only plays on the centre: Escape, and choose a hand card instead.
+        page.keyboard.press("Escape")
+        page.locator(".sm-hand-card[data-source]").last.focus()
+        page.keyboard.press("Enter")
+        for _ in range(12):
+            if page.evaluate("document.activeElement.matches('[data-target].sm-discard')"):
+                break
+            page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.matches('[data-target]')")
+    page.keyboard.press("Enter")
+    settled(page)
+    expect(root).to_have_attribute("data-turn", "you")
+    assert int(root.get_attribute("data-event")) > before
+    match.refresh_from_db()
+    assert match.actions_played >= 1 or match.game_number > 1 or match.turn == 0
+
+
+def test_the_table_is_mirrored_in_persian(open_page, shoot):
+    page = open_page("/", locale="fa-IR")
+    player = signed_in(page)
+    match = bot_match(player, target=50)
+    open_match(page, match)
+    settled(page)
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("html")).to_have_attribute("lang", "fa")
+    heading = page.locator("#sm-heading")
+    expect(heading).not_to_contain_text("Spite")
+    # The pay-off pile sits at the start of the row, which in Persian is the right.
+    near = page.locator(".sm-near .sm-piles")
+    payoff = near.locator(".sm-payoff").bounding_box()
+    side = near.locator(".sm-side").first.bounding_box()
+    assert payoff["x"] > side["x"]
+    expect(page.locator("body")).not_to_contain_text(re.compile(r"\bsm\.[a-z_.]+"))
+    shoot(page, "sm-phone-light-fa-table")
+    page.emulate_media(color_scheme="dark")
+    shoot(page, "sm-phone-dark-fa-table")
+    assert token_of(page)
