@@ -1,4 +1,5 @@
-# The app image: gunicorn serving Django, static files served by whitenoise from the image.
+# The app image: gunicorn's uvicorn workers serving the ASGI app (pages, API and live sockets on
+# port 8000), static files served by whitenoise from the image.
 # docker-compose.yml runs it beside PostgreSQL and Redis; docs/OPERATIONS.md covers the rest.
 FROM python:3.11-slim
 
@@ -30,4 +31,5 @@ EXPOSE 8000
 # Host header must be one of DJANGO_ALLOWED_HOSTS.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request as u; host = os.environ.get('DJANGO_ALLOWED_HOSTS', 'localhost').split(',')[0]; u.urlopen(u.Request('http://127.0.0.1:8000/healthz', headers={'Host': host}), timeout=2)"]
-CMD ["gunicorn", "server.wsgi", "--bind", "0.0.0.0:8000"]
+# gunicorn.conf.py names the app and the worker class.
+CMD ["gunicorn", "--bind", "0.0.0.0:8000"]

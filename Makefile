@@ -23,12 +23,14 @@ $(VENV_STAMP): pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[dev]'
 	@touch $@
 
-# `exec` makes gunicorn (tuned in gunicorn.conf.py) the process make waits on, so a SIGTERM that
-# make forwards stops it gracefully. SQLite under data/ unless DATABASE_URL is set.
-run: $(VENV_STAMP) ## Serve on http://127.0.0.1:8000 (PORT=..., DATABASE_URL=... for PostgreSQL)
+# `exec` makes gunicorn (tuned in gunicorn.conf.py: uvicorn workers serving server.asgi) the
+# process make waits on, so a SIGTERM that make forwards stops it gracefully. Pages, the API and
+# the live sockets on one port. SQLite under data/ unless DATABASE_URL is set; the in-memory
+# channel layer unless REDIS_URL is.
+run: $(VENV_STAMP) ## Serve pages, API and sockets on http://127.0.0.1:8000 (PORT=..., DATABASE_URL=..., REDIS_URL=...)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	exec $(VENV)/bin/gunicorn server.wsgi --bind 127.0.0.1:$(PORT)
+	exec $(VENV)/bin/gunicorn --bind 127.0.0.1:$(PORT)
 
 test: lint test-python test-sqlite test-js test-e2e ## Lint, then run every test suite (needs PostgreSQL; TEST_DATABASE_URL=...)
 
@@ -79,7 +81,7 @@ $(LOAD_STAMP): $(VENV_STAMP) pyproject.toml
 	@touch $@
 
 .PHONY: load drill backup restore
-load: $(LOAD_STAMP) ## Daily-rush benchmark and audit: LOAD_USERS=50 LOAD_SECONDS=60 (needs PostgreSQL, Redis)
+load: $(LOAD_STAMP) ## Daily-rush benchmark and audit: LOAD_USERS=50 LOAD_SECONDS=60 LOAD_APP=asgi|wsgi (needs PostgreSQL, Redis)
 	$(PY) -m loadtest.run
 
 drill: $(LOAD_STAMP) ## Fault drills under load: a worker killed, PostgreSQL restarted, Redis stopped

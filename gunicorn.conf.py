@@ -1,19 +1,29 @@
 """gunicorn settings shared by `make run`, the Dockerfile, docker-compose.yml and `make load`.
 
-gunicorn reads ./gunicorn.conf.py by itself; each caller passes only --bind and the app. The
-process model is tunable from the environment (docs/OPERATIONS.md has the measurements behind
-the defaults): GUNICORN_WORKERS, GUNICORN_WORKER_CLASS (sync or gthread), GUNICORN_THREADS.
+gunicorn reads ./gunicorn.conf.py by itself; each caller passes only --bind. Each worker process
+runs uvicorn (server.worker) with the ASGI app (server.asgi): pages, the API and the live
+sockets on one port. The process model is tunable from the environment (docs/OPERATIONS.md has
+the measurements behind the defaults): GUNICORN_WORKERS, GUNICORN_THREADS (the threads of each
+worker that run HTTP requests), and GUNICORN_WORKER_CLASS: gthread or sync serve the WSGI app
+(server.wsgi) instead, HTTP only, no sockets: the previous setup, kept for comparison.
 """
 
 import os
 
+ASGI_WORKER = "server.worker.Worker"
+
 workers = int(os.environ.get("GUNICORN_WORKERS", "") or 4)
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "") or "gthread"
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "") or ASGI_WORKER
 threads = int(os.environ.get("GUNICORN_THREADS", "") or 4)
+# The app that suits the worker class; an app named on the command line wins.
+wsgi_app = "server.asgi:application" if worker_class == ASGI_WORKER else "server.wsgi"
 accesslog = "-"
 # A request blocked longer than this (a hung database) costs its worker, which gunicorn
-# replaces; clients retry a move safely with the same Idempotency-Key.
+# replaces; clients retry a move safely with the same Idempotency-Key, and sockets reconnect
+# and catch up from the event feed.
 timeout = 30
+# Open sockets are closed (1012, "service restart") when a worker stops; clients reconnect to
+# another.
 graceful_timeout = 20
 # The default control socket sits at one path in $HOME, which a second server on the same machine
 # (a test run beside `make run`) would fight over, and which the container's user has no home for.

@@ -10,6 +10,8 @@ any violation.
 Environment (all optional):
     LOAD_USERS=50  LOAD_SECONDS=60      virtual players, and how long they play
     LOAD_PACE=10                        moves a second each player aims at; 0: flat out
+    LOAD_APP=asgi                       asgi: the ASGI app under uvicorn workers (as served);
+                                        wsgi: the WSGI app under LOAD_WORKER_CLASS, for comparison
     LOAD_WORKERS=4 LOAD_WORKER_CLASS=gthread LOAD_THREADS=4   gunicorn's process model
     LOAD_LOCUST_PROCESSES=1             locust processes generating the load
     LOAD_POSTGRES=postgres://postgres@127.0.0.1:5432   server; the database is foursquare_load
@@ -88,6 +90,7 @@ class LoadRun:
     users: int = int(env("LOAD_USERS", "50"))
     seconds: int = int(env("LOAD_SECONDS", "60"))
     workers: int = int(env("LOAD_WORKERS", "4"))
+    app: str = env("LOAD_APP", "asgi")
     worker_class: str = env("LOAD_WORKER_CLASS", "gthread")
     threads: int = int(env("LOAD_THREADS", "4"))
     locust_processes: int = int(env("LOAD_LOCUST_PROCESSES", "1"))
@@ -107,6 +110,15 @@ class LoadRun:
     @property
     def host(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def gunicorn_app(self) -> tuple[str, str]:
+        """(app, worker class) for gunicorn."""
+        if self.app == "asgi":
+            return "server.asgi:application", "server.worker.Worker"
+        if self.app == "wsgi":
+            return "server.wsgi", self.worker_class
+        raise SystemExit(f"LOAD_APP is asgi or wsgi, not {self.app!r}")
 
     def server_env(self) -> dict[str, str]:
         return {
@@ -132,8 +144,8 @@ class LoadRun:
     def start_server(self) -> None:
         log = open(self.workdir / "gunicorn.log", "ab")  # noqa: SIM115 - closed with the process
         command = [
-            str(BIN / "gunicorn"), "server.wsgi", "--bind", f"127.0.0.1:{self.port}",
-            "--workers", str(self.workers), "--worker-class", self.worker_class,
+            str(BIN / "gunicorn"), self.gunicorn_app[0], "--bind", f"127.0.0.1:{self.port}",
+            "--workers", str(self.workers), "--worker-class", self.gunicorn_app[1],
             "--threads", str(self.threads),
             "--access-logfile", str(self.workdir / "access.log"),
         ]
@@ -233,7 +245,8 @@ def main() -> int:
     keep = env("LOAD_KEEP", "") not in ("", "0")
     print(f"load: {load.users} players at {env('LOAD_PACE', '10')} moves/s each for "
           f"{load.seconds}s against gunicorn "
-          f"({load.workers} x {load.worker_class}, {load.threads} thread(s)) on {load.host}, "
+          f"({load.workers} x {load.gunicorn_app[1]} serving {load.gunicorn_app[0]}, "
+          f"{load.threads} thread(s)) on {load.host}, "
           f"database {load.database}, cache {load.redis_url or 'per-process memory'}",
           flush=True)
     ok = False

@@ -178,7 +178,7 @@ def print_report(report: dict, machine: dict, load) -> None:
     pace = os.environ.get("LOAD_PACE", "10")
     print(f"\n== {load.users} players at {pace} moves/s each, {report['duration']:.1f} s of "
           "play, gunicorn "
-          f"{load.workers} x {load.worker_class} ({load.threads} thread(s)), "
+          f"{load.workers} x {load.gunicorn_app[1]} ({load.threads} thread(s)), "
           f"{load.locust_processes} locust process(es)")
     print(f"{'endpoint':34} {'count':>7} {'per s':>8} {'p50 ms':>8} {'p95 ms':>8} "
           f"{'p99 ms':>8} {'max ms':>8}")

@@ -25,13 +25,16 @@ Environment variables:
     DATABASE_PREPARED_STATEMENTS  true/false, default true: false behind a pooler that cannot
                              keep them (PgBouncer in transaction mode before 1.21)
     REDIS_URL                e.g. redis://host:6379/0: the cache every worker shares (throttling);
-                             default a file cache in the data dir that this machine's workers share
+                             default a file cache in the data dir that this machine's workers share;
+                             also the live sockets' channel layer (see CHANNEL_LAYERS below)
     FOURSQUARE_RATE_<SCOPE>  request limits such as "240/min" or "off"; see THROTTLE_RATES below
     FOURSQUARE_IDEMPOTENCY_KEY_HOURS  how long a stored response answers retries, default 24
     FOURSQUARE_FAST_MOVES    true/false, default true: answer moves on the fast path (see below)
     SPITE_MALICE_DAILY_SECRET  deals the Spite & Malice dailies; like FOURSQUARE_DAILY_SECRET
     SPITE_MALICE_BOT_SECONDS the bot's time in a request before its turn goes on in the
                              background, default 2
+    FOURSQUARE_LIVE_POLL_SECONDS  how often each live socket checks the event feed besides the
+                             channel layer's notices, default 5 with Redis, 1 without
     FOURSQUARE_DATA_DIR      where the default SQLite database, the shared cache of the embedded
                              default and the secrets made on first start live, default <repo>/data
 """
@@ -164,6 +167,7 @@ INSTALLED_APPS = [
     "server.boards",
     "server.leagues",
     "server.spitemalice",
+    "server.live",
     "server.ratings",
 ]
 
@@ -187,6 +191,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "server.urls"
 WSGI_APPLICATION = "server.wsgi.application"
+ASGI_APPLICATION = "server.asgi.application"
 
 TEMPLATES = [
     {
@@ -305,6 +310,31 @@ else:
                           "LOCATION": str(DATA_DIR / "cache"),
                           "TIMEOUT": 3600,
                           "OPTIONS": {"size_limit": 64 * 2**20}}}
+
+# --- Live sockets ------------------------------------------------------------------------------
+
+# A match's sockets hear of new events through a channel-layer group (server.live.publish). With
+# Redis it is the Pub/Sub layer: a notice is one PUBLISH that every app process subscribed to the
+# group receives, nothing is stored in Redis (notices are hints; the database's feed is what each
+# socket reads), so there are no group memberships to expire under a socket held for days and
+# none to lose when Redis restarts: a process subscribes again from what it holds. Without Redis
+# (the embedded default) the in-memory layer reaches the sockets of its own process only; the
+# others' sockets find the events by checking the feed every LIVE_POLL_SECONDS.
+if _redis_url:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # Pub/Sub channels ignore Redis's database number: the prefix keeps apart two
+            # deployments (or test runs) sharing one Redis.
+            "CONFIG": {"hosts": [_redis_url],
+                       "prefix": f"{CACHES['default']['KEY_PREFIX']}.live."},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+LIVE_POLL_SECONDS = float(
+    os.environ.get("FOURSQUARE_LIVE_POLL_SECONDS", "").strip() or (5.0 if _redis_url else 1.0)
+)
 
 # "<scope>.<token|address>": at most N requests per second, minute, hour or day, or "off". Each
 # scope counts the unsafe requests (POST, PATCH, DELETE) of the views that name it in their

@@ -66,15 +66,24 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             token = header[1].decode("ascii")
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed("Invalid token.") from None
-        access = _token_with_player(hash_token(token))
-        if access is None or not access.player.is_active:
+        access = access_of(token)
+        if access is None:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
-        if last_use_due(access.last_used_at):
-            AccessToken.objects.filter(pk=access.pk).update(last_used_at=timezone.now())
         return access.player, access
 
     def authenticate_header(self, request):
         return f'{self.keyword} realm="api"'
+
+
+def access_of(token: str) -> AccessToken | None:
+    """The token's row with its player, its use recorded; None for a token that is unknown or
+    revoked, or whose player is deactivated. The API and the live sockets both ask here."""
+    access = _token_with_player(hash_token(token))
+    if access is None or not access.player.is_active:
+        return None
+    if last_use_due(access.last_used_at):
+        AccessToken.objects.filter(pk=access.pk).update(last_used_at=timezone.now())
+    return access
 
 
 def _token_with_player(key_hash: str) -> AccessToken | None:

@@ -1,0 +1,1 @@
+"""Live updates of Spite & Malice matches over WebSockets (consumers, publish, presence)."""

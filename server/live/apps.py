@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class LiveConfig(AppConfig):
+    name = "server.live"
+    label = "live"
+    verbose_name = "Live updates"

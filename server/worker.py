@@ -1,0 +1,35 @@
+"""The gunicorn worker that serves ``server.asgi``: uvicorn on uvloop and httptools.
+
+gunicorn keeps what it did for the WSGI workers (the master, a replacement for a worker that
+dies, graceful restarts, gunicorn.conf.py); each worker runs one uvicorn event loop holding its
+sockets, with ``--threads`` threads for the HTTP requests (``server.asgi``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from uvicorn_worker import UvicornWorker
+
+
+class Worker(UvicornWorker):
+    CONFIG_KWARGS = {
+        "loop": "uvloop",
+        "http": "httptools",
+        "ws": "websockets",
+        # Channels has no use for lifespan events.
+        "lifespan": "off",
+        # The app reads X-Forwarded-* itself, trusting only DJANGO_NUM_PROXIES of them, as
+        # under the WSGI workers: uvicorn rewriting the client's address would bypass that.
+        "proxy_headers": False,
+        "server_header": False,
+        # A client sends a few small JSON messages; nothing needs more.
+        "ws_max_size": 64 * 1024,
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+    }
+
+    def load_wsgi(self) -> None:
+        # The one knob for the HTTP threads, whichever way gunicorn was given it.
+        os.environ["GUNICORN_THREADS"] = str(self.cfg.threads)
+        super().load_wsgi()

@@ -1,0 +1,22 @@
+"""The real server for the live tests: gunicorn's uvicorn workers (2) on the test database, with
+Redis as cache and channel layer under a prefix of its own (tests/asgi_server.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
+
+
+@pytest.fixture(scope="module")
+def server(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One server per module. Its sockets check the feed only every 10 minutes, so an event
+    reaching one in these tests came through the channel layer's notice."""
+    problem = redis_reachable()
+    if problem:
+        pytest.fail(f"the live tests need Redis: {problem}")
+    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL,
+                     log_dir=tmp_path_factory.mktemp("asgi"),
+                     env={"FOURSQUARE_LIVE_POLL_SECONDS": "600"}) as running:
+        yield running
+    assert "Traceback" not in running.log(), running.log()
