@@ -17,7 +17,8 @@ export default async function rules(root) {
   const { default: blocks } = await (PAGES[current().lang] ?? PAGES.en)();
   replace(root, h("article", { class: "page rules", "aria-labelledby": "rules-heading" },
     h("h1", { id: "rules-heading" }, t("rules.title")),
-    h("p", { class: "actions" }, h("a", { class: "button primary", href: "#/tutorial" }, t("rules.tutorial"))),
+    h("p", { class: "actions" }, h("a", { class: "button primary", href: "#/tutorial" }, t("rules.tutorial")),
+      h("a", { class: "button", href: "#/spite-malice/rules", id: "rules-spite-malice" }, t("rules.spite_malice"))),
     blocks.map(([kind, content]) => {
       if (kind === "ul" || kind === "ol") return h(kind, {}, content.map((item) => h("li", {}, item)));
       return h(kind, {}, content);

@@ -410,5 +410,6 @@ export default {
   "smhome.daily": "আজকের খেলা",
   "smhome.play_bot": "কম্পিউটারের সঙ্গে খেলুন",
   "smhome.play_friend": "বন্ধুর সঙ্গে খেলুন",
+  "rules.spite_malice": "হিংসা ও বিদ্বেষ কীভাবে খেলবেন",
   "smhome.matches": "আপনার ম্যাচগুলো",
 };

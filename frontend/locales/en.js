@@ -411,5 +411,6 @@ export default {
   "smhome.daily": "Today's daily",
   "smhome.play_bot": "Play the computer",
   "smhome.play_friend": "Play a friend",
+  "rules.spite_malice": "How to play Spite & Malice",
   "smhome.matches": "Your matches",
 };

@@ -410,5 +410,6 @@ export default {
   "smhome.daily": "بازی امروز",
   "smhome.play_bot": "بازی با رایانه",
   "smhome.play_friend": "بازی با یک دوست",
+  "rules.spite_malice": "طرز بازی «کینه و بدخواهی»",
   "smhome.matches": "مسابقه‌های شما",
 };

@@ -410,5 +410,6 @@ export default {
   "smhome.daily": "დღის თამაში",
   "smhome.play_bot": "ითამაშე კომპიუტერთან",
   "smhome.play_friend": "ითამაშე მეგობართან",
+  "rules.spite_malice": "როგორ ვითამაშოთ „ჯიბრი და ბოღმა“",
   "smhome.matches": "შენი პარტიები",
 };

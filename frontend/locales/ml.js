@@ -410,5 +410,6 @@ export default {
   "smhome.daily": "ഇന്നത്തെ കളി",
   "smhome.play_bot": "കമ്പ്യൂട്ടറുമായി കളിക്കൂ",
   "smhome.play_friend": "ഒരു സുഹൃത്തുമായി കളിക്കൂ",
+  "rules.spite_malice": "പകയും വിദ്വേഷവും എങ്ങനെ കളിക്കാം",
   "smhome.matches": "നിങ്ങളുടെ മത്സരങ്ങൾ",
 };

@@ -130,3 +130,22 @@ def test_cancelling_an_invitation_and_the_join_screens_refusals(open_page):
     bo.goto("/#/spite-malice/join/ZZZZZZZZ")
     bo.locator("#sm-join").click()
     expect(bo.locator("#sm-join-problem")).to_contain_text("does not exist or has lapsed")
+
+
+def test_the_rules_page_and_the_tutorial(open_page):
+    page = open_page("/#/rules")
+    page.locator("#rules-spite-malice").click()
+    expect(page.locator("#sm-rules-heading")).to_have_text("How to play Spite & Malice")
+    expect(page.locator(".sm-rules")).to_contain_text("Kings are wild")
+    page.locator("#sm-rules-tutorial").click()
+
+    page.locator("#sm-tutorial-next").click()
+    for move in range(6):
+        expect(page.locator(".tutorial-progress")).to_have_text(f"Move {move + 1} of 6")
+        # A tap elsewhere is refused, and the glowing card then its glowing place are the move.
+        page.locator('.sm-tutorial-card[aria-disabled="true"]').first.click(force=True)
+        expect(page.locator("#announcer")).to_contain_text("Not that one")
+        page.locator('.sm-tutorial-card[data-target="true"]').click()
+        page.locator('.sm-tutorial-card[data-target="true"]').click()
+        page.locator("#sm-tutorial-next").click()
+    expect(page.locator("#sm-tutorial-done")).to_be_focused()

@@ -1,6 +1,6 @@
 // The Spite & Malice lobby's tables (frontend/spitemalice/locales/lobby-<lang>.js): complete in
 // every language, nothing empty or left in English, the same placeholders and plural forms, and
-// every key the lobby's code asks for present.
+// every key the lobby's code asks for present; and its rules pages, in English's outline.
 
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -14,6 +14,9 @@ const load = async (path) => (await import(path)).default;
 const tables = Object.fromEntries(await Promise.all(LANGUAGES.map(async ({ code }) =>
   [code, await load(`../../frontend/spitemalice/locales/lobby-${code}.js`)])));
 const english = tables.en;
+const rules = Object.fromEntries(await Promise.all(LANGUAGES.map(async ({ code }) =>
+  [code, await load(`../../frontend/spitemalice/rules/${code}.js`)])));
+const outline = (blocks) => blocks.map(([kind, content]) => [kind, Array.isArray(content) ? content.length : 1]);
 
 const texts = (value) => (typeof value === "string" ? [value] : Object.values(value));
 const names = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort().join(",");
@@ -38,6 +41,14 @@ for (const { code } of LANGUAGES.filter(({ code }) => code !== "en")) {
         assert.ok("other" in value, `${code} ${key} has no "other" form`);
       }
     }
+  });
+}
+
+for (const { code } of LANGUAGES) {
+  test(`the Spite & Malice rules in ${code} keep English's outline, nothing empty`, () => {
+    assert.deepEqual(outline(rules[code]), outline(rules.en));
+    for (const [, content] of rules[code]) for (const text of [content].flat()) assert.ok(text.trim());
+    if (code !== "en") assert.doesNotMatch(JSON.stringify(rules[code]), /[A-Za-z]{3,}/);
   });
 }
 

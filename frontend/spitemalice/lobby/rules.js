@@ -1,0 +1,30 @@
+// #/spite-malice/rules: the rules page, from ../rules/<language>.js (a list of blocks, as
+// Foursquare's rules page is), each language writing its own sentences.
+
+import { h, replace } from "../../lib/dom.js";
+import { current } from "../../i18n.js";
+import { lt } from "./strings.js";
+
+// Literal import()s, which the hashed static files' manifest rewrites (server/core/storage.py).
+const PAGES = {
+  en: () => import("../rules/en.js"),
+  ml: () => import("../rules/ml.js"),
+  ka: () => import("../rules/ka.js"),
+  fa: () => import("../rules/fa.js"),
+  bn: () => import("../rules/bn.js"),
+};
+
+export default async function rules(root) {
+  const { default: blocks } = await (PAGES[current().lang] ?? PAGES.en)();
+  replace(root, h("article", { class: "page rules sm-rules", "aria-labelledby": "sm-rules-heading" },
+    h("p", {}, h("a", { href: "#/spite-malice" }, lt("lobby.back"))),
+    h("h1", { id: "sm-rules-heading" }, lt("rules.title")),
+    h("p", { class: "actions" },
+      h("a", { class: "button primary", href: "#/spite-malice/tutorial", id: "sm-rules-tutorial" }, lt("lobby.tutorial")),
+      h("a", { class: "button", href: "#/spite-malice/play" }, lt("bot.title"))),
+    blocks.map(([kind, content]) => {
+      if (kind === "ul" || kind === "ol") return h(kind, {}, content.map((item) => h("li", {}, item)));
+      return h(kind, {}, content);
+    }),
+    h("p", {}, h("a", { href: "#/rules" }, lt("rules.foursquare")))));
+}
