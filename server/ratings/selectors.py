@@ -20,8 +20,6 @@ import struct
 from dataclasses import dataclass
 from uuid import UUID
 
-from django.db.models import Q
-
 from server.api.problems import InvalidRequest
 from server.ratings.models import Rating
 
@@ -79,7 +77,7 @@ class RatingPage:
 
 
 def _board(game: str):
-    return Rating.objects.filter(game=game, matches__gt=0, player__is_active=True)
+    return Rating.objects.filter(game=game)
 
 
 def _established(game: str):
@@ -87,7 +85,8 @@ def _established(game: str):
 
 
 def _rank(game: str, rating: float) -> int:
-    """One plus the established players whose shown rating is higher than ``rating``'s."""
+    """One plus the established players whose shown rating is higher than ``rating``'s: one
+    range of the board's index, counted."""
     return 1 + _established(game).filter(rating__gte=shown(rating) + 0.5).count()
 
 
@@ -97,41 +96,65 @@ def _entry(row: Rating, rank: int | None) -> Entry:
                  provisional=row.provisional)
 
 
-def _ranked(game: str, rows: list[Rating]) -> list[Entry]:
-    """The entries of a page's rows, the established ones ranked: the first from the
-    database, the others from their place after it (each one's rank is its place unless it
-    shows the same rating as the one before)."""
+def _page_rows(game: str, cursor: Cursor | None, count: int) -> list[Rating]:
+    """Up to ``count`` rows in board order after ``cursor``: each part is one range of the
+    board's index read in its order (a single OR of them would not be)."""
+    ordered = _board(game).select_related("player").order_by("-rating", "player_id")
+    if cursor is None:
+        parts = [ordered.filter(provisional=False), ordered.filter(provisional=True)]
+    else:
+        group = ordered.filter(provisional=cursor.provisional)
+        parts = [group.filter(rating=cursor.rating, player_id__gt=cursor.player_id),
+                 group.filter(rating__lt=cursor.rating)]
+        if not cursor.provisional:
+            parts.append(ordered.filter(provisional=True))
+    rows: list[Rating] = []
+    for part in parts:
+        rows += part[:count - len(rows)]
+        if len(rows) >= count:
+            break
+    return rows
+
+
+def _ranked(game: str, rows: list[Rating], cursor: Cursor | None) -> list[Entry]:
+    """The entries of a page's rows, the established ones ranked. After an established
+    cursor, the rows before the page are counted once (a range of the index); a row's rank is
+    one plus those before it that show a higher rating: all of them, unless they show the same
+    rating as the page's first (a narrow range, counted)."""
+    established_cursor = cursor is not None and not cursor.provisional
+    if established_cursor:
+        rows_before = _established(game)
+        at_cursor = rows_before.filter(rating=cursor.rating,
+                                       player_id__lte=cursor.player_id).count()
+        before = rows_before.filter(rating__gt=cursor.rating).count() + at_cursor
     entries: list[Entry] = []
-    place = rank = 0
-    for row in rows:
+    rank = 0
+    for index, row in enumerate(rows):
         if row.provisional:
             entries.append(_entry(row, None))
             continue
-        if not entries:
-            place = _established(game).filter(
-                Q(rating__gt=row.rating) | Q(rating=row.rating, player_id__lt=row.player_id)
-            ).count() + 1
+        value = shown(row.rating)
+        if entries and value == shown(entries[-1].rating):
+            pass  # level with the entry before: the same rank
+        elif entries:
+            rank = before + index + 1 if established_cursor else index + 1
+        elif not established_cursor:
             rank = _rank(game, row.rating)
-        elif shown(row.rating) != shown(entries[-1].rating):
-            rank = place
+        elif shown(cursor.rating) != value:
+            rank = before + 1
+        else:
+            level = rows_before.filter(rating__gt=cursor.rating,
+                                       rating__lt=value + 0.5).count() + at_cursor
+            rank = before - level + 1
         entries.append(_entry(row, rank))
-        place += 1
     return entries
 
 
 def board_page(*, game: str, viewer=None, limit: int, cursor: Cursor | None = None
                ) -> RatingPage:
-    rows = _board(game).select_related("player").order_by("provisional", "-rating",
-                                                          "player_id")
-    if cursor is not None:
-        rows = rows.filter(
-            Q(provisional__gt=cursor.provisional)
-            | Q(provisional=cursor.provisional, rating__lt=cursor.rating)
-            | Q(provisional=cursor.provisional, rating=cursor.rating,
-                player_id__gt=cursor.player_id))
-    rows = list(rows[:limit + 1])
+    rows = _page_rows(game, cursor, limit + 1)
     more, rows = len(rows) > limit, rows[:limit]
-    entries = _ranked(game, rows)
+    entries = _ranked(game, rows, cursor)
     last = rows[-1] if rows else None
     return RatingPage(
         results=[entry for entry in entries if not entry.provisional],
@@ -150,7 +173,7 @@ def rating_entry(player, game: str) -> Entry | None:
 
 def rating_of(player, game: str) -> dict | None:
     """``player``'s rating on ``game`` as the profile and statistics show it, or None."""
-    row = Rating.objects.filter(game=game, player=player, matches__gt=0).first()
+    row = _board(game).filter(player=player).first()
     if row is None:
         return None
     return {"rating": shown(row.rating), "deviation": shown(row.deviation),

@@ -329,6 +329,12 @@ def test_equal_shown_ratings_share_a_rank(make_player, api):
         [("Ann", 1), ("Ben", 1), ("Cat", 3)], [("Ben", 1), ("Ann", 1), ("Cat", 3)])
     assert body["results"][0]["rating"] == body["results"][1]["rating"]
     assert len(body["provisional"]) == 20
+    # One player a page: the tie holds across pages.
+    page, ranks = api.get(BOARD, {"limit": 1}).json(), []
+    while page["results"]:
+        ranks += [entry["rank"] for entry in page["results"]]
+        page = api.get(page["next"]).json()
+    assert ranks == [1, 1, 3]
 
 
 def test_pages_follow_one_another_with_ranks_kept(league, api):
