@@ -7,8 +7,17 @@ stored state and that no response named a card the player had not drawn. Prints 
 latency percentiles per endpoint and /healthz, errors, and the CPU every party used; exits 1 on
 any violation.
 
+``LOAD_GAME`` picks the load: ``foursquare`` (the daily rush above), ``spite-malice`` (pairs
+of people in friend matches, each holding the match's WebSocket, and players against the bot:
+``loadtest/sm_locustfile.py``, audited by ``loadtest/verify_sm.py``) or ``both`` (the default:
+Foursquare's run, then Spite & Malice's, each on a fresh database and server, so Foursquare's
+figures stay comparable with runs made before Spite & Malice was served).
+
 Environment (all optional):
-    LOAD_USERS=50  LOAD_SECONDS=60      virtual players, and how long they play
+    LOAD_GAME=both                      foursquare | spite-malice | both
+    LOAD_USERS=50  LOAD_SECONDS=60      virtual players (Foursquare), and how long each load
+                                        plays; Spite & Malice's players: LOAD_SM_FRIENDS=80
+                                        LOAD_SM_BOTS=20 (sm_locustfile.py lists its others)
     LOAD_PACE=10                        moves a second each player aims at; 0: flat out
     LOAD_APP=asgi                       asgi: the ASGI app under uvicorn workers (as served);
                                         wsgi: the WSGI app under LOAD_WORKER_CLASS, for comparison
@@ -49,6 +58,9 @@ LOAD_RATES = {
     "FOURSQUARE_RATE_MOVES_TOKEN": "100000/min",
     "FOURSQUARE_RATE_MOVES_ADDRESS": "1000000/min",
 }
+GAMES = ("foursquare", "spite-malice")
+LOCUSTFILES = {"foursquare": "locustfile.py", "spite-malice": "sm_locustfile.py"}
+JOURNALS = {"foursquare": "journal-*.json", "spite-malice": "sm-journal-*.json"}
 
 
 def env(name: str, default: str) -> str:
@@ -87,6 +99,7 @@ def postgres_processes() -> list[psutil.Process]:
 
 @dataclass
 class LoadRun:
+    game: str = "foursquare"
     users: int = int(env("LOAD_USERS", "50"))
     seconds: int = int(env("LOAD_SECONDS", "60"))
     workers: int = int(env("LOAD_WORKERS", "4"))
@@ -102,6 +115,14 @@ class LoadRun:
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="load-")))
     server: subprocess.Popen | None = None
     marks: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.game == "spite-malice":
+            self.users = int(env("LOAD_SM_FRIENDS", "80")) + int(env("LOAD_SM_BOTS", "20"))
+
+    def describe_server(self) -> str:
+        app, worker = self.gunicorn_app
+        return f"gunicorn {self.workers} x {worker} serving {app}, {self.threads} thread(s)"
 
     @property
     def database_url(self) -> str:
@@ -181,7 +202,8 @@ class LoadRun:
         journal_dir = self.workdir / "journal"
         journal_dir.mkdir(exist_ok=True)
         command = [
-            str(BIN / "locust"), "-f", str(REPO / "loadtest" / "locustfile.py"), "--headless",
+            str(BIN / "locust"), "-f", str(REPO / "loadtest" / LOCUSTFILES[self.game]),
+            "--headless",
             "-u", str(self.users), "-r", str(self.users), "-t", f"{seconds or self.seconds}s",
             "--stop-timeout", "30", "--host", self.host, "--only-summary",
             "--loglevel", "WARNING", "--exit-code-on-error", "0",
@@ -194,7 +216,7 @@ class LoadRun:
 
     def journals(self) -> list[dict]:
         return [json.loads(path.read_text())
-                for path in sorted((self.workdir / "journal").glob("journal-*.json"))]
+                for path in sorted((self.workdir / "journal").glob(JOURNALS[self.game]))]
 
     def run(self, seconds: int | None = None, during=None) -> dict:
         """Play for ``seconds``; ``during(self)`` runs meanwhile (a fault drill). Returns the
@@ -223,7 +245,10 @@ class LoadRun:
 
     def play_and_audit(self, during=None, failures_allowed: bool = False) -> tuple[dict, dict]:
         """A fresh database and server, the load (with ``during``), then the audit."""
-        from loadtest.verify import audit
+        if self.game == "spite-malice":
+            from loadtest.verify_sm import audit
+        else:
+            from loadtest.verify import audit
 
         self.create_database()
         self.start_server()
@@ -240,19 +265,24 @@ class LoadRun:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def main() -> int:
-    load = LoadRun()
-    keep = env("LOAD_KEEP", "") not in ("", "0")
-    print(f"load: {load.users} players at {env('LOAD_PACE', '10')} moves/s each for "
-          f"{load.seconds}s against gunicorn "
-          f"({load.workers} x {load.gunicorn_app[1]} serving {load.gunicorn_app[0]}, "
-          f"{load.threads} thread(s)) on {load.host}, "
+def play(game: str, keep: bool) -> bool:
+    """One game's load and audit, reported; True when the audit is clean."""
+    load = LoadRun(game=game)
+    if game == "foursquare":
+        what = f"{load.users} players at {env('LOAD_PACE', '10')} moves/s each"
+    else:
+        what = (f"Spite & Malice, {env('LOAD_SM_FRIENDS', '80')} players in friend matches and "
+                f"{env('LOAD_SM_BOTS', '20')} against the bot")
+    print(f"load: {what} for {load.seconds}s against {load.describe_server()} on {load.host}, "
           f"database {load.database}, cache {load.redis_url or 'per-process memory'}",
           flush=True)
     ok = False
     try:
         machine, report = load.play_and_audit()
-        from loadtest.verify import print_report
+        if game == "spite-malice":
+            from loadtest.verify_sm import print_report
+        else:
+            from loadtest.verify import print_report
 
         print_report(report, machine, load)
         ok = report["ok"]
@@ -260,7 +290,17 @@ def main() -> int:
         load.cleanup(keep=keep or not ok)
     if keep or not ok:
         print(f"kept database {load.database} and logs in {load.workdir}")
-    return 0 if ok else 1
+    return ok
+
+
+def main() -> int:
+    choice = env("LOAD_GAME", "both")
+    games = GAMES if choice == "both" else (choice,)
+    if any(game not in GAMES for game in games):
+        raise SystemExit(f"LOAD_GAME is foursquare, spite-malice or both, not {choice!r}")
+    keep = env("LOAD_KEEP", "") not in ("", "0")
+    results = [play(game, keep) for game in games]
+    return 0 if all(results) else 1
 
 
 if __name__ == "__main__":
