@@ -1,6 +1,7 @@
 """``make drill``: faults injected in the middle of a load run, then ``make load``'s audit.
 
-    python -m loadtest.drills [worker] [postgres] [redis]    (all three by default)
+    python -m loadtest.drills [worker] [postgres] [redis] [sm-worker] [sm-postgres] [sm-redis]
+    (all six by default; ``DRILLS="sm-worker sm-redis"`` in the environment picks some)
 
 - worker: ``kill -9`` of one gunicorn worker. Its clients lose their connections and send the
   same moves again with the same Idempotency-Key; every move must be stored exactly once.
@@ -10,7 +11,22 @@
 - redis: the app's Redis stopped and started again. The game must go on (throttling pauses)
   and the log must say so.
 
-Environment: DRILL_USERS=20 DRILL_SECONDS=30 DRILL_FAULT_AT=10, and LOAD_* as for loadtest.run.
+The ``sm-`` drills do the same under Spite & Malice's load (``loadtest/sm_locustfile.py``:
+friend pairs holding their match's socket, players against the bot) and end with its audit
+(``loadtest/verify_sm.py``), which also checks that every seat's sockets delivered the feed in
+order, none twice and none skipped, across their reconnections:
+
+- sm-worker: ``kill -9`` of the worker holding the most sockets. Its sockets break and its
+  requests in flight get no answer: the clients open their sockets again with ``?after=`` the
+  last event they hold, and send their actions again with the same Idempotency-Key.
+- sm-postgres: PostgreSQL restarted as above; sockets whose feed read failed are closed (1011)
+  and reconnect.
+- sm-redis: the app's own Redis (cache, presence, channel layer) stopped for FAULT_AT/2 seconds
+  and started again: the sockets fall back to checking the feed, and their notices resume.
+
+Environment: DRILL_USERS=20 DRILL_SECONDS=30 DRILL_FAULT_AT=10, DRILL_SM_FRIENDS=40
+DRILL_SM_BOTS=10 (Spite & Malice's players), DRILL_PG_CLUSTER (default: the one cluster under
+/etc/postgresql, "main"), and LOAD_* as for loadtest.run.
 """
 
 from __future__ import annotations
@@ -23,22 +39,45 @@ import sys
 import time
 from datetime import UTC, datetime
 
+import psutil
+
 from loadtest.run import LoadRun, env, free_port
 
 USERS = int(env("DRILL_USERS", "20"))
 SECONDS = int(env("DRILL_SECONDS", "30"))
 FAULT_AT = float(env("DRILL_FAULT_AT", "10"))
-PG_CLUSTER = env("DRILL_PG_CLUSTER", "15 main").split()
+SM_FRIENDS = env("DRILL_SM_FRIENDS", "40")
+SM_BOTS = env("DRILL_SM_BOTS", "10")
+
+
+def _cluster() -> str:
+    versions = sorted(os.listdir("/etc/postgresql")) if os.path.isdir("/etc/postgresql") else []
+    return f"{versions[-1] if versions else '15'} main"
+
+
+PG_CLUSTER = env("DRILL_PG_CLUSTER", _cluster()).split()
+ALL = ["worker", "postgres", "redis", "sm-worker", "sm-postgres", "sm-redis"]
 
 
 def clock(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%H:%M:%S.%f")[:-3]
 
 
+def _sockets_held(pid: int, port: int) -> int:
+    try:
+        return sum(1 for c in psutil.Process(pid).net_connections("tcp")
+                   if c.status == psutil.CONN_ESTABLISHED and c.laddr and c.laddr.port == port)
+    except psutil.Error:
+        return 0
+
+
 def kill_a_worker(load: LoadRun) -> None:
     time.sleep(FAULT_AT)
     workers = load.worker_pids()
-    victim = workers[0]
+    # The worker holding the most connections (sockets and kept-alive HTTP) is the one to lose.
+    held = {pid: _sockets_held(pid, load.port) for pid in workers}
+    victim = max(workers, key=lambda pid: held[pid])
+    load.marks["victim_connections"] = held[victim]
     load.marks["fault"] = time.time()
     os.kill(victim, signal.SIGKILL)
     load.marks["victim"] = victim
@@ -129,7 +168,58 @@ def summarise(name: str, load: LoadRun, machine: dict, report: dict) -> dict:
     return summary
 
 
+def summarise_sm(name: str, load: LoadRun, machine: dict, report: dict) -> dict:
+    marks = machine["marks"]
+    fault = marks["fault"]
+    statuses: dict[str, int] = {}
+    for _, request, status in report["failure_log"]:
+        statuses[f"{request} {status}"] = statuses.get(f"{request} {status}", 0) + 1
+    failures = [when for when, _, _ in report["failure_log"]]
+    socket_errors = [entry[0] for entry in report["socket_error_log"]]
+    delivery = report["delivery"]
+    summary = {
+        "drill": name,
+        "fault_at": clock(fault),
+        "players": load.users, "seconds": load.seconds,
+        "actions_acknowledged": report["actions"]["actions_acknowledged"],
+        "actions_stored": report["actions"]["actions_stored"],
+        "actions_per_second": round(report["actions"]["actions_acknowledged"]
+                                    / (report["duration"] or 1), 1),
+        "failed_attempts": statuses,
+        "first_failure_after_fault_s": round(failures[0] - fault, 3) if failures else None,
+        "last_failure_after_fault_s": round(failures[-1] - fault, 3) if failures else None,
+        "socket_errors": report["socket_errors"],
+        "socket_reconnects": report["reconnects"],
+        "first_socket_error_after_fault_s": (round(socket_errors[0] - fault, 3)
+                                             if socket_errors else None),
+        "last_socket_error_after_fault_s": (round(socket_errors[-1] - fault, 3)
+                                            if socket_errors else None),
+        "socket_back_after_error_s": report["socket_recovery"],
+        "events_delivered": report["sockets"]["events_delivered"],
+        "delivery_ms": {key: round(delivery[key], 1) for key in ("p50", "p95", "p99", "max")},
+        "delivery_p95_by_5s_window": [
+            f"{start - fault:+.0f} s: p95 {p95:.0f} ms over {count}"
+            for start, count, p95 in report["delivery_timeline"]],
+        "reads_after_a_silent_socket": report["polls"],
+        "violations": report["violations"],
+        "clean": report["ok"],
+    }
+    for mark in ("replaced", "postgres_back", "redis_back", "victim_connections"):
+        if mark in marks:
+            summary[mark if mark == "victim_connections" else f"{mark}_after_fault_s"] = (
+                marks[mark] if mark == "victim_connections" else round(marks[mark] - fault, 3))
+    if report["samples"]:
+        summary["sample_failure_bodies"] = report["samples"]
+    if name == "sm-redis":
+        log = (load.workdir / "gunicorn.log").read_text(errors="replace")
+        summary["log"] = sorted({line.split("] ", 1)[-1][:200] for line in log.splitlines()
+                                 if "Throttling" in line or "live" in line})[:10]
+    return summary
+
+
 def drill(name: str) -> dict:
+    if name.startswith("sm-"):
+        return drill_sm(name)
     redis = OwnRedis() if name == "redis" else None
     extra = {}
     if redis is not None:
@@ -151,11 +241,39 @@ def drill(name: str) -> dict:
             redis.stop()
 
 
+def drill_sm(name: str) -> dict:
+    redis = OwnRedis() if name == "sm-redis" else None
+    extra = {}
+    if redis is not None:
+        redis.start()
+        extra["REDIS_URL"] = f"redis://127.0.0.1:{redis.port}/0"
+    os.environ["LOAD_SM_FRIENDS"], os.environ["LOAD_SM_BOTS"] = SM_FRIENDS, SM_BOTS
+    load = LoadRun(game="spite-malice", seconds=SECONDS,
+                   database=f"foursquare_drill_{name.replace('-', '_')}", extra_env=extra)
+    during = {"sm-worker": kill_a_worker, "sm-postgres": restart_postgres,
+              "sm-redis": stop_and_start_redis(redis) if redis else None}[name]
+    ok = False
+    try:
+        machine, report = load.play_and_audit(during=during, failures_allowed=True)
+        summary = summarise_sm(name, load, machine, report)
+        ok = report["ok"]
+        return summary
+    finally:
+        load.cleanup(keep=not ok)
+        if redis is not None:
+            redis.stop()
+
+
 def main(argv: list[str]) -> int:
-    names = argv or ["worker", "postgres", "redis"]
+    names = argv or env("DRILLS", " ".join(ALL)).split()
+    unknown = set(names) - set(ALL)
+    if unknown:
+        raise SystemExit(f"unknown drills {sorted(unknown)}: choose from {ALL}")
     results = []
     for name in names:
-        print(f"drill {name}: {USERS} players for {SECONDS}s, fault at {FAULT_AT:.0f}s",
+        players = (f"{SM_FRIENDS} + {SM_BOTS} Spite & Malice" if name.startswith("sm-")
+                   else USERS)
+        print(f"drill {name}: {players} players for {SECONDS}s, fault at {FAULT_AT:.0f}s",
               flush=True)
         result = drill(name)
         results.append(result)

@@ -77,7 +77,7 @@ class Journal:
         self.samples: dict[str, str] = {}
         self.gave_up = 0
         self.socket_errors: dict[str, int] = defaultdict(int)  # kind -> count
-        self.socket_error_log: list[tuple[float, str, str]] = []
+        self.socket_error_log: list[tuple[float, str, str, str, int]] = []  # + match, seat
         self.connections = 0
         self.reconnects = 0
         self.polls = 0  # reads of a match because its socket was silent for POLL_SECONDS
@@ -95,10 +95,10 @@ class Journal:
         if len(self.failure_log) < 10_000:
             self.failure_log.append((when, name, status))
 
-    def socket_error(self, kind: str, detail: str) -> None:
+    def socket_error(self, kind: str, detail: str, match_id: str, seat: int) -> None:
         self.socket_errors[kind] += 1
         if len(self.socket_error_log) < 10_000:
-            self.socket_error_log.append((time.time(), kind, detail[:300]))
+            self.socket_error_log.append((time.time(), kind, detail[:300], match_id, seat))
 
     def dump(self) -> None:
         if not OUTPUT_DIR or self.first is None:
@@ -126,6 +126,10 @@ def choose(legal: list[list[str]]) -> list[str]:
         return random.choice(centre)
     discards = [action for action in legal if action[1].startswith("S")]
     return random.choice(discards or legal)
+
+
+class ClosedByServer(Exception):
+    """The server closed the socket (its close code in the message)."""
 
 
 class MatchSocket:
@@ -160,17 +164,18 @@ class MatchSocket:
                     self._url(), timeout=10, header=[f"Authorization: Bearer {self.player.token}"])
                 self.ws.settimeout(None)
                 while not self.closing:
-                    text = self.ws.recv()
+                    opcode, data = self.ws.recv_data(control_frame=True)
                     received = time.time()
-                    if not text:
-                        raise websocket.WebSocketConnectionClosedException("closed by the server")
-                    self._receive(connection, received, json.loads(text))
+                    if opcode == websocket.ABNF.OPCODE_TEXT:
+                        self._receive(connection, received, json.loads(data))
+                    elif opcode == websocket.ABNF.OPCODE_CLOSE:
+                        code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
+                        raise ClosedByServer(f"close {code}")
             except Exception as error:  # noqa: BLE001 - every failure is journaled and retried
                 if self.closing:
                     break
-                kind = type(error).__name__
-                code = getattr(self.ws, "close_code", None) if self.ws else None
-                journal.socket_error(kind if code is None else f"{kind} {code}", str(error))
+                kind = str(error) if isinstance(error, ClosedByServer) else type(error).__name__
+                journal.socket_error(kind, str(error), self.match_id, self.seat)
                 self.wake.set()  # the player reads the match while the socket is away
                 gevent.sleep(0.2 + random.random() * 0.3)
             finally:

@@ -318,9 +318,10 @@ def check_sockets(messages: list, feed: dict, answers_by_match: dict) -> dict:
             "first_seen": first_seen, "message_types": dict(kinds)}
 
 
-def delivery(acks: list, matches: dict, first_seen: dict) -> tuple[list[float], int]:
-    """Milliseconds from each friend action's answer to the opponent's socket receiving its
-    last event, and how many such events the opponent's socket never received."""
+def delivery(acks: list, matches: dict, first_seen: dict) -> tuple[list[tuple[float, float]],
+                                                                  int]:
+    """(when answered, milliseconds) from each friend action's answer to the opponent's socket
+    receiving its last event, and how many such events the opponent's socket never received."""
     latencies, missing = [], 0
     for match, _game, _number, seat, _s, _t, last_event, answered in acks:
         if matches.get(match) != "friend":
@@ -329,8 +330,34 @@ def delivery(acks: list, matches: dict, first_seen: dict) -> tuple[list[float], 
         if seen is None:
             missing += 1
         else:
-            latencies.append((seen - answered) * 1000)
+            latencies.append((answered, (seen - answered) * 1000))
     return latencies, missing
+
+
+def timeline(latencies: list[tuple[float, float]], step: float = 5.0) -> list[tuple]:
+    """(window start, count, p95 ms) of the delivery latency, window by window."""
+    windows: dict[int, list[float]] = defaultdict(list)
+    for answered, ms in latencies:
+        windows[int(answered // step)].append(ms)
+    return [(index * step, len(values), percentile(sorted(values), 0.95))
+            for index, values in sorted(windows.items())]
+
+
+def socket_recovery(errors: list, messages: list) -> dict:
+    """Seconds from each socket failure to the next message that seat's socket received."""
+    received: dict[tuple[str, int], list[float]] = defaultdict(list)
+    for match_id, seat, _connection, when, _message in messages:
+        received[(match_id, seat)].append(when)
+    gaps, never = [], 0
+    for when, _kind, _detail, match_id, seat in errors:
+        later = [t for t in received.get((match_id, seat), []) if t > when]
+        if later:
+            gaps.append(min(later) - when)
+        else:
+            never += 1
+    gaps.sort()
+    return {"count": len(gaps), "p50": round(percentile(gaps, 0.5), 3) if gaps else None,
+            "max": round(gaps[-1], 3) if gaps else None, "never": never}
 
 
 def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = False) -> dict:
@@ -342,7 +369,8 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
     answers_checked, answer_leaks = check_answers(merged["answers"], truth)
     events_checked, feed_leaks, feed = check_feed(truth)
     sockets = check_sockets(merged["messages"], feed, {})
-    latencies, undelivered = delivery(merged["acks"], merged["matches"], sockets["first_seen"])
+    timed, undelivered = delivery(merged["acks"], merged["matches"], sockets["first_seen"])
+    latencies = [ms for _, ms in timed]
     duration = (merged["last"] - merged["first"]) if merged["first"] is not None else 0.0
     latency = {name: _latency([ms for _, ms in times], duration)
                for name, times in sorted(merged["times"].items())}
@@ -378,9 +406,11 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
                      "p99": percentile(ordered, 0.99),
                      "min": ordered[0] if ordered else float("nan"),
                      "max": ordered[-1] if ordered else float("nan")},
+        "delivery_timeline": timeline(timed),
+        "socket_recovery": socket_recovery(merged["socket_error_log"], merged["messages"]),
         "failures": dict(merged["failures"]), "failure_log": merged["failure_log"],
         "samples": merged["samples"], "socket_errors": dict(merged["socket_errors"]),
-        "socket_error_log": merged["socket_error_log"][:20],
+        "socket_error_log": merged["socket_error_log"],
         "connections": merged["connections"], "reconnects": merged["reconnects"],
         "polls": merged["polls"],
         "matches": Counter(merged["matches"].values()),
