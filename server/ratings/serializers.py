@@ -9,7 +9,11 @@ from server.api.fields import QueryIntegerField
 from server.api.inputs import StrictQuery
 from server.boards.ranking import DEFAULT_LIMIT, MAX_LIMIT
 from server.players.serializers import PlayerRef
+from server.ratings.models import PROVISIONAL_DEVIATION, PROVISIONAL_MATCHES
 from server.ratings.selectors import Cursor, Entry, RatingPage, shown
+
+PROVISIONAL_RULE = (f"fewer than {PROVISIONAL_MATCHES} rated matches, or a deviation above "
+                    f"{PROVISIONAL_DEVIATION:.0f}")
 
 RATING_HELP = "Glicko-2 rating in whole points (a new player starts at 1500)."
 DEVIATION_HELP = ("The rating's deviation (Glicko's RD) in whole points: about 95% of the "
@@ -47,8 +51,7 @@ class MyRatingEntryOutput(RatingEntryOutput):
 class RatingBoardOutput(serializers.Serializer):
     results = RatingEntryOutput(many=True, help_text="Established players, best first.")
     provisional = ProvisionalEntryOutput(
-        many=True, help_text="Players with fewer than 5 rated matches or a deviation above "
-                             "200, by rating; they hold no rank.")
+        many=True, help_text=f"Players with {PROVISIONAL_RULE}, by rating; they hold no rank.")
     me = MyRatingEntryOutput(allow_null=True, help_text="Your entry; null without a token or "
                                                         "before your first rated match.")
     next = serializers.URLField(allow_null=True, help_text="The next page, if any.")
@@ -58,8 +61,7 @@ class PlayerRatingOutput(serializers.Serializer):
     rating = serializers.IntegerField(help_text=RATING_HELP)
     deviation = serializers.IntegerField(help_text=DEVIATION_HELP)
     matches = serializers.IntegerField(help_text="Rated matches played.")
-    provisional = serializers.BooleanField(help_text="Fewer than 5 rated matches, or a "
-                                                     "deviation above 200.")
+    provisional = serializers.BooleanField(help_text=f"True with {PROVISIONAL_RULE}.")
 
 
 def entry_output(entry: Entry, *, mine: bool = False) -> dict:

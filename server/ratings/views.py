@@ -51,10 +51,9 @@ class SpiteMaliceRatingsView(RatingBoardView):
             "Finished matches between two people rate both players (a resignation or a timeout "
             "is a loss, a tied single game a draw); matches against the bot and dailies never "
             "do. `results`: established players by rating, highest first, with ranks; "
-            "`provisional`: players with fewer than 5 rated matches or a deviation above 200, "
-            "apart and unranked. A page holds up to `limit` players, the established ones "
-            "first; `next` continues. With a token, `me` is your entry wherever it is. "
-            "docs/RATINGS.md explains the system."
+            f"`provisional`: players with {s.PROVISIONAL_RULE}, apart and unranked. A page "
+            "holds up to `limit` players, the established ones first; `next` continues. With "
+            "a token, `me` is your entry wherever it is. docs/RATINGS.md explains the system."
         ),
         parameters=PAGE_PARAMETERS,
         responses={200: s.RatingBoardOutput, **problems(400, 401, 429)},
