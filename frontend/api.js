@@ -211,4 +211,5 @@ export const smHint = (id) => call("GET", smm(id, "/hint"));
 export const smDaily = (date) => call("GET", `${SM}/daily${query({ date })}`, { auth: "optional" });
 export const smDailyBoard = (date, { limit = 20, around } = {}) =>
   call("GET", `${SM}/daily/${date}/leaderboard${query({ limit, around: around ? "me" : null })}`, { auth: "optional" });
-export const smRatings = ({ limit = 50, offset } = {}) => call("GET", `${SM}/ratings${query({ limit, offset })}`, { auth: "optional" });
+/** {results, provisional, me, next}: `next` pages on (leaderboardNext). */
+export const smRatings = (limit = 50) => call("GET", `${SM}/ratings?limit=${limit}`, { auth: "optional" });

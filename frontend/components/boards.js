@@ -45,7 +45,19 @@ export function referenceLine(reference) {
     reference.status === "won" ? t("boards.reference_won", { n: reference.score }) : t("boards.reference_lost"));
 }
 
-export default async function boards(root, route, { signal }) {
+/** Which game's boards: Foursquare's (#/boards/...) or Spite & Malice's (#/boards/spite-malice/...). */
+export function gameSwitch(game, { foursquare = "#/boards/day", spiteMalice = "#/boards/spite-malice" } = {}) {
+  return h("nav", { class: "segmented game-switch", "aria-label": t("boards.game") },
+    h("a", { href: foursquare, "aria-current": game === "foursquare" ? "page" : null, dataset: { game: "foursquare" } }, t("games.foursquare")),
+    h("a", { href: spiteMalice, "aria-current": game === "spite-malice" ? "page" : null, dataset: { game: "spite-malice" } }, t("smhome.title")));
+}
+
+export default async function boards(root, route, context) {
+  if (route.parts[1] === "spite-malice") {
+    const { default: spiteMaliceBoards } = await import("../spitemalice/lobby/boards.js");
+    return spiteMaliceBoards(root, route, context);
+  }
+  const { signal } = context;
   const period = PERIODS.includes(route.parts[1]) ? route.parts[1] : "day";
   const date = route.query.get("date") ?? localDate();
   const around = route.query.get("around") === "me" && api.hasToken();
@@ -56,7 +68,7 @@ export default async function boards(root, route, { signal }) {
     h("a", { href: `#/boards/${period}?around=me`, "aria-current": around ? "page" : null, id: "board-around" }, t("boards.around"))) : null;
   const body = h("div", { class: "board-body" }, loading());
   replace(root, h("section", { class: "page", "aria-labelledby": "boards-heading" },
-    h("h1", { id: "boards-heading" }, t("boards.title")), tabs, " ", view, body));
+    h("h1", { id: "boards-heading" }, t("boards.title")), gameSwitch("foursquare"), h("div", {}, tabs, " ", view), body));
 
   let board;
   try {

@@ -411,5 +411,7 @@ export default {
   "smhome.play_bot": "কম্পিউটারের সঙ্গে খেলুন",
   "smhome.play_friend": "বন্ধুর সঙ্গে খেলুন",
   "rules.spite_malice": "হিংসা ও বিদ্বেষ কীভাবে খেলবেন",
+  "boards.game": "খেলা",
+  "games.foursquare": "Foursquare",
   "smhome.matches": "আপনার ম্যাচগুলো",
 };

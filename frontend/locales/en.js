@@ -412,5 +412,7 @@ export default {
   "smhome.play_bot": "Play the computer",
   "smhome.play_friend": "Play a friend",
   "rules.spite_malice": "How to play Spite & Malice",
+  "boards.game": "Game",
+  "games.foursquare": "Foursquare",
   "smhome.matches": "Your matches",
 };

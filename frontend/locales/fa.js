@@ -411,5 +411,7 @@ export default {
   "smhome.play_bot": "بازی با رایانه",
   "smhome.play_friend": "بازی با یک دوست",
   "rules.spite_malice": "طرز بازی «کینه و بدخواهی»",
+  "boards.game": "بازی",
+  "games.foursquare": "Foursquare",
   "smhome.matches": "مسابقه‌های شما",
 };

@@ -411,5 +411,7 @@ export default {
   "smhome.play_bot": "ითამაშე კომპიუტერთან",
   "smhome.play_friend": "ითამაშე მეგობართან",
   "rules.spite_malice": "როგორ ვითამაშოთ „ჯიბრი და ბოღმა“",
+  "boards.game": "თამაში",
+  "games.foursquare": "Foursquare",
   "smhome.matches": "შენი პარტიები",
 };

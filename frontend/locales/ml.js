@@ -411,5 +411,7 @@ export default {
   "smhome.play_bot": "കമ്പ്യൂട്ടറുമായി കളിക്കൂ",
   "smhome.play_friend": "ഒരു സുഹൃത്തുമായി കളിക്കൂ",
   "rules.spite_malice": "പകയും വിദ്വേഷവും എങ്ങനെ കളിക്കാം",
+  "boards.game": "കളി",
+  "games.foursquare": "Foursquare",
   "smhome.matches": "നിങ്ങളുടെ മത്സരങ്ങൾ",
 };

@@ -15,7 +15,7 @@ MATCH_ROUTE = re.compile(r"#/spite-malice/match/[0-9a-f-]{36}$")
 
 def signed_in(page, name: str) -> ApiPlayer:
     """The page's player, named, acting through the API beside the browser too."""
-    page.wait_for_selector("#sm-home, .sm-lobby")
+    page.locator(".site-nav").wait_for()
     player = ApiPlayer(name=name)
     page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", player.token)
     page.reload()
@@ -149,3 +149,41 @@ def test_the_rules_page_and_the_tutorial(open_page):
         page.locator('.sm-tutorial-card[data-target="true"]').click()
         page.locator("#sm-tutorial-next").click()
     expect(page.locator("#sm-tutorial-done")).to_be_focused()
+
+
+def rate(player: ApiPlayer, rating: float, deviation: float, matches: int) -> None:
+    from django.utils import timezone
+
+    from server.ratings.models import Rating
+
+    me = player.client.get("/api/v1/players/me").json()
+    Rating.objects.create(player_id=me["id"], game="spite-malice", rating=rating,
+                          deviation=deviation, matches=matches, provisional=matches < 5,
+                          updated_at=timezone.now())
+
+
+def test_the_boards_switch_games_and_show_the_ratings(open_page):
+    rate(ApiPlayer(name="Ada"), 1712.4, 61, 14)
+    rate(ApiPlayer(name="Bo"), 1540, 80, 9)
+    rate(ApiPlayer(name="Cy"), 1600, 250, 2)
+    page = open_page("/#/boards/day")
+    me = signed_in(page, "Dee")
+    rate(me, 1490, 230, 3)
+
+    page.locator('.game-switch [data-game="spite-malice"]').click()
+    expect(page).to_have_url(re.compile(r"#/boards/spite-malice$"))
+    expect(page.locator('.game-switch [aria-current="page"]')).to_have_text("Spite & Malice")
+    expect(page.locator('[data-period="day"][aria-current="page"]')).to_have_text("Today's daily")
+    expect(page.locator(".board-body")).to_contain_text("No one is on this board yet.")
+
+    page.locator('[data-period="ratings"]').click()
+    rows = page.locator("#sm-ratings tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("Ada")
+    expect(rows.nth(0).locator("td.num").first).to_have_text("1,712 ±61")
+    expect(page.locator("#sm-provisional tbody tr")).to_have_count(2)
+    expect(page.locator("#sm-provisional tr.mine")).to_contain_text("Dee")
+    expect(page.locator("#standing")).to_have_text("Your rating is provisional: 1,490 ± 230, from 3 matches")
+
+    page.locator('.game-switch [data-game="foursquare"]').click()
+    expect(page.locator('.game-switch [aria-current="page"]')).to_have_text("Foursquare")

@@ -14,7 +14,7 @@ const tables = Object.fromEntries(await Promise.all(LANGUAGES.map(async ({ code 
 const english = tables.en;
 
 // Values that are the same in every language: names, and pure notation.
-const UNTRANSLATED = new Set(["app.name", "share.daily_name", "meter.short", "list.separator"]);
+const UNTRANSLATED = new Set(["app.name", "share.daily_name", "meter.short", "list.separator", "games.foursquare"]);
 
 const placeholders = (value) => {
   const texts = typeof value === "string" ? [value] : Object.values(value);

@@ -1,0 +1,120 @@
+// Spite & Malice's boards, #/boards/spite-malice[/day|/ratings][?around=me]: the day's daily
+// board (the same shape as Foursquare's: winners by points) and the ratings board (established
+// players ranked, provisional ones apart, and where you stand).
+
+import * as api from "../../api.js";
+import { h, replace } from "../../lib/dom.js";
+import { problemView } from "../../lib/problems.js";
+import { current, t } from "../../i18n.js";
+import { localDate } from "../../model/time.js";
+import { barChart } from "../../components/bar-chart.js";
+import { boardSpan, gameSwitch, standingLine } from "../../components/boards.js";
+import { leaderboardTable } from "../../components/leaderboard-table.js";
+import { loading } from "../../components/today.js";
+import { loadLobbyStrings, lobbyStyles, lt } from "./strings.js";
+
+const VIEWS = ["day", "ratings"];
+
+function moreButton(next, onPage) {
+  const more = h("button", { type: "button", class: "button", id: "board-more", hidden: !next }, t("common.more"));
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    try {
+      const page = await api.leaderboardNext(next);
+      next = page.next;
+      onPage(page);
+      more.hidden = !next;
+    } catch (error) {
+      more.after(problemView(error));
+    } finally {
+      more.disabled = false;
+    }
+  });
+  return h("div", { class: "actions" }, more);
+}
+
+async function dayBoard(body, { around, signal }) {
+  const date = localDate();
+  const board = await api.smDailyBoard(date, { limit: 20, around });
+  if (signal.aborted) return;
+  const table = h("div", { class: "table-slot" }, leaderboardTable(board.entries, { me: board.me, period: "day", caption: boardSpan(board) }));
+  replace(body,
+    h("p", { class: "board-span" }, boardSpan(board)),
+    h("p", { class: "subtle" }, t("boards.counts", { n: board.players, winners: board.winners })),
+    standingLine(board.standing),
+    table,
+    moreButton(board.next, (page) => table.querySelector("tbody")?.append(
+      ...leaderboardTable(page.entries, { me: board.me, period: "day" }).querySelectorAll("tbody tr"))),
+    barChart(board.distribution ?? {}, { mine: board.me?.score ?? null, caption: lt("boards.distribution", { date: current().date(board.date, "medium") }) }),
+    h("p", {}, h("a", { class: "button", href: "#/spite-malice/daily" }, lt("boards.play_daily"))));
+}
+
+/** A ratings table: rank (established players only), player, rating ± deviation, matches. */
+export function ratingsTable(entries, { me = null, ranked = true, caption } = {}) {
+  if (!entries.length) return h("p", { class: "subtle empty-board" }, t("boards.empty"));
+  const myId = me?.player?.id ?? null;
+  const { number } = current();
+  return h("table", { class: "leaderboard sm-ratings" },
+    caption ? h("caption", { class: "visually-hidden" }, caption) : null,
+    h("thead", {}, h("tr", {},
+      ranked ? h("th", { scope: "col" }, t("boards.rank")) : null,
+      h("th", { scope: "col" }, t("boards.player")),
+      h("th", { scope: "col", class: "num" }, lt("boards.rating")),
+      h("th", { scope: "col", class: "num" }, lt("boards.matches")))),
+    h("tbody", {}, entries.map((entry) => {
+      const mine = myId !== null && entry.player?.id === myId;
+      return h("tr", { class: mine ? "mine" : null, "aria-current": mine ? "true" : null, dataset: { player: entry.player?.id ?? "" } },
+        ranked ? h("td", { class: "rank-cell" }, number(entry.rank)) : null,
+        h("th", { scope: "row", class: "name-cell" }, h("bdi", {}, entry.player?.name ?? ""), mine ? h("span", { class: "you-tag" }, t("boards.you")) : null),
+        h("td", { class: "num" }, h("span", { "aria-label": lt("boards.rating_aria", { rating: entry.rating, deviation: entry.deviation }) },
+          number(entry.rating), h("span", { class: "subtle", "aria-hidden": "true" }, ` ±${number(entry.deviation)}`))),
+        h("td", { class: "num" }, number(entry.matches)));
+    })));
+}
+
+function myRating(me) {
+  if (!me) return h("p", { class: "standing-line subtle", id: "standing" }, lt(api.hasToken() ? "boards.no_rating" : "boards.no_rating_guest"));
+  const text = me.provisional
+    ? lt("boards.my_rating_provisional", { rating: me.rating, deviation: me.deviation, n: me.matches })
+    : lt("boards.my_rating", { rank: me.rank, rating: me.rating, deviation: me.deviation, n: me.matches });
+  return h("p", { class: "standing-line", id: "standing" }, text);
+}
+
+async function ratingsBoard(body, { signal }) {
+  const board = await api.smRatings(50);
+  if (signal.aborted) return;
+  const ranked = h("div", { class: "table-slot", id: "sm-ratings" }, ratingsTable(board.results, { me: board.me, caption: lt("boards.ratings") }));
+  const provisional = h("div", { class: "table-slot", id: "sm-provisional" }, ratingsTable(board.provisional, { me: board.me, ranked: false, caption: lt("boards.provisional") }));
+  replace(body,
+    h("p", { class: "subtle" }, lt("boards.ratings_intro")),
+    myRating(board.me),
+    ranked,
+    h("h2", { class: "sm-provisional" }, lt("boards.provisional")),
+    h("p", { class: "subtle" }, lt("boards.provisional_text")),
+    provisional,
+    moreButton(board.next, (page) => {
+      ranked.querySelector("tbody")?.append(...ratingsTable(page.results, { me: board.me }).querySelectorAll("tbody tr"));
+      provisional.querySelector("tbody")?.append(...ratingsTable(page.provisional, { me: board.me, ranked: false }).querySelectorAll("tbody tr"));
+    }));
+}
+
+export default async function spiteMaliceBoards(root, route, { signal }) {
+  await Promise.all([loadLobbyStrings(), lobbyStyles()]);
+  if (signal.aborted) return;
+  const view = VIEWS.includes(route.parts[2]) ? route.parts[2] : "day";
+  const around = view === "day" && route.query.get("around") === "me" && api.hasToken();
+  const base = `#/boards/spite-malice/${view}`;
+  const tabs = h("nav", { class: "segmented", "aria-label": t("boards.periods") }, VIEWS.map((name) =>
+    h("a", { href: `#/boards/spite-malice/${name}`, "aria-current": name === view ? "page" : null, dataset: { period: name } }, lt(`boards.view_${name}`))));
+  const aroundSwitch = view === "day" && api.hasToken() ? h("div", { class: "segmented", role: "group", "aria-label": t("boards.view") },
+    h("a", { href: base, "aria-current": around ? null : "page", id: "board-top" }, t("boards.top")),
+    h("a", { href: `${base}?around=me`, "aria-current": around ? "page" : null, id: "board-around" }, t("boards.around"))) : null;
+  const body = h("div", { class: "board-body" }, loading());
+  replace(root, h("section", { class: "page", "aria-labelledby": "boards-heading" },
+    h("h1", { id: "boards-heading" }, t("boards.title")), gameSwitch("spite-malice"), h("div", {}, tabs, " ", aroundSwitch), body));
+  try {
+    await (view === "ratings" ? ratingsBoard(body, { signal }) : dayBoard(body, { around, signal }));
+  } catch (error) {
+    if (!signal.aborted) replace(body, error.status === 404 && error.code === "not_found" ? h("p", {}, t("boards.unavailable")) : problemView(error));
+  }
+}
