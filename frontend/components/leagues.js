@@ -8,7 +8,7 @@ import { RULE_PARAMS, problemView } from "../lib/problems.js";
 import { navigate, redirect } from "../lib/router.js";
 import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
-import { PERIODS, boardSpan, standingLine } from "./boards.js";
+import { PERIODS, boardSpan, gameSwitch, standingLine } from "./boards.js";
 import { field, form } from "./form.js";
 import { leaderboardTable } from "./leaderboard-table.js";
 import { toast } from "./toast.js";
@@ -132,6 +132,9 @@ async function joinPage(root, code) {
 async function leaguePage(root, route, { signal }) {
   const id = route.parts[1];
   const period = PERIODS.includes(route.query.get("period")) ? route.query.get("period") : "day";
+  // The league's boards of either game (the API's `game`; Foursquare's when absent).
+  const game = route.query.get("game") === "spite-malice" ? "spite-malice" : "foursquare";
+  const gameQuery = game === "spite-malice" ? "game=spite-malice&" : "";
   replace(root, loading());
   let league;
   let me;
@@ -147,7 +150,8 @@ async function leaguePage(root, route, { signal }) {
 
   const boardSlot = h("div", {}, loading());
   const tabs = h("nav", { class: "segmented", "aria-label": t("boards.periods") }, PERIODS.map((name) =>
-    h("a", { href: `#/leagues/${id}?period=${name}`, "aria-current": name === period ? "page" : null, dataset: { period: name } }, t(`boards.${name}`))));
+    h("a", { href: `#/leagues/${id}?${gameQuery}period=${name}`, "aria-current": name === period ? "page" : null, dataset: { period: name } }, t(`boards.${name}`))));
+  const games = gameSwitch(game, { foursquare: `#/leagues/${id}?period=${period}`, spiteMalice: `#/leagues/${id}?game=spite-malice&period=${period}` });
 
   const copy = h("button", { type: "button", class: "button", id: "copy-invite" }, t("leagues.copy_link"));
   copy.addEventListener("click", async () => {
@@ -186,14 +190,19 @@ async function leaguePage(root, route, { signal }) {
         remove.after(problemView(error));
       }
     });
+    // A fellow member can be invited straight to a Spite & Malice match.
+    const invite = player.id !== me.id ? h("a", {
+      class: "button", dataset: { invite: player.id },
+      href: `#/spite-malice/friend?${new URLSearchParams({ invitee: player.id, name: player.name })}`,
+    }, t("leagues.sm_invite")) : null;
     return h("li", { dataset: { player: player.id } }, h("span", {}, h("bdi", {}, player.name),
-      isOwner ? h("span", { class: "subtle" }, ` (${t("leagues.owner")})`) : null), remove);
+      isOwner ? h("span", { class: "subtle" }, ` (${t("leagues.owner")})`) : null), h("span", {}, invite, remove ? " " : null, remove));
   });
 
   replace(root, h("section", { class: "page", "aria-labelledby": "league-heading" },
     h("p", {}, h("a", { href: "#/leagues" }, t("leagues.back"))),
     h("h1", { id: "league-heading" }, h("bdi", {}, league.name)),
-    tabs, boardSlot,
+    games, h("div", {}, tabs), boardSlot,
     h("section", { class: "card-section", "aria-labelledby": "invite-heading" },
       h("h2", { id: "invite-heading" }, t("leagues.invite")),
       h("p", {}, t("leagues.invite_text")),
@@ -216,7 +225,7 @@ async function leaguePage(root, route, { signal }) {
     h("div", { class: "actions" }, leave)));
 
   try {
-    const board = await api.leagueBoard(id, { period, date: localDate() });
+    const board = await api.leagueBoard(id, { period, date: localDate(), game: game === "spite-malice" ? game : undefined });
     if (signal.aborted) return;
     replace(boardSlot,
       h("p", { class: "board-span" }, boardSpan(board)),

@@ -413,5 +413,6 @@ export default {
   "rules.spite_malice": "হিংসা ও বিদ্বেষ কীভাবে খেলবেন",
   "boards.game": "খেলা",
   "games.foursquare": "Foursquare",
+  "leagues.sm_invite": "হিংসা ও বিদ্বেষ খেলতে ডাকুন",
   "smhome.matches": "আপনার ম্যাচগুলো",
 };

@@ -414,5 +414,6 @@ export default {
   "rules.spite_malice": "How to play Spite & Malice",
   "boards.game": "Game",
   "games.foursquare": "Foursquare",
+  "leagues.sm_invite": "Play Spite & Malice",
   "smhome.matches": "Your matches",
 };

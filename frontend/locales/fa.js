@@ -413,5 +413,6 @@ export default {
   "rules.spite_malice": "طرز بازی «کینه و بدخواهی»",
   "boards.game": "بازی",
   "games.foursquare": "Foursquare",
+  "leagues.sm_invite": "دعوت به «کینه و بدخواهی»",
   "smhome.matches": "مسابقه‌های شما",
 };

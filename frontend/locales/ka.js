@@ -413,5 +413,6 @@ export default {
   "rules.spite_malice": "როგორ ვითამაშოთ „ჯიბრი და ბოღმა“",
   "boards.game": "თამაში",
   "games.foursquare": "Foursquare",
+  "leagues.sm_invite": "„ჯიბრი და ბოღმაზე“ მოწვევა",
   "smhome.matches": "შენი პარტიები",
 };

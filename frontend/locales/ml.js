@@ -413,5 +413,6 @@ export default {
   "rules.spite_malice": "പകയും വിദ്വേഷവും എങ്ങനെ കളിക്കാം",
   "boards.game": "കളി",
   "games.foursquare": "Foursquare",
+  "leagues.sm_invite": "പകയും വിദ്വേഷവും കളിക്കാൻ വിളിക്കൂ",
   "smhome.matches": "നിങ്ങളുടെ മത്സരങ്ങൾ",
 };

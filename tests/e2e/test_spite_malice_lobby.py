@@ -187,3 +187,34 @@ def test_the_boards_switch_games_and_show_the_ratings(open_page):
 
     page.locator('.game-switch [data-game="foursquare"]').click()
     expect(page.locator('.game-switch [aria-current="page"]')).to_have_text("Foursquare")
+
+
+def test_a_league_mate_is_invited_from_the_league_page_and_sees_it_waiting(open_page):
+    ada = open_page()
+    signed_in(ada, "Ada")
+    league = ApiPlayer(token=token_of(ada)).post("leagues", {"name": "Card club"})
+    bo_page = open_page()
+    bo = signed_in(bo_page, "Bo")
+    bo.post("leagues/join", {"code": league["code"]})
+
+    ada.goto(f"/#/leagues/{league['id']}")
+    ada.locator('.game-switch [data-game="spite-malice"]').click()
+    expect(ada).to_have_url(re.compile(r"game=spite-malice"))
+    expect(ada.locator('.game-switch [aria-current="page"]')).to_have_text("Spite & Malice")
+    ada.locator(".members [data-invite]").click()
+    expect(ada.locator(".sm-lobby .lead")).to_contain_text("Invite Bo to a match")
+    ada.get_by_label("1 minute").check()
+    ada.locator("#sm-invite-create").click()
+    expect(ada.locator("#sm-invite-status")).to_have_text("Waiting for Bo to join…")
+
+    # Bo finds it on the home page and in the lobby, and joins from there.
+    bo_page.goto("/#/")
+    expect(bo_page.locator("#sm-home .sm-due")).to_contain_text("Ada invites you to a match")
+    bo_page.goto("/#/spite-malice")
+    invited = bo_page.locator("#sm-active li[data-state=invited]")
+    expect(invited).to_contain_text("Ada invites you")
+    invited.locator("[data-action=join]").click()
+    expect(bo_page.locator("#sm-join-heading + .lead")).to_contain_text("Ada invites you to a match")
+    bo_page.locator("#sm-join").click()
+    expect(bo_page).to_have_url(MATCH_ROUTE)
+    expect(ada).to_have_url(bo_page.url, timeout=10_000)
