@@ -28,3 +28,11 @@ graceful_timeout = 20
 # The default control socket sits at one path in $HOME, which a second server on the same machine
 # (a test run beside `make run`) would fight over, and which the container's user has no home for.
 control_socket_disable = True
+
+
+def post_worker_init(worker):
+    """Each worker runs the periodic checks (Spite & Malice's turn clocks) in its background
+    runner when jobs run in-process (FOURSQUARE_BACKGROUND=thread, the default)."""
+    from server.games import background
+
+    background.runner_start_if_threaded()

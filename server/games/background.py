@@ -9,6 +9,11 @@ share the web process's interpreter lock) or, in tests, for a direct ``job_run``
 Whoever runs a job claims it first by flipping it from pending to running in one statement,
 so the thread and a worker never run the same job twice. A job left running by a process that
 died is claimable again after ``STALE_AFTER``.
+
+Besides jobs, a few checks run every few seconds (``Ticker``: Spite & Malice's turn clocks):
+in the worker's loop and, with ``FOURSQUARE_BACKGROUND = "thread"``, in the runner thread,
+which each server process starts as it boots (gunicorn.conf.py's ``post_worker_init``; never
+in tests or management commands). Each check is safe to run in several processes at once.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from datetime import timedelta
@@ -31,6 +37,7 @@ logger = logging.getLogger(__name__)
 
 STALE_AFTER = timedelta(minutes=15)
 MAX_ATTEMPTS = 3
+TICK_SECONDS = 1.0  # how often the runner thread looks whether a periodic check is due
 
 _pending: queue.SimpleQueue[int] = queue.SimpleQueue()
 _runner: threading.Thread | None = None
@@ -46,6 +53,51 @@ def _handlers() -> dict[str, Callable[[str], None]]:
             spite_malice.BOT_JOB: spite_malice.bot_turn_job}
 
 
+def _periodic() -> list[tuple[str, float, Callable[[], int]]]:
+    """(name, every how many seconds, check) of each periodic check; a check returns how many
+    things it changed."""
+    from server.spitemalice import clocks
+
+    return [("spite-malice clocks", clocks.SWEEP_SECONDS, clocks.sweep)]
+
+
+class Ticker:
+    """Runs each periodic check when its interval has passed since it last ran here."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, float] = {}
+
+    def run_due(self) -> dict[str, int]:
+        """Run the checks that are due; what each changed, by name."""
+        done = {}
+        for name, every, check in _periodic():
+            now = time.monotonic()
+            if now - self._last.get(name, float("-inf")) < every:
+                continue
+            self._last[name] = now
+            try:
+                done[name] = check()
+            except Exception:  # one failing pass must not stop the loop that runs them all
+                logger.exception("periodic check %s failed", name)
+        return done
+
+
+def runner_start() -> None:
+    """Start this process's runner thread if it is not running (jobs and periodic checks)."""
+    global _runner
+    with _runner_lock:
+        if _runner is None or not _runner.is_alive():
+            _runner = threading.Thread(target=_run_forever, name="foursquare-jobs", daemon=True)
+            _runner.start()
+
+
+def runner_start_if_threaded() -> None:
+    """A server process's start: its runner thread begins now (and with it the periodic
+    checks) when jobs run in-process."""
+    if settings.FOURSQUARE_BACKGROUND == "thread":
+        runner_start()
+
+
 def _submit(job_id: int) -> None:
     """Queue a job for this process's runner thread, started on first use.
 
@@ -53,24 +105,26 @@ def _submit(job_id: int) -> None:
     at exit, so a web worker told to stop would wait for a solver run to finish. A job cut
     short by the exit stays "running" and is claimed again once stale.
     """
-    global _runner
-    with _runner_lock:
-        if _runner is None or not _runner.is_alive():
-            _runner = threading.Thread(target=_run_forever, name="foursquare-jobs", daemon=True)
-            _runner.start()
+    runner_start()
     _pending.put(job_id)
 
 
 def _run_forever() -> None:
+    ticker = Ticker()
     while True:
-        job_id = _pending.get()
-        close_old_connections()
         try:
-            job_run(job_id)
-        except Exception:  # a thread has nobody to raise to
-            logger.exception("background job %s failed", job_id)
-        finally:
-            connection.close()
+            job_id = _pending.get(timeout=TICK_SECONDS)
+        except queue.Empty:
+            job_id = None
+        close_old_connections()
+        if job_id is not None:
+            try:
+                job_run(job_id)
+            except Exception:  # a thread has nobody to raise to
+                logger.exception("background job %s failed", job_id)
+            finally:
+                connection.close()
+        ticker.run_due()  # its connection stays open between ticks, within CONN_MAX_AGE
 
 
 def job_enqueue(*, kind: str, key: str) -> Job:

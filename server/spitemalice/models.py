@@ -11,6 +11,7 @@ may see it.
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -19,6 +20,12 @@ from django.db.models import Q
 LEVELS = ("easy", "normal", "hard")
 MAX_POINTS = 20  # a win scores the cards left in the loser's pay-off pile: 1-20
 TARGETS = (50, 25, 1)
+# How long each turn of a match between people may take (seconds): a minute, an hour, a day
+# (the default) or three days. The first turn begins when the second player joins.
+TURN_SECONDS = (60, 3600, 86400, 259200)
+DEFAULT_TURN_SECONDS = 86400
+INVITE_DAYS = 7  # a waiting match nobody joined is cancelled (reason "expired") after this
+INVITE_CODE_LENGTH = 8
 
 
 class Daily(models.Model):
@@ -48,12 +55,16 @@ class Match(models.Model):
         WAITING = "waiting"
         PLAYING = "playing"
         FINISHED = "finished"
+        CANCELLED = "cancelled"
 
     class Reason(models.TextChoices):
         TARGET = "target", "a seat reached the target"
         TIED = "tied", "the single game was tied"
         RESIGNED = "resigned", "a seat resigned"
         UNFINISHED = "unfinished", "its daily's date closed before the game ended"
+        TIMEOUT = "timeout", "a seat let its turn's deadline pass"
+        CANCELLED = "cancelled", "its creator cancelled it, or its invitee declined, unjoined"
+        EXPIRED = "expired", "nobody joined it within the invitation's days"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     mode = models.CharField(max_length=8, choices=Mode.choices)
@@ -64,7 +75,7 @@ class Match(models.Model):
                             help_text="The match seed (hex); each game's seed derives from it. "
                                       "Never sent before the match is over.")
     target = models.PositiveSmallIntegerField(default=50)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.PLAYING)
     player0 = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                 on_delete=models.CASCADE, related_name="+")
     player1 = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -84,15 +95,37 @@ class Match(models.Model):
     ranked = models.BooleanField(default=False, help_text="A daily on the global boards.")
     bot_pending = models.BooleanField(
         default=False, help_text="The bot's turn continues in the background.")
+    # Between people: the turn's time, when the current turn began and so when it ends (null
+    # when no turn runs: waiting, over, or against the bot).
+    turn_seconds = models.PositiveIntegerField(
+        null=True, blank=True, choices=[(seconds, str(seconds)) for seconds in TURN_SECONDS])
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True,
+                                    help_text="turn_started_at + turn_seconds.")
+    invite_code = models.CharField(max_length=INVITE_CODE_LENGTH, null=True, blank=True,
+                                   unique=True, editable=False,
+                                   help_text="The invitation's code (Crockford base32).")
+    invitee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.CASCADE, related_name="+",
+                                help_text="The only player who may join, if invited directly.")
+    rematch_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="rematch")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True,
+                                       help_text="When it finished or was cancelled.")
 
     class Meta:
         ordering = ["-updated_at"]
         indexes = [
             models.Index(fields=["player0", "-updated_at"], name="sm_match_player0_recent"),
             models.Index(fields=["player1", "-updated_at"], name="sm_match_player1_recent"),
+            models.Index(fields=["invitee", "-updated_at"], name="sm_match_invitee_recent"),
+            # The worker's sweeps: turns past their deadline, invitations past their days.
+            models.Index(fields=["deadline"], condition=Q(status="playing"),
+                         name="sm_match_deadline"),
+            models.Index(fields=["created_at"], condition=Q(status="waiting"),
+                         name="sm_match_waiting_since"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["player0", "daily"], condition=Q(mode="daily"),
@@ -110,8 +143,16 @@ class Match(models.Model):
                                    name="sm_match_turn_is_a_seat"),
             models.CheckConstraint(
                 condition=Q(status="finished", finished_at__isnull=False, turn__isnull=True)
-                | (~Q(status="finished") & Q(winner__isnull=True, finished_at__isnull=True)),
+                | Q(status="cancelled", finished_at__isnull=False, turn__isnull=True,
+                    winner__isnull=True)
+                | (Q(status__in=["waiting", "playing"])
+                   & Q(winner__isnull=True, finished_at__isnull=True)),
                 name="sm_match_finished_has_an_end"),
+            models.CheckConstraint(
+                condition=Q(mode="friend", turn_seconds__isnull=False)
+                | (~Q(mode="friend") & Q(turn_seconds__isnull=True, invite_code__isnull=True,
+                                         deadline__isnull=True)),
+                name="sm_match_clock_only_between_people"),
             models.CheckConstraint(condition=Q(game_number__gte=1), name="sm_match_game_number"),
         ]
 
@@ -124,6 +165,35 @@ class Match(models.Model):
         if self.player1_id == player.pk:
             return 1
         return None
+
+    def may_view(self, player) -> bool:
+        """A seated player, or the invitee of a direct invitation (who sees it as seat 1)."""
+        return self.seat_of(player) is not None or (
+            self.invitee_id is not None and self.invitee_id == player.pk)
+
+    def viewer_seat(self, player) -> int:
+        """The seat ``player`` sees the match from: theirs, or 1 for the invitee."""
+        seat = self.seat_of(player)
+        return 1 if seat is None else seat
+
+    def clock_start(self, now: datetime) -> None:
+        """A new turn begins ``now`` (between people): its deadline follows from it."""
+        self.turn_started_at = now
+        self.deadline = now + timedelta(seconds=self.turn_seconds)
+
+    def clock_stop(self) -> None:
+        self.deadline = None
+
+    def is_overdue(self, now: datetime) -> bool:
+        return (self.status == self.Status.PLAYING and self.deadline is not None
+                and self.deadline <= now)
+
+    @property
+    def invite_expires_at(self) -> datetime:
+        return self.created_at + timedelta(days=INVITE_DAYS)
+
+    def is_expired(self, now: datetime) -> bool:
+        return self.status == self.Status.WAITING and self.invite_expires_at <= now
 
     @property
     def scores(self) -> list[int]:
@@ -145,6 +215,7 @@ class MatchGame(models.Model):
         WON = "won"
         TIED = "tied"
         RESIGNED = "resigned"
+        TIMEOUT = "timeout"
 
     # The unique (match, number) index serves every lookup by match.
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games",

@@ -27,3 +27,43 @@ class StaleAction(Conflict):
 
 class NotYourTurn(Conflict):
     code, title = "not_your_turn", "It is not your turn"
+
+
+# --- Matches between people --------------------------------------------------------------------
+
+
+class InvitationNotFound(NotFound):
+    code, title = "not_found", "No such invitation"
+
+
+class MatchFull(Conflict):
+    code, title = "match_full", "Both seats of this match are taken"
+
+
+class OwnMatch(Conflict):
+    code, title = "own_match", "This is your own invitation"
+
+
+class MatchNotWaiting(Conflict):
+    code, title = "match_not_waiting", "The match is no longer waiting for its second player"
+
+
+class MatchNotStarted(Conflict):
+    code, title = "match_not_started", "The match has not started: nobody has joined it yet"
+
+
+class TooManyMatches(Conflict):
+    code, title = "too_many_matches", "You have as many active matches as a player may have"
+
+
+class NotALeagueMate(Unprocessable):
+    code, title = "not_a_league_mate", "You may invite directly only a member of a league of yours"
+
+
+class RematchUnavailable(Conflict):
+    code, title = "rematch_unavailable", "No rematch can be offered for this match"
+
+
+class DeadlinePassed(GameOver):
+    """Raised under the match's lock when the turn's deadline has passed: the view applies the
+    timeout in a transaction of its own (the refused request's rolls back) and answers this."""

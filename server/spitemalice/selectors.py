@@ -12,12 +12,19 @@ from server.spitemalice.problems import GameNotFound, MatchNotFound
 EVENTS_PER_PAGE = 1000
 
 
+def _yours(player) -> Q:
+    """The player's matches, and the invitations addressed to them."""
+    return Q(player0=player) | Q(player1=player) | Q(invitee=player)
+
+
 def matches_of(player):
-    """The player's matches, those waiting for their action first, then the latest first."""
-    yours = Q(player0=player) | Q(player1=player)
-    waiting = (Q(player0=player, turn=0) | Q(player1=player, turn=1)) & Q(
-        status=Match.Status.PLAYING)
-    return (Match.objects.filter(yours).select_related("player0", "player1")
+    """The player's matches, those waiting for their action first (their turn, or an
+    invitation to them not joined yet), then the latest first."""
+    waiting = ((Q(player0=player, turn=0) | Q(player1=player, turn=1))
+               & Q(status=Match.Status.PLAYING)) | Q(invitee=player, player1__isnull=True,
+                                                     status=Match.Status.WAITING)
+    return (Match.objects.filter(_yours(player))
+            .select_related("player0", "player1", "invitee", "rematch")
             .annotate(waiting=Case(When(waiting, then=Value(1)), default=Value(0),
                                    output_field=IntegerField()))
             .order_by("-waiting", "-updated_at", "-id"))
@@ -30,8 +37,8 @@ def current_games(matches: list[Match]) -> dict:
 
 
 def match_of(player, match_id) -> Match:
-    match = (Match.objects.select_related("player0", "player1").filter(pk=match_id)
-             .filter(Q(player0=player) | Q(player1=player)).first())
+    match = (Match.objects.select_related("player0", "player1", "invitee", "rematch")
+             .filter(pk=match_id).filter(_yours(player)).first())
     if match is None:
         raise MatchNotFound()
     return match

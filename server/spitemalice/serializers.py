@@ -15,7 +15,15 @@ from server.api.fields import (
 from server.api.inputs import StrictInput, StrictQuery
 from server.players.serializers import PlayerRef
 from server.ratings.serializers import PlayerRatingOutput
-from server.spitemalice.models import LEVELS, TARGETS, Match, MatchGame
+from server.spitemalice.models import (
+    DEFAULT_TURN_SECONDS,
+    INVITE_DAYS,
+    LEVELS,
+    TARGETS,
+    TURN_SECONDS,
+    Match,
+    MatchGame,
+)
 
 # Each part of an action is one of these; which parts make an action (a card or pile onto a
 # stack) is the engine's to say, as 422 illegal_action, like any other action the rules refuse.
@@ -36,6 +44,29 @@ class BotMatchInput(StrictInput):
         return super().to_internal_value(data)
 
 
+class FriendMatchInput(StrictInput):
+    opponent = serializers.ChoiceField(choices=["friend"])
+    turn_seconds = serializers.ChoiceField(
+        choices=list(TURN_SECONDS), required=False, default=DEFAULT_TURN_SECONDS,
+        help_text="How long each turn may take, in seconds: 60, 3600, 86400 (a day, default) "
+                  "or 259200 (three days). Letting it pass loses the match.")
+    target = serializers.ChoiceField(
+        choices=list(TARGETS), required=False, default=50,
+        help_text="Points to win the match: 50 (default), 25, or 1 (a single game: the one "
+                  "to suggest with a slow clock, as a match to 50 takes many turns).")
+    invitee = serializers.UUIDField(
+        required=False,
+        help_text="Invite this fellow league member directly (their player id): the "
+                  "invitation appears in their match list and only they may join it.")
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            for name in ("target", "turn_seconds"):
+                if isinstance(data.get(name), bool | str | float):
+                    raise serializers.ValidationError({name: ["Not an integer."]})
+        return super().to_internal_value(data)
+
+
 class DailyMatchInput(StrictInput):
     mode = serializers.ChoiceField(choices=[Match.Mode.DAILY.value])
     date = CanonicalDateField(
@@ -46,16 +77,18 @@ class DailyMatchInput(StrictInput):
 
 MatchCreateInput = PolymorphicProxySerializer(
     component_name="MatchCreateInput",
-    serializers=[BotMatchInput, DailyMatchInput],
+    serializers=[BotMatchInput, FriendMatchInput, DailyMatchInput],
     resource_type_field_name=None,
 )
 
 
 def match_create_input(data) -> dict:
-    """The validated body of POST /matches: a bot match (``opponent``) or a daily
-    (``mode``)."""
+    """The validated body of POST /matches: a bot match or a friend match (``opponent``) or
+    a daily (``mode``)."""
     if isinstance(data, dict) and "mode" in data and "opponent" not in data:
         values = DailyMatchInput(data=data)
+    elif isinstance(data, dict) and data.get("opponent") == "friend":
+        values = FriendMatchInput(data=data)
     else:
         values = BotMatchInput(data=data)
     values.is_valid(raise_exception=True)
@@ -81,6 +114,11 @@ class ActionInput(StrictInput):
         required=False, allow_null=True, min_value=0, max_value=100_000,
         help_text="The actions already played in the game, as you last saw them; if given it "
                   "must match, or 409 stale_action.")
+
+
+class JoinInput(StrictInput):
+    code = StrictCharField(
+        max_length=32, help_text="The invitation's code: any case; spaces and dashes ignored.")
 
 
 class MatchListQuery(StrictQuery):
@@ -136,6 +174,16 @@ class MatchSeatOutput(serializers.Serializer):
     bot = serializers.ChoiceField(choices=list(LEVELS), allow_null=True,
                                   help_text="The bot's level if the bot holds this seat.")
     score = serializers.IntegerField()
+    connected = serializers.BooleanField(
+        help_text="Whether the seat's player has the match open live now (the bot always).")
+
+
+class InviteOutput(serializers.Serializer):
+    code = serializers.CharField(help_text="8 characters of Crockford base32: give it to your "
+                                           "opponent, who joins with it.")
+    url = serializers.URLField(help_text="The browser app's join screen for this code.")
+    expires_at = serializers.DateTimeField(
+        help_text=f"The invitation's end: {INVITE_DAYS} days after it was made.")
 
 
 class MatchOutput(serializers.Serializer):
@@ -146,12 +194,27 @@ class MatchOutput(serializers.Serializer):
     target = serializers.IntegerField(help_text="Points to win; 1 for a daily.")
     date = serializers.DateField(allow_null=True, help_text="A daily's date.")
     seats = MatchSeatOutput(many=True)
-    you = serializers.IntegerField(help_text="Your seat.")
+    you = serializers.IntegerField(help_text="Your seat (1 for the invitee of a match not "
+                                             "joined yet).")
     winner = serializers.IntegerField(allow_null=True)
-    reason = serializers.ChoiceField(choices=Match.Reason.values, allow_null=True,
-                                     help_text="How it ended: target, tied, resigned or "
-                                               "unfinished (a daily whose date closed).")
+    reason = serializers.ChoiceField(
+        choices=Match.Reason.values, allow_null=True,
+        help_text="How it ended: target, tied, resigned, unfinished (a daily whose date "
+                  "closed), timeout (the seat to play let its deadline pass), cancelled "
+                  "(before anyone joined) or expired (nobody joined in time).")
     event = serializers.IntegerField(help_text="The latest event's number.")
+    turn_seconds = serializers.IntegerField(
+        allow_null=True, help_text="Between people: how long each turn may take (seconds).")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the current turn ends: the seat to play loses the "
+                                   "match if it passes. Null when no turn runs.")
+    invite = InviteOutput(allow_null=True, help_text="While the match waits for its second "
+                                                     "player: how to join it.")
+    invitee = PlayerRef(allow_null=True, help_text="The league mate invited directly, if any.")
+    rematch = serializers.UUIDField(allow_null=True,
+                                    help_text="The rematch offered after this match, if any.")
+    rematch_of = serializers.UUIDField(allow_null=True,
+                                       help_text="The match this one is the rematch of.")
     game = GameViewOutput(allow_null=True)
 
 

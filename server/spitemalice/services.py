@@ -4,7 +4,11 @@ resigning, and the bot's turn continued in the background.
 Every write runs on a match locked for update (``match_lock``) inside one transaction: the
 actions, the events, the games' and the match's new state and (for a daily) the boards are
 stored together or not at all, and the unique (match, game, number) constraint on actions
-backs the lock: an action number can never be stored twice.
+backs the lock: an action number can never be stored twice. Once stored events commit, the
+live layer is told (``server.live.publish.events_stored``) so open sockets fetch them; a
+friend match that finishes is rated in the same transaction.
+
+Invitations, joining and cancelling live in ``invitations``; turn clocks in ``clocks``.
 """
 
 from __future__ import annotations
@@ -17,27 +21,44 @@ from datetime import date
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from server.games import dailies
 from server.games.background import job_enqueue
 from server.games.models import Job
+from server.live.publish import events_stored
+from server.players.models import Player
 from server.ratings import services as ratings
 from server.spitemalice import boards
 from server.spitemalice.house_bot import bot_actions
-from server.spitemalice.models import Action, Daily, Event, Match, MatchGame
+from server.spitemalice.models import (
+    DEFAULT_TURN_SECONDS,
+    Action,
+    Daily,
+    Event,
+    Match,
+    MatchGame,
+)
 from server.spitemalice.problems import (
     DailyUnavailable,
+    DeadlinePassed,
     GameOver,
     IllegalAction,
     MatchNotFound,
+    MatchNotStarted,
     NotYourTurn,
     StaleAction,
+    TooManyMatches,
 )
 from server.spitemalice.table import Log, rebuild
 from spitemalice import PLAYING, WON, Game, game_seed, player_view, unseen_cards
 
 DAILY_LEVEL = "normal"
 BOT_JOB = "sm_bot_turn"  # the background job that finishes a long bot turn (key: match id)
+# A player's matches against the bot and between people, waiting or playing, at most (dailies
+# are one a day and never count). Invitations addressed to you count once you join them.
+ACTIVE_MATCHES = 20
 
 
 def daily_seed(day: date) -> bytes:
@@ -81,18 +102,54 @@ def _match_create(*, player, mode: str, level: str, target: int, seed: bytes,
     return match
 
 
+def active_matches_check(player) -> None:
+    """Refuse a new match (409 ``too_many_matches``) to a player with ``ACTIVE_MATCHES``
+    already; the player's row stays locked until the transaction ends, so two requests racing
+    cannot both take the last place."""
+    Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").first()
+    active = Match.objects.filter(
+        Q(player0=player) | Q(player1=player), mode__in=[Match.Mode.BOT, Match.Mode.FRIEND],
+        status__in=[Match.Status.WAITING, Match.Status.PLAYING]).count()
+    if active >= ACTIVE_MATCHES:
+        raise TooManyMatches(
+            f"You have {active} matches waiting or being played, the most a player may have: "
+            "finish, resign or cancel one first.")
+
+
 def match_start_bot(*, player, level: str, target: int) -> Match:
     """A match against the bot on a fresh seed; if the bot starts, its turn is played."""
     with transaction.atomic():
+        active_matches_check(player)
         return _match_create(player=player, mode=Match.Mode.BOT, level=level, target=target,
                              seed=secrets.token_bytes(32))
 
 
-def match_start_friend(*, player, opponent, target: int) -> Match:
-    """A match between two people (not offered by the API yet: the tests play both seats)."""
+def match_start_friend(*, player, opponent, target: int,
+                       turn_seconds: int = DEFAULT_TURN_SECONDS) -> Match:
+    """A match between two people dealt at once, both seated (the tests' shortcut past the
+    invitation; the API's way is ``invitations``)."""
     with transaction.atomic():
-        return _match_create(player=player, mode=Match.Mode.FRIEND, level="", target=target,
-                             seed=secrets.token_bytes(32), opponent=opponent)
+        match = Match.objects.create(mode=Match.Mode.FRIEND, target=target,
+                                     seed=secrets.token_bytes(32).hex(), player0=player,
+                                     status=Match.Status.WAITING, turn_seconds=turn_seconds)
+        return match_deal(match=match, opponent=opponent)
+
+
+def match_deal(*, match: Match, opponent) -> Match:
+    """``opponent`` takes seat 1 of the locked waiting ``match``: a ``joined`` event, the first
+    game dealt, and the first turn's clock started."""
+    match.player1 = opponent
+    match.status = Match.Status.PLAYING
+    match.save(update_fields=["player1", "status"])
+    log = Log(match)
+    log.event("joined", {"seat": 1, "player": {"id": str(opponent.pk), "name": opponent.name}})
+    game = MatchGame(match=match, number=1, seed=game_seed(bytes.fromhex(match.seed), 0).hex())
+    engine = Game(bytes.fromhex(game.seed))
+    log.dealt(engine, 1)
+    new_games = [game]
+    advance(match=match, game=game, engine=engine, log=log, new_games=new_games)
+    _store(match=match, game=None, new_games=new_games, log=log)
+    return match
 
 
 def match_start_daily(*, player, day: date | None) -> tuple[Match, bool]:
@@ -124,20 +181,22 @@ def match_start_daily(*, player, day: date | None) -> tuple[Match, bool]:
 # --- Locking and storing -----------------------------------------------------------------------
 
 
-def match_lock(*, player, match_id) -> tuple[Match, MatchGame]:
-    """The player's match and its current game, the match locked for update until the
-    transaction ends; 404 for a match that is not theirs."""
+def match_lock(*, player, match_id) -> tuple[Match, MatchGame | None]:
+    """The player's match (or the invitation addressed to them) and its current game (None
+    before anyone joined), the match locked for update until the transaction ends; 404 for a
+    match that is not theirs."""
     match = (Match.objects.select_for_update(of=("self",))
-             .select_related("player0", "player1")
+             .select_related("player0", "player1", "invitee")
              .filter(pk=match_id).first())
-    if match is None or match.seat_of(player) is None:
+    if match is None or not match.may_view(player):
         raise MatchNotFound()
-    game = MatchGame.objects.get(match=match, number=match.game_number)
+    game = MatchGame.objects.filter(match=match, number=match.game_number).first()
     return match, game
 
 
 _MATCH_FIELDS = ["status", "score0", "score1", "winner", "reason", "game_number", "turn",
-                 "actions_played", "event", "bot_pending", "updated_at", "finished_at"]
+                 "actions_played", "event", "bot_pending", "updated_at", "finished_at",
+                 "turn_started_at", "deadline"]
 _GAME_FIELDS = ["actions", "status", "winner", "points", "turn_number", "finished_at"]
 
 
@@ -157,6 +216,9 @@ def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
     match.save(update_fields=_MATCH_FIELDS)
     if match.mode == Match.Mode.FRIEND and match.is_over:
         ratings.match_rate(match)  # the same transaction: a finished match is rated with it
+    if log.events:
+        match_id, last = match.pk, match.event
+        transaction.on_commit(lambda: events_stored(match_id, last))
 
 
 # --- Playing -----------------------------------------------------------------------------------
@@ -184,6 +246,7 @@ def _match_end(*, match: Match, log: Log, winner: int | None, reason: str) -> No
     match.turn = None
     match.bot_pending = False
     match.finished_at = log.now
+    match.clock_stop()
     log.event("match_over", {"winner": winner, "reason": reason, "scores": match.scores})
 
 
@@ -192,7 +255,21 @@ def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
     """Carry the match on after ``engine`` changed: end the game (and the match, or deal the
     next game), and play the bot's turns, for at most ``budget`` seconds (default
     ``SPITE_MALICE_BOT_SECONDS``; None: no limit) before leaving the rest of a turn to the
-    background. Returns the match's current game."""
+    background. Returns the match's current game.
+
+    Between people, a turn that began here (the other seat's, or a new game's first) starts
+    its clock now."""
+    before = (game.number, game.turn_number, match.turn)
+    current = _advance(match=match, game=game, engine=engine, log=log, new_games=new_games,
+                       budget=budget)
+    if (match.turn_seconds is not None and match.status == Match.Status.PLAYING
+            and (current.number, current.turn_number, match.turn) != before):
+        match.clock_start(log.now)
+    return current
+
+
+def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
+             new_games: list[MatchGame], budget: float | None) -> MatchGame:
     budget = settings.SPITE_MALICE_BOT_SECONDS if budget is None else budget
     started = time.monotonic()
     while True:
@@ -251,13 +328,32 @@ def bot_turn_resume(match: Match) -> None:
 
 
 def _check_playable(match: Match) -> None:
+    _check_started(match)
     if match.is_over:
         raise GameOver(f"The match is over ({match.reason}); no action can be played.")
+    _check_clock(match)
     if match.mode == Match.Mode.DAILY and not dailies.is_playable(match.daily):
         raise GameOver(
             f"The Spite & Malice daily of {match.daily.isoformat()} closed unfinished at "
             f"{dailies.closes_at(match.daily).isoformat().replace('+00:00', 'Z')}; no action "
             "can be played.")
+
+
+def _check_started(match: Match) -> None:
+    if match.status == Match.Status.WAITING:
+        raise MatchNotStarted("Nobody has joined this match yet: there is nothing to play. "
+                              "Cancel it instead if you no longer want it.")
+    if match.status == Match.Status.CANCELLED:
+        raise GameOver(f"The match was cancelled ({match.reason}) before it began.")
+
+
+def _check_clock(match: Match) -> None:
+    """Refuse a write after the turn's deadline: the caller then applies the timeout (in a
+    transaction of its own, since this refusal rolls its own back)."""
+    if match.is_overdue(timezone.now()):
+        raise DeadlinePassed(
+            f"Seat {match.turn}'s turn ended at its deadline, "
+            f"{match.deadline.isoformat().replace('+00:00', 'Z')}: the match is lost on time.")
 
 
 def action_play(*, match: Match, game: MatchGame, player, action: list[str],
@@ -298,8 +394,10 @@ def _advance_and_store(*, match: Match, game: MatchGame, engine: Game, log: Log,
 
 def match_resign(*, match: Match, game: MatchGame, player) -> MatchGame:
     """End ``player``'s locked match: the other seat wins."""
+    _check_started(match)
     if match.is_over:
         raise GameOver(f"The match is over ({match.reason}); there is nothing to resign.")
+    _check_clock(match)
     seat = match.seat_of(player)
     log = Log(match)
     game.status = MatchGame.Status.RESIGNED

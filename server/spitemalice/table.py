@@ -13,6 +13,8 @@ from typing import Any
 
 from django.utils import timezone
 
+from server.api.formats import iso_datetime
+from server.live.presence import seats_connected
 from server.spitemalice.models import Action, Event, Match, MatchGame
 from spitemalice import Game, player_view
 from spitemalice.cards import RANK_CODES, SUIT_CODES
@@ -139,15 +141,42 @@ def _display_order(code: str) -> tuple[int, str]:
     return RANK_CODES.index(code[0]), SUIT_CODES.index(code[1])
 
 
+def _player(player) -> dict[str, str] | None:
+    return None if player is None else {"id": str(player.pk), "name": player.name}
+
+
+def _rematch_id(match: Match) -> str | None:
+    if match.mode != Match.Mode.FRIEND or not match.is_over:
+        return None
+    try:
+        return str(match.rematch.pk)
+    except Match.rematch.RelatedObjectDoesNotExist:
+        return None
+
+
+def _connected(match: Match) -> list[bool]:
+    """Each seat's presence now; the bot is always there."""
+    connected = seats_connected(match.pk)
+    return [True if match.bot_seat == seat else bool(connected[seat]) for seat in SEATS]
+
+
+def invite_url(origin: str, code: str) -> str:
+    """The browser app's join screen for ``code``."""
+    return f"{origin}/spite-malice/join/{code}"
+
+
 def match_output(match: Match, seat: int, game: MatchGame | None = None,
-                 engine: Game | None = None) -> dict[str, Any]:
+                 engine: Game | None = None, *, origin: str = "") -> dict[str, Any]:
     """The API's match object for the person in ``seat``, with the current game's view
-    (``game`` and ``engine`` if the caller holds them, else read and rebuilt)."""
-    if game is None and match.status != Match.Status.WAITING:
+    (``game`` and ``engine`` if the caller holds them, else read and rebuilt). ``origin``
+    (scheme and host of the request) makes a waiting match's invitation URL absolute."""
+    if game is None and match.status in (Match.Status.PLAYING, Match.Status.FINISHED):
         game = MatchGame.objects.get(match=match, number=match.game_number)
     if game is not None and engine is None:
         engine = rebuild(game)
     players = (match.player0, match.player1)
+    connected = _connected(match)
+    waiting = match.status == Match.Status.WAITING
     return {
         "id": str(match.pk),
         "mode": match.mode,
@@ -157,16 +186,24 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
         "date": match.daily.isoformat() if match.daily else None,
         "seats": [
             {"seat": other,
-             "player": ({"id": str(players[other].pk), "name": players[other].name}
-                        if players[other] is not None else None),
+             "player": _player(players[other]),
              "bot": match.level if match.bot_seat == other else None,
-             "score": match.scores[other]}
+             "score": match.scores[other],
+             "connected": connected[other]}
             for other in SEATS
         ],
         "you": seat,
         "winner": match.winner,
         "reason": match.reason or None,
         "event": match.event,
+        "turn_seconds": match.turn_seconds,
+        "deadline": iso_datetime(match.deadline),
+        "invite": ({"code": match.invite_code, "url": invite_url(origin, match.invite_code),
+                    "expires_at": iso_datetime(match.invite_expires_at)}
+                   if waiting and match.invite_code else None),
+        "invitee": _player(match.invitee) if match.invitee_id else None,
+        "rematch": _rematch_id(match),
+        "rematch_of": str(match.rematch_of_id) if match.rematch_of_id else None,
         "game": (game_view(game, engine, seat, match_over=match.is_over)
                  if game is not None else None),
     }

@@ -7,7 +7,11 @@ from server.spitemalice import views
 
 urlpatterns = [
     path("matches", views.MatchListCreateView.as_view(), name="sm-matches"),
+    path("matches/join", views.MatchJoinView.as_view(), name="sm-join"),
     path("matches/<uuid:match_id>", views.MatchDetailView.as_view(), name="sm-match"),
+    path("matches/<uuid:match_id>/cancel", views.MatchCancelView.as_view(), name="sm-cancel"),
+    path("matches/<uuid:match_id>/rematch", views.MatchRematchView.as_view(),
+         name="sm-rematch"),
     path("matches/<uuid:match_id>/actions", views.ActionCreateView.as_view(),
          name="sm-actions"),
     path("matches/<uuid:match_id>/events", views.EventsView.as_view(), name="sm-events"),

@@ -1,5 +1,9 @@
-"""The Spite & Malice API, under /api/v1/spite-malice/: matches against the bot, the daily,
-actions, the event feed, records, hints and the daily's board."""
+"""The Spite & Malice API, under /api/v1/spite-malice/: matches against the bot and between
+people (invitations, joining, cancelling, rematches), the daily, actions, the event feed,
+records, hints and the daily's board.
+
+Every read of a match and every write on one first applies what its clock says (a turn past
+its deadline is lost; an invitation past its days expires: ``clocks``)."""
 
 from __future__ import annotations
 
@@ -27,16 +31,60 @@ from server.boards.views import (
 )
 from server.games.dailies import daily_number, utc_today
 from server.games.views import IDEMPOTENCY_PARAMETER
-from server.spitemalice import selectors, services
+from server.spitemalice import clocks, invitations, selectors, services
 from server.spitemalice import serializers as s
 from server.spitemalice.boards import GAME
-from server.spitemalice.models import Match
-from server.spitemalice.problems import GameInProgress, GameOver, HintsNotAllowed, NotYourTurn
+from server.spitemalice.models import INVITE_DAYS, Match
+from server.spitemalice.problems import (
+    DeadlinePassed,
+    GameInProgress,
+    GameOver,
+    HintsNotAllowed,
+    NotYourTurn,
+)
 from server.spitemalice.reveal import revealed
 from server.spitemalice.table import match_output
 
 TAG = ["spite-malice"]
 MATCH_ID = OpenApiParameter("match_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
+
+
+def origin_of(request) -> str:
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+def output(request, match: Match, game=None) -> dict:
+    """The match as the requesting player sees it."""
+    return match_output(match, match.viewer_seat(request.user), game,
+                        origin=origin_of(request))
+
+
+def match_read(request, match_id) -> Match:
+    """The player's match, its clock applied first."""
+    match = selectors.match_of(request.user, match_id)
+    if clocks.settle(match):
+        match = selectors.match_of(request.user, match_id)
+    return match
+
+
+def write_on_match(request, match_id, work):
+    """``work(match, game)`` on the player's locked match, once per Idempotency-Key. A write
+    that finds the turn's deadline passed is refused, and the timeout then applied in a
+    transaction of its own (the refused one rolls back)."""
+    try:
+        return idempotency.respond_idempotently(
+            request, lambda locked: work(*locked),
+            lock=lambda: services.match_lock(player=request.user, match_id=match_id))
+    except DeadlinePassed:
+        clocks.time_out_if_due(match_id)
+        raise
+
+
+def _located(request, response):
+    if response.status_code == status.HTTP_201_CREATED:
+        response[LOCATION] = absolute_url(request, "api:sm-match",
+                                          match_id=response.data["id"])
+    return response
 
 
 class MatchListCreateView(ApiView):
@@ -60,6 +108,7 @@ class MatchListCreateView(ApiView):
         query.is_valid(raise_exception=True)
         limit, offset = query.validated_data["limit"], query.validated_data["offset"]
         services.dailies_close(player=request.user)  # a daily whose date closed shows as over
+        clocks.settle_player(request.user)  # so do turns past their deadline, and expiries
         matches = selectors.matches_of(request.user)
         count = matches.count()
         page = list(matches[offset:offset + limit])
@@ -73,49 +122,69 @@ class MatchListCreateView(ApiView):
             "count": count,
             "next": link(offset + limit) if offset + limit < count else None,
             "previous": link(max(offset - limit, 0)) if offset > 0 else None,
-            "results": [match_output(match, match.seat_of(request.user), games.get(match.pk))
-                        for match in page],
+            "results": [output(request, match, games.get(match.pk)) for match in page],
         })
 
     @extend_schema(
         tags=TAG, operation_id="spite_malice_matches_create",
-        summary="Start a match against the bot, or today's Spite & Malice daily",
+        summary="Start a match against the bot or a person, or today's Spite & Malice daily",
         description=(
             "`{\"opponent\": \"bot\", \"level\", \"target\"}`: 201, a match on fresh seeds; "
-            "if the bot starts, its turn is played already.\n\n`{\"mode\": \"daily\"}` "
+            "if the bot starts, its turn is played already.\n\n"
+            "`{\"opponent\": \"friend\", \"turn_seconds\", \"target\"}`: 201, a match "
+            "`waiting` for its second player, with its `invite` (`code`, `url`, `expires_at`: "
+            f"{INVITE_DAYS} days). With `invitee`, a fellow league member is "
+            "invited directly (else 422 `not_a_league_mate`): it appears in their list and "
+            "only they may join.\n\n`{\"mode\": \"daily\"}` "
             "(optionally `date`, your local date, current somewhere on Earth, else 422 "
             "`daily_unavailable`): the day's deal against the `normal` bot, one per player "
-            "and date: 201 the first time, then 200 with the same match."
+            "and date: 201 the first time, then 200 with the same match.\n\n"
+            f"A player has at most {services.ACTIVE_MATCHES} matches against the bot and "
+            "between people waiting or being played: 409 `too_many_matches` past that."
         ),
         parameters=[IDEMPOTENCY_PARAMETER],
         request=s.MatchCreateInput,
         responses={201: s.MatchOutput, 200: s.MatchOutput,
-                   **problems(400, 401, 413, 415, 422, 429,
-                              s422="`daily_unavailable` or `idempotency_key_reused`.")},
+                   **problems(400, 401, 409, 413, 415, 422, 429,
+                              s409="`too_many_matches`.",
+                              s422="`daily_unavailable`, `not_a_league_mate` or "
+                                   "`idempotency_key_reused`.")},
         examples=[
             OpenApiExample("against the bot", value={"opponent": "bot", "level": "normal",
                                                      "target": 50}, request_only=True),
+            OpenApiExample("a friend, a turn a day, a single game",
+                           value={"opponent": "friend", "turn_seconds": 86400, "target": 1},
+                           request_only=True),
+            OpenApiExample("a league mate, live", value={
+                "opponent": "friend", "turn_seconds": 60, "target": 50,
+                "invitee": "0b6f1c9e-2a4d-4f7b-9c1e-3d5a7b9c1e2f"}, request_only=True),
             OpenApiExample("today's daily", value={"mode": "daily"}, request_only=True),
+            problem_example("too_many_matches", 409,
+                            "You have as many active matches as a player may have",
+                            f"You have {services.ACTIVE_MATCHES} matches waiting or being "
+                            "played, the most a player may have: finish, resign or cancel "
+                            "one first."),
         ],
     )
     def post(self, request):
         values = s.match_create_input(request.data)
 
         def start(_locked):
+            created = True
             if "mode" in values:
                 match, created = services.match_start_daily(player=request.user,
                                                              day=values.get("date"))
+            elif values["opponent"] == "friend":
+                match = invitations.match_invite(
+                    player=request.user, turn_seconds=values["turn_seconds"],
+                    target=values["target"], invitee_id=values.get("invitee"))
             else:
-                match, created = services.match_start_bot(
-                    player=request.user, level=values["level"], target=values["target"]), True
+                match = services.match_start_bot(
+                    player=request.user, level=values["level"], target=values["target"])
             return ((status.HTTP_201_CREATED if created else status.HTTP_200_OK),
-                    match_output(match, match.seat_of(request.user)))
+                    output(request, match))
 
-        response = idempotency.respond_idempotently(request, start)
-        if response.status_code == status.HTTP_201_CREATED:
-            response[LOCATION] = absolute_url(request, "api:sm-match",
-                                              match_id=response.data["id"])
-        return response
+        return _located(request, idempotency.respond_idempotently(request, start))
 
 
 class MatchDetailView(ApiView):
@@ -126,9 +195,9 @@ class MatchDetailView(ApiView):
                    responses={200: s.MatchOutput, **problems(401, 404)})
     def get(self, request, match_id):
         services.dailies_close(player=request.user)  # a daily whose date closed shows as over
-        match = selectors.match_of(request.user, match_id)
+        match = match_read(request, match_id)
         services.bot_turn_resume(match)
-        return Response(match_output(match, match.seat_of(request.user)))
+        return Response(output(request, match))
 
 
 class ActionCreateView(ApiView):
@@ -148,7 +217,8 @@ class ActionCreateView(ApiView):
         request=s.ActionInput,
         responses={200: s.MatchOutput, **problems(
             400, 401, 404, 409, 413, 415, 422, 429,
-            s409="`stale_action`, `not_your_turn` or `game_over`.",
+            s409="`stale_action`, `not_your_turn`, `game_over` (also when your turn's deadline "
+                 "has passed: the match is then lost on time) or `match_not_started`.",
             s422="`illegal_action` (the engine's message) or `idempotency_key_reused`.")},
         examples=[
             OpenApiExample("an action", value={"action": ["P", "C0"], "game": 1, "actions": 4},
@@ -162,16 +232,13 @@ class ActionCreateView(ApiView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
 
-        def play(locked):
-            match, game = locked
+        def play(match, game):
             current = services.action_play(
                 match=match, game=game, player=request.user, action=values["action"],
                 expected_game=values.get("game"), expected_actions=values.get("actions"))
-            return status.HTTP_200_OK, match_output(match, match.seat_of(request.user), current)
+            return status.HTTP_200_OK, output(request, match, current)
 
-        return idempotency.respond_idempotently(
-            request, play,
-            lock=lambda: services.match_lock(player=request.user, match_id=match_id))
+        return write_on_match(request, match_id, play)
 
 
 class EventsView(ApiView):
@@ -182,9 +249,10 @@ class EventsView(ApiView):
         tags=TAG, operation_id="spite_malice_events_list",
         summary="Everything that happened in the match, as your seat may see it",
         description=(
-            "Events after number `after`, in order, at most 1000 at a time: `dealt`, `draw` "
-            "(your own cards; the opponent's count only), `play`, `completed`, `discard`, "
-            "`resigned`, `game_over`, `match_over`. Ask again with `after=last`."
+            "Events after number `after`, in order, at most 1000 at a time: `joined`, "
+            "`dealt`, `draw` (your own cards; the opponent's count only), `play`, "
+            "`completed`, `discard`, `resigned`, `timeout`, `game_over`, `match_over`, "
+            "`cancelled`. Ask again with `after=last`."
         ),
         parameters=[MATCH_ID, OpenApiParameter(
             "after", {"type": "integer", "minimum": 0, "maximum": 10**9},
@@ -194,8 +262,8 @@ class EventsView(ApiView):
     def get(self, request, match_id):
         query = s.EventsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        match = selectors.match_of(request.user, match_id)
-        events, last = selectors.events_of(match, match.seat_of(request.user),
+        match = match_read(request, match_id)
+        events, last = selectors.events_of(match, match.viewer_seat(request.user),
                                            query.validated_data["after"])
         return Response({"events": events, "last": last})
 
@@ -209,17 +277,120 @@ class ResignView(ApiView):
                    summary="Resign: the match ends and the other seat wins",
                    parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER], request=None,
                    responses={200: s.MatchOutput, **problems(
-                       400, 401, 404, 409, 422, 429, s409="`game_over`: the match is over.",
+                       400, 401, 404, 409, 422, 429,
+                       s409="`game_over` (the match is over, or your time ran out) or "
+                            "`match_not_started` (cancel a match nobody joined).",
                        s422="`idempotency_key_reused`.")})
     def post(self, request, match_id):
-        def resign(locked):
-            match, game = locked
+        def resign(match, game):
             services.match_resign(match=match, game=game, player=request.user)
-            return status.HTTP_200_OK, match_output(match, match.seat_of(request.user), game)
+            return status.HTTP_200_OK, output(request, match, game)
 
-        return idempotency.respond_idempotently(
-            request, resign,
-            lock=lambda: services.match_lock(player=request.user, match_id=match_id))
+        return write_on_match(request, match_id, resign)
+
+
+class MatchJoinView(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "games"
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_matches_join",
+        summary="Join a match between people with its invitation's code",
+        description=(
+            "You take seat 1 and the first game is dealt: the match is `playing` and the "
+            "first turn's clock starts now. The code is read in any case, with spaces or "
+            "dashes ignored. 404 for a code that names no open invitation to you (unknown, "
+            f"cancelled, expired after {INVITE_DAYS} days, or a direct invitation to someone "
+            "else); 409 `match_full` once someone has joined, `own_match` for your own, "
+            "`too_many_matches` at the limit of active matches."
+        ),
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=s.JoinInput,
+        responses={200: s.MatchOutput, **problems(
+            400, 401, 404, 409, 413, 415, 422, 429,
+            s404="`not_found`: no open invitation has this code.",
+            s409="`match_full`, `own_match` or `too_many_matches`.",
+            s422="`idempotency_key_reused`.")},
+        examples=[
+            OpenApiExample("join", value={"code": "7K3QX9MA"}, request_only=True),
+            problem_example("match_full", 409, "Both seats of this match are taken",
+                            "Someone has already joined this match."),
+            problem_example("own_match", 409, "This is your own invitation",
+                            "You created this match: send its code to your opponent."),
+        ],
+    )
+    def post(self, request):
+        data = s.JoinInput(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def join(_locked):
+            match = invitations.match_join(player=request.user, code=data.validated_data["code"])
+            return status.HTTP_200_OK, output(request, match)
+
+        return idempotency.respond_idempotently(request, join)
+
+
+class MatchCancelView(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "games"
+    takes_body = False
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_matches_cancel",
+        summary="Cancel a match nobody has joined (or decline an invitation to you)",
+        description="The match is `cancelled` (reason `cancelled`) with a `cancelled` event. "
+                    "Once someone has joined: 409 `match_not_waiting` (resign instead).",
+        parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER], request=None,
+        responses={200: s.MatchOutput, **problems(
+            400, 401, 404, 409, 422, 429,
+            s409="`match_not_waiting`: it began, finished, expired or was cancelled already.",
+            s422="`idempotency_key_reused`.")},
+        examples=[problem_example("match_not_waiting", 409,
+                                  "The match is no longer waiting for its second player",
+                                  "The match is playing: only a match nobody has joined can "
+                                  "be cancelled (resign instead).")],
+    )
+    def post(self, request, match_id):
+        invitations.expire_if_due(match_id)  # an invitation past its days is gone already
+
+        def cancel(match, _game):
+            invitations.match_cancel(match=match, player=request.user)
+            return status.HTTP_200_OK, output(request, match)
+
+        return write_on_match(request, match_id, cancel)
+
+
+class MatchRematchView(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "games"
+    takes_body = False
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_matches_rematch",
+        summary="Offer a rematch of a finished match between people",
+        description=(
+            "201, a new `waiting` match with the same `turn_seconds` and `target`, your "
+            "opponent its `invitee` (it appears in their list: they join it with its code, "
+            "like any invitation) and `rematch_of` the finished match, whose `rematch` then "
+            "names the new one. One rematch per match."
+        ),
+        parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER], request=None,
+        responses={201: s.MatchOutput, **problems(
+            400, 401, 404, 409, 422, 429,
+            s409="`rematch_unavailable` (not between people, not finished, or offered "
+                 "already) or `too_many_matches`.",
+            s422="`idempotency_key_reused`.")},
+        examples=[problem_example("rematch_unavailable", 409,
+                                  "No rematch can be offered for this match",
+                                  "This match has its rematch already: "
+                                  "5f0c2b8e-0d7a-4c3e-9b1a-2e4f6a8c0d1e.")],
+    )
+    def post(self, request, match_id):
+        def rematch(match, _game):
+            offered = invitations.match_rematch(match=match, player=request.user)
+            return status.HTTP_201_CREATED, output(request, offered)
+
+        return _located(request, write_on_match(request, match_id, rematch))
 
 
 class RecordView(ApiView):

@@ -166,10 +166,11 @@ HEADERS = st.fixed_dictionaries({}, optional={
 
 @pytest.fixture
 def world(db, settings):
-    """A signed-in player with a practice game, a league and a token id, for path parameters
-    that must name something real to get past the 404; no rate limits, so every example is
-    answered on its merits. Requests sent straight to the WSGI application keep the test's
-    connection, and its transaction, as the test client's do."""
+    """A signed-in player with a practice game, a league, a token id and a Spite & Malice
+    match against another player, for path parameters that must name something real to get
+    past the 404; no rate limits, so every example is answered on its merits. Requests sent
+    straight to the WSGI application keep the test's connection, and its transaction, as the
+    test client's do."""
     settings.THROTTLE_RATES = {scope: "off" for scope in settings.THROTTLE_RATES}
     player, token = players.player_create(name="Hostile")
     client = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
@@ -177,9 +178,17 @@ def world(db, settings):
     league = client.post("/api/v1/leagues", {"name": "Hostiles"},
                          content_type="application/json")
     tokens = client.get("/api/v1/players/me/tokens").json()
+    # A Spite & Malice match between people, joined and being played: each match operation
+    # then meets a real match with a clock, an opponent and a game.
+    _, other_token = players.player_create(name="Hostile Opponent")
+    invited = client.post("/api/v1/spite-malice/matches", {"opponent": "friend"},
+                          content_type="application/json").json()
+    Client(HTTP_AUTHORIZATION=f"Bearer {other_token}").post(
+        "/api/v1/spite-malice/matches/join", {"code": invited["invite"]["code"]},
+        content_type="application/json")
     real = {"game_id": game.json()["id"], "league_id": league.json()["id"],
             "player_id": str(player.pk), "token_id": str(tokens[0]["id"]),
-            "day": current_dates()[1].isoformat()}
+            "day": current_dates()[1].isoformat(), "match_id": invited["id"]}
     for signal in (request_started, request_finished):
         signal.disconnect(close_old_connections)
     yield token, real

@@ -187,3 +187,71 @@ def _properties(document, response) -> set[str]:
         return set()
     name = content["schema"]["$ref"].rsplit("/", 1)[-1]
     return set(document["components"]["schemas"][name].get("properties", {}))
+
+
+# --- Spite & Malice between people: schemathesis on real matches, codes and invitations ---------
+
+# Every match operation but the hint, which refuses every match between people (403).
+FRIEND_OPERATIONS = [operation for operation in OPERATIONS
+                     if operation.path.startswith("/api/v1/spite-malice/matches")
+                     and not operation.path.endswith("/hint")]
+
+
+@pytest.fixture
+def friend_world(db, auth_header):
+    """The schemathesis player's matches between people, each in another state (waiting,
+    being played, finished, an invitation to them from a league mate), and codes to join."""
+    from django.test import Client
+
+    from server.players.models import Player
+
+    me = Client(HTTP_AUTHORIZATION=auth_header["Authorization"])
+    mate, mate_token = players.player_create(name="Schemathesis Mate")
+    other = Client(HTTP_AUTHORIZATION=f"Bearer {mate_token}")
+    league = me.post("/api/v1/leagues", {"name": "Schemas"}, content_type="application/json")
+    other.post("/api/v1/leagues/join", {"code": league.json()["code"]},
+               content_type="application/json")
+    mine = Player.objects.get(name="Schemathesis")
+
+    def create(client, **body):
+        return client.post("/api/v1/spite-malice/matches", {"opponent": "friend", **body},
+                           content_type="application/json").json()
+
+    def join(client, code):
+        return client.post("/api/v1/spite-malice/matches/join", {"code": code},
+                           content_type="application/json").json()
+
+    waiting = create(me, turn_seconds=60, target=1)
+    playing = join(me, create(other)["invite"]["code"])
+    finished = join(other, create(me, target=1)["invite"]["code"])
+    me.post(f"/api/v1/spite-malice/matches/{finished['id']}/resign")
+    invitation = create(other, invitee=str(mine.pk))
+    open_code = create(other)["invite"]["code"]
+    return {"match_ids": [waiting["id"], playing["id"], finished["id"], invitation["id"]],
+            "codes": [open_code, invitation["invite"]["code"], waiting["invite"]["code"],
+                      open_code.lower()]}
+
+
+@pytest.mark.parametrize("operation", FRIEND_OPERATIONS, ids=lambda op: op.label)
+@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE],
+                         ids=lambda mode: mode.value)
+def test_friend_match_operations_conform_on_real_matches(operation, mode, auth_header,
+                                                         friend_world,
+                                                         wsgi_requests_keep_the_test_connection):
+    from hypothesis import strategies as st
+
+    @given(case=operation.as_strategy(generation_mode=mode), pick=st.integers(0, 3),
+           real_code=st.booleans())
+    @settings(max_examples=25, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    def check(case, pick, real_code):
+        # Valid requests meet real matches and codes; invalid ones stay as generated (a real
+        # id in place of a broken one would make them valid).
+        if mode == GenerationMode.POSITIVE and "match_id" in (case.path_parameters or {}):
+            case.path_parameters["match_id"] = friend_world["match_ids"][pick]
+        if (mode == GenerationMode.POSITIVE and real_code
+                and operation.path.endswith("/matches/join")):
+            case.body = {"code": friend_world["codes"][pick]}
+        case.call_and_validate(headers=auth_header)
+
+    check()

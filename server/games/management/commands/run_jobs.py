@@ -1,6 +1,7 @@
-"""manage.py run_jobs: the background worker (daily preparation, game analyses, and hourly the
-housekeeping: expired Idempotency-Key responses deleted, dailies left unfinished when their date
-closed marked over, of both games)."""
+"""manage.py run_jobs: the background worker (daily preparation, game analyses, every few
+seconds the periodic checks (Spite & Malice's turn clocks and invitations' expiry), and hourly
+the housekeeping: expired Idempotency-Key responses deleted, dailies left unfinished when their
+date closed marked over, of both games)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
 from server.api.idempotency import records_prune
-from server.games.background import job_run_next
+from server.games.background import Ticker, job_run_next
 from server.games.services import dailies_close
 from server.spitemalice.services import dailies_close as spite_malice_dailies_close
 
@@ -28,7 +29,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, once, poll, **options):
         pruned_at = None
+        ticker = Ticker()
         while True:
+            for name, changed in ticker.run_due().items():
+                if changed:
+                    self.stdout.write(f"{name}: {changed} matches ended or expired")
             if pruned_at is None or time.monotonic() - pruned_at >= PRUNE_EVERY_SECONDS:
                 deleted = records_prune()
                 closed = dailies_close() + spite_malice_dailies_close()

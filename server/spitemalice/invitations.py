@@ -1,0 +1,165 @@
+"""Matches between people: the invitation (a code anyone may join with, or a league mate
+invited directly), joining it, cancelling or declining it, its expiry, and the rematch.
+
+A friend match is created ``waiting``, with nobody in seat 1 and no game dealt; whoever joins
+with its code takes seat 1 and the first game is dealt (``services.match_deal``), which starts
+the first turn's clock. An invitation that nobody joined within ``INVITE_DAYS`` is cancelled
+with ``reason: "expired"``, on the reads that show it and by the worker (``clocks.sweep``).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from server.leagues.models import Membership
+from server.players.models import Player
+from server.spitemalice import services
+from server.spitemalice.models import INVITE_CODE_LENGTH, Match
+from server.spitemalice.problems import (
+    InvitationNotFound,
+    MatchFull,
+    MatchNotWaiting,
+    NotALeagueMate,
+    OwnMatch,
+    RematchUnavailable,
+)
+from server.spitemalice.table import Log
+
+# Crockford's base32: no I, L, O or U, so a code read aloud or copied by hand survives; on the
+# way in, I and L read as 1 and O as 0, as Crockford says.
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_READS_AS = str.maketrans({"I": "1", "L": "1", "O": "0"})
+_CODE_TRIES = 5  # 32^8 codes: a collision is rare; a second one in a row rarer still
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(INVITE_CODE_LENGTH))
+
+
+def code_normalise(text: str) -> str | None:
+    """The code ``text`` names, in any case, with spaces or dashes between its characters;
+    None if it cannot be one."""
+    code = "".join(text.split()).replace("-", "").upper().translate(_READS_AS)
+    if len(code) != INVITE_CODE_LENGTH or any(char not in CODE_ALPHABET for char in code):
+        return None
+    return code
+
+
+def _league_mate(player, other_id) -> Player:
+    """The player ``other_id``, who must share a league with ``player``."""
+    mate = None
+    if other_id != player.pk:
+        leagues = Membership.objects.filter(player=player).values("league_id")
+        mate = (Player.objects.filter(pk=other_id, is_active=True,
+                                      league_memberships__league_id__in=leagues)
+                .distinct().first())
+    if mate is None:
+        raise NotALeagueMate("Invite directly only a fellow member of one of your leagues "
+                             "(not yourself); or send anyone the invitation's code.")
+    return mate
+
+
+def _waiting_create(*, player, turn_seconds: int, target: int, invitee=None,
+                    rematch_of: Match | None = None) -> Match:
+    for attempt in range(_CODE_TRIES):
+        try:
+            with transaction.atomic():  # a savepoint: a taken code rolls back only this try
+                return Match.objects.create(
+                    mode=Match.Mode.FRIEND, target=target, status=Match.Status.WAITING,
+                    seed=secrets.token_bytes(32).hex(), player0=player,
+                    turn_seconds=turn_seconds, invite_code=new_code(), invitee=invitee,
+                    rematch_of=rematch_of)
+        except IntegrityError:
+            if attempt == _CODE_TRIES - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def match_invite(*, player, turn_seconds: int, target: int, invitee_id=None) -> Match:
+    """A waiting match of ``player``'s in seat 0, to be joined with its code; with
+    ``invitee_id``, an invitation to that league mate only."""
+    with transaction.atomic():
+        invitee = _league_mate(player, invitee_id) if invitee_id is not None else None
+        services.active_matches_check(player)
+        return _waiting_create(player=player, turn_seconds=turn_seconds, target=target,
+                               invitee=invitee)
+
+
+def match_join(*, player, code: str) -> Match:
+    """``player`` takes seat 1 of the waiting match with ``code``: 404 for a code that names
+    no open invitation to them (unknown, cancelled, expired, or addressed to someone else)."""
+    normal = code_normalise(code)
+    found = Match.objects.filter(invite_code=normal).values_list("pk", flat=True).first() \
+        if normal else None
+    if found is None:
+        raise InvitationNotFound("No invitation has this code.")
+    expire_if_due(found)  # an invitation past its days reads as gone, and is marked so
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=found).first()
+        if match.player0_id == player.pk:
+            raise OwnMatch("You created this match: send its code to your opponent.")
+        if match.invitee_id is not None and match.invitee_id != player.pk:
+            raise InvitationNotFound("No invitation with this code is open to you.")
+        if match.status == Match.Status.CANCELLED or match.is_expired(timezone.now()):
+            raise InvitationNotFound(
+                "This invitation has expired." if match.reason == Match.Reason.EXPIRED
+                or match.status == Match.Status.WAITING else "This invitation was cancelled.")
+        if match.status != Match.Status.WAITING:
+            raise MatchFull("Someone has already joined this match."
+                            if match.player1_id != player.pk else "You joined it already.")
+        services.active_matches_check(player)
+        return services.match_deal(match=match, opponent=player)
+
+
+def _close(match: Match, reason: str, by: int | None) -> None:
+    """Cancel the locked waiting ``match``: a ``cancelled`` event, nothing dealt."""
+    log = Log(match)
+    match.status = Match.Status.CANCELLED
+    match.reason = reason
+    match.finished_at = log.now
+    match.clock_stop()
+    log.event("cancelled", {"reason": reason, "by": by})
+    services._store(match=match, game=None, new_games=[], log=log)
+
+
+def match_cancel(*, match: Match, player) -> Match:
+    """The creator cancels their locked waiting match, or its invitee declines it."""
+    if match.status != Match.Status.WAITING:
+        raise MatchNotWaiting(
+            f"The match is {match.status}: only a match nobody has joined can be cancelled"
+            + (" (resign instead)." if match.status == Match.Status.PLAYING else "."))
+    _close(match, Match.Reason.CANCELLED, by=match.viewer_seat(player))
+    return match
+
+
+def expire_if_due(match_id) -> bool:
+    """Cancel the waiting match ``match_id`` (``reason: "expired"``) if nobody joined it within
+    its days; exactly once, under its lock. Whether it did."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or not match.is_expired(timezone.now()):
+            return False
+        _close(match, Match.Reason.EXPIRED, by=None)
+        return True
+
+
+def match_rematch(*, match: Match, player) -> Match:
+    """A new waiting match for the locked finished friend ``match``: same settings, the other
+    player invited. One rematch per match."""
+    if match.mode != Match.Mode.FRIEND:
+        raise RematchUnavailable("A rematch is offered only between people; against the bot "
+                                 "start a new match.")
+    if not match.is_over:
+        raise RematchUnavailable(f"The match is {match.status}: a rematch follows a match "
+                                 "that finished.")
+    existing = Match.objects.filter(rematch_of=match).values_list("pk", flat=True).first()
+    if existing is not None:
+        raise RematchUnavailable(f"This match has its rematch already: {existing}.")
+    seat = match.seat_of(player)
+    opponent = match.player1 if seat == 0 else match.player0
+    services.active_matches_check(player)
+    return _waiting_create(player=player, turn_seconds=match.turn_seconds, target=match.target,
+                           invitee=opponent, rematch_of=match)
