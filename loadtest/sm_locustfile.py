@@ -21,7 +21,7 @@ event delivery latency is the time from the actor receiving its action's answer 
 socket receiving that answer's last event, both on this process's clock.
 
 Environment: LOAD_SM_FRIENDS=80 (an even number of players in friend matches) LOAD_SM_BOTS=20,
-LOAD_SM_PACE=5 (actions a second a player aims at during its turn; 0: flat out),
+LOAD_SM_PACE=8 (actions a second a player aims at during its turn; 0: flat out),
 LOAD_SM_TARGET=1 (points a match is played to: 1, one game), LOAD_SM_TURN_SECONDS=86400,
 LOAD_SM_BOT_SOCKETS=1, LOAD_SM_POLL_SECONDS=5.
 """
@@ -44,7 +44,7 @@ from locust import FastHttpUser, constant, events, task
 
 FRIENDS = int(os.environ.get("LOAD_SM_FRIENDS", "80"))
 BOTS = int(os.environ.get("LOAD_SM_BOTS", "20"))
-PACE = float(os.environ.get("LOAD_SM_PACE", "5"))
+PACE = float(os.environ.get("LOAD_SM_PACE", "8"))
 TARGET = int(os.environ.get("LOAD_SM_TARGET", "1"))
 TURN_SECONDS = int(os.environ.get("LOAD_SM_TURN_SECONDS", "86400"))
 BOT_SOCKETS = os.environ.get("LOAD_SM_BOT_SOCKETS", "1") not in ("", "0")

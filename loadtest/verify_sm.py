@@ -424,7 +424,7 @@ def _print_row(name: str, row: dict) -> None:
 
 def print_report(report: dict, machine: dict, load) -> None:
     friends, bots, pace = (os.environ.get(name, default) for name, default in (
-        ("LOAD_SM_FRIENDS", "80"), ("LOAD_SM_BOTS", "20"), ("LOAD_SM_PACE", "5")))
+        ("LOAD_SM_FRIENDS", "80"), ("LOAD_SM_BOTS", "20"), ("LOAD_SM_PACE", "8")))
     pace = "flat out" if float(pace) == 0 else f"{pace} actions/s each during their turns"
     print(f"\n== Spite & Malice: {friends} players in friend matches, {bots} against the bot, "
           f"{pace}, {report['duration']:.1f} s "
