@@ -156,7 +156,7 @@ def _rematch_id(match: Match) -> str | None:
 
 def _connected(match: Match) -> list[bool]:
     """Each seat's presence now; the bot is always there."""
-    connected = seats_connected(match.pk)
+    connected = seats_connected(match)  # the match itself: no query for its bot seat
     return [True if match.bot_seat == seat else bool(connected[seat]) for seat in SEATS]
 
 
