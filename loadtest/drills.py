@@ -33,10 +33,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from datetime import UTC, datetime
 
 import psutil
@@ -210,11 +212,28 @@ def summarise_sm(name: str, load: LoadRun, machine: dict, report: dict) -> dict:
                 marks[mark] if mark == "victim_connections" else round(marks[mark] - fault, 3))
     if report["samples"]:
         summary["sample_failure_bodies"] = report["samples"]
-    if name == "sm-redis":
-        log = (load.workdir / "gunicorn.log").read_text(errors="replace")
-        summary["log"] = sorted({line.split("] ", 1)[-1][:200] for line in log.splitlines()
-                                 if "Throttling" in line or "live" in line})[:10]
+    summary["log"] = log_digest((load.workdir / "gunicorn.log").read_text(errors="replace"))
     return summary
+
+
+LOG_LINE = re.compile(r"^\S+ \S+ (WARNING|ERROR|CRITICAL) (\S+): (.*)$")
+EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Refused|Closed)\b.*$")
+
+
+def log_digest(log: str, limit: int = 12) -> list[str]:
+    """The app's warnings and errors during a drill, each distinct message once with its count
+    (numbers and addresses blurred so that repeats of one message count together)."""
+    counts: Counter[str] = Counter()
+    for line in log.splitlines():
+        found = LOG_LINE.match(line)
+        if found:
+            text = f"{found[1]} {found[2]}: {found[3]}"
+        elif EXCEPTION_LINE.match(line):
+            text = f"raised {line}"
+        else:
+            continue
+        counts[re.sub(r"\d+(\.\d+)?", "N", text)[:160]] += 1
+    return [f"{count} x {text}" for text, count in counts.most_common(limit)]
 
 
 def drill(name: str) -> dict:
