@@ -110,6 +110,15 @@ export default async function profile(root, route, { signal }) {
     heading,
     me ? h("p", { class: "subtle" }, me.guest ? t("profile.guest") : t("profile.claimed_note")) : null,
     sections));
+  if (me) spiteMalice(root.querySelector(".page"), signal);
+}
+
+/** Spite & Malice's rating and record, as the stats page shows them (loaded on its own). */
+async function spiteMalice(page, signal) {
+  const [data, { spiteMaliceStats }] = await Promise.all([api.stats().catch(() => null), import("../spitemalice/lobby/stats.js")]);
+  if (!data?.spite_malice || signal.aborted) return;
+  const section = await spiteMaliceStats(data.spite_malice);
+  if (!signal.aborted) page.querySelector("#signin-section")?.before(section);
 }
 
 /** Username and password inputs; `passwordAutocomplete` tells password managers which kind. */

@@ -46,4 +46,10 @@ export default async function stats(root, route, { signal }) {
           ? t(game.rank ? "stats.recent_won_rank" : "stats.recent_won", { n: game.score, rank: game.rank ?? 0 })
           : t(`stats.recent_${game.status}`))))),
     ] : null);
+  // The other game's statistics, under these (a module of its own, with its own strings).
+  if (data.spite_malice) {
+    const { spiteMaliceStats } = await import("../spitemalice/lobby/stats.js");
+    const section = await spiteMaliceStats(data.spite_malice);
+    if (!signal.aborted) body.append(section);
+  }
 }

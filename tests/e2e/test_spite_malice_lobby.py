@@ -218,3 +218,19 @@ def test_a_league_mate_is_invited_from_the_league_page_and_sees_it_waiting(open_
     bo_page.locator("#sm-join").click()
     expect(bo_page).to_have_url(MATCH_ROUTE)
     expect(ada).to_have_url(bo_page.url, timeout=10_000)
+
+
+def test_stats_and_profile_show_the_spite_malice_record(open_page):
+    page = open_page("/#/stats")
+    me = signed_in(page, "Ada")
+    match = me.post("spite-malice/matches", {"opponent": "bot", "level": "easy", "target": 1})
+    resigned = me.client.post(f"/api/v1/spite-malice/matches/{match['id']}/resign")
+    assert resigned.status_code == 200, resigned.content
+    page.reload()
+    section = page.locator("#sm-stats")
+    expect(section.locator("h2")).to_have_text("Spite & Malice")
+    expect(section.locator('[data-stat="sm-matches_played"] dd')).to_have_text("1")
+    expect(section.locator('[data-stat="sm-matches_won"] dd')).to_have_text("0")
+    expect(section.locator("#sm-rating")).to_contain_text("No rating yet")
+    page.goto("/#/profile")
+    expect(page.locator("#sm-stats")).to_be_visible()
