@@ -45,9 +45,34 @@ export default async function show(main, route, { signal }) {
     return;
   }
   if (signal.aborted) return;
+  if (match.status === "waiting") {
+    match = await waitForJoin(main, match, { signal });
+    if (!match || signal.aborted) return;
+  }
   const screen = matchScreen(match, { signal });
   replace(main, screen);
   screen.querySelector("h1")?.focus({ preventScroll: true });
+}
+
+/** A match nobody has joined yet: says so, links to its invitation, and resolves with the
+ *  match once the opponent has taken their seat (null if it was cancelled or left). */
+function waitForJoin(main, match, { signal }) {
+  replace(main, h("section", { class: "page sm-page", "aria-labelledby": "sm-heading" },
+    h("h1", { id: "sm-heading", tabindex: "-1" }, st("sm.title")),
+    h("p", { class: "sm-waiting", role: "status" }, st("sm.waiting")),
+    h("p", {}, h("a", { href: `#/spite-malice/invite/${encodeURIComponent(match.id)}` }, st("sm.invitation")))));
+  return new Promise((resolve) => {
+    const timer = setInterval(async () => {
+      try {
+        const now = await api.smMatch(match.id);
+        if (now.status === "waiting") return;
+        clearInterval(timer);
+        resolve(now.status === "cancelled" ? null : now);
+        if (now.status === "cancelled") replace(main.querySelector(".sm-waiting"), st("sm.cancelled"));
+      } catch { /* ask again at the next tick */ }
+    }, 3000);
+    signal?.addEventListener("abort", () => { clearInterval(timer); resolve(null); });
+  });
 }
 
 function matchScreen(initial, { signal }) {
@@ -60,7 +85,7 @@ function matchScreen(initial, { signal }) {
   let liveState = null;
 
   const heading = h("h1", { id: "sm-heading", tabindex: "-1" });
-  const scoreLine = h("p", { class: "sm-match-score" });
+  const scoreLine = h("p", { class: "sm-screen-score" });
   const statusLine = h("p", { class: "sm-status", "aria-live": "off" });
   const clock = h("span", { class: "sm-clock" });
   const banner = h("p", { class: "sm-banner", role: "status", hidden: true });
@@ -74,7 +99,7 @@ function matchScreen(initial, { signal }) {
     ? h("button", { type: "button", class: "button sm-hint" }, st("sm.hint")) : null;
   const cancelButton = h("button", { type: "button", class: "button button-quiet sm-cancel", hidden: true }, st("sm.cancel"));
 
-  const root = h("section", { class: "sm-match", "aria-labelledby": "sm-heading", dataset: { match: match.id, mode: match.mode } },
+  const root = h("section", { class: "sm-screen", "aria-labelledby": "sm-heading", dataset: { match: match.id, mode: match.mode } },
     h("div", { class: "sm-head" }, heading, scoreLine, h("p", { class: "sm-status-row" }, statusLine, clock)),
     banner,
     results,

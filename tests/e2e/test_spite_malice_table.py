@@ -23,9 +23,9 @@ from tests.e2e.flows import ApiPlayer, token_of
 QUICK_DEAL = b"table-36"
 
 
-def signed_in(page) -> Player:
+def signed_in(page, name: str | None = "Ada") -> Player:
     """The page's player (a guest made through the API), signed in on the page."""
-    player = ApiPlayer(name="Ada")
+    player = ApiPlayer(name=name)
     page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", player.token)
     me = player.client.get("/api/v1/players/me").json()
     return Player.objects.get(pk=me["id"])
@@ -40,12 +40,12 @@ def bot_match(player: Player, *, seed: bytes = QUICK_DEAL, level: str = "easy",
 
 def open_match(page, match: Match) -> None:
     page.goto(f"/#/spite-malice/match/{match.pk}")
-    page.locator(".sm-match .sm-table").wait_for()
+    page.locator(".sm-screen .sm-table").wait_for()
 
 
 def settled(page) -> None:
     """Waits until the events are shown and the table is the server's again."""
-    page.wait_for_selector('.sm-match[data-animating="false"]:not(.is-busy)')
+    page.wait_for_selector('.sm-screen[data-animating="false"]:not(.is-busy)')
 
 
 def next_action(match: Match) -> list[str]:
@@ -62,7 +62,7 @@ def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_pag
     player = signed_in(page)
     match = bot_match(player)
     open_match(page, match)
-    root = page.locator(".sm-match")
+    root = page.locator(".sm-screen")
     expect(root).to_have_attribute("data-mode", "bot")
     # Both pay-off piles, four side stacks each, three centre stacks, the stock and your hand.
     expect(page.locator('[data-place="0:P"], [data-place="1:P"]')).to_have_count(2)
@@ -122,8 +122,8 @@ def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_pag
 
     # A reload shows the same finished match, from the server.
     page.reload()
-    page.locator(".sm-match .sm-table").wait_for()
-    expect(page.locator('.sm-match[data-status="finished"]')).to_have_count(1)
+    page.locator(".sm-screen .sm-table").wait_for()
+    expect(page.locator('.sm-screen[data-status="finished"]')).to_have_count(1)
     expect(page.locator('.sm-result[data-game="1"]')).to_be_visible()
 
 
@@ -133,7 +133,7 @@ def test_a_turn_is_played_by_keyboard_alone(open_page, shoot):
     match = bot_match(player, seed=b"table-20", target=50)
     open_match(page, match)
     settled(page)
-    root = page.locator(".sm-match")
+    root = page.locator(".sm-screen")
     expect(root).to_have_attribute("data-turn", "you")
     before = int(root.get_attribute("data-event"))
 
@@ -194,3 +194,95 @@ def test_the_table_is_mirrored_in_persian(open_page, shoot):
     page.emulate_media(color_scheme="dark")
     shoot(page, "sm-phone-dark-fa-table")
     assert token_of(page)
+
+
+def test_after_a_daily_its_rank_chart_and_spoiler_free_share_text(open_page, shoot):
+    from tests.server.spitemalice.support import greedy
+
+    page = open_page("/")
+    player = ApiPlayer(name="Ada", trusted=True)
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", player.token)
+    match = player.post("spite-malice/matches", {"mode": "daily"})
+    for _ in range(2000):
+        if match["status"] == "finished":
+            break
+        game = match["game"]
+        match = player.post(f"spite-malice/matches/{match['id']}/actions",
+                            {"action": greedy(game), "game": game["number"],
+                             "actions": game["actions"]})
+    assert match["status"] == "finished"
+    number = player.client.get("/api/v1/spite-malice/daily").json()["number"]
+
+    page.goto(f"/#/spite-malice/match/{match['id']}")
+    result = page.locator('.sm-result[data-game="1"]')
+    expect(result).to_be_visible()
+    share = page.locator("#sm-share-text")
+    game = match["game"]
+    if game["status"] == "won" and game["winner"] == 0:
+        expect(share).to_have_text(f"Spite & Malice #{number} · won by {game['points']}")
+        expect(page.locator("#sm-rank")).to_have_text(re.compile(r"Rank 1 of 1 winners"))
+        expect(page.locator(".chart .bar-mine")).to_have_attribute("data-score", str(game["points"]))
+    elif game["status"] == "tied":
+        expect(share).to_have_text(f"Spite & Malice #{number} · tied")
+    else:
+        expect(share).to_have_text(f"Spite & Malice #{number} · lost by {game['points']}")
+        expect(page.locator("#sm-rank")).to_contain_text("Only wins get a rank")
+    assert not re.search(r"\b[A2-9TJQK][CDHS]\b", share.inner_text())
+    expect(page.locator(".sm-hint")).to_have_count(0)  # never a hint in a daily
+    shoot(page, "sm-phone-light-daily-result")
+
+
+def test_screenshots_of_the_table_in_every_look(open_page, shoot):
+    """Phone and desktop, light and dark, and each script, mid-game, for a person to look at."""
+    for name, options in [
+        ("sm-desktop-light-table", {"viewport": DESKTOP}),
+        ("sm-desktop-dark-table", {"viewport": DESKTOP, "color_scheme": "dark"}),
+        ("sm-phone-dark-table", {"color_scheme": "dark"}),
+        ("sm-desktop-light-fa-table", {"viewport": DESKTOP, "locale": "fa-IR"}),
+        ("sm-phone-light-ml-table", {"locale": "ml-IN"}),
+        ("sm-phone-light-ka-table", {"locale": "ka-GE"}),
+        ("sm-phone-light-bn-table", {"locale": "bn-BD"}),
+    ]:
+        page = open_page("/", **options)
+        player = signed_in(page, name=None)
+        match = bot_match(player, seed=b"table-20", target=50)
+        for _ in range(6):  # a few turns in, so the side stacks hold cards
+            api = ApiPlayer(token=token_of(page))
+            state = api.client.get(f"/api/v1/spite-malice/matches/{match.pk}").json()
+            legal = state["game"]["legal_actions"]
+            action = next(a for a in legal if a[1].startswith("S"))
+            api.post(f"spite-malice/matches/{match.pk}/actions",
+                     {"action": action, "game": state["game"]["number"],
+                      "actions": state["game"]["actions"]})
+        open_match(page, match)
+        settled(page)
+        page.locator("[data-source]").first.click()
+        expect(page.locator("body")).not_to_contain_text(re.compile(r"\bsm\.[a-z_.]+"))
+        shoot(page, name)
+
+
+def test_a_card_is_dragged_and_dropped_onto_a_side_stack(open_page):
+    # Tall enough that the hand and the side stacks are in sight together.
+    page = open_page("/", viewport={"width": 1280, "height": 1200})
+    player = signed_in(page)
+    match = bot_match(player, seed=b"table-20", target=50)
+    open_match(page, match)
+    settled(page)
+    root = page.locator(".sm-screen")
+    before = int(root.get_attribute("data-event"))
+    card = page.locator(".sm-hand-card[data-source]").last
+    code = card.get_attribute("data-source")
+    start = card.bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(start["x"] + 30, start["y"] - 40, steps=4)
+    # Once the drag begins, the places the card may go are marked: the discards among them.
+    target = page.locator('[data-target="S3"].sm-discard')
+    expect(target).to_be_visible()
+    box = target.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=6)
+    expect(target).to_have_class(re.compile("sm-drop-over"))
+    page.mouse.up()
+    settled(page)
+    assert int(root.get_attribute("data-event")) > before
+    expect(page.locator(f'.sm-near [data-place="0:S3"] .card[data-card="{code}"]')).to_be_visible()

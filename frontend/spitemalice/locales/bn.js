@@ -34,6 +34,8 @@ export default {
   "sm.showing_theirs": "{who} খেললেন…",
   "sm.match_over": "ম্যাচ শেষ",
   "sm.waiting": "প্রতিপক্ষের যোগ দেওয়ার অপেক্ষা",
+  "sm.invitation": "আমন্ত্রণ আর তার লিংক দেখুন",
+  "sm.cancelled": "এই আমন্ত্রণ বাতিল করা হয়েছে।",
   "sm.reconnecting": "সংযোগ কেটে গেছে: আবার যুক্ত হচ্ছে…",
   "sm.clock_days": { one: "{n} দিন {h} ঘণ্টা", other: "{n} দিন {h} ঘণ্টা" },
   "sm.clock_hours": "{h}:{m} ঘণ্টা",

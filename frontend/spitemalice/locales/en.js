@@ -35,6 +35,8 @@ export default {
   "sm.showing_theirs": "{who} played…",
   "sm.match_over": "The match is over",
   "sm.waiting": "Waiting for your opponent to join",
+  "sm.invitation": "See the invitation and its link",
+  "sm.cancelled": "This invitation was cancelled.",
   "sm.reconnecting": "Connection lost: reconnecting…",
   "sm.clock_days": { one: "{n} day {h} h", other: "{n} days {h} h" },
   "sm.clock_hours": "{h}:{m} h",

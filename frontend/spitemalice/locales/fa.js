@@ -34,6 +34,8 @@ export default {
   "sm.showing_theirs": "{who} بازی کرد…",
   "sm.match_over": "مسابقه تمام شد",
   "sm.waiting": "در انتظار پیوستن حریف",
+  "sm.invitation": "دعوت‌نامه و پیوندش را ببینید",
+  "sm.cancelled": "این دعوت لغو شد.",
   "sm.reconnecting": "اتصال قطع شد؛ در حال وصل شدن دوباره…",
   "sm.clock_days": { one: "{n} روز و {h} ساعت", other: "{n} روز و {h} ساعت" },
   "sm.clock_hours": "{h}:{m} ساعت",

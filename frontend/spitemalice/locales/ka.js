@@ -34,6 +34,8 @@ export default {
   "sm.showing_theirs": "{who} ითამაშა…",
   "sm.match_over": "მატჩი დასრულდა",
   "sm.waiting": "ველოდებით, როდის შემოგიერთდება მეტოქე",
+  "sm.invitation": "მოსაწვევი და მისი ბმული",
+  "sm.cancelled": "ეს მოსაწვევი გაუქმდა.",
   "sm.reconnecting": "კავშირი გაწყდა: ვუკავშირდებით თავიდან…",
   "sm.clock_days": { one: "{n} დღე {h} სთ", other: "{n} დღე {h} სთ" },
   "sm.clock_hours": "{h}:{m} სთ",

@@ -34,6 +34,8 @@ export default {
   "sm.showing_theirs": "{who} കളിച്ചത്…",
   "sm.match_over": "മത്സരം കഴിഞ്ഞു",
   "sm.waiting": "എതിരാളി ചേരാൻ കാത്തിരിക്കുന്നു",
+  "sm.invitation": "ക്ഷണവും അതിന്റെ ലിങ്കും കാണൂ",
+  "sm.cancelled": "ഈ ക്ഷണം റദ്ദാക്കി.",
   "sm.reconnecting": "ബന്ധം മുറിഞ്ഞു: വീണ്ടും ബന്ധിപ്പിക്കുന്നു…",
   "sm.clock_days": { one: "{n} ദിവസം {h} മണിക്കൂർ", other: "{n} ദിവസം {h} മണിക്കൂർ" },
   "sm.clock_hours": "{h}:{m} മണിക്കൂർ",

@@ -1,0 +1,128 @@
+"""A friend match in two browsers against the real server (gunicorn with its ASGI workers, as
+`make run` serves it, on the PostgreSQL test database and Redis): one invites by link, the
+other opens the link and joins, and turns go each way with the opponent's plays appearing
+live on the other screen; a dropped socket says it is reconnecting and catches up."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
+from tests.e2e.conftest import PHONE
+
+
+def api(base: str, method: str, path: str, token: str | None = None, body: dict | None = None):
+    request = urllib.request.Request(
+        f"{base}/api/v1/{path}", method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Accept": "application/json",
+                 **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or b"null")
+
+
+@pytest.fixture
+def server(tmp_path):
+    why = redis_reachable()
+    if why:
+        pytest.fail(why)
+    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL, log_dir=tmp_path,
+                     collect_static=True) as running:
+        yield running
+
+
+def device(browser, server, token: str, problems: list[str]):
+    context = browser.new_context(viewport=PHONE, locale="en-US", timezone_id="UTC",
+                                  base_url=server.base, reduced_motion="reduce")
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+    page.on("console", lambda message: problems.append(f"console: {message.text}")
+            if "Content Security Policy" in message.text else None)
+    page.goto("/")
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", token)
+    return context, page
+
+
+def discard_a_card(page) -> str:
+    """Ends the turn: the first hand card, discarded on the first side stack offered."""
+    card = page.locator(".sm-hand-card[data-source]").first
+    code = card.get_attribute("data-source")
+    card.click()
+    page.locator("[data-target].sm-discard").first.click()
+    return code
+
+
+def on_turn(page) -> None:
+    expect(page.locator('.sm-screen[data-animating="false"][data-turn="you"]')).to_have_count(1)
+
+
+def test_a_friend_match_is_played_live_in_two_browsers(browser, server, shoot):
+    problems: list[str] = []
+    ada = api(server.base, "POST", "players", body={"name": "Ada"})
+    bea = api(server.base, "POST", "players", body={"name": "Bea"})
+    match = api(server.base, "POST", "spite-malice/matches", ada["token"],
+                {"opponent": "friend", "turn_seconds": 3600, "target": 1})
+    assert match["status"] == "waiting"
+    invite = match["invite"]["url"]
+
+    context_a, page_a = device(browser, server, ada["token"], problems)
+    context_b, page_b = device(browser, server, bea["token"], problems)
+    try:
+        # Ada waits on her match's screen; Bea opens the invitation's link and joins.
+        page_a.goto(f"/#/spite-malice/match/{match['id']}")
+        expect(page_a.locator(".sm-waiting")).to_be_visible()
+        page_b.goto(invite.replace(invite.split("/spite-malice/")[0], server.base))
+        page_b.locator("#sm-join").click()
+        page_b.locator(".sm-screen .sm-table").wait_for()
+        page_a.locator(".sm-screen .sm-table").wait_for(timeout=20_000)
+
+        # Both are connected, and each sees the other so.
+        for page in (page_a, page_b):
+            expect(page.locator(".sm-screen")).to_have_attribute("data-live", "live")
+            expect(page.locator('.sm-far .sm-presence[data-connected="true"]')).to_be_visible()
+        shoot(page_a, "sm-phone-light-friend")
+
+        # Turns each way: what one discards appears on the other's screen, live.
+        for turn in range(4):
+            mover, watcher = (page_a, page_b) if page_a.locator(
+                '.sm-screen[data-turn="you"]').count() else (page_b, page_a)
+            on_turn(mover)
+            before = int(watcher.locator(".sm-screen").get_attribute("data-event"))
+            code = discard_a_card(mover)
+            on_turn(watcher)
+            assert int(watcher.locator(".sm-screen").get_attribute("data-event")) > before
+            expect(watcher.locator(f'.sm-far .sm-side .card[data-card="{code}"]').first).to_be_visible()
+            if turn == 1:
+                shoot(watcher, "sm-phone-light-friend-live")
+
+        # A dropped socket: the server's workers are stopped; each restarts, the page says it
+        # is reconnecting, then is live again and catches up with the other's turn.
+        mover, watcher = (page_a, page_b) if page_a.locator(
+            '.sm-screen[data-turn="you"]').count() else (page_b, page_a)
+        for pid in server.worker_pids():
+            os.kill(pid, signal.SIGKILL)
+        expect(watcher.locator(".sm-banner")).to_be_visible()
+        expect(watcher.locator(".sm-banner")).to_contain_text("reconnecting")
+        shoot(watcher, "sm-phone-light-reconnecting")
+        expect(watcher.locator(".sm-screen")).to_have_attribute("data-live", "live", timeout=30_000)
+        expect(watcher.locator(".sm-banner")).to_be_hidden()
+        on_turn(mover)
+        code = discard_a_card(mover)
+        on_turn(watcher)
+        expect(watcher.locator(f'.sm-far .sm-side .card[data-card="{code}"]').first).to_be_visible()
+
+        # A reload on the other device shows exactly the server's table.
+        watcher.reload()
+        on_turn(watcher)
+        expect(watcher.locator(f'.sm-far .sm-side .card[data-card="{code}"]').first).to_be_visible()
+    finally:
+        context_a.close()
+        context_b.close()
+    assert problems == []
