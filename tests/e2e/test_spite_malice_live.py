@@ -59,6 +59,11 @@ def discard_a_card(page) -> str:
     return code
 
 
+def discarded(page, code: str):
+    """The card on the opponent's side stacks, as this page shows them."""
+    return page.locator(f'.sm-far .sm-side .card[data-card="{code}"]').first
+
+
 def on_turn(page) -> None:
     expect(page.locator('.sm-screen[data-animating="false"][data-turn="you"]')).to_have_count(1)
 
@@ -98,7 +103,7 @@ def test_a_friend_match_is_played_live_in_two_browsers(browser, server, shoot):
             code = discard_a_card(mover)
             on_turn(watcher)
             assert int(watcher.locator(".sm-screen").get_attribute("data-event")) > before
-            expect(watcher.locator(f'.sm-far .sm-side .card[data-card="{code}"]').first).to_be_visible()
+            expect(discarded(watcher, code)).to_be_visible()
             if turn == 1:
                 shoot(watcher, "sm-phone-light-friend-live")
 
@@ -116,12 +121,12 @@ def test_a_friend_match_is_played_live_in_two_browsers(browser, server, shoot):
         on_turn(mover)
         code = discard_a_card(mover)
         on_turn(watcher)
-        expect(watcher.locator(f'.sm-far .sm-side .card[data-card="{code}"]').first).to_be_visible()
+        expect(discarded(watcher, code)).to_be_visible()
 
         # A reload on the other device shows exactly the server's table.
         watcher.reload()
         on_turn(watcher)
-        expect(watcher.locator(f'.sm-far .sm-side .card[data-card="{code}"]').first).to_be_visible()
+        expect(discarded(watcher, code)).to_be_visible()
     finally:
         context_a.close()
         context_b.close()

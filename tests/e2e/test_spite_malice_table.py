@@ -71,8 +71,7 @@ def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_pag
     expect(page.locator('[data-place="stock"]')).to_have_count(1)
     shoot(page, "sm-phone-light-table")
 
-    actions = 0
-    for _ in range(300):
+    for actions in range(300):
         settled(page)
         if root.get_attribute("data-status") == "finished":
             break
@@ -86,7 +85,6 @@ def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_pag
             expect(page.locator("#sm-prompt")).not_to_be_empty()
             shoot(page, "sm-phone-light-chosen")
         page.locator(f'[data-target="{target}"]').click()
-        actions += 1
         if page.locator(".sm-skip:visible").count():
             page.locator(".sm-skip").click()
     else:
@@ -106,7 +104,8 @@ def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_pag
     result.locator('[data-action="reveal"]').click()
     expect(page.locator(".sm-reveal-seat")).to_have_count(2)
     expect(page.locator('.sm-reveal-seat[data-seat="1"] .sm-chip').first).to_be_visible()
-    assert page.locator(".sm-reveal-seat").first.locator(".sm-chips").first.locator(".sm-chip").count() == 20
+    first_pile = page.locator(".sm-reveal-seat").first.locator(".sm-chips").first
+    assert first_pile.locator(".sm-chip").count() == 20
     shoot(page, "sm-phone-light-reveal")
 
     # The replay steps action by action from the deal.
@@ -221,7 +220,8 @@ def test_after_a_daily_its_rank_chart_and_spoiler_free_share_text(open_page, sho
     if game["status"] == "won" and game["winner"] == 0:
         expect(share).to_have_text(f"Spite & Malice #{number} · won by {game['points']}")
         expect(page.locator("#sm-rank")).to_have_text(re.compile(r"Rank 1 of 1 winners"))
-        expect(page.locator(".chart .bar-mine")).to_have_attribute("data-score", str(game["points"]))
+        expect(page.locator(".chart .bar-mine")).to_have_attribute("data-score",
+                                                                    str(game["points"]))
     elif game["status"] == "tied":
         expect(share).to_have_text(f"Spite & Malice #{number} · tied")
     else:
