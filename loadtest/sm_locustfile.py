@@ -174,8 +174,14 @@ class MatchSocket:
             except Exception as error:  # noqa: BLE001 - every failure is journaled and retried
                 if self.closing:
                     break
-                kind = str(error) if isinstance(error, ClosedByServer) else type(error).__name__
-                journal.socket_error(kind, str(error), self.match_id, self.seat)
+                if isinstance(error, ClosedByServer):
+                    kind = str(error)
+                elif isinstance(error, websocket.WebSocketBadStatusException):
+                    kind = f"handshake refused {error.status_code}"
+                else:
+                    kind = type(error).__name__
+                held = "first connection" if connection == 1 else "a reconnection"
+                journal.socket_error(f"{kind} ({held})", str(error), self.match_id, self.seat)
                 self.wake.set()  # the player reads the match while the socket is away
                 gevent.sleep(0.2 + random.random() * 0.3)
             finally:
