@@ -102,11 +102,17 @@ def _match_create(*, player, mode: str, level: str, target: int, seed: bytes,
     return match
 
 
+def player_lock(player) -> None:
+    """Lock the player's row until the transaction ends: their requests that start or join
+    matches then run one after the other."""
+    Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").first()
+
+
 def active_matches_check(player) -> None:
     """Refuse a new match (409 ``too_many_matches``) to a player with ``ACTIVE_MATCHES``
     already; the player's row stays locked until the transaction ends, so two requests racing
     cannot both take the last place."""
-    Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").first()
+    player_lock(player)
     active = Match.objects.filter(
         Q(player0=player) | Q(player1=player), mode__in=[Match.Mode.BOT, Match.Mode.FRIEND],
         status__in=[Match.Status.WAITING, Match.Status.PLAYING]).count()

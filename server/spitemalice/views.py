@@ -327,7 +327,10 @@ class MatchJoinView(ApiView):
             match = invitations.match_join(player=request.user, code=data.validated_data["code"])
             return status.HTTP_200_OK, output(request, match)
 
-        return idempotency.respond_idempotently(request, join)
+        # The player's row locked first: a retry sent while the first join still runs waits
+        # for it and gets its answer, rather than finding the seat taken.
+        return idempotency.respond_idempotently(
+            request, join, lock=lambda: services.player_lock(request.user))
 
 
 class MatchCancelView(ApiView):

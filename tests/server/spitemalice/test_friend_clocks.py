@@ -1,6 +1,6 @@
 """Turn clocks between people: the deadline each turn shows, and the match lost on time when
 it passes, applied exactly once by whoever notices first (a read, a write or the worker),
-even when they race."""
+even when they race; and joins racing for one seat."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from tests.server.spitemalice.friend_support import (
     whose_turn,
 )
 from tests.server.spitemalice.support import act, greedy, start, url
+from tests.server.test_concurrency import THREADS, race
 
 ON_TIME = ["timeout", "game_over", "match_over"]
 
@@ -201,3 +202,32 @@ def test_the_worker_and_requests_racing_on_an_expired_turn_end_it_exactly_once(m
     assert Event.objects.filter(match_id=view["id"], kind="timeout").count() == 1
     assert_lost_on_time(apis[0], view["id"], loser)
     assert RatedMatch.objects.filter(match_id=view["id"]).count() == 1
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_players_racing_to_join_one_invitation_seat_one_of_them(make_player):
+    _, ada = make_player()
+    code = invite(ada)["invite"]["code"]
+    joiners = [make_player()[1] for _ in range(THREADS)]
+
+    responses = race(lambda index: joiners[index].post(f"{MATCHES}/join", {"code": code}))
+
+    assert sorted(r.status_code for r in responses) == [200] + [409] * (THREADS - 1)
+    assert {r.json()["code"] for r in responses if r.status_code == 409} == {"match_full"}
+    assert Event.objects.filter(kind="joined").count() == 1
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_join_retried_while_it_runs_gets_its_answer(make_player):
+    _, ada = make_player()
+    _, bob = make_player()
+    code = invite(ada)["invite"]["code"]
+
+    responses = race(lambda _: bob.post(f"{MATCHES}/join", {"code": code},
+                                        HTTP_IDEMPOTENCY_KEY="join-race"))
+
+    assert {r.status_code for r in responses} == {200}
+    assert len({r.content for r in responses}) == 1
+    assert Event.objects.filter(kind="joined").count() == 1
