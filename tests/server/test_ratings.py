@@ -14,7 +14,7 @@ from django.utils import timezone
 from server.ratings import services as ratings
 from server.ratings.models import RatedMatch, Rating
 from server.ratings.selectors import Cursor
-from server.spitemalice import services
+from server.spitemalice import clocks, services
 from server.spitemalice.models import Match
 from tests.server.conftest import assert_problem
 from tests.server.spitemalice.support import act, greedy
@@ -113,14 +113,40 @@ def test_a_resignation_rates_as_a_loss(ada, bob):
     assert RatedMatch.objects.get(match_id=match.pk).score_a == 0
 
 
+def overdue(match: Match) -> int:
+    """Put ``match``'s current turn past its deadline; returns the seat to play."""
+    match.refresh_from_db()
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    return match.turn
+
+
 def test_a_timeout_rates_as_a_loss(ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
+    players = [ada_player, bob_player]
     match = services.match_start_friend(player=ada_player, opponent=bob_player, target=25)
+    late = overdue(match)
 
-    finish(match, winner=0, reason="timeout")  # bob let his turn's deadline pass
+    assert clocks.time_out_if_due(match.pk)
 
-    assert rating(ada_player).rating == library(score=1).rating
-    assert rating(bob_player).rating == library(score=0).rating
+    match.refresh_from_db()
+    assert match.reason == "timeout" and match.winner == 1 - late
+    assert rating(players[1 - late]).rating == library(score=1).rating
+    assert rating(players[late]).rating == library(score=0).rating
+
+
+@pytest.mark.postgresql  # row locks under threads
+@pytest.mark.django_db(transaction=True)
+def test_a_timeout_noticed_by_many_at_once_rates_once(make_player):
+    ada_player, _ = make_player("Ada")
+    bob_player, _ = make_player("Bob")
+    match = services.match_start_friend(player=ada_player, opponent=bob_player, target=1)
+    overdue(match)
+
+    assert sorted(race(lambda _: clocks.time_out_if_due(match.pk))) == (
+        [False] * (THREADS - 1) + [True])
+
+    assert RatedMatch.objects.count() == 1
+    assert rating(ada_player).matches == rating(bob_player).matches == 1
 
 
 def test_a_tied_single_game_rates_as_a_draw(ada, bob):
