@@ -50,6 +50,8 @@ export default async function stats(root, route, { signal }) {
   if (data.spite_malice) {
     const { spiteMaliceStats } = await import("../spitemalice/lobby/stats.js");
     const section = await spiteMaliceStats(data.spite_malice);
-    if (!signal.aborted) body.append(section);
+    if (signal.aborted) return;
+    body.prepend(h("h2", { id: "fs-stats-heading" }, t("games.foursquare")));
+    body.append(section);
   }
 }

@@ -407,7 +407,7 @@ export default {
   "nav.matches": "ম্যাচ",
   "smhome.title": "হিংসা ও বিদ্বেষ",
   "smhome.intro": "দুজন খেলোয়াড়ের দৌড়: কে আগে নিজের পে-অফ গাদা খালি করতে পারে।",
-  "smhome.daily": "আজকের খেলা",
+  "smhome.daily": "আজকের খেলা খেলুন",
   "smhome.play_bot": "কম্পিউটারের সঙ্গে খেলুন",
   "smhome.play_friend": "বন্ধুর সঙ্গে খেলুন",
   "rules.spite_malice": "হিংসা ও বিদ্বেষ কীভাবে খেলবেন",

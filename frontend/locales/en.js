@@ -408,7 +408,7 @@ export default {
   "nav.matches": "Matches",
   "smhome.title": "Spite & Malice",
   "smhome.intro": "Two players race to empty their pay-off piles.",
-  "smhome.daily": "Today's daily",
+  "smhome.daily": "Play today's daily",
   "smhome.play_bot": "Play the computer",
   "smhome.play_friend": "Play a friend",
   "rules.spite_malice": "How to play Spite & Malice",

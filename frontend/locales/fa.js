@@ -407,7 +407,7 @@ export default {
   "nav.matches": "مسابقه‌ها",
   "smhome.title": "کینه و بدخواهی",
   "smhome.intro": "دو بازیکن مسابقه می‌دهند که چه کسی زودتر دستهٔ اصلی خود را خالی کند.",
-  "smhome.daily": "بازی امروز",
+  "smhome.daily": "بازی امروز را شروع کن",
   "smhome.play_bot": "بازی با رایانه",
   "smhome.play_friend": "بازی با یک دوست",
   "rules.spite_malice": "طرز بازی «کینه و بدخواهی»",

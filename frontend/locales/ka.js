@@ -407,7 +407,7 @@ export default {
   "nav.matches": "პარტიები",
   "smhome.title": "ჯიბრი და ბოღმა",
   "smhome.intro": "ორი მოთამაშე ეჯიბრება, ვინ დაცლის პირველი თავის საპრიზო დასტას.",
-  "smhome.daily": "დღის თამაში",
+  "smhome.daily": "ითამაშე დღის თამაში",
   "smhome.play_bot": "ითამაშე კომპიუტერთან",
   "smhome.play_friend": "ითამაშე მეგობართან",
   "rules.spite_malice": "როგორ ვითამაშოთ „ჯიბრი და ბოღმა“",

@@ -50,7 +50,7 @@ def test_play_the_computer_starts_a_match_and_lands_on_its_table(open_page):
     page.goto("/#/spite-malice")
     item = page.locator(f'#sm-active li[data-match="{match_id}"]')
     expect(item).to_have_attribute("data-state", "your_turn")
-    expect(item).to_contain_text("Hard")
+    expect(item).to_contain_text("against the computer (hard)")
     expect(item.locator("[data-action=open]")).to_have_attribute("href", f"#/spite-malice/match/{match_id}")
 
 
@@ -234,3 +234,20 @@ def test_stats_and_profile_show_the_spite_malice_record(open_page):
     expect(section.locator("#sm-rating")).to_contain_text("No rating yet")
     page.goto("/#/profile")
     expect(page.locator("#sm-stats")).to_be_visible()
+
+
+def test_persian_lobby_screens_are_right_to_left(open_page):
+    page = open_page("/#/spite-malice/play", locale="fa-IR")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("#sm-bot-heading")).to_have_text("بازی با رایانه")
+    expect(page.get_by_label("۵۰ امتیاز", exact=True)).to_be_checked()  # Persian digits
+    for path, heading in [("/#/spite-malice/friend", "#sm-friend-heading"), ("/#/spite-malice/rules", "#sm-rules-heading"),
+                          ("/#/spite-malice/join/ABCDEFGH", "#sm-join-heading"), ("/#/spite-malice", "#sm-lobby-heading")]:
+        page.goto(path)
+        expect(page.locator(heading)).to_be_visible()
+        expect(page.locator("html")).to_have_attribute("dir", "rtl")
+        expect(page.locator("main")).not_to_contain_text(re.compile(r"\b(lobby|list|join|invite|bot|friend|clock|length|rules|tutorial)\.[a-z_]+"))
+    # The choices read right to left: the first option sits at the right.
+    page.goto("/#/spite-malice/friend")
+    first, last = (page.locator(".choice-option").nth(i).bounding_box() for i in (0, 3))
+    assert first["x"] > last["x"]

@@ -28,7 +28,7 @@ export function timeLeft(deadline, now = Date.now()) {
 
 function who(match) {
   const other = opponent(match);
-  if (other?.bot) return lt("list.computer", { level: levelName(other.bot) });
+  if (other?.bot) return lt("list.computer", { level: levelName(other.bot).toLocaleLowerCase(current().lang) });
   return other?.name ?? null;
 }
 
@@ -39,7 +39,7 @@ function stateLine(match, state) {
     case "waiting": return name ? lt("list.waiting_for", { name }) : lt("list.waiting");
     case "invited": return lt("list.invited", { name });
     case "cancelled": return lt(match.reason === "expired" ? "list.expired" : "list.cancelled");
-    case "won": case "lost": return lt(`list.${state}`) + (["timeout", "resigned"].includes(match.reason) ? ` (${lt(`list.reason_${match.reason}`)})` : "");
+    case "won": case "lost": return ["timeout", "resigned"].includes(match.reason) ? lt(`list.${state}_${match.reason}`, { name }) : lt(`list.${state}`);
     default: return lt(`list.${state}`);
   }
 }
@@ -91,7 +91,7 @@ function matchItem(match, { again }) {
   } else if (match.rematch) {
     actions.push(h("span", { class: "subtle" }, lt("list.rematch_offered")));
   }
-  return h("li", { class: ["sm-match", `sm-${state.replace("_", "-")}`], dataset: { match: match.id, state } },
+  return h("li", { class: ["sm-match", `sm-state-${state}`], dataset: { match: match.id, state } },
     h("p", { class: "sm-match-state" }, h("strong", {}, stateLine(match, state)),
       match.deadline && isActive(match) ? h("time", { class: "sm-due", datetime: match.deadline, dataset: { deadline: match.deadline } }, timeLeft(match.deadline)) : null),
     h("p", { class: "sm-match-detail subtle" }, detailLine(match)),

@@ -57,7 +57,7 @@ export default function tutorial(root) {
     const isTarget = !done && Boolean(chosen) && step.move[1] === id;
     return h("div", { class: "sm-tutorial-pile" },
       h("button", {
-        type: "button", class: "sm-tutorial-card", dataset: { place: id, target: String(isSource || isTarget) },
+        type: "button", class: "sm-tutorial-card", dataset: { place: id, target: String(isSource || isTarget), chosen: String(!done && chosen === id) },
         "aria-label": label, "aria-disabled": isSource || isTarget ? null : "true",
         on: { click: () => pick(id) },
       }, content),

@@ -1,0 +1,82 @@
+"""Screenshots of Spite & Malice's lobby screens, on a phone (390×844) and a desktop, light and
+dark, English and Persian, for a person to look at (screenshots/, git-ignored). Each also
+checks the page does not scroll sideways."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.flows import ApiPlayer
+from tests.e2e.test_screens import assert_no_sideways_scroll
+from tests.e2e.test_spite_malice_lobby import rate, signed_in
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+LOOKS = [
+    pytest.param(PHONE, "light", "en-US", id="phone-light"),
+    pytest.param(PHONE, "dark", "en-US", id="phone-dark"),
+    pytest.param(DESKTOP, "light", "en-US", id="desktop-light"),
+    pytest.param(DESKTOP, "dark", "en-US", id="desktop-dark"),
+    pytest.param(PHONE, "light", "fa-IR", id="phone-fa"),
+    pytest.param(DESKTOP, "dark", "fa-IR", id="desktop-dark-fa"),
+]
+
+
+def no_body(player: ApiPlayer, path: str) -> dict:
+    response = player.client.post(f"/api/v1/{path}")
+    assert response.status_code in (200, 201), response.content
+    return response.json()
+
+
+@pytest.mark.parametrize(("viewport", "scheme", "locale"), LOOKS)
+def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
+    name = f"{'phone' if viewport is PHONE else 'desktop'}-{scheme}" + ("-fa" if locale.startswith("fa") else "")
+    page = open_page(viewport=viewport, color_scheme=scheme, locale=locale)
+    me = signed_in(page, "Ada")
+    rate(me, 1562, 74, 11)
+    # A match of each kind in the list: against the computer, an invitation waiting, one to
+    # you from a league mate, one being played and one finished with a rematch to offer.
+    me.post("spite-malice/matches", {"opponent": "bot", "level": "hard", "target": 25})
+    me.post("spite-malice/matches", {"opponent": "friend", "turn_seconds": 86400, "target": 1})
+    bo = ApiPlayer(name="Bo")
+    league = me.post("leagues", {"name": "Card club"})
+    bo.post("leagues/join", {"code": league["code"]})
+    me_id = me.client.get("/api/v1/players/me").json()["id"]
+    bo.post("spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 25, "invitee": me_id})
+    playing = me.post("spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 50})
+    bo.post("spite-malice/matches/join", {"code": playing["invite"]["code"]})
+    done = me.post("spite-malice/matches", {"opponent": "friend", "turn_seconds": 60, "target": 1})
+    bo.post("spite-malice/matches/join", {"code": done["invite"]["code"]})
+    no_body(bo, f"spite-malice/matches/{done['id']}/resign")
+
+    screens = [
+        ("home", "/#/", "#sm-home .sm-due"),
+        ("lobby", "/#/spite-malice", "#sm-finished"),
+        ("play-bot", "/#/spite-malice/play", "#sm-bot-form"),
+        ("play-friend", "/#/spite-malice/friend", "#sm-friend-form"),
+        ("join", "/#/spite-malice/join/ABCDEFGH", "#sm-join"),
+        ("rules", "/#/spite-malice/rules", ".sm-rules"),
+        ("boards-day", "/#/boards/spite-malice", ".board-body"),
+        ("boards-ratings", "/#/boards/spite-malice/ratings", "#sm-ratings"),
+        ("stats", "/#/stats", "#sm-stats"),
+    ]
+    for screen, path, ready in screens:
+        page.goto(path)
+        page.locator(ready).first.wait_for()
+        expect(page.locator("main[aria-busy]")).to_have_count(0)
+        page.wait_for_load_state("networkidle")
+        shoot(page, f"lobby-{name}-{screen}", full_page=screen != "rules")
+        assert_no_sideways_scroll(page)
+
+    page.goto("/#/spite-malice/friend")
+    page.locator("#sm-invite-create").click()
+    page.locator("#sm-invite-link").wait_for()
+    shoot(page, f"lobby-{name}-invitation")
+    assert_no_sideways_scroll(page)
+
+    page.goto("/#/spite-malice/tutorial")
+    page.locator("#sm-tutorial-next").click()
+    page.locator('.sm-tutorial-card[data-target="true"]').click()
+    shoot(page, f"lobby-{name}-tutorial")
+    assert_no_sideways_scroll(page)
