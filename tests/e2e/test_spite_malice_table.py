@@ -270,6 +270,12 @@ def test_a_card_is_dragged_and_dropped_onto_a_side_stack(open_page):
     settled(page)
     root = page.locator(".sm-screen")
     before = int(root.get_attribute("data-event"))
+    # One tap asks the computer (a bot match): its source is chosen, its target marked.
+    page.locator(".sm-hint").click()
+    expect(page.locator(".sm-suggestion")).to_contain_text("The computer would move")
+    expect(page.locator("[data-target].sm-hinted")).to_have_count(1)
+    page.locator(".sm-cancel").click()
+    expect(page.locator("[data-target]")).to_have_count(0)
     card = page.locator(".sm-hand-card[data-source]").last
     code = card.get_attribute("data-source")
     start = card.bounding_box()
