@@ -16,13 +16,16 @@ class Worker(UvicornWorker):
     CONFIG_KWARGS = {
         "loop": "uvloop",
         "http": "httptools",
-        "ws": "websockets",
+        "ws": "websockets-sansio",
         # Channels has no use for lifespan events.
         "lifespan": "off",
         # The app reads X-Forwarded-* itself, trusting only DJANGO_NUM_PROXIES of them, as
         # under the WSGI workers: uvicorn rewriting the client's address would bypass that.
         "proxy_headers": False,
         "server_header": False,
+        # gunicorn's keepalive (2 s) is short for a browser between two actions; a connection
+        # closed just as a client reuses it costs that request a retry.
+        "timeout_keep_alive": 5,
         # A client sends a few small JSON messages; nothing needs more.
         "ws_max_size": 64 * 1024,
         "ws_ping_interval": 20.0,

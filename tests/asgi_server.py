@@ -135,14 +135,15 @@ def _status(url: str) -> int | None:
 
 @contextmanager
 def asgi_server(*, database_url: str, redis_url: str | None, log_dir: Path, workers: int = 2,
-                threads: int = 4, collect_static: bool = False,
+                threads: int = 4, collect_static: bool = False, prefix: str | None = None,
                 env: dict[str, str] | None = None) -> Iterator[AsgiServer]:
     """The server on a free loopback port, answering /healthz; stopped on exit (SIGTERM, then
-    SIGKILL if it lingers)."""
+    SIGKILL if it lingers). Two servers given the same ``prefix`` (and database and Redis) are
+    two app servers of one deployment."""
     from django.conf import settings
 
     port = free_port()
-    prefix = f"test-{uuid.uuid4().hex[:12]}"
+    prefix = prefix or f"test-{uuid.uuid4().hex[:12]}"
     environment = {
         key: value for key, value in os.environ.items()
         # Not the caller's database or Redis, and not the jobserver of a make running us.

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from channels.security.websocket import AllowedHostsOriginValidator, OriginValidator
-from django.urls import path
+from channels.security.websocket import (
+    AllowedHostsOriginValidator,
+    OriginValidator,
+    WebsocketDenier,
+)
+from django.urls import path, re_path
 
 from server.live.consumers import MatchConsumer
 
 websocket_urlpatterns = [
     path("ws/spite-malice/matches/<uuid:match_id>", MatchConsumer.as_asgi()),
+    # Any other socket's handshake is refused (403), not an error in the log.
+    re_path(r"", WebsocketDenier.as_asgi()),
 ]
 
 

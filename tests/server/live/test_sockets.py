@@ -267,3 +267,11 @@ def test_another_sites_page_cannot_open_a_socket(server, table):
     with pytest.raises(InvalidStatus) as refused:
         server.ws(path(match.pk), token=tokens[0], origin="https://elsewhere.example")
     assert refused.value.response.status_code == 403
+
+
+@pytest.mark.parametrize("where", ["/ws/spite-malice/matches/not-a-uuid", "/ws/elsewhere",
+                                   "/api/v1/players"])
+def test_a_socket_anywhere_else_is_refused(server, where):
+    with pytest.raises(InvalidStatus) as refused:
+        server.ws(where)
+    assert refused.value.response.status_code == 403
