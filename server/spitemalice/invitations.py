@@ -88,15 +88,27 @@ def match_invite(*, player, turn_seconds: int, target: int, invitee_id=None) -> 
                                invitee=invitee)
 
 
+def _match_with(code: str):
+    normal = code_normalise(code)
+    if normal is None:
+        return None
+    return Match.objects.filter(invite_code=normal).values_list("pk", flat=True).first()
+
+
+def code_expire_if_due(code: str) -> None:
+    """Before a join, in a transaction of its own (a refused join rolls its own back): the
+    invitation with ``code`` expires if its days are over."""
+    found = _match_with(code)
+    if found is not None:
+        expire_if_due(found)
+
+
 def match_join(*, player, code: str) -> Match:
     """``player`` takes seat 1 of the waiting match with ``code``: 404 for a code that names
     no open invitation to them (unknown, cancelled, expired, or addressed to someone else)."""
-    normal = code_normalise(code)
-    found = Match.objects.filter(invite_code=normal).values_list("pk", flat=True).first() \
-        if normal else None
+    found = _match_with(code)
     if found is None:
         raise InvitationNotFound("No invitation has this code.")
-    expire_if_due(found)  # an invitation past its days reads as gone, and is marked so
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=found).first()
         if match.player0_id == player.pk:

@@ -327,6 +327,7 @@ class MatchJoinView(ApiView):
             match = invitations.match_join(player=request.user, code=data.validated_data["code"])
             return status.HTTP_200_OK, output(request, match)
 
+        invitations.code_expire_if_due(data.validated_data["code"])  # gone, and marked so
         # The player's row locked first: a retry sent while the first join still runs waits
         # for it and gets its answer, rather than finding the seat taken.
         return idempotency.respond_idempotently(

@@ -265,6 +265,8 @@ def test_an_invitation_nobody_joined_expires_after_seven_days(make_player):
 
     assert_problem(join(bob, match["invite"]["code"]), 404, "not_found")
 
+    stored = Match.objects.get(pk=match["id"])  # the refused join marked it so
+    assert (stored.status, stored.reason) == ("cancelled", "expired")
     expired = ada.get(url(match)).json()
     assert expired["status"] == "cancelled" and expired["reason"] == "expired"
     assert kinds(ada, match) == ["cancelled"]  # once, though read again
