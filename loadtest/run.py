@@ -97,6 +97,19 @@ def postgres_processes() -> list[psutil.Process]:
             if p.info["username"] == "postgres" and (p.info["name"] or "").startswith("postgres")]
 
 
+def postgres_backends(database: str) -> list[psutil.Process]:
+    """The backends serving ``database`` (their title names it): PostgreSQL's CPU for this load
+    alone when other databases on the server are busy (the WAL writer and checkpointer aside)."""
+    backends = []
+    for process in postgres_processes():
+        try:
+            if f" {database} " in " ".join(process.cmdline()) + " ":
+                backends.append(process)
+        except psutil.Error:
+            pass
+    return backends
+
+
 @dataclass
 class LoadRun:
     game: str = "foursquare"
@@ -222,7 +235,8 @@ class LoadRun:
         """Play for ``seconds``; ``during(self)`` runs meanwhile (a fault drill). Returns the
         machine figures."""
         load_before = os.getloadavg()
-        parties = {"gunicorn": lambda: tree(self.server.pid), "postgres": postgres_processes}
+        parties = {"gunicorn": lambda: tree(self.server.pid), "postgres": postgres_processes,
+                   "postgres (this database)": lambda: postgres_backends(self.database)}
         before = {name: cpu_seconds(find()) for name, find in parties.items()}
         started = time.time()
         locust = self.start_locust(seconds)
