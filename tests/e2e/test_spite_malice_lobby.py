@@ -27,7 +27,9 @@ def test_the_home_page_offers_both_games(open_page):
     expect(page.locator("#start-daily")).to_be_visible()
     home = page.locator("#sm-home")
     expect(home.locator("h2")).to_have_text("Spite & Malice")
-    expect(home.locator(".sm-daily[data-status=new] #sm-daily")).to_have_attribute("href", "#/spite-malice/daily")
+    expect(home.locator(".sm-daily[data-status=new] #sm-daily")).to_have_attribute(
+        "href", "#/spite-malice/daily"
+    )
     expect(home.locator("#sm-play-bot")).to_have_attribute("href", "#/spite-malice/play")
     expect(home.locator("#sm-play-friend")).to_have_attribute("href", "#/spite-malice/friend")
 
@@ -46,12 +48,16 @@ def test_play_the_computer_starts_a_match_and_lands_on_its_table(open_page):
 
     # Home and the lobby list it as waiting for you.
     page.goto("/#/")
-    expect(page.locator(f'#sm-home li[data-match="{match_id}"]')).to_contain_text("Your turn against the computer")
+    expect(page.locator(f'#sm-home li[data-match="{match_id}"]')).to_contain_text(
+        "Your turn against the computer"
+    )
     page.goto("/#/spite-malice")
     item = page.locator(f'#sm-active li[data-match="{match_id}"]')
     expect(item).to_have_attribute("data-state", "your_turn")
     expect(item).to_contain_text("against the computer (hard)")
-    expect(item.locator("[data-action=open]")).to_have_attribute("href", f"#/spite-malice/match/{match_id}")
+    expect(item.locator("[data-action=open]")).to_have_attribute(
+        "href", f"#/spite-malice/match/{match_id}"
+    )
 
 
 def invitation(page, *, clock: str = "1 hour", length: str | None = None) -> str:
@@ -88,7 +94,9 @@ def test_a_friend_joins_by_the_link_and_both_land_on_the_match(open_page, base_u
     cy = open_page(None)
     cy.goto(link)
     cy.locator("#sm-join").click()
-    expect(cy.locator("#sm-join-problem")).to_have_text("Someone else has already joined this match.")
+    expect(cy.locator("#sm-join-problem")).to_have_text(
+        "Someone else has already joined this match."
+    )
     expect(cy.locator("#sm-join")).to_be_hidden()
 
 
@@ -125,7 +133,8 @@ def test_cancelling_an_invitation_and_the_join_screens_refusals(open_page):
     bo = open_page(f"/#/spite-malice/join/{code}")
     bo.locator("#sm-join").click()
     expect(bo.locator("#sm-join-problem")).to_have_text(
-        "This invitation does not exist or has lapsed. Ask your friend for a new link.")
+        "This invitation does not exist or has lapsed. Ask your friend for a new link."
+    )
 
     bo.goto("/#/spite-malice/join/ZZZZZZZZ")
     bo.locator("#sm-join").click()
@@ -157,9 +166,15 @@ def rate(player: ApiPlayer, rating: float, deviation: float, matches: int) -> No
     from server.ratings.models import Rating
 
     me = player.client.get("/api/v1/players/me").json()
-    Rating.objects.create(player_id=me["id"], game="spite-malice", rating=rating,
-                          deviation=deviation, matches=matches, provisional=matches < 5,
-                          updated_at=timezone.now())
+    Rating.objects.create(
+        player_id=me["id"],
+        game="spite-malice",
+        rating=rating,
+        deviation=deviation,
+        matches=matches,
+        provisional=matches < 5,
+        updated_at=timezone.now(),
+    )
 
 
 def test_the_boards_switch_games_and_show_the_ratings(open_page):
@@ -183,7 +198,9 @@ def test_the_boards_switch_games_and_show_the_ratings(open_page):
     expect(rows.nth(0).locator("td.num").first).to_have_text("1,712 ±61")
     expect(page.locator("#sm-provisional tbody tr")).to_have_count(2)
     expect(page.locator("#sm-provisional tr.mine")).to_contain_text("Dee")
-    expect(page.locator("#standing")).to_have_text("Your rating is provisional: 1,490 ± 230, from 3 matches")
+    expect(page.locator("#standing")).to_have_text(
+        "Your rating is provisional: 1,490 ± 230, from 3 matches"
+    )
 
     page.locator('.game-switch [data-game="foursquare"]').click()
     expect(page.locator('.game-switch [aria-current="page"]')).to_have_text("Foursquare")
@@ -214,7 +231,9 @@ def test_a_league_mate_is_invited_from_the_league_page_and_sees_it_waiting(open_
     invited = bo_page.locator("#sm-active li[data-state=invited]")
     expect(invited).to_contain_text("Ada invites you")
     invited.locator("[data-action=join]").click()
-    expect(bo_page.locator("#sm-join-heading + .lead")).to_contain_text("Ada invites you to a match")
+    expect(bo_page.locator("#sm-join-heading + .lead")).to_contain_text(
+        "Ada invites you to a match"
+    )
     bo_page.locator("#sm-join").click()
     expect(bo_page).to_have_url(MATCH_ROUTE)
     expect(ada).to_have_url(bo_page.url, timeout=10_000)
@@ -241,12 +260,20 @@ def test_persian_lobby_screens_are_right_to_left(open_page):
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     expect(page.locator("#sm-bot-heading")).to_have_text("بازی با رایانه")
     expect(page.get_by_label("۵۰ امتیاز", exact=True)).to_be_checked()  # Persian digits
-    for path, heading in [("/#/spite-malice/friend", "#sm-friend-heading"), ("/#/spite-malice/rules", "#sm-rules-heading"),
-                          ("/#/spite-malice/join/ABCDEFGH", "#sm-join-heading"), ("/#/spite-malice", "#sm-lobby-heading")]:
+    for path, heading in [
+        ("/#/spite-malice/friend", "#sm-friend-heading"),
+        ("/#/spite-malice/rules", "#sm-rules-heading"),
+        ("/#/spite-malice/join/ABCDEFGH", "#sm-join-heading"),
+        ("/#/spite-malice", "#sm-lobby-heading"),
+    ]:
         page.goto(path)
         expect(page.locator(heading)).to_be_visible()
         expect(page.locator("html")).to_have_attribute("dir", "rtl")
-        expect(page.locator("main")).not_to_contain_text(re.compile(r"\b(lobby|list|join|invite|bot|friend|clock|length|rules|tutorial)\.[a-z_]+"))
+        expect(page.locator("main")).not_to_contain_text(
+            re.compile(
+                r"\b(lobby|list|join|invite|bot|friend|clock|length|rules|tutorial)\.[a-z_]+"
+            )
+        )
     # The choices read right to left: the first option sits at the right.
     page.goto("/#/spite-malice/friend")
     first, last = (page.locator(".choice-option").nth(i).bounding_box() for i in (0, 3))

@@ -31,7 +31,9 @@ def no_body(player: ApiPlayer, path: str) -> dict:
 
 @pytest.mark.parametrize(("viewport", "scheme", "locale"), LOOKS)
 def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
-    name = f"{'phone' if viewport is PHONE else 'desktop'}-{scheme}" + ("-fa" if locale.startswith("fa") else "")
+    name = f"{'phone' if viewport is PHONE else 'desktop'}-{scheme}" + (
+        "-fa" if locale.startswith("fa") else ""
+    )
     page = open_page(viewport=viewport, color_scheme=scheme, locale=locale)
     me = signed_in(page, "Ada")
     rate(me, 1562, 74, 11)
@@ -43,8 +45,13 @@ def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
     league = me.post("leagues", {"name": "Card club"})
     bo.post("leagues/join", {"code": league["code"]})
     me_id = me.client.get("/api/v1/players/me").json()["id"]
-    bo.post("spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 25, "invitee": me_id})
-    playing = me.post("spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 50})
+    bo.post(
+        "spite-malice/matches",
+        {"opponent": "friend", "turn_seconds": 3600, "target": 25, "invitee": me_id},
+    )
+    playing = me.post(
+        "spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 50}
+    )
     bo.post("spite-malice/matches/join", {"code": playing["invite"]["code"]})
     done = me.post("spite-malice/matches", {"opponent": "friend", "turn_seconds": 60, "target": 1})
     bo.post("spite-malice/matches/join", {"code": done["invite"]["code"]})
