@@ -7,7 +7,7 @@ import { h } from "../lib/dom.js";
 import { t } from "../i18n.js";
 
 export default function spiteMaliceHome(signal) {
-  const section = h("section", { class: "card-section sm-home", id: "sm-home", "aria-labelledby": "sm-home-heading" },
+  const section = h("section", { class: "card-section page sm-home", id: "sm-home", "aria-labelledby": "sm-home-heading" },
     h("h2", { id: "sm-home-heading" }, t("smhome.title")),
     h("p", { class: "subtle" }, t("smhome.intro")),
     h("p", { class: "sm-daily", dataset: { status: "new" } }, h("a", { href: "#/spite-malice/daily", id: "sm-daily" }, t("smhome.daily"))),

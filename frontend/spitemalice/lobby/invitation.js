@@ -19,6 +19,8 @@ const POLL_MS = 2500;
 
 const back = () => h("p", {}, h("a", { href: "#/spite-malice" }, lt("lobby.back")));
 const settings = (match) => current().list([lt("invite.clock", { clock: clockName(match.turn_seconds) }), lengthName(match.target)]);
+// The join screen is a card, as a league's invite link's is.
+const card = (section) => { section.classList.add("today-intro"); return section; };
 const page = (id, ...children) => h("section", { class: "page sm-lobby sm-invitation", "aria-labelledby": id }, children);
 
 async function invitePage(root, route, { signal }) {
@@ -139,14 +141,14 @@ async function joinPage(root, route, { signal }) {
     }
   });
   const from = known ? opponent(known)?.name : null;
-  replace(root, page("sm-join-heading",
+  replace(root, card(page("sm-join-heading",
     h("h1", { id: "sm-join-heading" }, lt("join.title")),
     h("p", { class: "lead" }, from ? lt("join.from", { name: from }) : lt("join.text")),
     known ? h("p", { class: "sm-settings" }, settings(known)) : null,
     h("p", { class: "subtle" }, lt("invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
     h("p", {}, lt("join.clock_note")),
     h("div", { class: "actions" }, join, decline, h("a", { class: "button", href: "#/spite-malice/rules" }, lt("lobby.rules"))),
-    problems));
+    problems)));
 }
 
 function ownInvitation(root, match) {
