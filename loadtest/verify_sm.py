@@ -296,9 +296,11 @@ def check_sockets(messages: list, feed: dict, answers_by_match: dict) -> dict:
     first_seen: dict[tuple[str, int, int], float] = {}
     different = []
     kinds = Counter()
+    stray = 0  # card codes in a message that is not events (ready, presence, pong)
     for match_id, seat, _connection, when, message in messages:
         kinds[message.get("type")] += 1
         if message.get("type") != "events":
+            stray += bool(cards_in(message))
             continue
         for event in message["events"]:
             number = event["number"]
@@ -315,6 +317,7 @@ def check_sockets(messages: list, feed: dict, answers_by_match: dict) -> dict:
             skipped += (max(numbers) - min(numbers) + 1) - len(set(numbers))
     return {"events_delivered": sum(len(n) for n in received.values()), "doubled": doubled,
             "skipped": skipped, "out_of_order": out_of_order, "different": different,
+            "stray_cards": stray,
             "first_seen": first_seen, "message_types": dict(kinds)}
 
 
@@ -386,6 +389,8 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
         "answers showing what the seat cannot see": len(answer_leaks),
         "events naming a card the seat cannot see": len(feed_leaks),
         "socket events unlike the feed": len(sockets["different"]),
+        "other socket messages naming a card": sockets["stray_cards"],
+        "socket events out of order": sockets["out_of_order"],
         "socket events delivered twice": sockets["doubled"],
         "socket events skipped": sockets["skipped"],
         "actions never answered": merged["gave_up"],

@@ -1,7 +1,8 @@
 """make load's Spite & Malice audit (loadtest/verify_sm.py) finds nothing in what a real
 friend match told its players, and finds each kind of fault when one is slipped in: a hidden
 card in an answer, another seat's draw named in an event, a socket event doubled, skipped or
-unlike the feed, an action lost or stored without an acknowledgement."""
+unlike the feed, a card in another socket message, an action lost or stored without an
+acknowledgement."""
 
 from __future__ import annotations
 
@@ -97,11 +98,12 @@ def test_socket_events_doubled_skipped_or_unlike_the_feed_are_found(played):
         (match_id, 0, 1, 1.0, {"type": "events", "events": events[:3]}),
         (match_id, 0, 2, 2.0, {"type": "events", "events": events[2:3] + [changed]}),
         (match_id, 0, 2, 3.0, {"type": "events", "events": events[6:]}),
-    ]  # events[2] twice; events[3] and events[5] never
+        (match_id, 0, 2, 4.0, {"type": "presence", "seats": [True, "QS"]}),
+    ]  # events[2] twice; events[3] and events[5] never; a card where none belongs
 
     sockets = verify_sm.check_sockets(messages, feed, {})
 
-    assert sockets["doubled"] == 1 and sockets["skipped"] == 2
+    assert sockets["doubled"] == 1 and sockets["skipped"] == 2 and sockets["stray_cards"] == 1
     assert [number for _, _, number, _, _ in sockets["different"]] == [events[4]["number"]]
 
 
