@@ -466,6 +466,10 @@ def print_report(report: dict, machine: dict, load) -> None:
     cpu, wall = machine["cpu_seconds"], machine["wall_seconds"]
     print("CPU (share of one core over the run): " + ", ".join(
         f"{name} {seconds / wall:.2f}" for name, seconds in cpu.items()))
+    if actions["actions_acknowledged"]:
+        print("CPU per acknowledged action, its reads, socket pushes and bot replies included "
+              "(ms): " + ", ".join(f"{name} {seconds * 1000 / actions['actions_acknowledged']:.1f}"
+                                   for name, seconds in cpu.items()))
     print(f"load average before {machine['loadavg_before'][0]:.2f}, "
           f"after {machine['loadavg_after'][0]:.2f}")
     if action_row:
