@@ -278,3 +278,31 @@ def test_persian_lobby_screens_are_right_to_left(open_page):
     page.goto("/#/spite-malice/friend")
     first, last = (page.locator(".choice-option").nth(i).bounding_box() for i in (0, 3))
     assert first["x"] > last["x"]
+
+
+def test_a_finished_friend_match_offers_a_rematch_that_the_opponent_joins(open_page):
+    ada = open_page()
+    me = signed_in(ada, "Ada")
+    bo_page = open_page()
+    bo = signed_in(bo_page, "Bo")
+    match = me.post(
+        "spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 1}
+    )
+    bo.post("spite-malice/matches/join", {"code": match["invite"]["code"]})
+    assert bo.client.post(f"/api/v1/spite-malice/matches/{match['id']}/resign").status_code == 200
+
+    ada.goto("/#/spite-malice")
+    finished = ada.locator(f'#sm-finished li[data-match="{match["id"]}"]')
+    expect(finished).to_contain_text("You won: Bo resigned")
+    finished.locator("[data-action=rematch]").click()
+    expect(ada.locator("#sm-invite-status")).to_have_text("Waiting for Bo to join…")
+    expect(ada.locator(".sm-settings")).to_have_text("1 hour a turn · Single game")
+
+    bo_page.goto("/#/spite-malice")
+    expect(bo_page.locator(f'#sm-finished li[data-match="{match["id"]}"]')).to_contain_text(
+        "You lost: you resigned"
+    )
+    bo_page.locator("#sm-active li[data-state=invited] [data-action=join]").click()
+    bo_page.locator("#sm-join").click()
+    expect(bo_page).to_have_url(MATCH_ROUTE)
+    expect(ada).to_have_url(bo_page.url, timeout=10_000)
