@@ -9,7 +9,7 @@ import { announce, h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { current } from "../i18n.js";
 import { markSection } from "../components/header.js";
-import { loadTable, st } from "./i18n.js";
+import { loadTable, sm, st } from "./i18n.js";
 import { activePlaces, nameOf, renderTable } from "./table-view.js";
 import { applyEvent, describe, motion, placeName } from "./model/events.js";
 import { EventQueue, paceOf, pausable } from "./model/queue.js";
@@ -28,6 +28,16 @@ function ensureStyles() {
     link.addEventListener("error", resolve);
     document.head.append(link);
   });
+}
+
+/** The server's problem as lib/problems.js shows it, in this game's words where it has its
+ *  own (a stale action, the other seat's turn, an action the rules refuse). */
+function problem(error, options) {
+  const view = problemView(error, options);
+  const key = `error.${error?.code}`;
+  const text = view.querySelector(".problem-text");
+  if (text && sm().has(key)) text.textContent = st(key);
+  return view;
 }
 
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
@@ -256,7 +266,7 @@ function matchScreen(initial, { signal }) {
       busy = false;
       root.classList.remove("is-busy");
       if (signal?.aborted) return;
-      replace(messages, problemView(error));
+      replace(messages, problem(error));
       announce(messages.textContent, { urgent: true });
       if (["stale_action", "not_your_turn", "game_over", "illegal_action"].includes(error.code)) {
         await reload();
@@ -430,7 +440,7 @@ function matchScreen(initial, { signal }) {
       const text = st("sm.hint_line", { card: chosenName(), place: placeName(target, st) });
       replace(suggestion, text);
     } catch (error) {
-      replace(suggestion, problemView(error, { role: "status" }));
+      replace(suggestion, problem(error, { role: "status" }));
     } finally {
       hintButton.disabled = false;
     }

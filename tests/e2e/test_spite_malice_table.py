@@ -292,3 +292,29 @@ def test_a_card_is_dragged_and_dropped_onto_a_side_stack(open_page):
     settled(page)
     assert int(root.get_attribute("data-event")) > before
     expect(page.locator(f'.sm-near [data-place="0:S3"] .card[data-card="{code}"]')).to_be_visible()
+
+
+def test_an_action_played_elsewhere_is_refused_with_the_servers_message_and_the_table_redrawn(
+        open_page):
+    page = open_page("/", viewport={"width": 1280, "height": 1200})
+    player = signed_in(page)
+    match = bot_match(player, seed=b"table-20", target=50)
+    open_match(page, match)
+    settled(page)
+    root = page.locator(".sm-screen")
+    # Another device of the same player ends the turn first (the page shows the old table).
+    other = ApiPlayer(token=token_of(page))
+    state = other.client.get(f"/api/v1/spite-malice/matches/{match.pk}").json()
+    discard = next(a for a in state["game"]["legal_actions"] if a[1].startswith("S"))
+    other.post(f"spite-malice/matches/{match.pk}/actions",
+               {"action": discard, "game": 1, "actions": state["game"]["actions"]})
+    page.locator(".sm-hand-card[data-source]").first.click()
+    page.locator("[data-target].sm-discard").first.click()
+    message = page.locator(".sm-messages .problem")
+    expect(message).to_contain_text("This match moved on elsewhere")
+    expect(message.locator(".problem-detail")).to_contain_text("actions")  # the server's words
+    settled(page)
+    now = other.client.get(f"/api/v1/spite-malice/matches/{match.pk}").json()
+    expect(root).to_have_attribute("data-event", str(now["event"]))
+    expect(page.locator(f'.sm-near [data-place="0:{discard[1]}"] .card[data-card="{discard[0]}"]')
+           ).to_be_visible()

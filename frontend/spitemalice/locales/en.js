@@ -146,4 +146,7 @@ export default {
   "sm.share.won": "won by {n}",
   "sm.share.lost": "lost by {n}",
   "sm.share.tied": "tied",
+  "error.stale_action": "This match moved on elsewhere (another tab or device). Here is where it stands now.",
+  "error.not_your_turn": "It is not your turn yet. Here is the table as it stands.",
+  "error.illegal_action": "That card cannot go there.",
 };

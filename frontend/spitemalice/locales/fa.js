@@ -145,4 +145,7 @@ export default {
   "sm.share.won": "برد با {n}",
   "sm.share.lost": "باخت با {n}",
   "sm.share.tied": "مساوی",
+  "error.stale_action": "این مسابقه جای دیگری (زبانه یا دستگاهی دیگر) پیش رفته است. وضع کنونی‌اش این است.",
+  "error.not_your_turn": "هنوز نوبت شما نیست. میز همان‌طور که هست این است.",
+  "error.illegal_action": "این کارت را نمی‌شود آنجا گذاشت.",
 };
