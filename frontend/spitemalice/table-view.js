@@ -143,7 +143,8 @@ export function renderTable(view, { chosen = null, live = true } = {}) {
   const sources = new Map(offered.map((choice) => [choice.source, choice]));
   const targets = new Set(chosen ? targetsOf(view, chosen).map((t) => t.target) : []);
   const { near, far } = seating(view);
-  const table = tableArea({ label: st("sm.aria.table"), className: "sm-table", attrs: { dataset: { chosen: chosen ?? "" } } },
+  // tabindex -1: focus waits on the table while events are shown, for the keyboard's next turn.
+  const table = tableArea({ label: st("sm.aria.table"), className: "sm-table", attrs: { tabindex: "-1", dataset: { chosen: chosen ?? "" } } },
     h("div", { class: "sm-seat sm-far", dataset: { seat: far.seat } },
       seatLabel(view, far, { mine: false, live }),
       view.farHand ? farHand(view.farHand) : null,

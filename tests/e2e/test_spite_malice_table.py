@@ -169,6 +169,10 @@ def test_a_turn_is_played_by_keyboard_alone(open_page, shoot):
     settled(page)
     expect(root).to_have_attribute("data-turn", "you")
     assert int(root.get_attribute("data-event")) > before
+    # Focus stayed on the table through the bot's turn: the next turn goes on by keyboard.
+    assert page.evaluate("document.activeElement.closest('.sm-table') !== null")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.matches('[data-source]')")
     match.refresh_from_db()
     assert match.actions_played >= 1 or match.game_number > 1 or match.turn == 0
 
