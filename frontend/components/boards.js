@@ -104,4 +104,10 @@ export default async function boards(root, route, context) {
     period === "day" ? referenceLine(board.reference) : null,
     h("div", { class: "actions" }, more),
     period === "day" ? barChart(board.distribution ?? {}, { mine: board.me?.score ?? null, caption: t("result.distribution", { date: current().date(board.date, "medium") }) }) : null);
+  // The same day's Spite & Malice board, in short, beside this one.
+  if (period === "day") {
+    const { dayAside } = await import("../spitemalice/lobby/boards.js");
+    const aside = await dayAside(board.date).catch(() => null);
+    if (aside && !signal.aborted) body.append(aside);
+  }
 }

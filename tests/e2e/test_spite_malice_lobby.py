@@ -184,6 +184,9 @@ def test_the_boards_switch_games_and_show_the_ratings(open_page):
     page = open_page("/#/boards/day")
     me = signed_in(page, "Dee")
     rate(me, 1490, 230, 3)
+    # Foursquare's day board has the same day's Spite & Malice board beside it, in short.
+    expect(page.locator("#sm-day-aside h2")).to_have_text("Spite & Malice today")
+    expect(page.locator("#sm-day-aside")).to_contain_text("No one is on this board yet.")
 
     page.locator('.game-switch [data-game="spite-malice"]').click()
     expect(page).to_have_url(re.compile(r"#/boards/spite-malice$"))

@@ -49,6 +49,16 @@ async function dayBoard(body, { around, signal }) {
     h("p", {}, h("a", { class: "button", href: "#/spite-malice/daily" }, lt("boards.play_daily"))));
 }
 
+/** The day's Spite & Malice board in short, beside Foursquare's day board: its top five. */
+export async function dayAside(date) {
+  const [board] = await Promise.all([api.smDailyBoard(date, { limit: 5 }), loadLobbyStrings(), lobbyStyles()]);
+  return h("section", { class: "card-section sm-day-aside", id: "sm-day-aside", "aria-labelledby": "sm-day-aside-heading" },
+    h("h2", { id: "sm-day-aside-heading" }, lt("boards.aside_title")),
+    h("p", { class: "subtle" }, t("boards.counts", { n: board.players, winners: board.winners })),
+    leaderboardTable(board.entries, { me: board.me, period: "day", caption: lt("boards.aside_title") }),
+    h("p", {}, h("a", { href: "#/boards/spite-malice/day", id: "sm-day-aside-more" }, lt("boards.aside_more"))));
+}
+
 /** A ratings table: rank (established players only), player, rating ± deviation, matches. */
 export function ratingsTable(entries, { me = null, ranked = true, caption } = {}) {
   if (!entries.length) return h("p", { class: "subtle empty-board" }, t("boards.empty"));

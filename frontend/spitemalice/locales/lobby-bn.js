@@ -146,6 +146,8 @@ export default {
   "tutorial.side": "পাশের {n}",
   "tutorial.hand_card": "আপনার হাতে: {card}",
 
+  "boards.aside_title": "আজকের হিংসা ও বিদ্বেষ",
+  "boards.aside_more": "পুরো তালিকা",
   "boards.view_day": "আজকের খেলা",
   "boards.view_ratings": "রেটিং",
   "boards.distribution": "{date}-এর জয়ের পয়েন্ট",

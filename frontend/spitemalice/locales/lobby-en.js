@@ -148,6 +148,8 @@ export default {
   "tutorial.side": "side {n}",
   "tutorial.hand_card": "In your hand: {card}",
 
+  "boards.aside_title": "Spite & Malice today",
+  "boards.aside_more": "The whole board",
   "boards.view_day": "Today's daily",
   "boards.view_ratings": "Ratings",
   "boards.distribution": "Winning points on {date}",

@@ -146,6 +146,8 @@ export default {
   "tutorial.side": "کناری {n}",
   "tutorial.hand_card": "در دست شما: {card}",
 
+  "boards.aside_title": "«کینه و بدخواهی» امروز",
+  "boards.aside_more": "کل جدول",
   "boards.view_day": "بازی امروز",
   "boards.view_ratings": "رتبه‌بندی",
   "boards.distribution": "امتیازهای برنده در {date}",

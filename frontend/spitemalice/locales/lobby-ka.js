@@ -146,6 +146,8 @@ export default {
   "tutorial.side": "გვერდითი {n}",
   "tutorial.hand_card": "შენს ხელში: {card}",
 
+  "boards.aside_title": "„ჯიბრი და ბოღმა“ დღეს",
+  "boards.aside_more": "მთელი ცხრილი",
   "boards.view_day": "დღის თამაში",
   "boards.view_ratings": "რეიტინგი",
   "boards.distribution": "მოგების ქულები, {date}",

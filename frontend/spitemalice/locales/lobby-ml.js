@@ -146,6 +146,8 @@ export default {
   "tutorial.side": "വശം {n}",
   "tutorial.hand_card": "നിങ്ങളുടെ കൈയിൽ: {card}",
 
+  "boards.aside_title": "ഇന്നത്തെ പകയും വിദ്വേഷവും",
+  "boards.aside_more": "മുഴുവൻ പട്ടിക",
   "boards.view_day": "ഇന്നത്തെ കളി",
   "boards.view_ratings": "റേറ്റിങ്",
   "boards.distribution": "{date}-ലെ ജയത്തിന്റെ പോയിന്റുകൾ",
