@@ -20,6 +20,10 @@ LOOKS = [
     pytest.param(DESKTOP, "dark", "en-US", id="desktop-dark"),
     pytest.param(PHONE, "light", "fa-IR", id="phone-fa"),
     pytest.param(DESKTOP, "dark", "fa-IR", id="desktop-dark-fa"),
+    # The longer scripts, for lines that wrap or overflow.
+    pytest.param(PHONE, "light", "ml-IN", id="phone-ml"),
+    pytest.param(PHONE, "light", "ka-GE", id="phone-ka"),
+    pytest.param(PHONE, "light", "bn-BD", id="phone-bn"),
 ]
 
 
@@ -31,8 +35,9 @@ def no_body(player: ApiPlayer, path: str) -> dict:
 
 @pytest.mark.parametrize(("viewport", "scheme", "locale"), LOOKS)
 def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
+    lang = locale.split("-")[0]
     name = f"{'phone' if viewport is PHONE else 'desktop'}-{scheme}" + (
-        "-fa" if locale.startswith("fa") else ""
+        "" if lang == "en" else f"-{lang}"
     )
     page = open_page(viewport=viewport, color_scheme=scheme, locale=locale)
     me = signed_in(page, "Ada")

@@ -81,7 +81,7 @@ function matchItem(match, { again }) {
     actions.push(act(lt("join.decline"), "decline", async () => { await api.smCancel(match.id); toast(lt("join.declined")); again(); }));
   } else if (state !== "cancelled") {
     actions.push(h("a", { class: ["button", state === "your_turn" ? "primary" : null], href: matchHref(match), dataset: { action: "open" } },
-      lt(isActive(match) ? "list.play" : "list.open")));
+      lt(state === "your_turn" ? "list.play" : "list.open")));
   }
   if (canRematch(match)) {
     actions.push(act(lt("list.rematch"), "rematch", async () => {
