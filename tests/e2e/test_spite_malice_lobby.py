@@ -309,3 +309,46 @@ def test_a_finished_friend_match_offers_a_rematch_that_the_opponent_joins(open_p
     bo_page.locator("#sm-join").click()
     expect(bo_page).to_have_url(MATCH_ROUTE)
     expect(ada).to_have_url(bo_page.url, timeout=10_000)
+
+
+def test_an_invitation_nobody_joined_lapses(open_page):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from server.spitemalice.models import Match
+
+    ada = open_page()
+    signed_in(ada, "Ada")
+    link = invitation(ada)
+    match_id = ada.url.rsplit("/", 1)[1]
+    Match.objects.filter(pk=match_id).update(created_at=timezone.now() - timedelta(days=8))
+
+    ada.reload()
+    expect(ada.locator("#sm-invite-over")).to_have_text(
+        "Nobody joined this invitation in time, so it has lapsed."
+    )
+    ada.goto("/#/spite-malice")
+    expect(ada.locator(f'#sm-finished li[data-match="{match_id}"]')).to_contain_text(
+        "Lapsed: nobody joined"
+    )
+    bo = open_page(None)
+    bo.goto(link)
+    bo.locator("#sm-join").click()
+    expect(bo.locator("#sm-join-problem")).to_contain_text("does not exist or has lapsed")
+
+
+def test_the_home_page_follows_todays_daily(open_page):
+    page = open_page()
+    me = signed_in(page, "Ada")
+    page.locator("#sm-daily").click()  # "Play today's daily": dealt, and on to its table
+    expect(page).to_have_url(MATCH_ROUTE)
+    daily_id = page.url.rsplit("/", 1)[1]
+    page.goto("/#/")
+    expect(page.locator(".sm-daily")).to_have_attribute("data-status", "playing")
+    expect(page.locator("#sm-daily")).to_have_attribute("href", f"#/spite-malice/match/{daily_id}")
+    resigned = me.client.post(f"/api/v1/spite-malice/matches/{daily_id}/resign")
+    assert resigned.status_code == 200, resigned.content
+    page.reload()
+    expect(page.locator(".sm-daily")).to_have_attribute("data-status", "lost")
+    expect(page.locator(".sm-daily")).to_contain_text("Today's daily · lost")

@@ -1,0 +1,68 @@
+// api.js's Spite & Malice calls for the lobby, against a stand-in fetch: the paths, the bodies
+// the API takes (an invitation without an invitee leaves the field out), the idempotency keys.
+
+import assert from "node:assert/strict";
+import { beforeEach, test } from "node:test";
+
+const store = new Map([["fsd.token", JSON.stringify("tok")]]);
+globalThis.localStorage = {
+  getItem: (key) => (store.has(key) ? store.get(key) : null),
+  setItem: (key, value) => store.set(key, String(value)),
+  removeItem: (key) => store.delete(key),
+};
+
+let calls = [];
+globalThis.fetch = async (url, init) => {
+  calls.push({ url, method: init.method, headers: init.headers, body: init.body === undefined ? undefined : JSON.parse(init.body) });
+  return new Response(JSON.stringify({ id: "m1" }), { status: 200, headers: { "Content-Type": "application/json" } });
+};
+
+const api = await import("../../frontend/api.js");
+
+beforeEach(() => { calls = []; });
+
+const sent = () => calls.map(({ method, url, body }) => [method, url, body]);
+
+test("a match against the computer and an invitation are POST /spite-malice/matches, once each", async () => {
+  await api.smPlayBot({ level: "hard", target: 1 });
+  await api.smInvite({ turnSeconds: 3600, target: 25 });
+  await api.smInvite({ turnSeconds: 86400, target: 1, invitee: "p2" });
+  assert.deepEqual(sent(), [
+    ["POST", "/api/v1/spite-malice/matches", { opponent: "bot", level: "hard", target: 1 }],
+    ["POST", "/api/v1/spite-malice/matches", { opponent: "friend", turn_seconds: 3600, target: 25 }],
+    ["POST", "/api/v1/spite-malice/matches", { opponent: "friend", turn_seconds: 86400, target: 1, invitee: "p2" }],
+  ]);
+  for (const call of calls) {
+    assert.equal(call.headers.Authorization, "Bearer tok");
+    assert.match(call.headers["Idempotency-Key"], /^[0-9a-f]{32}$/);
+  }
+  assert.notEqual(calls[0].headers["Idempotency-Key"], calls[1].headers["Idempotency-Key"]);
+});
+
+test("joining, cancelling and a rematch; cancel and rematch send no body", async () => {
+  await api.smJoin("7K3M9QXA");
+  await api.smCancel("m 1");
+  await api.smRematch("m1");
+  assert.deepEqual(sent(), [
+    ["POST", "/api/v1/spite-malice/matches/join", { code: "7K3M9QXA" }],
+    ["POST", "/api/v1/spite-malice/matches/m%201/cancel", undefined],
+    ["POST", "/api/v1/spite-malice/matches/m1/rematch", undefined],
+  ]);
+});
+
+test("the lists and boards the lobby reads", async () => {
+  await api.smMatches({ limit: 5 });
+  await api.smDaily("2026-12-01");
+  await api.smDailyBoard("2026-12-01", { limit: 5, around: true });
+  await api.smRatings(50);
+  await api.leagueBoard("L1", { period: "week", date: "2026-12-01", game: "spite-malice" });
+  await api.leagueBoard("L1", { date: "2026-12-01" });
+  assert.deepEqual(calls.map(({ method, url }) => `${method} ${url}`), [
+    "GET /api/v1/spite-malice/matches?limit=5",
+    "GET /api/v1/spite-malice/daily?date=2026-12-01",
+    "GET /api/v1/spite-malice/daily/2026-12-01/leaderboard?limit=5&around=me",
+    "GET /api/v1/spite-malice/ratings?limit=50",
+    "GET /api/v1/leagues/L1/leaderboard?period=week&date=2026-12-01&limit=50&game=spite-malice",
+    "GET /api/v1/leagues/L1/leaderboard?period=day&date=2026-12-01&limit=50",
+  ]);
+});
