@@ -62,12 +62,17 @@ def _seat_of(token: str, match_id) -> tuple[str, int | None, int | None, int]:
 
 
 @_in_thread
-def _events_after(match_id, seat: int, after: int) -> tuple[list[dict], int]:
-    """The seat's events after ``after`` as the feed gives them; a match with nothing new costs
-    one small read."""
-    match = Match.objects.only("id", "event").filter(pk=match_id).first()
-    if match is None or match.event <= after:
-        return [], after
+def _events_after(match_id, seat: int, after: int, latest: int | None
+                  ) -> tuple[list[dict], int]:
+    """The seat's events after ``after`` as the feed gives them. ``latest``: the match's latest
+    event number if a notice told it (one read), else it is read first (a match with nothing
+    new then costs that one small read)."""
+    if latest is None:
+        match = Match.objects.only("id", "event").filter(pk=match_id).first()
+        if match is None or match.event <= after:
+            return [], after
+    else:
+        match = Match(pk=match_id, event=latest)
     return events_of(match, seat, after)
 
 
@@ -183,8 +188,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # --- the layer's notices ---
 
     async def events_stored(self, message: dict) -> None:
-        if self.seat is not None and message.get("last", 0) > self.last:
-            await self._push()
+        latest = message.get("last", 0)
+        if self.seat is not None and latest > self.last:
+            await self._push(latest)
 
     async def presence_changed(self, message: dict) -> None:
         if self.seat is not None:
@@ -192,12 +198,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     # --- pushing ---
 
-    async def _push(self) -> None:
-        """Send the seat's events after the last one sent, page by page."""
+    async def _push(self, latest: int | None = None) -> None:
+        """Send the seat's events after the last one sent, page by page (``latest``: the
+        number a notice gave)."""
         async with self.pushing:
             while not self.closed:
+                if latest is not None and latest <= self.last:
+                    return  # sent meanwhile
                 try:
-                    events, last = await _events_after(self.match_id, self.seat, self.last)
+                    events, last = await _events_after(self.match_id, self.seat, self.last,
+                                                       latest)
                 except DatabaseError:
                     logger.warning("live socket closed: the database failed", exc_info=True)
                     await self._close(SERVER_ERROR)
