@@ -99,3 +99,22 @@ test("the choices are the API's, with its defaults, and slow clocks suggest a si
   assert.ok(CLOCKS.includes(DEFAULTS.clock) && LEVELS.includes(DEFAULTS.level));
   assert.deepEqual(CLOCKS.map(suggestsSingleGame), [false, false, true, true]);
 });
+
+test("the tutorial's script holds together: each step starts where the last one left the table", async () => {
+  const { STEPS, played } = await import("../../frontend/spitemalice/lobby/tutorial.js");
+  assert.equal(STEPS.length, 6);
+  for (let index = 1; index < STEPS.length; index += 1) {
+    const { centre, sides, payoff, hand } = STEPS[index];
+    assert.deepEqual(played(STEPS[index - 1]), { centre, sides, payoff, hand }, `step ${index + 1}`);
+  }
+  // Checked against docs/SPITE_MALICE.md by hand, and held here: every play goes on the rank a
+  // centre stack takes next (a king in its place), and the last move is a hand card's discard.
+  const rank = (code) => "A23456789TJQK".indexOf(code[0]) + 1;
+  for (const step of STEPS) {
+    const [source, target] = step.move;
+    const card = source === "P" ? step.payoff[0] : source.startsWith("S") ? step.sides[Number(source[1])].at(-1) : source;
+    if (target.startsWith("C")) assert.ok(rank(card) === 13 || rank(card) === step.centre[Number(target[1])].length + 1, `${card} on ${target}`);
+    else assert.ok(step.hand.includes(source), `a discard from the hand: ${source}`);
+  }
+  assert.ok(STEPS.at(-1).move[1].startsWith("S"));
+});

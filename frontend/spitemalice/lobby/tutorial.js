@@ -12,7 +12,7 @@ const EMPTY_SIDES = [[], [], [], []];
 const SIDES = [["4C"], [], [], []];
 // Each step: the table before it, the one move it asks for ([source, target] in the API's
 // notation), and the table after it.
-const STEPS = [
+export const STEPS = [
   { centre: [[], [], []], payoff: ["2H", 20], sides: SIDES, hand: ["AS", "7C", "9D", "KH", "JS"], move: ["AS", "C0"] },
   { centre: [["AS"], [], []], payoff: ["2H", 20], sides: SIDES, hand: ["7C", "9D", "KH", "JS"], move: ["P", "C0"], turned: "5D" },
   { centre: [["AS", "2H"], [], []], payoff: ["5D", 19], sides: SIDES, hand: ["7C", "9D", "KH", "JS"], move: ["KH", "C0"] },
@@ -25,7 +25,7 @@ const RANK_FACES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"]
 const short = (code) => `${parseCard(code).face}${parseCard(code).symbol}`;
 
 /** The table after a step's move, from the step's own script. */
-function played(step) {
+export function played(step) {
   const [source, target] = step.move;
   const card = source === "P" ? step.payoff[0] : source.startsWith("S") ? step.sides[Number(source[1])].at(-1) : source;
   const centre = step.centre.map((stack, index) => (target === `C${index}` ? [...stack, card] : stack));
