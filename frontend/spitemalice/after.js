@@ -68,6 +68,19 @@ export function gameResult({ match, view, number, event = null, names }) {
   return box;
 }
 
+/** The end of a match of several games, or of one ended by a clock or a resignation. */
+export function matchResult({ match, you, names, winner, reason, scores }) {
+  const won = winner === you;
+  const lines = [];
+  if (reason === "timeout") lines.push(st(won ? "sm.say.they_timed_out" : "sm.say.you_timed_out", { who: names[1 - you] }));
+  if (reason === "resigned") lines.push(st(won ? "sm.say.they_resigned" : "sm.say.you_resigned", { who: names[1 - you] }));
+  const title = winner === null || winner === undefined ? st("sm.say.match_tied")
+    : st(won ? "sm.say.match_won" : "sm.say.match_lost", { who: names[winner] ?? "", mine: scores[you], theirs: scores[1 - you] });
+  return h("section", { class: ["result", "sm-result", "sm-match-result", won ? "sm-result-won" : "sm-result-lost"], dataset: { match: match.id, winner: winner ?? "", reason: reason ?? "" }, role: "status" },
+    h("h2", {}, won ? h("span", { class: "won-star", "aria-hidden": "true" }, icon("star")) : null, title),
+    lines.map((line) => h("p", { class: "sm-result-line" }, line)));
+}
+
 const chips = (cards) => h("span", { class: "sm-chips" }, cards.map((code) =>
   h("span", { class: "sm-chip", role: "img", "aria-label": nameOf(code) }, cardFace(code, { label: false }))));
 

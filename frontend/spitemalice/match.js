@@ -16,7 +16,7 @@ import { EventQueue, paceOf, pausable } from "./model/queue.js";
 import { clockParts, isLegal, score, secondsLeft, step, targetsOf, viewOf } from "./model/table.js";
 import { follow } from "./live.js";
 import { fly } from "./motion.js";
-import { gameResult } from "./after.js";
+import { gameResult, matchResult } from "./after.js";
 
 const STYLESHEET = new URL("./table.css", import.meta.url).href;
 
@@ -303,6 +303,7 @@ function matchScreen(initial, { signal }) {
     draw();
     if (match.status === "finished") follower?.stop();
     if (match.status === "finished" && !wasOver && !results.querySelector(`[data-game="${view.game}"]`)) showResult(view.game);
+    if (match.status === "finished") showMatchResult();
     if (match.game && match.game.status !== "playing" && !results.querySelector(`[data-game="${view.game}"]`)) showResult(view.game);
   }
 
@@ -337,6 +338,7 @@ function matchScreen(initial, { signal }) {
       match.winner = event.winner;
       match.reason = event.reason;
       drawHead();
+      showMatchResult(event.scores);
     }
     if (!move || instant || reducedMotion()) return;
     const to = rectOf(move.to);
@@ -348,6 +350,13 @@ function matchScreen(initial, { signal }) {
     if (!element) return null;
     const target = placeId.endsWith(":hand") ? element.lastElementChild ?? element : element;
     return target.getBoundingClientRect();
+  }
+
+  /** A match of several games, or one a clock or a resignation ended, says how it ended. */
+  function showMatchResult(scores = view.seats.map((seat) => seat.score)) {
+    if (results.querySelector(".sm-match-result")) return;
+    if (match.target === 1 && !["timeout", "resigned"].includes(match.reason)) return;
+    results.prepend(matchResult({ match, you: view.you, names: names(), winner: match.winner, reason: match.reason, scores }));
   }
 
   function showResult(number, event = null) {
@@ -449,6 +458,7 @@ function matchScreen(initial, { signal }) {
   draw();
   drawBanner();
   if (match.game && match.game.status !== "playing") showResult(view.game);
+  if (match.status === "finished") showMatchResult();
   // The bot may still be finishing a long turn in the background: its events follow.
   if (match.status === "playing" && view.turn !== view.you) follower?.poke();
   return root;

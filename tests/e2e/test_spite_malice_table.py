@@ -242,6 +242,11 @@ def test_screenshots_of_the_table_in_every_look(open_page, shoot):
         ("sm-desktop-light-table", {"viewport": DESKTOP}),
         ("sm-desktop-dark-table", {"viewport": DESKTOP, "color_scheme": "dark"}),
         ("sm-phone-dark-table", {"color_scheme": "dark"}),
+        ("sm-phone390-light-table", {"viewport": {"width": 390, "height": 844}}),
+        ("sm-phone390-dark-table", {"viewport": {"width": 390, "height": 844},
+                                    "color_scheme": "dark"}),
+        ("sm-phone390-light-fa-table", {"viewport": {"width": 390, "height": 844},
+                                        "locale": "fa-IR"}),
         ("sm-desktop-light-fa-table", {"viewport": DESKTOP, "locale": "fa-IR"}),
         ("sm-phone-light-ml-table", {"locale": "ml-IN"}),
         ("sm-phone-light-ka-table", {"locale": "ka-GE"}),
@@ -322,3 +327,20 @@ def test_an_action_played_elsewhere_is_refused_with_the_servers_message_and_the_
     expect(root).to_have_attribute("data-event", str(now["event"]))
     expect(page.locator(f'.sm-near [data-place="0:{discard[1]}"] .card[data-card="{discard[0]}"]')
            ).to_be_visible()
+
+
+def test_a_resigned_match_says_how_it_ended(open_page, shoot):
+    page = open_page("/")
+    player = signed_in(page)
+    match = bot_match(player, seed=b"table-20", target=50)
+    resigned = ApiPlayer(token=token_of(page)).client.post(
+        f"/api/v1/spite-malice/matches/{match.pk}/resign")
+    assert resigned.status_code == 200, resigned.content
+    open_match(page, match)
+    ended = page.locator(".sm-match-result")
+    expect(ended).to_have_attribute("data-reason", "resigned")
+    expect(ended.locator("h2")).to_have_text(re.compile(r"The computer won the match"))
+    expect(ended).to_contain_text("You resigned.")
+    expect(page.locator('.sm-result[data-game="1"]')).to_contain_text("You resigned.")
+    expect(page.locator("[data-source]")).to_have_count(0)
+    shoot(page, "sm-phone-light-match-over")
