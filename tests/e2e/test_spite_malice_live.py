@@ -83,6 +83,7 @@ def test_a_friend_match_is_played_live_in_two_browsers(browser, server, shoot):
         # Ada waits on her match's screen; Bea opens the invitation's link and joins.
         page_a.goto(f"/#/spite-malice/match/{match['id']}")
         expect(page_a.locator(".sm-waiting")).to_be_visible()
+        shoot(page_a, "sm-phone-light-waiting")
         page_b.goto(invite.replace(invite.split("/spite-malice/")[0], server.base))
         page_b.locator("#sm-join").click()
         page_b.locator(".sm-screen .sm-table").wait_for()
