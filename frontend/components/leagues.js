@@ -10,41 +10,14 @@ import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
 import { PERIODS, boardSpan, gameSwitch, standingLine } from "./boards.js";
 import { field, form } from "./form.js";
+import { needsName, playerNameField, saveName } from "./player-name.js";
 import { leaderboardTable } from "./leaderboard-table.js";
 import { toast } from "./toast.js";
 import { loading } from "./today.js";
 
 export const inviteLink = (code) => `${location.origin}/#/join/${encodeURIComponent(code)}`;
 
-// The name a player gets until they choose one (docs/API.md, "Players"): a league's board full
-// of them says nothing, so creating or joining a league asks for a name first.
-const DEFAULT_NAME = /^Player [0-9A-Z]{6}$/;
-
-/** Whether the player (or the guest about to be made) still has the name they were given. */
-async function needsName() {
-  if (!api.hasToken()) return true;
-  try {
-    return DEFAULT_NAME.test((await api.me()).name);
-  } catch {
-    return false;
-  }
-}
-
-function nameField() {
-  return field(t("leagues.your_name"), h("input", { name: "player_name", required: true, minlength: "2", maxlength: "24", autocomplete: "nickname" }),
-    { hint: t("leagues.your_name_hint") });
-}
-
-/** Saves the name the form asked for; its problems belong to that field, not the league's. */
-async function saveName(values) {
-  if (values.player_name === undefined) return;
-  try {
-    await api.rename(values.player_name);
-  } catch (error) {
-    for (const line of error.body?.errors ?? []) if (line.field === "name") line.field = "player_name";
-    throw error;
-  }
-}
+const nameField = () => playerNameField({ label: t("leagues.your_name"), hint: t("leagues.your_name_hint") });
 
 export default async function leagues(root, route, context) {
   if (route.parts[0] === "join") return joinPage(root, route.parts[1] ?? "");

@@ -60,6 +60,14 @@ def test_play_the_computer_starts_a_match_and_lands_on_its_table(open_page):
     )
 
 
+def join(page, name: str) -> None:
+    """Joins from the join screen, giving a name first when the screen asks for one."""
+    page.locator("#sm-join").wait_for()
+    if page.locator("#sm-join-form input[name=player_name]").count():
+        page.get_by_label("Your name").fill(name)
+    page.locator("#sm-join").click()
+
+
 def invitation(page, *, clock: str = "1 hour", length: str | None = None) -> str:
     """Makes an invitation on the page; returns its link."""
     page.goto("/#/spite-malice/friend")
@@ -85,7 +93,7 @@ def test_a_friend_joins_by_the_link_and_both_land_on_the_match(open_page, base_u
     bo = open_page(None)
     bo.goto(link)  # the server's link opens the app's join screen
     expect(bo).to_have_url(re.compile(r"/#/spite-malice/join/[0-9A-Z]{8}$"))
-    bo.locator("#sm-join").click()
+    join(bo, "Bo")
     expect(bo).to_have_url(MATCH_ROUTE)
     # The inviter's screen notices and goes to the same table.
     expect(ada).to_have_url(bo.url, timeout=10_000)
@@ -93,7 +101,7 @@ def test_a_friend_joins_by_the_link_and_both_land_on_the_match(open_page, base_u
     # A third player is too late.
     cy = open_page(None)
     cy.goto(link)
-    cy.locator("#sm-join").click()
+    join(cy, "Cy")
     expect(cy.locator("#sm-join-problem")).to_have_text(
         "Someone else has already joined this match."
     )
@@ -131,13 +139,13 @@ def test_cancelling_an_invitation_and_the_join_screens_refusals(open_page):
     expect(ada.locator("#sm-active li[data-state=waiting]")).to_have_count(0)
 
     bo = open_page(f"/#/spite-malice/join/{code}")
-    bo.locator("#sm-join").click()
+    join(bo, "Bo")
     expect(bo.locator("#sm-join-problem")).to_have_text(
         "This invitation does not exist or has lapsed. Ask your friend for a new link."
     )
 
     bo.goto("/#/spite-malice/join/ZZZZZZZZ")
-    bo.locator("#sm-join").click()
+    join(bo, "Bo")
     expect(bo.locator("#sm-join-problem")).to_contain_text("does not exist or has lapsed")
 
 
@@ -334,7 +342,7 @@ def test_an_invitation_nobody_joined_lapses(open_page):
     )
     bo = open_page(None)
     bo.goto(link)
-    bo.locator("#sm-join").click()
+    join(bo, "Bo")
     expect(bo.locator("#sm-join-problem")).to_contain_text("does not exist or has lapsed")
 
 
@@ -352,3 +360,20 @@ def test_the_home_page_follows_todays_daily(open_page):
     page.reload()
     expect(page.locator(".sm-daily")).to_have_attribute("data-status", "lost")
     expect(page.locator(".sm-daily")).to_contain_text("Today's daily · lost")
+
+
+def test_a_guest_joining_by_link_gives_the_name_the_table_shows(open_page):
+    ada = open_page()
+    signed_in(ada, "Ada")
+    link = invitation(ada)
+    bo = open_page(None)
+    bo.goto(link)
+    bo.locator("#sm-join").click()  # no name yet: the field says what it needs
+    expect(
+        bo.locator("#sm-join-form .field-problem, #sm-join-form .field-hint.field-problem")
+    ).to_have_count(1)
+    expect(bo).to_have_url(re.compile(r"#/spite-malice/join/"))
+    join(bo, "Bo")
+    expect(bo).to_have_url(MATCH_ROUTE)
+    me = ApiPlayer(token=token_of(bo)).client.get("/api/v1/players/me").json()
+    assert me["name"] == "Bo"

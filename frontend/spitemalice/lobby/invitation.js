@@ -8,6 +8,8 @@ import { copyText, h, replace } from "../../lib/dom.js";
 import { problemView } from "../../lib/problems.js";
 import { navigate, redirect } from "../../lib/router.js";
 import { current } from "../../i18n.js";
+import { form } from "../../components/form.js";
+import { needsName, playerNameField, saveName } from "../../components/player-name.js";
 import { toast } from "../../components/toast.js";
 import { loading } from "../../components/today.js";
 import { opponent } from "./model.js";
@@ -114,22 +116,30 @@ async function joinPage(root, route, { signal }) {
   if (known && known.you === 0) return ownInvitation(root, known);
 
   const problems = h("div", { id: "sm-join-problem" });
-  const join = h("button", { type: "button", class: "button primary big", id: "sm-join" }, lt("join.button"));
-  join.addEventListener("click", async () => {
-    join.disabled = true;
-    replace(problems);
-    try {
-      const match = await api.smJoin(code);
-      redirect(`/spite-malice/match/${match.id}`);
-    } catch (error) {
-      join.disabled = false;
-      const key = JOIN_PROBLEMS[error.code] ?? (error.status === 404 ? "join.unknown" : null);
-      replace(problems, key
-        ? h("div", { class: "problem", role: "alert", dataset: { code: error.code } }, h("p", { class: "problem-text" }, lt(key)))
-        : problemView(error));
-      if (key) join.hidden = true;
-    }
+  // A guest (or a player still called "Player 7K3M9Q") is asked for the name the table shows.
+  const askName = await needsName();
+  if (signal.aborted) return;
+  const joinForm = form({
+    id: "sm-join-form",
+    fields: askName ? playerNameField({ label: lt("join.your_name"), hint: lt("join.your_name_hint") }) : [],
+    submit: lt("join.button"),
+    action: async (values) => {
+      await saveName(values);
+      replace(problems);
+      try {
+        const match = await api.smJoin(code);
+        redirect(`/spite-malice/match/${match.id}`);
+      } catch (error) {
+        const key = JOIN_PROBLEMS[error.code] ?? (error.status === 404 ? "join.unknown" : null);
+        if (!key) throw error;
+        replace(problems, h("div", { class: "problem", role: "alert", dataset: { code: error.code } }, h("p", { class: "problem-text" }, lt(key))));
+        join.hidden = true;
+      }
+    },
   });
+  const join = joinForm.querySelector("button[type=submit]");
+  join.id = "sm-join";
+  join.classList.add("big");
   const decline = known ? h("button", { type: "button", class: "button", id: "sm-decline" }, lt("join.decline")) : null;
   decline?.addEventListener("click", async () => {
     try {
@@ -147,8 +157,9 @@ async function joinPage(root, route, { signal }) {
     known ? h("p", { class: "sm-settings" }, settings(known)) : null,
     h("p", { class: "subtle" }, lt("invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
     h("p", {}, lt("join.clock_note")),
-    h("div", { class: "actions" }, join, decline, h("a", { class: "button", href: "#/spite-malice/rules" }, lt("lobby.rules"))),
+    joinForm,
     problems)));
+  joinForm.querySelector(".actions").append(decline ?? "", h("a", { class: "button", href: "#/spite-malice/rules" }, lt("lobby.rules")));
 }
 
 function ownInvitation(root, match) {

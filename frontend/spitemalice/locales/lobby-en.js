@@ -76,6 +76,8 @@ export default {
   "join.text": "A friend invites you to a match. Join to take the second seat: the first game is dealt at once.",
   "join.from": "{name} invites you to a match. Join to take the second seat: the first game is dealt at once.",
   "join.clock_note": "Each turn has a time limit, and letting it run out loses the match.",
+  "join.your_name": "Your name",
+  "join.your_name_hint": "Your opponent sees this name at the table. You can change it later in your profile.",
   "join.button": "Join the match",
   "join.decline": "Decline",
   "join.declined": "Invitation declined.",
