@@ -19,7 +19,7 @@ export default {
   "sm.hand_size": { one: "ხელში {n} კარტი", other: "ხელში {n} კარტი" },
   "sm.payoff_count": { one: "დარჩა {n}", other: "დარჩა {n}" },
   "sm.stock_count": { one: "მარაგი: {n}", other: "მარაგი: {n}" },
-  "sm.next": "შემდეგი: {rank}",
+  "sm.next": "რიგში: {rank}",
   "sm.stands_for": "= {rank}",
   "sm.centre_empty": "A",
   "sm.discard_tag": "ჩამოყრა · სვლის ბოლო",

@@ -19,7 +19,7 @@ export default {
   "sm.hand_size": { one: "കൈയിൽ {n} ചീട്ട്", other: "കൈയിൽ {n} ചീട്ടുകൾ" },
   "sm.payoff_count": { one: "{n} ബാക്കി", other: "{n} ബാക്കി" },
   "sm.stock_count": { one: "ശേഖരം: {n}", other: "ശേഖരം: {n}" },
-  "sm.next": "അടുത്തത്: {rank}",
+  "sm.next": "ഇനി: {rank}",
   "sm.stands_for": "= {rank}",
   "sm.centre_empty": "A",
   "sm.discard_tag": "ഉപേക്ഷിക്കൂ · ഊഴം തീരും",
