@@ -87,6 +87,13 @@ def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
     shoot(page, f"lobby-{name}-invitation")
     assert_no_sideways_scroll(page)
 
+    # The link as a guest opens it: the join screen asks for a name first.
+    guest = open_page(None, viewport=viewport, color_scheme=scheme, locale=locale)
+    guest.goto(page.locator("#sm-invite-link").input_value())
+    guest.locator("#sm-join-form input[name=player_name]").wait_for()
+    shoot(guest, f"lobby-{name}-join-guest")
+    assert_no_sideways_scroll(guest)
+
     page.goto("/#/spite-malice/tutorial")
     page.locator("#sm-tutorial-next").click()
     page.locator('.sm-tutorial-card[data-target="true"]').click()
