@@ -44,7 +44,6 @@ const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce
 
 export default async function show(main, route, { signal }) {
   await Promise.all([loadTable(current().lang), ensureStyles()]);
-  markSection(null);
   const id = route.parts[2];
   replace(main, h("section", { class: "page" }, h("p", {}, st("common.loading"))));
   let match;
@@ -55,6 +54,8 @@ export default async function show(main, route, { signal }) {
     return;
   }
   if (signal.aborted) return;
+  // A daily is today's game; any other match is among your matches.
+  markSection(match.mode === "daily" ? "today" : "matches");
   if (match.status === "waiting") {
     match = await waitForJoin(main, match, { signal });
     if (!match || signal.aborted) return;
