@@ -344,3 +344,15 @@ def test_a_resigned_match_says_how_it_ended(open_page, shoot):
     expect(page.locator('.sm-result[data-game="1"]')).to_contain_text("You resigned.")
     expect(page.locator("[data-source]")).to_have_count(0)
     shoot(page, "sm-phone-light-match-over")
+
+
+def test_a_foursquare_visitor_downloads_nothing_of_the_table(open_page):
+    page = open_page(None)
+    fetched: list[str] = []
+    page.on("requestfinished", lambda request: fetched.append(request.url))
+    page.goto("/")
+    page.locator("#start-daily").wait_for()
+    page.wait_for_load_state("networkidle")
+    table = ("spitemalice/match.js", "spitemalice/table-view.js", "spitemalice/live.js",
+             "spitemalice/table.css", "spitemalice/locales/en.js", "spitemalice/model/")
+    assert not [url for url in fetched if any(part in url for part in table)], fetched
