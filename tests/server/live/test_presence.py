@@ -1,0 +1,74 @@
+"""Presence's keys in the shared cache (a memory cache of the test's own): a seat is connected
+while any socket of it holds a slot, the bot's seat always, and a cache that fails shows people
+away without failing anything."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.core.cache import cache
+
+from server.live import presence
+
+
+@pytest.fixture(autouse=True)
+def _memory_cache(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "presence-tests"}}
+    cache.clear()
+
+
+def test_a_seat_is_connected_while_any_of_its_sockets_holds_a_slot():
+    match_id = uuid.uuid4()
+    assert presence.seats_connected(match_id, bot_seat=None) == [False, False]
+    first = presence.arrive(match_id, 1, "tab-1")
+    second = presence.arrive(match_id, 1, "tab-2")
+    assert first != second and None not in (first, second)
+    assert presence.seats_connected(match_id, bot_seat=None) == [False, True]
+    presence.leave(match_id, 1, "tab-1", first)
+    assert presence.seats_connected(match_id, bot_seat=None) == [False, True]
+    # Leaving a slot another socket holds now (this one's expired and was taken) frees nothing.
+    presence.leave(match_id, 1, "tab-1", second)
+    assert presence.seats_connected(match_id, bot_seat=None) == [False, True]
+    presence.leave(match_id, 1, "tab-2", second)
+    assert presence.seats_connected(match_id, bot_seat=None) == [False, False]
+
+
+def test_more_sockets_than_slots_are_served_and_take_a_slot_when_one_frees():
+    match_id = uuid.uuid4()
+    slots = [presence.arrive(match_id, 0, f"tab-{n}") for n in range(presence.SLOTS)]
+    assert presence.arrive(match_id, 0, "one-too-many") is None
+    presence.leave(match_id, 0, "tab-0", slots[0])
+    assert presence.heartbeat(match_id, 0, "one-too-many", None) == slots[0]
+
+
+def test_a_heartbeat_keeps_the_slot_and_an_expired_slot_is_taken_again():
+    match_id = uuid.uuid4()
+    slot = presence.arrive(match_id, 0, "tab")
+    assert presence.heartbeat(match_id, 0, "tab", slot) == slot
+    cache.delete(presence._key(match_id, 0, slot))  # as its expiry would
+    assert presence.seats_connected(match_id, bot_seat=None) == [False, False]
+    assert presence.heartbeat(match_id, 0, "tab", slot) is not None
+    assert presence.seats_connected(match_id, bot_seat=None) == [True, False]
+
+
+def test_the_bots_seat_is_always_connected(make_player):
+    from server.spitemalice import services
+
+    player, _ = make_player()
+    match = services.match_start_bot(player=player, level="easy", target=1)
+    assert presence.seats_connected(match) == [False, True]
+    assert presence.seats_connected(match.pk) == [False, True]  # its bot seat looked up
+
+
+def test_a_cache_that_fails_shows_people_away_and_fails_nothing(settings, caplog):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:1/0",
+                                   "OPTIONS": {"socket_connect_timeout": 0.2}}}
+    match_id = uuid.uuid4()
+    assert presence.arrive(match_id, 0, "tab") is None
+    assert presence.heartbeat(match_id, 0, "tab", 2) == 2
+    presence.leave(match_id, 0, "tab", 2)
+    assert presence.seats_connected(match_id, bot_seat=1) == [False, True]
+    assert "presence" in caplog.text
