@@ -35,6 +35,8 @@ Environment variables:
                              background, default 2
     FOURSQUARE_LIVE_POLL_SECONDS  how often each live socket checks the event feed besides the
                              channel layer's notices, default 5 with Redis, 1 without
+    FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS  how soon a live socket whose token was signed out or
+                             revoked is closed, default 30
     FOURSQUARE_DATA_DIR      where the default SQLite database, the shared cache of the embedded
                              default and the secrets made on first start live, default <repo>/data
 """
@@ -334,6 +336,11 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 LIVE_POLL_SECONDS = float(
     os.environ.get("FOURSQUARE_LIVE_POLL_SECONDS", "").strip() or (5.0 if _redis_url else 1.0)
+)
+# An open socket outlives nothing that would refuse a request: its token signed out or revoked,
+# its player deactivated, it is closed (4401) within this many seconds.
+LIVE_TOKEN_CHECK_SECONDS = float(
+    os.environ.get("FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS", "").strip() or 30.0
 )
 
 # "<scope>.<token|address>": at most N requests per second, minute, hour or day, or "off". Each

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from server.live import presence, publish
+from server.players.models import AccessToken
 from server.players.tokens import access_of
 from server.spitemalice.models import Match
 from server.spitemalice.selectors import EVENTS_PER_PAGE, events_of
@@ -48,17 +49,26 @@ def _in_thread(function):
 
 
 @_in_thread
-def _seat_of(token: str, match_id) -> tuple[str, int | None, int | None, int]:
-    """("ok" | "bad_token" | "not_yours", seat, bot seat, the match's latest event)."""
+def _seat_of(token: str, match_id) -> tuple[str, int | None, int | None, int, int | None]:
+    """("ok" | "bad_token" | "not_yours", seat, bot seat, the match's latest event, the
+    token's id)."""
     access = access_of(token)
     if access is None:
-        return "bad_token", None, None, 0
+        return "bad_token", None, None, 0, None
     match = (Match.objects.filter(pk=match_id)
              .values("player0_id", "player1_id", "bot_seat", "event").first())
     players = (match or {}).get("player0_id"), (match or {}).get("player1_id")
     if match is None or access.player.pk not in players:
-        return "not_yours", None, None, 0
-    return "ok", players.index(access.player.pk), match["bot_seat"], match["event"]
+        return "not_yours", None, None, 0, None
+    return ("ok", players.index(access.player.pk), match["bot_seat"], match["event"],
+            access.pk)
+
+
+@_in_thread
+def _token_alive(token_id: int) -> bool:
+    """The token still exists and its player is active (not signed out, revoked or
+    deactivated)."""
+    return AccessToken.objects.filter(pk=token_id, player__is_active=True).exists()
 
 
 @_in_thread
@@ -113,6 +123,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.bot_seat: int | None = None
         self.last = 0
         self.slot: int | None = None
+        self.token_id: int | None = None
         self.seats_sent: list[bool] | None = None
         self.joined = False
         self.closed = False
@@ -138,7 +149,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _authenticate(self, token: str) -> None:
         try:
-            verdict, seat, bot_seat, latest = await _seat_of(token, self.match_id)
+            verdict, seat, bot_seat, latest, self.token_id = await _seat_of(token,
+                                                                            self.match_id)
         except DatabaseError:
             logger.warning("live socket refused: the database failed", exc_info=True)
             await self._close(SERVER_ERROR)
@@ -235,14 +247,21 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _tick(self) -> None:
         """Check the feed every LIVE_POLL_SECONDS; keep the presence slot alive and look at
-        who is there (a killed worker's sockets age out) every heartbeat."""
+        who is there (a killed worker's sockets age out) every heartbeat; close the socket once
+        its token is gone (checked every LIVE_TOKEN_CHECK_SECONDS)."""
         now = time.monotonic()
         poll_due = now + settings.LIVE_POLL_SECONDS
         beat_due = now + presence.HEARTBEAT_SECONDS
+        token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
         while not self.closed:
-            await asyncio.sleep(max(0.0, min(poll_due, beat_due) - time.monotonic()))
+            await asyncio.sleep(max(0.0, min(poll_due, beat_due, token_due) - time.monotonic()))
             try:
                 now = time.monotonic()
+                if now >= token_due:
+                    token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
+                    if not await _token_alive(self.token_id):
+                        await self._close(BAD_TOKEN)  # signed out or revoked meanwhile
+                        return
                 if now >= poll_due:
                     poll_due = now + settings.LIVE_POLL_SECONDS
                     await self._push()

@@ -275,3 +275,13 @@ def test_a_socket_anywhere_else_is_refused(server, where):
     with pytest.raises(InvalidStatus) as refused:
         server.ws(where)
     assert refused.value.response.status_code == 403
+
+
+def test_a_socket_whose_token_is_revoked_is_closed_4401(server, table):
+    """Its server checks every second here (LIVE_TOKEN_CHECK_SECONDS; 30 by default)."""
+    from server.players.models import AccessToken
+
+    match, tokens = table
+    socket = connect(server, match.pk, tokens[0])
+    AccessToken.objects.filter(player=match.player0).delete()
+    assert socket.close_code(timeout=10) == 4401
