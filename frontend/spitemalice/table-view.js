@@ -8,7 +8,7 @@ import { h } from "../lib/dom.js";
 import { cardName } from "../model/cards.js";
 import { cardBack, cardFace, cardSlot, cardSpread, cardStack, tableArea } from "../components/card.js";
 import { centreShows, choices, seating, SIDES, targetsOf } from "./model/table.js";
-import { sm, st } from "./i18n.js";
+import { st } from "./i18n.js";
 
 export const nameOf = (code) => cardName(code, st);
 
@@ -162,4 +162,3 @@ export function activePlaces(table) {
   return [...table.querySelectorAll("button.sm-place")];
 }
 
-export { sm };
