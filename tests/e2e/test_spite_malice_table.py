@@ -298,6 +298,10 @@ def test_a_card_is_dragged_and_dropped_onto_a_side_stack(open_page):
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=6)
     expect(target).to_have_class(re.compile("sm-drop-over"))
     page.mouse.up()
+    # The bot's reply is shown card by card, skippable, and each step is said aloud.
+    expect(root).to_have_attribute("data-animating", "true")
+    expect(page.locator(".sm-skip")).to_be_visible()
+    expect(page.locator("#announcer")).to_contain_text("The computer")
     settled(page)
     assert int(root.get_attribute("data-event")) > before
     expect(page.locator(f'.sm-near [data-place="0:S3"] .card[data-card="{code}"]')).to_be_visible()
