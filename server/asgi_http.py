@@ -3,9 +3,9 @@
 Each request costs one hop to a thread and one back to the event loop: the body is read on the
 loop first (the API's are a few hundred bytes; past ``MAX_BODY`` the app is handed just enough
 to refuse it with its 413), and the answer is collected in the thread and sent whole (every
-answer of this app is small: JSON, a page, a static module). Adapters that hand each part of a
-request and an answer across threads (a2wsgi) cost several hops more a request, which measured
-as a third of the throughput under load.
+answer of this app is small: JSON, a page, a static module). An adapter that hands each part of
+a request and an answer across threads (a2wsgi) costs several hops more a request: 1.7 times the
+CPU per request under `make load` (docs/OPERATIONS.md).
 
 The environ is the one gunicorn's WSGI workers built, so the application behaves the same
 behind either server: PATH_INFO from the raw path (bytes as latin-1), and a header whose name
