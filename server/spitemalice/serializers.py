@@ -117,8 +117,11 @@ class ActionInput(StrictInput):
 
 
 class JoinInput(StrictInput):
+    # Untrimmed: whatever was sent is looked up as it is (a code of only spaces names no
+    # invitation: 404), rather than trimmed into a blank that schema-valid input cannot be.
     code = StrictCharField(
-        max_length=32, help_text="The invitation's code: any case; spaces and dashes ignored.")
+        max_length=32, trim_whitespace=False,
+        help_text="The invitation's code: any case; spaces and dashes ignored.")
 
 
 class MatchListQuery(StrictQuery):

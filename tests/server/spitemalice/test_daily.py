@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from datetime import timedelta
+from datetime import UTC, timedelta
 from types import SimpleNamespace
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from server.boards.models import Board, Standing
 from server.games import dailies
@@ -25,8 +26,13 @@ BOARD = "spite-malice/daily/{}/leaderboard"
 
 
 @pytest.fixture
-def today():
-    return dailies.utc_today()
+def today(monkeypatch):
+    """Today in UTC, the dailies' clock held at 11:00 UTC: the hour when yesterday's, today's
+    and tomorrow's dailies are all being played somewhere (UTC-12 to UTC+14), so that a test
+    playing the day before passes whenever it runs."""
+    eleven = timezone.now().astimezone(UTC).replace(hour=11, minute=0, second=0, microsecond=0)
+    monkeypatch.setattr(dailies, "timezone", SimpleNamespace(now=lambda: eleven))
+    return eleven.date()
 
 
 def test_the_daily_is_created_once_per_player_and_date(player_api, today):
