@@ -8,7 +8,7 @@ import { problemView } from "../../lib/problems.js";
 import { current, t } from "../../i18n.js";
 import { localDate } from "../../model/time.js";
 import { barChart } from "../../components/bar-chart.js";
-import { boardSpan, gameSwitch, standingLine } from "../../components/boards.js";
+import { boardSpan, gameSwitch, standingLine } from "../../components/board-parts.js";
 import { leaderboardTable } from "../../components/leaderboard-table.js";
 import { loading } from "../../components/today.js";
 import { loadLobbyStrings, lobbyStyles, lt } from "./strings.js";
