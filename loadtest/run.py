@@ -110,6 +110,32 @@ def postgres_backends(database: str) -> list[psutil.Process]:
     return backends
 
 
+class BackendMeter:
+    """The CPU of ``database``'s backends over a run, sampled as it goes: a backend whose
+    connection closes meanwhile (``CONN_MAX_AGE`` recycles them) keeps what it used until its
+    last sample."""
+
+    def __init__(self, database: str) -> None:
+        self.database = database
+        self.start: dict[int, float] = {}
+        self.seen: dict[int, float] = {}
+        self.sample(start=True)
+
+    def sample(self, start: bool = False) -> None:
+        for process in postgres_backends(self.database):
+            try:
+                times = process.cpu_times()
+            except psutil.Error:
+                continue
+            self.seen[process.pid] = times.user + times.system
+            if start:
+                self.start[process.pid] = self.seen[process.pid]
+
+    def used(self) -> float:
+        self.sample()
+        return sum(self.seen.values()) - sum(self.start.values())
+
+
 @dataclass
 class LoadRun:
     game: str = "foursquare"
@@ -235,9 +261,9 @@ class LoadRun:
         """Play for ``seconds``; ``during(self)`` runs meanwhile (a fault drill). Returns the
         machine figures."""
         load_before = os.getloadavg()
-        parties = {"gunicorn": lambda: tree(self.server.pid), "postgres": postgres_processes,
-                   "postgres (this database)": lambda: postgres_backends(self.database)}
+        parties = {"gunicorn": lambda: tree(self.server.pid), "postgres": postgres_processes}
         before = {name: cpu_seconds(find()) for name, find in parties.items()}
+        backends = BackendMeter(self.database)
         started = time.time()
         locust = self.start_locust(seconds)
         if during is not None:
@@ -245,6 +271,7 @@ class LoadRun:
         locust_cpu = 0.0
         while locust.poll() is None:
             locust_cpu = max(locust_cpu, cpu_seconds(tree(locust.pid)))
+            backends.sample()
             time.sleep(0.5)
         wall = time.time() - started
         after = {name: cpu_seconds(find()) for name, find in parties.items()}
@@ -253,7 +280,8 @@ class LoadRun:
             "loadavg_before": load_before,
             "loadavg_after": os.getloadavg(),
             "cpu_seconds": {"locust": locust_cpu,
-                            **{name: after[name] - before[name] for name in parties}},
+                            **{name: after[name] - before[name] for name in parties},
+                            "postgres (this database)": backends.used()},
             "marks": dict(self.marks),
         }
 
