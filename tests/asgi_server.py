@@ -36,27 +36,19 @@ redis_url=..., log_dir=tmp_path, collect_static=True)`` inside a test marked
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.serving import free_port, stop_group, wait_for_health
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def database_url(alias: str = "default") -> str:
@@ -123,16 +115,6 @@ class AsgiServer:
         return self.log_path.read_text(errors="replace")
 
 
-def _status(url: str) -> int | None:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
-    except OSError:
-        return None
-
-
 @contextmanager
 def asgi_server(*, database_url: str, redis_url: str | None, log_dir: Path, workers: int = 2,
                 threads: int = 4, collect_static: bool = False, prefix: str | None = None,
@@ -181,19 +163,10 @@ def asgi_server(*, database_url: str, redis_url: str | None, log_dir: Path, work
     server = AsgiServer(f"http://127.0.0.1:{port}", process, log_path, prefix)
     try:
         deadline = time.monotonic() + 60
-        while _status(f"{server.base}/healthz") != 200:
-            assert process.poll() is None, f"the server exited early:\n{server.log()}"
-            assert time.monotonic() < deadline, f"/healthz never answered:\n{server.log()}"
-            time.sleep(0.1)
+        wait_for_health(server.base, process, server.log, deadline, name="the server")
         # Every worker up, not just the first: a test that counts on two processes gets two.
         while len(server.worker_pids()) < workers and time.monotonic() < deadline:
             time.sleep(0.1)
         yield server
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        stop_group(process, grace=15)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -20,23 +19,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.serving import free_port, status_of, stop_group, wait_for_health
+
+__all__ = ["REPO_ROOT", "Served", "call", "free_port", "make_run", "status_of"]
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def status_of(url: str) -> int | None:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
-    except OSError:
-        return None
 
 
 def call(base: str, method: str, path: str, body=None, token=None) -> tuple[int, dict]:
@@ -93,12 +80,7 @@ def make_run(tmp_path: Path, **env: str) -> Iterator[Served]:
     try:
         # Generous: migrate and collectstatic run first, and a busy machine is slow.
         deadline = time.monotonic() + 90
-        while status_of(f"{served.base}/healthz") != 200:
-            assert process.poll() is None, f"make run exited early:\n{served.log()}"
-            assert time.monotonic() < deadline, f"/healthz never answered:\n{served.log()}"
-            time.sleep(0.1)
+        wait_for_health(served.base, process, served.log, deadline, name="make run")
         yield served
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, 9)
-            process.wait()
+        stop_group(process, grace=None)
