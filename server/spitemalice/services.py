@@ -92,14 +92,19 @@ def _match_create(*, player, mode: str, level: str, target: int, seed: bytes,
                                  player0=player, player1=opponent,
                                  bot_seat=None if opponent is not None else 1, daily=day,
                                  ranked=ranked)
-    log = Log(match)
-    game = MatchGame(match=match, number=1, seed=game_seed(seed, 0).hex())
+    _first_game_deal(match=match, log=Log(match))
+    return match
+
+
+def _first_game_deal(*, match: Match, log: Log) -> None:
+    """The match's first game dealt from its seed, played on to a person's turn (the bot's
+    opening turn, if the bot starts), and stored with ``log``'s events."""
+    game = MatchGame(match=match, number=1, seed=game_seed(bytes.fromhex(match.seed), 0).hex())
     engine = Game(bytes.fromhex(game.seed))
     log.dealt(engine, 1)
     new_games = [game]
     advance(match=match, game=game, engine=engine, log=log, new_games=new_games)
     _store(match=match, game=None, new_games=new_games, log=log)
-    return match
 
 
 def player_lock(player) -> None:
@@ -149,12 +154,7 @@ def match_deal(*, match: Match, opponent) -> Match:
     match.save(update_fields=["player1", "status"])
     log = Log(match)
     log.event("joined", {"seat": 1, "player": {"id": str(opponent.pk), "name": opponent.name}})
-    game = MatchGame(match=match, number=1, seed=game_seed(bytes.fromhex(match.seed), 0).hex())
-    engine = Game(bytes.fromhex(game.seed))
-    log.dealt(engine, 1)
-    new_games = [game]
-    advance(match=match, game=game, engine=engine, log=log, new_games=new_games)
-    _store(match=match, game=None, new_games=new_games, log=log)
+    _first_game_deal(match=match, log=log)
     return match
 
 
