@@ -37,14 +37,18 @@ def rating(player) -> Rating | None:
     return Rating.objects.filter(game="spite-malice", player=player).first()
 
 
+def end(match: Match, *, winner: int | None, reason: str, at=None) -> None:
+    """Mark ``match`` finished with this result (and reload it), without rating it."""
+    Match.objects.filter(pk=match.pk).update(status="finished", winner=winner, reason=reason,
+                                             turn=None, finished_at=at or timezone.now())
+    match.refresh_from_db()
+
+
 def finish(match: Match, *, winner: int | None, reason: str, at=None) -> None:
     """End ``match`` as the finishing transaction does and call the ratings' hook in it (for
     the endings no service offers yet, or that a real game reaches only by chance: a tie)."""
     with transaction.atomic():
-        Match.objects.filter(pk=match.pk).update(status="finished", winner=winner,
-                                                 reason=reason, turn=None,
-                                                 finished_at=at or timezone.now())
-        match.refresh_from_db()
+        end(match, winner=winner, reason=reason, at=at)
         ratings.match_rate(match)
 
 
@@ -136,9 +140,8 @@ def test_a_timeout_rates_as_a_loss(ada, bob):
 
 @pytest.mark.postgresql  # row locks under threads
 @pytest.mark.django_db(transaction=True)
-def test_a_timeout_noticed_by_many_at_once_rates_once(make_player):
-    ada_player, _ = make_player("Ada")
-    bob_player, _ = make_player("Bob")
+def test_a_timeout_noticed_by_many_at_once_rates_once(ada, bob):
+    (ada_player, _), (bob_player, _) = ada, bob
     match = services.match_start_friend(player=ada_player, opponent=bob_player, target=1)
     overdue(match)
 
@@ -201,26 +204,19 @@ def test_idle_weeks_widen_the_deviation_before_the_next_match(ada, bob):
     assert rated.rating_a_before == first_ada.rating
 
 
-@pytest.mark.parametrize("level", ["easy"])
-def test_matches_against_the_bot_never_rate(ada, level):
+@pytest.mark.parametrize("start", [
+    pytest.param(lambda player: services.match_start_bot(player=player, level="easy", target=1),
+                 id="bot-easy"),
+    pytest.param(lambda player: services.match_start_daily(player=player, day=None)[0],
+                 id="daily"),
+])
+def test_matches_against_the_bot_and_dailies_never_rate(ada, start):
     player, _ = ada
-    match = services.match_start_bot(player=player, level=level, target=1)
+    match = start(player)
 
     resign(player, match)
     match.refresh_from_db()
     ratings.match_rate(match)  # even asked directly
-
-    assert match.status == "finished"
-    assert not Rating.objects.exists() and not RatedMatch.objects.exists()
-
-
-def test_dailies_never_rate(ada):
-    player, _ = ada
-    match, _ = services.match_start_daily(player=player, day=None)
-
-    resign(player, match)
-    match.refresh_from_db()
-    ratings.match_rate(match)
 
     assert match.status == "finished"
     assert not Rating.objects.exists() and not RatedMatch.objects.exists()
@@ -254,13 +250,10 @@ def test_a_finish_retried_rates_once(ada, bob):
 
 @pytest.mark.postgresql  # row locks under threads
 @pytest.mark.django_db(transaction=True)
-def test_finishes_raced_in_parallel_rate_once(make_player):
-    ada_player, _ = make_player("Ada")
-    bob_player, _ = make_player("Bob")
+def test_finishes_raced_in_parallel_rate_once(ada, bob):
+    (ada_player, _), (bob_player, _) = ada, bob
     match = services.match_start_friend(player=ada_player, opponent=bob_player, target=1)
-    Match.objects.filter(pk=match.pk).update(status="finished", winner=1, reason="resigned",
-                                             turn=None, finished_at=timezone.now())
-    match.refresh_from_db()
+    end(match, winner=1, reason="resigned")
 
     def rate(_):
         with transaction.atomic():
@@ -274,9 +267,8 @@ def test_finishes_raced_in_parallel_rate_once(make_player):
 
 @pytest.mark.postgresql  # row locks under threads
 @pytest.mark.django_db(transaction=True)
-def test_both_players_resigning_at_once_rate_one_result(make_player):
-    ada_player, ada_api = make_player("Ada")
-    bob_player, bob_api = make_player("Bob")
+def test_both_players_resigning_at_once_rate_one_result(ada, bob):
+    (ada_player, ada_api), (bob_player, bob_api) = ada, bob
     match = services.match_start_friend(player=ada_player, opponent=bob_player, target=50)
     apis = [ada_api, bob_api]
 
