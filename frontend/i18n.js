@@ -129,11 +129,19 @@ const TABLES = {
 let active = createTranslator(DEFAULT_LANGUAGE, {});
 const listeners = new Set();
 
+/**
+ * What `lang`'s module in `modules` exports by default, or English's if `lang` has none.
+ * `modules` maps a language code to a function importing that language's module: each caller
+ * spells its own out, since only a literal import() is rewritten to the hashed file names.
+ */
+export async function moduleIn(modules, lang = current().lang) {
+  return (await (modules[lang] ?? modules[DEFAULT_LANGUAGE])()).default;
+}
+
 /** Loads a language's table and makes it the active one. */
 export async function loadLanguage(code) {
   const lang = isSupported(code) ? code : DEFAULT_LANGUAGE;
-  const module = await TABLES[lang]();
-  active = createTranslator(lang, module.default);
+  active = createTranslator(lang, await moduleIn(TABLES, lang));
   for (const listener of listeners) listener(active);
   return active;
 }

@@ -2,7 +2,7 @@
 // Spite & Malice screen opens, so a Foursquare visitor never downloads them. st(key, params)
 // reads this game's table and falls back to the app's (card names, ranks and suits, errors).
 
-import { createTranslator, current, t } from "../i18n.js";
+import { createTranslator, current, moduleIn, t } from "../i18n.js";
 
 // Spelled out, not a template: only a literal import() is rewritten to the hashed file names
 // (server/core/storage.py).
@@ -19,8 +19,7 @@ let active = createTranslator("en", {});
 /** Loads the table of the app's current language (again after a switch); resolves to st. */
 export async function loadTable(lang = current().lang) {
   if (active.lang !== lang || !active.has("sm.loaded")) {
-    const module = await (TABLES[lang] ?? TABLES.en)();
-    active = createTranslator(lang, module.default);
+    active = createTranslator(lang, await moduleIn(TABLES, lang));
   }
   return st;
 }

@@ -3,7 +3,7 @@
 // screen, so a Foursquare visitor never downloads them. lt(key, params) reads the table of the
 // app's current language.
 
-import { createTranslator, current } from "../../i18n.js";
+import { createTranslator, current, moduleIn } from "../../i18n.js";
 
 // Literal import()s: only these are rewritten to the hashed file names (server/core/storage.py).
 const TABLES = {
@@ -18,7 +18,7 @@ let active = null;
 
 /** Loads the current language's table (again after a switch). */
 export async function loadLobbyStrings(lang = current().lang) {
-  if (active?.lang !== lang) active = createTranslator(lang, (await (TABLES[lang] ?? TABLES.en)()).default);
+  if (active?.lang !== lang) active = createTranslator(lang, await moduleIn(TABLES, lang));
   return active;
 }
 
