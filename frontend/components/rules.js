@@ -2,7 +2,8 @@
 // sentences rather than filling a template.
 
 import { h, replace } from "../lib/dom.js";
-import { current, t } from "../i18n.js";
+import { moduleIn, t } from "../i18n.js";
+import { blockNodes } from "./blocks.js";
 
 // Literal import()s, which the hashed static files' manifest rewrites (server/core/storage.py).
 const PAGES = {
@@ -14,13 +15,10 @@ const PAGES = {
 };
 
 export default async function rules(root) {
-  const { default: blocks } = await (PAGES[current().lang] ?? PAGES.en)();
+  const blocks = await moduleIn(PAGES);
   replace(root, h("article", { class: "page rules", "aria-labelledby": "rules-heading" },
     h("h1", { id: "rules-heading" }, t("rules.title")),
     h("p", { class: "actions" }, h("a", { class: "button primary", href: "#/tutorial" }, t("rules.tutorial")),
       h("a", { class: "button", href: "#/spite-malice/rules", id: "rules-spite-malice" }, t("rules.spite_malice"))),
-    blocks.map(([kind, content]) => {
-      if (kind === "ul" || kind === "ol") return h(kind, {}, content.map((item) => h("li", {}, item)));
-      return h(kind, {}, content);
-    })));
+    blockNodes(blocks)));
 }

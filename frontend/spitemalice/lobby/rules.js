@@ -2,7 +2,8 @@
 // Foursquare's rules page is), each language writing its own sentences.
 
 import { h, replace } from "../../lib/dom.js";
-import { current } from "../../i18n.js";
+import { moduleIn } from "../../i18n.js";
+import { blockNodes } from "../../components/blocks.js";
 import { lt } from "./strings.js";
 
 // Literal import()s, which the hashed static files' manifest rewrites (server/core/storage.py).
@@ -15,16 +16,13 @@ const PAGES = {
 };
 
 export default async function rules(root) {
-  const { default: blocks } = await (PAGES[current().lang] ?? PAGES.en)();
+  const blocks = await moduleIn(PAGES);
   replace(root, h("article", { class: "page rules sm-rules", "aria-labelledby": "sm-rules-heading" },
     h("p", {}, h("a", { href: "#/spite-malice" }, lt("lobby.back"))),
     h("h1", { id: "sm-rules-heading" }, lt("rules.title")),
     h("p", { class: "actions" },
       h("a", { class: "button primary", href: "#/spite-malice/tutorial", id: "sm-rules-tutorial" }, lt("lobby.tutorial")),
       h("a", { class: "button", href: "#/spite-malice/play" }, lt("bot.title"))),
-    blocks.map(([kind, content]) => {
-      if (kind === "ul" || kind === "ol") return h(kind, {}, content.map((item) => h("li", {}, item)));
-      return h(kind, {}, content);
-    }),
+    blockNodes(blocks),
     h("p", {}, h("a", { href: "#/rules" }, lt("rules.foursquare")))));
 }
