@@ -38,6 +38,12 @@ def bot_match(player: Player, *, seed: bytes = QUICK_DEAL, level: str = "easy",
                                       target=target, seed=seed)
 
 
+def long_match(page, *, name: str | None = "Ada") -> Match:
+    """A match to 50 against the easy bot, on a deal that gives turns enough to try things on,
+    for the page's player (signed in as ``name``)."""
+    return bot_match(signed_in(page, name), seed=b"table-20", target=50)
+
+
 def open_match(page, match: Match) -> None:
     page.goto(f"/#/spite-malice/match/{match.pk}")
     page.locator(".sm-screen .sm-table").wait_for()
@@ -46,6 +52,22 @@ def open_match(page, match: Match) -> None:
 def settled(page) -> None:
     """Waits until the events are shown and the table is the server's again."""
     page.wait_for_selector('.sm-screen[data-animating="false"]:not(.is-busy)')
+
+
+def open_settled(page, match: Match) -> None:
+    open_match(page, match)
+    settled(page)
+
+
+def discard_elsewhere(api: ApiPlayer, match: Match) -> list[str]:
+    """A turn ended through the API, as another device of the player would: the first discard
+    onto a side stack the game offers. Returns that action."""
+    state = api.client.get(f"/api/v1/spite-malice/matches/{match.pk}").json()
+    action = next(a for a in state["game"]["legal_actions"] if a[1].startswith("S"))
+    api.post(f"spite-malice/matches/{match.pk}/actions",
+             {"action": action, "game": state["game"]["number"],
+              "actions": state["game"]["actions"]})
+    return action
 
 
 def next_action(match: Match) -> list[str]:
@@ -128,10 +150,8 @@ def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_pag
 
 def test_a_turn_is_played_by_keyboard_alone(open_page, shoot):
     page = open_page("/", viewport=DESKTOP)
-    player = signed_in(page)
-    match = bot_match(player, seed=b"table-20", target=50)
-    open_match(page, match)
-    settled(page)
+    match = long_match(page)
+    open_settled(page, match)
     root = page.locator(".sm-screen")
     expect(root).to_have_attribute("data-turn", "you")
     before = int(root.get_attribute("data-event"))
@@ -179,10 +199,8 @@ def test_a_turn_is_played_by_keyboard_alone(open_page, shoot):
 
 def test_the_table_is_mirrored_in_persian(open_page, shoot):
     page = open_page("/", locale="fa-IR")
-    player = signed_in(page)
-    match = bot_match(player, target=50)
-    open_match(page, match)
-    settled(page)
+    match = bot_match(signed_in(page), target=50)
+    open_settled(page, match)
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     expect(page.locator("html")).to_have_attribute("lang", "fa")
     heading = page.locator("#sm-heading")
@@ -253,18 +271,10 @@ def test_screenshots_of_the_table_in_every_look(open_page, shoot):
         ("sm-phone-light-bn-table", {"locale": "bn-BD"}),
     ]:
         page = open_page("/", **options)
-        player = signed_in(page, name=None)
-        match = bot_match(player, seed=b"table-20", target=50)
+        match = long_match(page, name=None)
         for _ in range(6):  # a few turns in, so the side stacks hold cards
-            api = ApiPlayer(token=token_of(page))
-            state = api.client.get(f"/api/v1/spite-malice/matches/{match.pk}").json()
-            legal = state["game"]["legal_actions"]
-            action = next(a for a in legal if a[1].startswith("S"))
-            api.post(f"spite-malice/matches/{match.pk}/actions",
-                     {"action": action, "game": state["game"]["number"],
-                      "actions": state["game"]["actions"]})
-        open_match(page, match)
-        settled(page)
+            discard_elsewhere(ApiPlayer(token=token_of(page)), match)
+        open_settled(page, match)
         page.locator("[data-source]").first.click()
         expect(page.locator("body")).not_to_contain_text(re.compile(r"\bsm\.[a-z_.]+"))
         shoot(page, name)
@@ -273,10 +283,8 @@ def test_screenshots_of_the_table_in_every_look(open_page, shoot):
 def test_a_card_is_dragged_and_dropped_onto_a_side_stack(open_page):
     # Tall enough that the hand and the side stacks are in sight together.
     page = open_page("/", viewport={"width": 1280, "height": 1200})
-    player = signed_in(page)
-    match = bot_match(player, seed=b"table-20", target=50)
-    open_match(page, match)
-    settled(page)
+    match = long_match(page)
+    open_settled(page, match)
     root = page.locator(".sm-screen")
     before = int(root.get_attribute("data-event"))
     # One tap asks the computer (a bot match): its source is chosen, its target marked.
@@ -310,17 +318,12 @@ def test_a_card_is_dragged_and_dropped_onto_a_side_stack(open_page):
 def test_an_action_played_elsewhere_is_refused_with_the_servers_message_and_the_table_redrawn(
         open_page):
     page = open_page("/", viewport={"width": 1280, "height": 1200})
-    player = signed_in(page)
-    match = bot_match(player, seed=b"table-20", target=50)
-    open_match(page, match)
-    settled(page)
+    match = long_match(page)
+    open_settled(page, match)
     root = page.locator(".sm-screen")
     # Another device of the same player ends the turn first (the page shows the old table).
     other = ApiPlayer(token=token_of(page))
-    state = other.client.get(f"/api/v1/spite-malice/matches/{match.pk}").json()
-    discard = next(a for a in state["game"]["legal_actions"] if a[1].startswith("S"))
-    other.post(f"spite-malice/matches/{match.pk}/actions",
-               {"action": discard, "game": 1, "actions": state["game"]["actions"]})
+    discard = discard_elsewhere(other, match)
     page.locator(".sm-hand-card[data-source]").first.click()
     page.locator("[data-target].sm-discard").first.click()
     message = page.locator(".sm-messages .problem")
@@ -335,8 +338,7 @@ def test_an_action_played_elsewhere_is_refused_with_the_servers_message_and_the_
 
 def test_a_resigned_match_says_how_it_ended(open_page, shoot):
     page = open_page("/")
-    player = signed_in(page)
-    match = bot_match(player, seed=b"table-20", target=50)
+    match = long_match(page)
     resigned = ApiPlayer(token=token_of(page)).client.post(
         f"/api/v1/spite-malice/matches/{match.pk}/resign")
     assert resigned.status_code == 200, resigned.content
