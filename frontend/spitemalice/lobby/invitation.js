@@ -67,7 +67,7 @@ async function invitePage(root, route, { signal }) {
     h("h1", { id: "sm-invite-heading" }, lt("invite.title")),
     h("p", { class: "lead" }, invitee ? lt("invite.text_invitee", { name: invitee }) : lt("invite.text")),
     h("p", { class: "sm-settings" }, settings(match)),
-    h("div", { class: "card-section sm-link-box" },
+    h("div", { class: "card-section field" },
       h("label", { for: "sm-invite-link" }, lt("invite.link")),
       link,
       h("div", { class: "actions" }, copy, share),
