@@ -5,7 +5,6 @@ page does not scroll sideways."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.flows import (
@@ -17,6 +16,7 @@ from tests.e2e.flows import (
     play_through_the_api,
     start_daily,
 )
+from tests.e2e.screens import settle, shoot_checked
 
 LOOKS = [
     pytest.param("phone", PHONE, "dark", "en-US", id="phone-dark"),
@@ -25,10 +25,6 @@ LOOKS = [
     pytest.param("phone", PHONE, "light", "fa-IR", id="phone-fa"),
     pytest.param("desktop", DESKTOP, "dark", "fa-IR", id="desktop-dark-fa"),
 ]
-
-
-def assert_no_sideways_scroll(page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 @pytest.mark.parametrize(("device", "viewport", "scheme", "locale"), LOOKS)
@@ -43,20 +39,15 @@ def test_main_screens(open_page, shoot, device, viewport, scheme, locale):
     start_daily(page)
     play_through_the_api(page, WON_12["moves"][:8])
     click_cell(page, *WON_12["moves"][8])  # the last move is drawn as just played
-    shoot(page, f"{name}-game")
-    assert_no_sideways_scroll(page)
+    shoot_checked(shoot, page, f"{name}-game")
     play_through_the_api(page, WON_12["moves"][9:])
     page.locator("#rank").wait_for()
-    shoot(page, f"{name}-result")
-    assert_no_sideways_scroll(page)
+    shoot_checked(shoot, page, f"{name}-result")
 
     for screen in ("boards", "rules", "leagues"):
         page.goto(f"/#/{screen}")
-        page.locator("main h1").wait_for()
-        expect(page.locator("main[aria-busy]")).to_have_count(0)
-        page.wait_for_load_state("networkidle")
-        shoot(page, f"{name}-{screen}", full_page=screen != "rules")
-        assert_no_sideways_scroll(page)
+        settle(page, "main h1")
+        shoot_checked(shoot, page, f"{name}-{screen}", full_page=screen != "rules")
 
 
 def test_the_game_in_the_longer_scripts(open_page, shoot):
@@ -67,11 +58,9 @@ def test_the_game_in_the_longer_scripts(open_page, shoot):
     for code in ("ml", "ka", "bn"):
         page.select_option("#language", code)
         page.locator(".game .board").wait_for()
-        shoot(page, f"phone-light-{code}-game")
-        assert_no_sideways_scroll(page)
+        shoot_checked(shoot, page, f"phone-light-{code}-game")
         page.goto("/#/tutorial")
         page.locator("#tutorial-next").click()
         page.locator('.tutorial .cell[data-target="true"]').click()
-        shoot(page, f"phone-light-{code}-tutorial")
-        assert_no_sideways_scroll(page)
+        shoot_checked(shoot, page, f"phone-light-{code}-tutorial")
         page.goto("/#/")

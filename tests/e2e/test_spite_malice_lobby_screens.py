@@ -5,10 +5,9 @@ checks the page does not scroll sideways."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
 from tests.e2e.flows import ApiPlayer
-from tests.e2e.test_screens import assert_no_sideways_scroll
+from tests.e2e.screens import settle, shoot_checked
 from tests.e2e.test_spite_malice_lobby import rate, signed_in
 
 PHONE = {"width": 390, "height": 844}
@@ -75,27 +74,21 @@ def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
     ]
     for screen, path, ready in screens:
         page.goto(path)
-        page.locator(ready).first.wait_for()
-        expect(page.locator("main[aria-busy]")).to_have_count(0)
-        page.wait_for_load_state("networkidle")
-        shoot(page, f"lobby-{name}-{screen}", full_page=screen != "rules")
-        assert_no_sideways_scroll(page)
+        settle(page, ready)
+        shoot_checked(shoot, page, f"lobby-{name}-{screen}", full_page=screen != "rules")
 
     page.goto("/#/spite-malice/friend")
     page.locator("#sm-invite-create").click()
     page.locator("#sm-invite-link").wait_for()
-    shoot(page, f"lobby-{name}-invitation")
-    assert_no_sideways_scroll(page)
+    shoot_checked(shoot, page, f"lobby-{name}-invitation")
 
     # The link as a guest opens it: the join screen asks for a name first.
     guest = open_page(None, viewport=viewport, color_scheme=scheme, locale=locale)
     guest.goto(page.locator("#sm-invite-link").input_value())
     guest.locator("#sm-join-form input[name=player_name]").wait_for()
-    shoot(guest, f"lobby-{name}-join-guest")
-    assert_no_sideways_scroll(guest)
+    shoot_checked(shoot, guest, f"lobby-{name}-join-guest")
 
     page.goto("/#/spite-malice/tutorial")
     page.locator("#sm-tutorial-next").click()
     page.locator('.sm-tutorial-card[data-target="true"]').click()
-    shoot(page, f"lobby-{name}-tutorial")
-    assert_no_sideways_scroll(page)
+    shoot_checked(shoot, page, f"lobby-{name}-tutorial")

@@ -1,0 +1,26 @@
+"""What the screenshot tests share: a screen waited for until it has settled, and a shot of it
+that also checks the page does not scroll sideways."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import expect
+
+
+def assert_no_sideways_scroll(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def settle(page, ready: str) -> None:
+    """Until ``ready`` (a selector) shows, nothing in main is still loading and the network is
+    quiet, so a shot shows the screen drawn."""
+    page.locator(ready).first.wait_for()
+    expect(page.locator("main[aria-busy]")).to_have_count(0)
+    page.wait_for_load_state("networkidle")
+
+
+def shoot_checked(shoot: Callable, page, name: str, *, full_page: bool = True) -> None:
+    """``shoot``'s screenshot (the conftest fixture), then the sideways-scroll check."""
+    shoot(page, name, full_page=full_page)
+    assert_no_sideways_scroll(page)
