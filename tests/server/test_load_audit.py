@@ -52,7 +52,8 @@ def test_a_real_match_passes_every_check(played):
     assert mismatches == [] and answer_leaks == [] and feed_leaks == []
     assert actions["lost"] == [] and actions["unacknowledged"] == []
     assert actions["acked_twice"] == actions["stored_twice"] == 0
-    assert actions["actions_acknowledged"] == actions["actions_stored"] == len(acks) > 4
+    # Four turns hold four actions at least: each ends with its discard.
+    assert actions["actions_acknowledged"] == actions["actions_stored"] == len(acks) >= 4
     assert answers_checked == len(answers)
     assert events_checked == 2 * Event.objects.filter(match_id=match_id).count()
 
