@@ -276,7 +276,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 logger.exception("live socket tick failed")
 
     async def _send(self, message: dict) -> None:
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        try:
+            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        except OSError:
+            # The client went between the check and the send (uvicorn's ClientDisconnected is
+            # an OSError): nothing is left to tell it, and the disconnect that follows cleans
+            # up. Not an error worth a traceback in the log: sockets drop all the time.
+            self.closed = True
 
     # --- closing ---
 
