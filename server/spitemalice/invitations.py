@@ -111,6 +111,8 @@ def match_join(*, player, code: str) -> Match:
         raise InvitationNotFound("No invitation has this code.")
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=found).first()
+        if match is None:  # deleted (its creator's account with it) since the lookup
+            raise InvitationNotFound("No invitation has this code.")
         if match.player0_id == player.pk:
             raise OwnMatch("You created this match: send its code to your opponent.")
         if match.invitee_id is not None and match.invitee_id != player.pk:
