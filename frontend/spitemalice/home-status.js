@@ -36,7 +36,7 @@ export default async function fill(section, signal) {
       current().separator, lt(`home.daily_${status}`, { n: mine.seats?.[mine.you]?.score ?? 0 })));
   }
   const waiting = page.results.filter((match) => match.mode !== "daily" && (isYourTurn(match) || invitedYou(match)));
-  if (!waiting.length) return;
+  if (!waiting.length || !line) return;
   line.after(h("ul", { class: "sm-due" }, waiting.map((match) => {
     const invited = invitedYou(match);
     const name = opponent(match)?.name ?? lt("home.computer");
