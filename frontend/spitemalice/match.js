@@ -139,7 +139,7 @@ function matchScreen(initial, { signal }) {
     onState: (state) => { liveState = state; drawBanner(); },
     pollEvery: () => (queue.busy || view.turn === view.you ? 10000 : 2000),
   });
-  signal?.addEventListener("abort", () => { follower?.stop(); clearInterval(ticker); });
+  signal?.addEventListener("abort", () => { queue.stop(); follower?.stop(); clearInterval(ticker); });
   const ticker = setInterval(drawClock, 1000);
 
   function interactive() {

@@ -89,3 +89,17 @@ test("idle() resolves at once when nothing is queued", async () => {
   await queue.idle();
   assert.ok(!queue.busy);
 });
+
+test("stop() drops what is queued: nothing more is shown, idle is not called, later events are refused", async () => {
+  const { queue, shown, settle, next } = harness();
+  queue.push([play(1, 1), play(2, 1), play(3, 1)]);
+  await settle();
+  assert.deepEqual(shown, [[1, false]]);
+  queue.stop();
+  await next();
+  assert.deepEqual(shown, [[1, false]]);
+  assert.equal(queue.busy, false);
+  assert.equal(queue.push([play(4, 1)]), 0);
+  await settle();
+  assert.deepEqual(shown, [[1, false]]);
+});

@@ -39,6 +39,7 @@ export class EventQueue {
     this.pending = [];
     this.running = false;
     this.skipping = false;
+    this.stopped = false;
     this.waiters = [];
   }
 
@@ -55,6 +56,7 @@ export class EventQueue {
       this.last = event.number;
       added.push(event);
     }
+    if (this.stopped) return 0;
     this.pending.push(...added);
     if (added.length && !this.running) this.run();
     return added.length;
@@ -63,6 +65,13 @@ export class EventQueue {
   /** Shows whatever is queued at once, without pauses. */
   skip() {
     if (this.busy) this.skipping = true;
+  }
+
+  /** Drops what is queued and shows nothing more, not even the idle callback: the screen it
+   *  drew on has been left. */
+  stop() {
+    this.stopped = true;
+    this.pending.length = 0;
   }
 
   /** Resolves once nothing is queued or being shown. */
@@ -76,6 +85,7 @@ export class EventQueue {
     try {
       while (this.pending.length) {
         const event = this.pending.shift();
+        if (this.stopped) break;
         const instant = this.skipping;
         await this.show(event, { instant });
         const pause = instant ? 0 : this.pace(event);
@@ -84,7 +94,7 @@ export class EventQueue {
     } finally {
       this.running = false;
       this.skipping = false;
-      this.onIdle();
+      if (!this.stopped) this.onIdle();
       for (const resolve of this.waiters.splice(0)) resolve();
     }
   }
