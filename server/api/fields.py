@@ -38,6 +38,26 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """true or false in JSON, not 1, "true" or "yes"."""
+
+    default_error_messages = {"invalid": "Not a boolean: true or false."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class StrictUUIDField(serializers.UUIDField):
+    """A UUID written as a string, not an integer that DRF would read as one."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid", value=data)
+        return super().to_internal_value(data)
+
+
 class CanonicalDateField(serializers.DateField):
     """A date written exactly ``YYYY-MM-DD`` (ASCII digits, zero-padded), and a day the
     calendar has. ``2026-1-5``, ``２０２６-…`` and ``2026-02-29`` are refused, not read

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 from django.db import connection, transaction
 from django.db.models import BooleanField, Value
@@ -31,23 +31,20 @@ from server.boards.models import Board, ScoreCount, Standing
 from server.boards.periods import ALL_KEY, RANKED_SUFFIX, Period, keys_of_game
 from server.core.sql import db_value
 from server.games import dailies
+from server.players.trust import established_at
 
 BOARD = Board._meta.db_table
 STANDING = Standing._meta.db_table
 SCORE_COUNT = ScoreCount._meta.db_table
 
 
-TRUSTED_AFTER = timedelta(hours=24)
-
-
 def player_ranked_on(player, day: date) -> bool:
     """Whether a daily game of ``day`` that ``player`` starts now ranks on the global boards:
-    the account is trusted - claimed (a username and password) at least ``TRUSTED_AFTER``
+    the account is established (``server.players.trust``): claimed at least ``TRUSTED_AFTER``
     before that daily first opened anywhere (midnight at UTC+14, ``dailies.opens_at``). An
     account made, or claimed, once the day's deal could be seen - even where the date came
     first - never reaches those boards with it."""
-    return (player.claimed_at is not None
-            and player.claimed_at <= dailies.opens_at(day) - TRUSTED_AFTER)
+    return established_at(player, dailies.opens_at(day))
 
 
 def _boards_add(cursor, column: str, board_ids: Iterable[int]) -> None:

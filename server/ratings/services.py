@@ -2,10 +2,11 @@
 
 ``result_rate`` is the shared mechanism any two-player game calls with its own key;
 ``match_rate`` is Spite & Malice's: the transaction that finishes a match calls it, and it
-decides whether the match rates at all. Only a match between two people that was played to
-its end rates: against the bot, a daily, or a match that ended without a result (cancelled,
-expired, unfinished) never does. A resignation or a timeout is a loss for the seat that
-resigned or ran out of time; a tied single game is a draw.
+decides whether the match rates at all. Only a match between two people that is ``rated``
+(chosen when it was created: ``server.spitemalice.rating_rules``) and was played to its end
+rates: against the bot, a daily, a casual match, or a match that ended without a result
+(cancelled, expired, aborted, unfinished) never does. A resignation or a timeout is a loss
+for the seat that resigned or ran out of time; a tied single game is a draw.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ SPITE_MALICE = "spite-malice"
 _RESULTS = {"target", "resigned", "timeout", "tied"}
 
 
-def _is_provisional(matches: int, deviation: float) -> bool:
+def is_provisional(matches: int, deviation: float) -> bool:
     return matches < PROVISIONAL_MATCHES or deviation > PROVISIONAL_DEVIATION
 
 
@@ -38,13 +39,23 @@ def _locked_ratings(game: str, player_ids: list, at) -> dict:
     return {row.player_id: row for row in rows}
 
 
-def _before(row: Rating, at) -> Glicko:
-    """A player's values as the match's rating period begins: a new player's are the
-    initial ones; a rated player's deviation has grown for each idle period since."""
+def values_before(row, at) -> Glicko:
+    """A player's values (a ``Rating`` row, or anything with its fields) as the rating period
+    of a match at ``at`` begins: a new player's are the initial ones; a rated player's
+    deviation has grown for each idle period since their last match."""
     values = Glicko(row.rating, row.deviation, row.volatility)
     if row.matches == 0:
         return values
     return glicko.after_idle(values, glicko.idle_periods(at - row.updated_at))
+
+
+def values_store(row, after: Glicko, at) -> None:
+    """Set ``row``'s fields (not saved) to ``after``, its values after one more match at
+    ``at``."""
+    row.rating, row.deviation, row.volatility = after.rating, after.deviation, after.volatility
+    row.matches += 1
+    row.provisional = is_provisional(row.matches, row.deviation)
+    row.updated_at = at
 
 
 def result_rate(*, game: str, match_id, player_a, player_b, score_a: float,
@@ -66,7 +77,7 @@ def result_rate(*, game: str, match_id, player_a, player_b, score_a: float,
             if already.exists():
                 return None
             a, b = rows[a_id], rows[b_id]
-            before_a, before_b = _before(a, at), _before(b, at)
+            before_a, before_b = values_before(a, at), values_before(b, at)
             after_a = glicko.after_match(before_a, before_b, score_a)
             after_b = glicko.after_match(before_b, before_a, 1 - score_a)
             rated = RatedMatch.objects.create(
@@ -75,11 +86,7 @@ def result_rate(*, game: str, match_id, player_a, player_b, score_a: float,
                 rating_a_after=after_a.rating, rating_b_before=before_b.rating,
                 rating_b_after=after_b.rating, rated_at=at)
             for row, after in ((a, after_a), (b, after_b)):
-                row.rating, row.deviation, row.volatility = (
-                    after.rating, after.deviation, after.volatility)
-                row.matches += 1
-                row.provisional = _is_provisional(row.matches, row.deviation)
-                row.updated_at = at
+                values_store(row, after, at)
                 row.save(update_fields=["rating", "deviation", "volatility", "matches",
                                         "provisional", "updated_at"])
     except IntegrityError:
@@ -92,7 +99,8 @@ def result_rate(*, game: str, match_id, player_a, player_b, score_a: float,
 def match_score(match) -> float | None:
     """What a finished Spite & Malice match scores for seat 0 on the ratings (1, 0.5, 0), or
     None if it does not rate."""
-    if (match.mode != "friend" or match.status != "finished" or match.player0_id is None
+    if (match.mode != "friend" or not match.rated or match.status != "finished"
+            or match.player0_id is None
             or match.player1_id is None or match.player0_id == match.player1_id
             or match.reason not in _RESULTS):
         return None

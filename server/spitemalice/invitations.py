@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from server.leagues.models import Membership
 from server.players.models import Player
-from server.spitemalice import services
+from server.spitemalice import rating_rules, services
 from server.spitemalice.models import INVITE_CODE_LENGTH, Match
 from server.spitemalice.problems import (
     InvitationNotFound,
@@ -62,30 +62,38 @@ def _league_mate(player, other_id) -> Player:
     return mate
 
 
-def _waiting_create(*, player, turn_seconds: int, target: int, invitee=None,
+def _waiting_create(*, player, turn_seconds: int, target: int, rated: bool, invitee=None,
                     rematch_of: Match | None = None) -> Match:
+    """A new waiting match, rated as far as its players are known (both, for an invitee)."""
     for attempt in range(_CODE_TRIES):
         try:
             with transaction.atomic():  # a savepoint: a taken code rolls back only this try
-                return Match.objects.create(
+                match = Match(
                     mode=Match.Mode.FRIEND, target=target, status=Match.Status.WAITING,
                     seed=secrets.token_bytes(32).hex(), player0=player,
                     turn_seconds=turn_seconds, invite_code=new_code(), invitee=invitee,
                     rematch_of=rematch_of)
+                rating_rules.rating_decide(
+                    match, requested=rated, now=timezone.now(),
+                    players=[player] if invitee is None else [player, invitee])
+                match.save(force_insert=True)
+                return match
         except IntegrityError:
             if attempt == _CODE_TRIES - 1:
                 raise
     raise AssertionError("unreachable")
 
 
-def match_invite(*, player, turn_seconds: int, target: int, invitee_id=None) -> Match:
+def match_invite(*, player, turn_seconds: int, target: int, invitee_id=None,
+                 rated: bool = True) -> Match:
     """A waiting match of ``player``'s in seat 0, to be joined with its code; with
-    ``invitee_id``, an invitation to that league mate only."""
+    ``invitee_id``, an invitation to that league mate only. ``rated`` False asks for a casual
+    match; True a rated one, if the rules allow (``rating_rules``)."""
     with transaction.atomic():
         invitee = _league_mate(player, invitee_id) if invitee_id is not None else None
         services.active_matches_check(player)
         return _waiting_create(player=player, turn_seconds=turn_seconds, target=target,
-                               invitee=invitee)
+                               rated=rated, invitee=invitee)
 
 
 def _match_with(code: str):
@@ -93,6 +101,31 @@ def _match_with(code: str):
     if normal is None:
         return None
     return Match.objects.filter(invite_code=normal).values_list("pk", flat=True).first()
+
+
+def invitation_preview(*, code: str, viewer) -> tuple[Match, bool, str]:
+    """The open invitation with ``code`` as ``viewer`` (a player, or None for a new guest)
+    would join it now: (the match, whether it would be rated, why not). 404 as a join would
+    be for a code that names no invitation open to them."""
+    found = _match_with(code)
+    match = (Match.objects.select_related("player0", "invitee").filter(pk=found).first()
+             if found is not None else None)
+    now = timezone.now()
+    if (match is None or match.status != Match.Status.WAITING or match.is_expired(now)
+            or (match.invitee_id is not None
+                and (viewer is None or match.invitee_id != viewer.pk))):
+        raise InvitationNotFound("No invitation with this code is open to you.")
+    rated, reason = rating_rules.rating_for_viewer(match, viewer, now)
+    return match, rated, reason
+
+
+def join_lock(player, code: str) -> None:
+    """Before a join: lock the joiner's row and the invitation's creator's, in id order, so
+    that two people joining each other's invitations at once cannot deadlock."""
+    found = _match_with(code)
+    creator = (Match.objects.filter(pk=found).values_list("player0_id", flat=True).first()
+               if found is not None else None)
+    services.player_lock(player, *([Player(pk=creator)] if creator is not None else []))
 
 
 def code_expire_if_due(code: str) -> None:
@@ -124,6 +157,9 @@ def match_join(*, player, code: str) -> Match:
         if match.status != Match.Status.WAITING:
             raise MatchFull("Someone has already joined this match."
                             if match.player1_id != player.pk else "You joined it already.")
+        # Both rows, in id order, before the limit's own lock on the joiner: the pair's
+        # allowance of rated matches is checked under them (``rating_rules``).
+        services.player_lock(match.player0, player)
         services.active_matches_check(player)
         return services.match_deal(match=match, opponent=player)
 
@@ -139,11 +175,17 @@ def _close(match: Match, reason: str, by: int | None) -> None:
     services._store(match=match, game=None, new_games=[], log=log)
 
 
-def match_cancel(*, match: Match, player) -> Match:
-    """The creator cancels their locked waiting match, or its invitee declines it."""
+def match_cancel(*, match: Match, game, player) -> Match:
+    """The creator cancels their locked waiting match, or its invitee declines it; a seat
+    leaves a match being played before each seat completed its first turn (it is aborted)."""
+    if match.is_abortable(game):
+        services.match_abort(match=match, game=game, seat=match.seat_of(player),
+                             reason=Match.Reason.CANCELLED)
+        return match
     if match.status != Match.Status.WAITING:
         raise MatchNotWaiting(
-            f"The match is {match.status}: only a match nobody has joined can be cancelled"
+            f"The match is {match.status}: only a match nobody has joined, or one whose "
+            "first turns are not both played, can be cancelled"
             + (" (resign instead)." if match.status == Match.Status.PLAYING else "."))
     _close(match, Match.Reason.CANCELLED, by=match.viewer_seat(player))
     return match
@@ -166,7 +208,7 @@ def match_rematch(*, match: Match, player) -> Match:
     if match.mode != Match.Mode.FRIEND:
         raise RematchUnavailable("A rematch is offered only between people; against the bot "
                                  "start a new match.")
-    if not match.is_over:
+    if match.status != Match.Status.FINISHED:
         raise RematchUnavailable(f"The match is {match.status}: a rematch follows a match "
                                  "that finished.")
     existing = Match.objects.filter(rematch_of=match).values_list("pk", flat=True).first()
@@ -176,4 +218,5 @@ def match_rematch(*, match: Match, player) -> Match:
     opponent = match.player1 if seat == 0 else match.player0
     services.active_matches_check(player)
     return _waiting_create(player=player, turn_seconds=match.turn_seconds, target=match.target,
+                           rated=match.unrated_reason != Match.Unrated.CASUAL,
                            invitee=opponent, rematch_of=match)

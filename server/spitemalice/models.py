@@ -24,6 +24,10 @@ TARGETS = (50, 25, 1)
 # (the default) or three days. The first turn begins when the second player joins.
 TURN_SECONDS = (60, 3600, 86400, 259200)
 DEFAULT_TURN_SECONDS = 86400
+# Each seat's first turn of a match between people gets at least this long (seconds): the
+# creator of an invitation may be away when it is joined, and a 60-second clock should not end
+# a match before both have sat down. A first turn's timeout aborts the match (below).
+FIRST_TURN_SECONDS = 300
 INVITE_DAYS = 7  # a waiting match nobody joined is cancelled (reason "expired") after this
 INVITE_CODE_LENGTH = 8
 
@@ -56,6 +60,16 @@ class Match(models.Model):
         PLAYING = "playing"
         FINISHED = "finished"
         CANCELLED = "cancelled"
+        # Ended (a resignation, a timeout, a cancel) before each seat had completed its first
+        # turn: no winner, never rated (docs/RATINGS.md, "Aborted").
+        ABORTED = "aborted"
+
+    class Unrated(models.TextChoices):
+        """Why a match does not count on the ratings board (empty when it does)."""
+        BOT = "bot", "against the house bot, or a daily"
+        CASUAL = "casual", "a player asked for an unrated match"
+        NEW_ACCOUNT = "new_account", "an account claimed less than 24 h before the match"
+        PAIR_LIMIT = "pair_limit", "the two players' rated matches of the last 24 h are used"
 
     class Reason(models.TextChoices):
         TARGET = "target", "a seat reached the target"
@@ -63,7 +77,8 @@ class Match(models.Model):
         RESIGNED = "resigned", "a seat resigned"
         UNFINISHED = "unfinished", "its daily's date closed before the game ended"
         TIMEOUT = "timeout", "a seat let its turn's deadline pass"
-        CANCELLED = "cancelled", "its creator cancelled it, or its invitee declined, unjoined"
+        CANCELLED = "cancelled", ("its creator cancelled it, or its invitee declined, unjoined; "
+                                  "or a seat left it before the first turns (aborted)")
         EXPIRED = "expired", "nobody joined it within the invitation's days"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -108,9 +123,18 @@ class Match(models.Model):
     invitee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                 on_delete=models.CASCADE, related_name="+",
                                 help_text="The only player who may join, if invited directly.")
+    # Chosen when the match is created (and checked again when the second player joins): only
+    # a match between two established people, within the pair's daily allowance, is rated.
+    rated = models.BooleanField(default=False, help_text="Counts on the ratings board.")
+    unrated_reason = models.CharField(max_length=11, blank=True, default="bot",
+                                      choices=Unrated.choices,
+                                      help_text="Why not rated; empty when rated.")
     rematch_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="rematch")
     created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="When its first game was dealt (a friend "
+                                                "match: when the second player joined).")
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True,
                                        help_text="When it finished or was cancelled.")
@@ -143,8 +167,8 @@ class Match(models.Model):
                                    name="sm_match_turn_is_a_seat"),
             models.CheckConstraint(
                 condition=Q(status="finished", finished_at__isnull=False, turn__isnull=True)
-                | Q(status="cancelled", finished_at__isnull=False, turn__isnull=True,
-                    winner__isnull=True)
+                | Q(status__in=["cancelled", "aborted"], finished_at__isnull=False,
+                    turn__isnull=True, winner__isnull=True)
                 | (Q(status__in=["waiting", "playing"])
                    & Q(winner__isnull=True, finished_at__isnull=True)),
                 name="sm_match_finished_has_an_end"),
@@ -154,6 +178,10 @@ class Match(models.Model):
                                          deadline__isnull=True)),
                 name="sm_match_clock_only_between_people"),
             models.CheckConstraint(condition=Q(game_number__gte=1), name="sm_match_game_number"),
+            models.CheckConstraint(
+                condition=Q(rated=True, unrated_reason="", mode="friend")
+                | Q(rated=False) & ~Q(unrated_reason=""),
+                name="sm_match_rated_or_why_not"),
         ]
 
     def player_of(self, seat: int):
@@ -176,10 +204,12 @@ class Match(models.Model):
         seat = self.seat_of(player)
         return 1 if seat is None else seat
 
-    def clock_start(self, now: datetime) -> None:
-        """A new turn begins ``now`` (between people): its deadline follows from it."""
+    def clock_start(self, now: datetime, *, first_turn: bool = False) -> None:
+        """A new turn begins ``now`` (between people): its deadline follows from it. A seat's
+        first turn of the match gets at least ``FIRST_TURN_SECONDS``."""
+        seconds = max(self.turn_seconds, FIRST_TURN_SECONDS) if first_turn else self.turn_seconds
         self.turn_started_at = now
-        self.deadline = now + timedelta(seconds=self.turn_seconds)
+        self.deadline = now + timedelta(seconds=seconds)
 
     def clock_stop(self) -> None:
         self.deadline = None
@@ -201,7 +231,15 @@ class Match(models.Model):
 
     @property
     def is_over(self) -> bool:
-        return self.status == self.Status.FINISHED
+        """Played out, or aborted: no action can follow."""
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    def is_abortable(self, game: MatchGame | None) -> bool:
+        """Whether ending this match now aborts it rather than loses it: a match between people
+        being played whose seats have not both completed their first turn (in game 1, turn 1
+        is the first seat's and turn 2 the second's)."""
+        return (self.mode == self.Mode.FRIEND and self.status == self.Status.PLAYING
+                and game is not None and game.number == 1 and game.turn_number <= 2)
 
     def __str__(self) -> str:
         return f"{self.mode} match {self.pk}"
@@ -216,6 +254,7 @@ class MatchGame(models.Model):
         TIED = "tied"
         RESIGNED = "resigned"
         TIMEOUT = "timeout"
+        ABORTED = "aborted"
 
     # The unique (match, number) index serves every lookup by match.
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games",
@@ -298,3 +337,14 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"event {self.number} of {self.match_id}: {self.kind}"
 
+
+
+class ClockSweep(models.Model):
+    """When the turn clocks' sweep last ran (one row): a longer silence than its interval means
+    nobody could play meanwhile (the server down, the worker stuck), and every running
+    deadline is moved on by the silence before any timeout is applied (``clocks``)."""
+
+    ran_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"clocks swept at {self.ran_at.isoformat()}"

@@ -88,9 +88,9 @@ def player_stats(player) -> dict:
         # A daily whose date closed before its game ended was not played out: not counted.
         if status == Match.Status.FINISHED and reason != Match.Reason.UNFINISHED:
             _count(match_tally, winner, seats[match_id])
-    games = MatchGame.objects.filter(match_id__in=seats).exclude(
-        status=MatchGame.Status.PLAYING).values_list("match_id", "number", "status", "winner",
-                                                     "points")
+    over = MatchGame.objects.filter(match_id__in=seats).exclude(
+        status__in=[MatchGame.Status.PLAYING, MatchGame.Status.ABORTED])
+    games = over.values_list("match_id", "number", "status", "winner", "points")
     points_of: dict = {}
     for match_id, number, status, winner, points in games:
         _count(game_tally, None if status == MatchGame.Status.TIED else winner, seats[match_id])

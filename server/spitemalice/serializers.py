@@ -9,8 +9,10 @@ from rest_framework import serializers
 from server.api.fields import (
     CanonicalDateField,
     QueryIntegerField,
+    StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
+    StrictUUIDField,
 )
 from server.api.inputs import StrictInput, StrictQuery
 from server.players.serializers import PlayerRef
@@ -54,10 +56,16 @@ class FriendMatchInput(StrictInput):
         choices=list(TARGETS), required=False, default=50,
         help_text="Points to win the match: 50 (default), 25, or 1 (a single game: the one "
                   "to suggest with a slow clock, as a match to 50 takes many turns).")
-    invitee = serializers.UUIDField(
+    invitee = StrictUUIDField(
         required=False,
-        help_text="Invite this fellow league member directly (their player id): the "
-                  "invitation appears in their match list and only they may join it.")
+        help_text="Invite this fellow league member directly (their player id, a UUID "
+                  "string): the invitation appears in their match list and only they may "
+                  "join it.")
+    rated = StrictBooleanField(
+        required=False, default=True,
+        help_text="true (default): a rated match, if both accounts are established and the "
+                  "pair's daily allowance is not used (docs/RATINGS.md); false: a casual "
+                  "match, never rated. The answer's `rated` says which it is.")
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -204,8 +212,22 @@ class MatchOutput(serializers.Serializer):
         choices=Match.Reason.values, allow_null=True,
         help_text="How it ended: target, tied, resigned, unfinished (a daily whose date "
                   "closed), timeout (the seat to play let its deadline pass), cancelled "
-                  "(before anyone joined) or expired (nobody joined in time).")
+                  "(before anyone joined) or expired (nobody joined in time). An aborted "
+                  "match's reason is how a seat left it: resigned, timeout or cancelled.")
     event = serializers.IntegerField(help_text="The latest event's number.")
+    rated = serializers.BooleanField(
+        help_text="Whether the match counts on the ratings board (docs/RATINGS.md). An open "
+                  "invitation's may still turn false when someone joins it.")
+    unrated_reason = serializers.ChoiceField(
+        choices=Match.Unrated.values, allow_null=True,
+        help_text="Null when rated; else why not: bot (the house bot or a daily), casual "
+                  "(asked for), new_account (an account claimed less than 24 h before the "
+                  "match was created) or pair_limit (the two players' rated matches of the "
+                  "last 24 hours are used).")
+    abortable = serializers.BooleanField(
+        help_text="A match between people whose seats have not both completed their first "
+                  "turn: resigning, cancelling or a timeout now aborts it (no winner, not "
+                  "rated).")
     turn_seconds = serializers.IntegerField(
         allow_null=True, help_text="Between people: how long each turn may take (seconds).")
     deadline = serializers.DateTimeField(
@@ -219,6 +241,25 @@ class MatchOutput(serializers.Serializer):
     rematch_of = serializers.UUIDField(allow_null=True,
                                        help_text="The match this one is the rematch of.")
     game = GameViewOutput(allow_null=True)
+
+
+class InvitationOutput(serializers.Serializer):
+    code = serializers.CharField()
+    from_ = PlayerRef(help_text="Who invites you.")
+    invitee = PlayerRef(allow_null=True, help_text="The league mate invited directly, if any.")
+    target = serializers.IntegerField()
+    turn_seconds = serializers.IntegerField()
+    expires_at = serializers.DateTimeField()
+    rated = serializers.BooleanField(
+        help_text="Whether the match would be rated if you joined it now.")
+    unrated_reason = serializers.ChoiceField(choices=Match.Unrated.values, allow_null=True,
+                                             help_text="Why not, as on a match.")
+
+    def get_fields(self):
+        # "from" is a Python keyword: the field is declared as from_ and named in the output.
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
 
 
 class MatchPageOutput(serializers.Serializer):

@@ -30,7 +30,7 @@ from server.games.models import Job
 from server.live.publish import events_stored
 from server.players.models import Player
 from server.ratings import services as ratings
-from server.spitemalice import boards
+from server.spitemalice import boards, rating_rules
 from server.spitemalice.house_bot import bot_actions
 from server.spitemalice.models import (
     DEFAULT_TURN_SECONDS,
@@ -101,16 +101,20 @@ def _first_game_deal(*, match: Match, log: Log) -> None:
     opening turn, if the bot starts), and stored with ``log``'s events."""
     game = MatchGame(match=match, number=1, seed=game_seed(bytes.fromhex(match.seed), 0).hex())
     engine = Game(bytes.fromhex(game.seed))
+    match.started_at = log.now
     log.dealt(engine, 1)
     new_games = [game]
     advance(match=match, game=game, engine=engine, log=log, new_games=new_games)
     _store(match=match, game=None, new_games=new_games, log=log)
 
 
-def player_lock(player) -> None:
-    """Lock the player's row until the transaction ends: their requests that start or join
-    matches then run one after the other."""
-    Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").first()
+def player_lock(*players) -> None:
+    """Lock the players' rows until the transaction ends, in id order (two requests locking
+    the same two never deadlock): their requests that start or join matches then run one
+    after the other."""
+    ids = sorted({player.pk for player in players}, key=str)
+    list(Player.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+         .values_list("pk", flat=True))
 
 
 def active_matches_check(player) -> None:
@@ -136,22 +140,27 @@ def match_start_bot(*, player, level: str, target: int) -> Match:
 
 
 def match_start_friend(*, player, opponent, target: int,
-                       turn_seconds: int = DEFAULT_TURN_SECONDS) -> Match:
+                       turn_seconds: int = DEFAULT_TURN_SECONDS, rated: bool = True) -> Match:
     """A match between two people dealt at once, both seated (the tests' shortcut past the
-    invitation; the API's way is ``invitations``)."""
+    invitation; the API's way is ``invitations``); rated as the rules allow."""
     with transaction.atomic():
-        match = Match.objects.create(mode=Match.Mode.FRIEND, target=target,
-                                     seed=secrets.token_bytes(32).hex(), player0=player,
-                                     status=Match.Status.WAITING, turn_seconds=turn_seconds)
+        match = Match(mode=Match.Mode.FRIEND, target=target,
+                      seed=secrets.token_bytes(32).hex(), player0=player,
+                      status=Match.Status.WAITING, turn_seconds=turn_seconds)
+        rating_rules.rating_decide(match, requested=rated, players=[player],
+                                   now=timezone.now())
+        match.save()
         return match_deal(match=match, opponent=opponent)
 
 
 def match_deal(*, match: Match, opponent) -> Match:
-    """``opponent`` takes seat 1 of the locked waiting ``match``: a ``joined`` event, the first
-    game dealt, and the first turn's clock started."""
+    """``opponent`` takes seat 1 of the locked waiting ``match``: a ``joined`` event, whether
+    it stays rated decided, the first game dealt, and the first turn's clock started."""
+    player_lock(match.player0, opponent)  # the pair's allowance of rated matches, raced safely
+    rating_rules.rating_at_join(match, opponent, timezone.now())
     match.player1 = opponent
     match.status = Match.Status.PLAYING
-    match.save(update_fields=["player1", "status"])
+    match.save(update_fields=["player1", "status", "rated", "unrated_reason"])
     log = Log(match)
     log.event("joined", {"seat": 1, "player": {"id": str(opponent.pk), "name": opponent.name}})
     _first_game_deal(match=match, log=log)
@@ -201,8 +210,8 @@ def match_lock(*, player, match_id) -> tuple[Match, MatchGame | None]:
 
 
 _MATCH_FIELDS = ["status", "score0", "score1", "winner", "reason", "game_number", "turn",
-                 "actions_played", "event", "bot_pending", "updated_at", "finished_at",
-                 "turn_started_at", "deadline"]
+                 "actions_played", "event", "bot_pending", "started_at", "updated_at",
+                 "finished_at", "turn_started_at", "deadline"]
 _GAME_FIELDS = ["actions", "status", "winner", "points", "turn_number", "finished_at"]
 
 
@@ -241,8 +250,20 @@ def _sync(match: Match, game: MatchGame, engine: Game) -> None:
         game.points = engine.points
 
 
+def _labelled_seed(secret: bytes, label: str) -> bytes:
+    """A one-way value of ``secret`` for one use (``label``): whoever uses it learns nothing of
+    the deal that ``secret`` determines, whatever they do with it."""
+    return hmac.new(secret, f"spite-malice/{label}".encode(), hashlib.sha256).digest()
+
+
 def _bot_seed(match: Match, game: MatchGame) -> bytes:
-    return bytes.fromhex(match.seed) + game.number.to_bytes(2, "big")
+    """The bot's randomness for ``game`` of ``match``: never the deal's seed itself, so no
+    change to the bot can let it read the hidden cards through its random numbers."""
+    return _labelled_seed(bytes.fromhex(match.seed), f"bot/{game.number}")
+
+
+def _hint_seed(game: MatchGame) -> bytes:
+    return _labelled_seed(bytes.fromhex(game.seed), "hint")
 
 
 def _match_end(*, match: Match, log: Log, winner: int | None, reason: str) -> None:
@@ -270,7 +291,8 @@ def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
                        budget=budget)
     if (match.turn_seconds is not None and match.status == Match.Status.PLAYING
             and (current.number, current.turn_number, match.turn) != before):
-        match.clock_start(log.now)
+        # Turns 1 and 2 of the first game are each seat's first: their grace.
+        match.clock_start(log.now, first_turn=current.number == 1 and current.turn_number <= 2)
     return current
 
 
@@ -405,6 +427,9 @@ def match_resign(*, match: Match, game: MatchGame, player) -> MatchGame:
         raise GameOver(f"The match is over ({match.reason}); there is nothing to resign.")
     _check_clock(match)
     seat = match.seat_of(player)
+    if match.is_abortable(game):
+        match_abort(match=match, game=game, seat=seat, reason=Match.Reason.RESIGNED)
+        return game
     log = Log(match)
     game.status = MatchGame.Status.RESIGNED
     game.winner = 1 - seat
@@ -417,6 +442,41 @@ def match_resign(*, match: Match, game: MatchGame, player) -> MatchGame:
     if match.mode == Match.Mode.DAILY:
         boards.daily_result_record(match)
     return game
+
+
+def match_time_out(*, match: Match, game: MatchGame) -> None:
+    """The seat to play in the locked ``match`` let its turn's deadline pass: it loses."""
+    log = Log(match)
+    seat, deadline = match.turn, match.deadline
+    game.status = MatchGame.Status.TIMEOUT
+    game.winner = 1 - seat
+    game.finished_at = log.now
+    log.event("timeout", {"game": game.number, "seat": seat,
+                          "deadline": deadline.isoformat().replace("+00:00", "Z")})
+    log.event("game_over", {"game": game.number, "status": game.status,
+                            "winner": game.winner, "points": None, "scores": match.scores})
+    _match_end(match=match, log=log, winner=1 - seat, reason=Match.Reason.TIMEOUT)
+    _store(match=match, game=game, new_games=[], log=log)
+
+
+def match_abort(*, match: Match, game: MatchGame | None, seat: int | None,
+                reason: str) -> None:
+    """End the locked ``match`` without a result, before each seat completed its first turn
+    (``Match.is_abortable``): ``seat`` left it by ``reason`` (resigned, timeout, cancelled).
+    An ``aborted`` event and nothing else: no winner, no points, never rated."""
+    log = Log(match)
+    if game is not None and not game.is_over:
+        game.status = MatchGame.Status.ABORTED
+        game.finished_at = log.now
+    match.status = Match.Status.ABORTED
+    match.winner = None
+    match.reason = reason
+    match.turn = None
+    match.bot_pending = False
+    match.finished_at = log.now
+    match.clock_stop()
+    log.event("aborted", {"game": match.game_number, "seat": seat, "reason": reason})
+    _store(match=match, game=game, new_games=[], log=log)
 
 
 def dailies_close(*, player=None) -> int:
@@ -462,5 +522,5 @@ def hint_of(*, match: Match, game: MatchGame, seat: int) -> list[str]:
     """The ``hard`` bot's suggestion for ``seat``'s next action, from that seat's view."""
     engine = rebuild(game)
     view = player_view(engine, seat, since=len(engine.actions))
-    source, target = bot_actions(view, unseen_cards(view), "hard", b"hint" + game.seed.encode())[0]
+    source, target = bot_actions(view, unseen_cards(view), "hard", _hint_seed(game))[0]
     return [source, target]

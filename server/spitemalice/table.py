@@ -170,7 +170,8 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
     """The API's match object for the person in ``seat``, with the current game's view
     (``game`` and ``engine`` if the caller holds them, else read and rebuilt). ``origin``
     (scheme and host of the request) makes a waiting match's invitation URL absolute."""
-    if game is None and match.status in (Match.Status.PLAYING, Match.Status.FINISHED):
+    if game is None and match.status in (Match.Status.PLAYING, Match.Status.FINISHED,
+                                         Match.Status.ABORTED):
         game = MatchGame.objects.get(match=match, number=match.game_number)
     if game is not None and engine is None:
         engine = rebuild(game)
@@ -196,6 +197,9 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
         "winner": match.winner,
         "reason": match.reason or None,
         "event": match.event,
+        "rated": match.rated,
+        "unrated_reason": match.unrated_reason or None,
+        "abortable": match.is_abortable(game),
         "turn_seconds": match.turn_seconds,
         "deadline": iso_datetime(match.deadline),
         "invite": ({"code": match.invite_code, "url": invite_url(origin, match.invite_code),

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from server.api import idempotency
+from server.api.formats import iso_datetime
 from server.api.headers import LOCATION, absolute_url
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
@@ -31,6 +32,7 @@ from server.boards.views import (
 )
 from server.games.dailies import daily_number, utc_today
 from server.games.views import IDEMPOTENCY_PARAMETER
+from server.players.serializers import player_ref
 from server.spitemalice import clocks, invitations, selectors, services
 from server.spitemalice import serializers as s
 from server.spitemalice.boards import GAME
@@ -70,14 +72,21 @@ def match_read(request, match_id) -> Match:
 def write_on_match(request, match_id, work):
     """``work(match, game)`` on the player's locked match, once per Idempotency-Key. A write
     that finds the turn's deadline passed is refused, and the timeout then applied in a
-    transaction of its own (the refused one rolls back)."""
-    try:
+    transaction of its own (the refused one rolls back) - unless the clocks had stood still
+    (an outage: ``clocks``), when the deadline moves on instead and the write is tried
+    again, once."""
+
+    def attempt():
         return idempotency.respond_idempotently(
             request, lambda locked: work(*locked),
             lock=lambda: services.match_lock(player=request.user, match_id=match_id))
+
+    try:
+        return attempt()
     except DeadlinePassed:
-        clocks.time_out_if_due(match_id)
-        raise
+        if clocks.time_out_if_due(match_id):
+            raise
+    return attempt()
 
 
 def _located(request, response):
@@ -135,7 +144,9 @@ class MatchListCreateView(ApiView):
             "`waiting` for its second player, with its `invite` (`code`, `url`, `expires_at`: "
             f"{INVITE_DAYS} days). With `invitee`, a fellow league member is "
             "invited directly (else 422 `not_a_league_mate`): it appears in their list and "
-            "only they may join.\n\n`{\"mode\": \"daily\"}` "
+            "only they may join. `rated` (default true) asks for a rated match; the answer's "
+            "`rated` and `unrated_reason` say whether it is (docs/RATINGS.md)."
+            "\n\n`{\"mode\": \"daily\"}` "
             "(optionally `date`, your local date, current somewhere on Earth, else 422 "
             "`daily_unavailable`): the day's deal against the `normal` bot, one per player "
             "and date: 201 the first time, then 200 with the same match.\n\n"
@@ -177,7 +188,8 @@ class MatchListCreateView(ApiView):
             elif values["opponent"] == "friend":
                 match = invitations.match_invite(
                     player=request.user, turn_seconds=values["turn_seconds"],
-                    target=values["target"], invitee_id=values.get("invitee"))
+                    target=values["target"], invitee_id=values.get("invitee"),
+                    rated=values["rated"])
             else:
                 match = services.match_start_bot(
                     player=request.user, level=values["level"], target=values["target"])
@@ -331,7 +343,8 @@ class MatchJoinView(ApiView):
         # The player's row locked first: a retry sent while the first join still runs waits
         # for it and gets its answer, rather than finding the seat taken.
         return idempotency.respond_idempotently(
-            request, join, lock=lambda: services.player_lock(request.user))
+            request, join,
+            lock=lambda: invitations.join_lock(request.user, data.validated_data["code"]))
 
 
 class MatchCancelView(ApiView):
@@ -341,9 +354,13 @@ class MatchCancelView(ApiView):
 
     @extend_schema(
         tags=TAG, operation_id="spite_malice_matches_cancel",
-        summary="Cancel a match nobody has joined (or decline an invitation to you)",
-        description="The match is `cancelled` (reason `cancelled`) with a `cancelled` event. "
-                    "Once someone has joined: 409 `match_not_waiting` (resign instead).",
+        summary="Cancel a match nobody has joined (or decline an invitation to you), or "
+                "leave one before the first turns",
+        description="A waiting match is `cancelled` (reason `cancelled`) with a `cancelled` "
+                    "event. A match between people being played whose seats have not both "
+                    "completed their first turn (`abortable`) is `aborted` (reason "
+                    "`cancelled`) with an `aborted` event: no winner, not rated. Otherwise "
+                    "409 `match_not_waiting` (resign instead).",
         parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER], request=None,
         responses={200: s.MatchOutput, **problems(
             400, 401, 404, 409, 422, 429,
@@ -357,11 +374,45 @@ class MatchCancelView(ApiView):
     def post(self, request, match_id):
         invitations.expire_if_due(match_id)  # an invitation past its days is gone already
 
-        def cancel(match, _game):
-            invitations.match_cancel(match=match, player=request.user)
+        def cancel(match, game):
+            invitations.match_cancel(match=match, game=game, player=request.user)
             return status.HTTP_200_OK, output(request, match)
 
         return write_on_match(request, match_id, cancel)
+
+
+class InvitationView(ApiView):
+    permission_classes = [AllowAny]
+    throttle_scope = "games"
+    throttle_reads = True
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_invitations_retrieve",
+        summary="An open invitation, as you would join it",
+        description=(
+            "Who invites, the clock, the length, and whether the match would be `rated` if "
+            "you joined it now (without a token: as a new guest would, never rated), with "
+            "`unrated_reason` when not: shown before the invitation is accepted. 404 "
+            "`invitation_not_found` as a join would be (unknown, cancelled, expired, joined "
+            "already, or a direct invitation to someone else)."),
+        parameters=[OpenApiParameter("code", OpenApiTypes.STR, OpenApiParameter.PATH,
+                                     description="The invitation's code, as for a join.")],
+        responses={200: s.InvitationOutput, **problems(401, 404, 429)},
+    )
+    def get(self, request, code: str):
+        invitations.code_expire_if_due(code)
+        viewer = viewer_of(request)
+        match, rated, reason = invitations.invitation_preview(code=code, viewer=viewer)
+        return Response({
+            "code": match.invite_code,
+            "from": player_ref(match.player0),
+            "invitee": player_ref(match.invitee) if match.invitee_id else None,
+            "target": match.target,
+            "turn_seconds": match.turn_seconds,
+            "expires_at": iso_datetime(match.invite_expires_at),
+            "rated": rated,
+            "unrated_reason": reason or None,
+        })
 
 
 class MatchRematchView(ApiView):

@@ -14,9 +14,10 @@ from django.utils import timezone
 from server.ratings import services as ratings
 from server.ratings.models import RatedMatch, Rating
 from server.ratings.selectors import Cursor
-from server.spitemalice import clocks, services
+from server.spitemalice import clocks, rating_rules, services
 from server.spitemalice.models import Match
 from tests.server.conftest import assert_problem
+from tests.server.spitemalice.friend_support import friend_match
 from tests.server.spitemalice.support import act, greedy
 from tests.server.test_concurrency import THREADS, race
 
@@ -59,6 +60,20 @@ def resign(player, match: Match) -> None:
 
 
 @pytest.fixture
+def make_player(make_trusted_player):
+    """Every account here is established (claimed 30 days ago), so its matches with another
+    may rate: the rules of who rates at all are tests/server/test_rating_rules.py's."""
+    return make_trusted_player
+
+
+@pytest.fixture(autouse=True)
+def _no_pair_limit(monkeypatch):
+    """The board's tests play the same pairs many times a day: the daily allowance of rated
+    matches per pair is lifted here (and tested in tests/server/test_rating_rules.py)."""
+    monkeypatch.setattr(rating_rules, "PAIR_RATED_PER_DAY", 10_000)
+
+
+@pytest.fixture
 def ada(make_player):
     return make_player("Ada")
 
@@ -73,7 +88,7 @@ def bob(make_player):
 
 def test_a_friend_match_played_to_its_end_rates_both_players(ada, bob):
     (ada_player, ada_api), (bob_player, bob_api) = ada, bob
-    match = services.match_start_friend(player=ada_player, opponent=bob_player, target=1)
+    match = friend_match(ada_player, bob_player, target=1)
     apis = {0: ada_api, 1: bob_api}
     view = ada_api.get(f"spite-malice/matches/{match.pk}").json()
     for _ in range(5000):
@@ -106,7 +121,7 @@ def test_a_friend_match_played_to_its_end_rates_both_players(ada, bob):
 
 def test_a_resignation_rates_as_a_loss(ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
-    match = services.match_start_friend(player=ada_player, opponent=bob_player, target=50)
+    match = friend_match(ada_player, bob_player, target=50)
 
     resign(ada_player, match)
 
@@ -127,7 +142,7 @@ def overdue(match: Match) -> int:
 def test_a_timeout_rates_as_a_loss(ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
     players = [ada_player, bob_player]
-    match = services.match_start_friend(player=ada_player, opponent=bob_player, target=25)
+    match = friend_match(ada_player, bob_player, target=25)
     late = overdue(match)
 
     assert clocks.time_out_if_due(match.pk)
@@ -142,7 +157,7 @@ def test_a_timeout_rates_as_a_loss(ada, bob):
 @pytest.mark.django_db(transaction=True)
 def test_a_timeout_noticed_by_many_at_once_rates_once(ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
-    match = services.match_start_friend(player=ada_player, opponent=bob_player, target=1)
+    match = friend_match(ada_player, bob_player, target=1)
     overdue(match)
 
     assert sorted(race(lambda _: clocks.time_out_if_due(match.pk))) == (
@@ -154,7 +169,7 @@ def test_a_timeout_noticed_by_many_at_once_rates_once(ada, bob):
 
 def test_a_tied_single_game_rates_as_a_draw(ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
-    match = services.match_start_friend(player=ada_player, opponent=bob_player, target=1)
+    match = friend_match(ada_player, bob_player, target=1)
 
     finish(match, winner=None, reason="tied")
 
@@ -170,10 +185,8 @@ def test_a_tied_single_game_rates_as_a_draw(ada, bob):
 def test_the_next_match_starts_from_the_ratings_the_last_one_left(ada, bob, make_player):
     (ada_player, _), (bob_player, _) = ada, bob
     cy_player, _ = make_player("Cy")
-    resign(bob_player, services.match_start_friend(player=ada_player, opponent=bob_player,
-                                                   target=1))
-    resign(ada_player, services.match_start_friend(player=cy_player, opponent=ada_player,
-                                                   target=1))
+    resign(bob_player, friend_match(ada_player, bob_player, target=1))
+    resign(ada_player, friend_match(cy_player, ada_player, target=1))
 
     first = library(score=1)
     second = library(first.rating, first.rd, first.vol, against=(1500, 350), score=0)
@@ -185,11 +198,11 @@ def test_the_next_match_starts_from_the_ratings_the_last_one_left(ada, bob, make
 def test_idle_weeks_widen_the_deviation_before_the_next_match(ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
     long_ago = timezone.now() - timedelta(days=7 * 10 + 3)
-    finish(services.match_start_friend(player=ada_player, opponent=bob_player, target=1),
+    finish(friend_match(ada_player, bob_player, target=1),
            winner=0, reason="target", at=long_ago)
     first_ada, first_bob = library(score=1), library(score=0)
 
-    finish(services.match_start_friend(player=ada_player, opponent=bob_player, target=1),
+    finish(friend_match(ada_player, bob_player, target=1),
            winner=0, reason="target")
 
     # Ten whole weeks without a match: ten rating periods without a result, for both.
@@ -224,7 +237,7 @@ def test_matches_against_the_bot_and_dailies_never_rate(ada, start):
 
 def test_a_match_without_a_result_never_rates(ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
-    match = services.match_start_friend(player=ada_player, opponent=bob_player, target=1)
+    match = friend_match(ada_player, bob_player, target=1)
 
     ratings.match_rate(match)  # still being played
     finish(match, winner=None, reason="unfinished")
@@ -237,7 +250,7 @@ def test_a_match_without_a_result_never_rates(ada, bob):
 
 def test_a_finish_retried_rates_once(ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
-    match = services.match_start_friend(player=ada_player, opponent=bob_player, target=1)
+    match = friend_match(ada_player, bob_player, target=1)
     resign(ada_player, match)
     match.refresh_from_db()
 
@@ -252,7 +265,7 @@ def test_a_finish_retried_rates_once(ada, bob):
 @pytest.mark.django_db(transaction=True)
 def test_finishes_raced_in_parallel_rate_once(ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
-    match = services.match_start_friend(player=ada_player, opponent=bob_player, target=1)
+    match = friend_match(ada_player, bob_player, target=1)
     end(match, winner=1, reason="resigned")
 
     def rate(_):
@@ -269,7 +282,7 @@ def test_finishes_raced_in_parallel_rate_once(ada, bob):
 @pytest.mark.django_db(transaction=True)
 def test_both_players_resigning_at_once_rate_one_result(ada, bob):
     (ada_player, ada_api), (bob_player, bob_api) = ada, bob
-    match = services.match_start_friend(player=ada_player, opponent=bob_player, target=50)
+    match = friend_match(ada_player, bob_player, target=50)
     apis = [ada_api, bob_api]
 
     statuses = race(lambda i: apis[i % 2].post(f"spite-malice/matches/{match.pk}/resign")
@@ -288,7 +301,7 @@ def test_both_players_resigning_at_once_rate_one_result(ada, bob):
 
 def play(winner, loser, times=1):
     for _ in range(times):
-        match = services.match_start_friend(player=winner, opponent=loser, target=1)
+        match = friend_match(winner, loser, target=1)
         resign(loser, match)
 
 
@@ -400,8 +413,7 @@ def test_the_profile_and_the_stats_show_the_rating(ada, bob, api):
     (ada_player, ada_api), (bob_player, _) = ada, bob
     assert ada_api.get("players/me/stats").json()["spite_malice"]["rating"] is None
 
-    resign(bob_player, services.match_start_friend(player=ada_player, opponent=bob_player,
-                                                   target=1))
+    resign(bob_player, friend_match(ada_player, bob_player, target=1))
 
     won = library(score=1)
     expected = {"rating": round(won.rating), "deviation": round(won.rd), "matches": 1,
@@ -415,8 +427,7 @@ def test_the_profile_and_the_stats_show_the_rating(ada, bob, api):
 
 def test_the_admin_lists_ratings_and_rated_matches(admin_client, ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
-    resign(bob_player, services.match_start_friend(player=ada_player, opponent=bob_player,
-                                                   target=1))
+    resign(bob_player, friend_match(ada_player, bob_player, target=1))
 
     for page in ("/admin/ratings/rating/", "/admin/ratings/ratedmatch/"):
         response = admin_client.get(page)

@@ -23,15 +23,22 @@ def join(api, code: str):
     return api.post(f"{MATCHES}/join", {"code": code})
 
 
-def pair(make_player, turn_seconds=86400, target=50, names=("Ada", "Bob")):
-    """Ada invites, Bob joins: ({seat: api}, the match as each seat sees it)."""
+def pair(make_player, turn_seconds=86400, target=50, names=("Ada", "Bob"),
+         first_turns=False):
+    """Ada invites, Bob joins: ({seat: api}, the match as each seat sees it). With
+    ``first_turns``, both seats have played their first turn: the match can no longer be
+    aborted, so leaving it loses it."""
     _, ada = make_player(names[0])
     _, bob = make_player(names[1])
     match = invite(ada, turn_seconds=turn_seconds, target=target)
     response = join(bob, match["invite"]["code"])
     assert response.status_code == 200, response.content
     apis = {0: ada, 1: bob}
-    return apis, {seat: apis[seat].get(url(match)).json() for seat in (0, 1)}
+    views = {seat: apis[seat].get(url(match)).json() for seat in (0, 1)}
+    if first_turns:
+        views = take_turn(apis, take_turn(apis, views))
+        assert views[0]["abortable"] is False and views[0]["status"] == "playing"
+    return apis, views
 
 
 def whose_turn(views: dict) -> int:
@@ -63,3 +70,34 @@ def aged(match_id, days=7) -> None:
 def kinds(api, match: dict, after=0) -> list[str]:
     feed = api.get(url(match, "/events"), {"after": after}).json()
     return [event["kind"] for event in feed["events"]]
+
+
+def first_turns_play(match: Match) -> Match:
+    """Both seats of ``match`` (started between people) play their first turn greedily through
+    the service, so that leaving the match now loses it rather than aborts it. Reloaded."""
+    from django.db import transaction
+
+    from server.spitemalice import services
+    from server.spitemalice.table import match_output
+
+    while True:
+        with transaction.atomic():
+            locked, game = services.match_lock(player=match.player0, match_id=match.pk)
+            if not locked.is_abortable(game):
+                break
+            seat = locked.turn
+            view = match_output(locked, seat, game)
+            services.action_play(match=locked, game=game,
+                                 player=(locked.player0, locked.player1)[seat],
+                                 action=greedy(view["game"]), expected_game=None,
+                                 expected_actions=None)
+    match.refresh_from_db()
+    return match
+
+
+def friend_match(player, opponent, *, target: int, **options) -> Match:
+    """A match between two people, seated and past both first turns (the service's shortcut)."""
+    from server.spitemalice import services
+
+    return first_turns_play(services.match_start_friend(player=player, opponent=opponent,
+                                                        target=target, **options))

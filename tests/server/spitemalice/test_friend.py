@@ -11,7 +11,7 @@ import pytest
 from server.ratings.models import RatedMatch
 from server.spitemalice import services, table
 from server.spitemalice.invitations import CODE_ALPHABET
-from server.spitemalice.models import Event, Match, MatchGame
+from server.spitemalice.models import FIRST_TURN_SECONDS, Event, Match, MatchGame
 from tests.server.conftest import assert_problem
 from tests.server.spitemalice.friend_support import (
     MATCHES,
@@ -106,7 +106,9 @@ def test_joining_seats_you_deals_the_first_game_and_starts_the_clock(make_player
     stored = Match.objects.get(pk=match["id"])
     joined_at = Event.objects.get(match=stored, kind="joined").created_at
     assert stored.turn_started_at == joined_at > stored.created_at  # the first turn: at join
-    assert parse(joined["deadline"]) == stored.turn_started_at + timedelta(seconds=60)
+    # A seat's first turn gets at least FIRST_TURN_SECONDS, however short the clock.
+    assert parse(joined["deadline"]) == stored.turn_started_at + timedelta(
+        seconds=FIRST_TURN_SECONDS)
     assert kinds(ada, match)[:2] == ["joined", "dealt"]
     assert ada.get(url(match)).json()["status"] == "playing"
 
@@ -198,7 +200,7 @@ def test_a_waiting_match_has_nothing_to_play_or_resign(make_player):
 
 
 def test_resigning_a_friend_match_gives_it_to_the_other_seat(make_player):
-    apis, views = pair(make_player)
+    apis, views = pair(make_player, first_turns=True)
     loser = 1 - whose_turn(views)  # resigning needs no turn
 
     response = apis[loser].post(url(views[0], "/resign"))
@@ -249,8 +251,8 @@ def test_the_creator_cancels_a_waiting_match_once(make_player):
     assert_problem(ada.post(url(match, "/cancel"), {"x": 1}), 400, "invalid")
 
 
-def test_a_match_someone_joined_cannot_be_cancelled(make_player):
-    apis, views = pair(make_player)
+def test_a_match_past_its_first_turns_cannot_be_cancelled(make_player):
+    apis, views = pair(make_player, first_turns=True)
     for seat in (0, 1):
         assert_problem(apis[seat].post(url(views[0], "/cancel")), 409, "match_not_waiting")
 
@@ -350,7 +352,7 @@ def test_only_a_league_mate_may_be_invited_directly(make_player):
 
 
 def test_a_rematch_invites_the_opponent_with_the_same_settings(make_player):
-    apis, views = pair(make_player, turn_seconds=3600, target=25)
+    apis, views = pair(make_player, turn_seconds=3600, target=25, first_turns=True)
     old = views[0]
     assert apis[0].post(url(old, "/resign")).status_code == 200
 
@@ -432,8 +434,8 @@ def test_seats_show_who_is_connected_and_the_bot_always_is(make_player, monkeypa
     assert [s["connected"] for s in apis[0].get(url(bot)).json()["seats"]] == [True, True]
 
 
-def test_a_finished_friend_match_is_rated_once_and_a_bot_match_never(make_player):
-    apis, views = pair(make_player)
+def test_a_finished_friend_match_is_rated_once_and_a_bot_match_never(make_trusted_player):
+    apis, views = pair(make_trusted_player, first_turns=True)
     apis[0].post(url(views[0], "/resign"))
     apis[0].post(url(views[0], "/resign"))
     bot = apis[0].post(MATCHES, {"opponent": "bot", "level": "easy"}).json()

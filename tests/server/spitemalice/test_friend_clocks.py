@@ -75,8 +75,8 @@ def test_a_match_against_the_bot_has_no_clock(player_api):
 
 
 @pytest.mark.parametrize("read", ["detail", "list", "events"])
-def test_a_read_after_the_deadline_ends_the_match_on_time_once(make_player, read):
-    apis, views = pair(make_player)
+def test_a_read_after_the_deadline_ends_the_match_on_time_once(make_trusted_player, read):
+    apis, views = pair(make_trusted_player, first_turns=True)
     loser = whose_turn(views)
     overdue(views[0]["id"])
     reader = apis[1 - loser]
@@ -91,8 +91,9 @@ def test_a_read_after_the_deadline_ends_the_match_on_time_once(make_player, read
 
 
 @pytest.mark.parametrize("write", ["action", "resign"])
-def test_a_write_after_the_deadline_is_refused_and_the_match_lost_on_time(make_player, write):
-    apis, views = pair(make_player)
+def test_a_write_after_the_deadline_is_refused_and_the_match_lost_on_time(make_trusted_player,
+                                                                           write):
+    apis, views = pair(make_trusted_player, first_turns=True)
     loser = whose_turn(views)
     overdue(views[0]["id"])
     view = views[loser]
@@ -110,18 +111,18 @@ def test_a_write_after_the_deadline_is_refused_and_the_match_lost_on_time(make_p
         kind="resigned").count() == 0
 
 
-def test_the_opponents_write_after_the_deadline_also_ends_it(make_player):
-    apis, views = pair(make_player)
+def test_the_opponents_write_after_the_deadline_also_ends_it(make_trusted_player):
+    apis, views = pair(make_trusted_player, first_turns=True)
     loser = whose_turn(views)
     overdue(views[0]["id"])
     assert_problem(apis[1 - loser].post(url(views[0], "/resign")), 409, "game_over")
     assert_lost_on_time(apis[1 - loser], views[0]["id"], loser)
 
 
-def test_the_worker_ends_matches_on_time_and_expires_invitations(make_player):
-    apis, views = pair(make_player)
+def test_the_worker_ends_matches_on_time_and_expires_invitations(make_trusted_player):
+    apis, views = pair(make_trusted_player, first_turns=True)
     loser = whose_turn(views)
-    _, untouched = pair(make_player, names=("Cy", "Dee"))
+    _, untouched = pair(make_trusted_player, names=("Cy", "Dee"))
     waiting = invite(apis[0])
     overdue(views[0]["id"])
     aged(waiting["id"])
@@ -137,8 +138,8 @@ def test_the_worker_ends_matches_on_time_and_expires_invitations(make_player):
     assert kinds(apis[0], views[0]).count("match_over") == 1
 
 
-def test_the_in_process_runner_sweeps_every_few_seconds(make_player, monkeypatch):
-    apis, views = pair(make_player)
+def test_the_in_process_runner_sweeps_every_few_seconds(make_trusted_player, monkeypatch):
+    apis, views = pair(make_trusted_player, first_turns=True)
     overdue(views[0]["id"])
     ticker = background.Ticker()
     assert ticker.run_due() == {"spite-malice clocks": 1}
@@ -147,8 +148,8 @@ def test_the_in_process_runner_sweeps_every_few_seconds(make_player, monkeypatch
     assert ticker.run_due() == {"spite-malice clocks": 0}
 
 
-def test_a_timeout_rates_the_match_once_as_a_loss(make_player):
-    apis, views = pair(make_player)
+def test_a_timeout_rates_the_match_once_as_a_loss(make_trusted_player):
+    apis, views = pair(make_trusted_player, first_turns=True)
     loser = whose_turn(views)
     overdue(views[0]["id"])
     clocks.sweep()
@@ -163,8 +164,8 @@ def test_a_timeout_rates_the_match_once_as_a_loss(make_player):
 
 @pytest.mark.postgresql
 @pytest.mark.django_db(transaction=True)
-def test_the_worker_and_requests_racing_on_an_expired_turn_end_it_exactly_once(make_player):
-    apis, views = pair(make_player)
+def test_the_worker_and_requests_racing_on_an_expired_turn_end_it_exactly_once(make_trusted_player):
+    apis, views = pair(make_trusted_player, first_turns=True)
     loser = whose_turn(views)
     view = views[loser]
     overdue(view["id"])

@@ -1,0 +1,71 @@
+"""A game's ratings board computed again from its results, replayed in order.
+
+When the rules of what rates change, the board must be what the new rules would have made of
+the stored matches - not the old board with new rules on top - so a history the new rules
+refuse (a board bought with free accounts and instant resignations) does not survive the
+upgrade. The game's data migration hands over its rated results under the new rules; this
+replaces the game's ``Rating`` and ``RatedMatch`` rows with those the results make, through
+the same steps as a match rated live (``services``).
+
+The model classes are passed in, so a migration can call it with its historical models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from server.ratings import glicko
+from server.ratings.services import values_before, values_store
+
+
+@dataclass(frozen=True)
+class Result:
+    match_id: object
+    player_a: object  # a player's id
+    player_b: object
+    score_a: float  # 1, 0.5 or 0
+    at: datetime
+
+
+@dataclass
+class _Row:
+    """A player's values as the replay goes, shaped like a ``Rating`` row."""
+    rating: float = glicko.INITIAL_RATING
+    deviation: float = glicko.INITIAL_DEVIATION
+    volatility: float = glicko.INITIAL_VOLATILITY
+    matches: int = 0
+    provisional: bool = True
+    updated_at: datetime | None = None
+
+
+def ratings_replay(*, game: str, results: Iterable[Result], rating_model,
+                   rated_match_model) -> int:
+    """Replace ``game``'s ratings with those ``results`` make, taken in order of ``at``.
+    Returns how many results were rated."""
+    rows: dict = {}
+    rated = []
+    for result in sorted(results, key=lambda result: result.at):
+        a = rows.setdefault(result.player_a, _Row())
+        b = rows.setdefault(result.player_b, _Row())
+        before_a, before_b = values_before(a, result.at), values_before(b, result.at)
+        after_a = glicko.after_match(before_a, before_b, result.score_a)
+        after_b = glicko.after_match(before_b, before_a, 1 - result.score_a)
+        rated.append(rated_match_model(
+            game=game, match_id=result.match_id, player_a_id=result.player_a,
+            player_b_id=result.player_b, score_a=result.score_a,
+            rating_a_before=before_a.rating, rating_a_after=after_a.rating,
+            rating_b_before=before_b.rating, rating_b_after=after_b.rating,
+            rated_at=result.at))
+        values_store(a, after_a, result.at)
+        values_store(b, after_b, result.at)
+    rated_match_model.objects.filter(game=game).delete()
+    rating_model.objects.filter(game=game).delete()
+    rated_match_model.objects.bulk_create(rated, batch_size=1000)
+    rating_model.objects.bulk_create(
+        [rating_model(game=game, player_id=player_id, rating=row.rating,
+                      deviation=row.deviation, volatility=row.volatility, matches=row.matches,
+                      provisional=row.provisional, updated_at=row.updated_at)
+         for player_id, row in rows.items()], batch_size=1000)
+    return len(rated)

@@ -1,0 +1,81 @@
+"""Whether a match between people counts on the ratings board (docs/RATINGS.md, "What rates").
+
+Decided when the match is created and checked again when the second player joins, so that an
+invitation says before it is accepted whether it is rated:
+
+- a player may ask for a casual (unrated) match;
+- both accounts must be established when the match is created (claimed at least 24 h before:
+  ``server.players.trust``, the rule the daily boards use), so fresh guests cannot feed anyone
+  a rating;
+- the same two players have at most ``PAIR_RATED_PER_DAY`` rated matches begun in any 24 hours;
+  further ones are played unrated, so a board cannot be climbed by repetition.
+
+Against the bot and in dailies nothing is rated (``Match.Unrated.BOT``, the model's default).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db.models import Q
+
+from server.players.trust import established_at
+from server.spitemalice.models import Match
+
+PAIR_RATED_PER_DAY = 3
+PAIR_WINDOW = timedelta(hours=24)
+
+
+def _pair_rated_recently(a_id, b_id, now: datetime, *, besides=None) -> int:
+    """The rated matches between players ``a_id`` and ``b_id`` begun in the ``PAIR_WINDOW``
+    before ``now`` (aborted ones and ones nobody joined do not count)."""
+    pair = Q(player0_id=a_id, player1_id=b_id) | Q(player0_id=b_id, player1_id=a_id)
+    matches = Match.objects.filter(pair, mode=Match.Mode.FRIEND, rated=True,
+                                   status__in=[Match.Status.PLAYING, Match.Status.FINISHED],
+                                   started_at__gt=now - PAIR_WINDOW)
+    if besides is not None:
+        matches = matches.exclude(pk=besides)
+    return matches.count()
+
+
+def unrated_reason(*, requested: bool, created_at: datetime, players: list,
+                   now: datetime, besides=None) -> str:
+    """Why a match between ``players`` (one or both of them, as known yet) created at
+    ``created_at`` is not rated, or "" if it is: ``requested`` is whether its creator asked for
+    a rated match."""
+    if not requested:
+        return Match.Unrated.CASUAL
+    if not all(established_at(player, created_at) for player in players):
+        return Match.Unrated.NEW_ACCOUNT
+    if len(players) == 2 and _pair_rated_recently(
+            players[0].pk, players[1].pk, now, besides=besides) >= PAIR_RATED_PER_DAY:
+        return Match.Unrated.PAIR_LIMIT
+    return ""
+
+
+def rating_decide(match: Match, *, requested: bool, players: list, now: datetime) -> None:
+    """Set ``match.rated`` and ``match.unrated_reason`` for ``players`` (not saved)."""
+    reason = unrated_reason(requested=requested, created_at=match.created_at or now,
+                            players=players, now=now, besides=match.pk)
+    match.rated = reason == ""
+    match.unrated_reason = reason
+
+
+def rating_at_join(match: Match, joiner, now: datetime) -> None:
+    """The waiting ``match`` about to be joined by ``joiner``: still rated only if the joiner's
+    account was established when the match was created and the pair's allowance is not used
+    (the callers hold both players' rows locked, so two joins cannot both take the last one)."""
+    if match.rated:
+        rating_decide(match, requested=True, players=[match.player0, joiner], now=now)
+
+
+def rating_for_viewer(match: Match, viewer, now: datetime) -> tuple[bool, str]:
+    """(rated, why not) of the waiting ``match`` if ``viewer`` (None: a new guest) joined it
+    now: what its invitation shows before it is accepted."""
+    if not match.rated:
+        return False, match.unrated_reason
+    if viewer is None:
+        return False, Match.Unrated.NEW_ACCOUNT
+    reason = unrated_reason(requested=True, created_at=match.created_at,
+                            players=[match.player0, viewer], now=now, besides=match.pk)
+    return reason == "", reason
