@@ -98,7 +98,9 @@ def settle(match: Match) -> bool:
     expiry); whether anything changed, in which case read it again."""
     now = timezone.now()
     if match.is_overdue(now):
-        return time_out_if_due(match.pk)
+        # Timed out, or its deadline moved on past an outage: either way, read it again.
+        time_out_if_due(match.pk)
+        return True
     if match.is_expired(now):
         return invitations.expire_if_due(match.pk)
     return False
