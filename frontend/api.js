@@ -197,8 +197,11 @@ export const smMatches = ({ limit = 20, offset } = {}) => call("GET", `${SM}/mat
 export const smMatch = (id) => call("GET", smm(id));
 export const smPlayBot = ({ level, target }) => smPost({ opponent: "bot", level, target });
 /** An invitation: by link, or to a league mate (`invitee`, a player id). */
-export const smInvite = ({ turnSeconds, target, invitee }) => smPost({ opponent: "friend", turn_seconds: turnSeconds, target, invitee });
+export const smInvite = ({ turnSeconds, target, invitee, rated }) => smPost({ opponent: "friend", turn_seconds: turnSeconds, target, invitee, rated });
 export const smDailyStart = (date) => smPost({ mode: "daily", date });
+/** An open invitation before joining it: who invites, its clock and length, and whether it would
+ *  be rated if you (or, without a token, a new guest) joined now. */
+export const smInvitation = (code) => call("GET", `${SM}/invitations/${encodeURIComponent(code)}`, { auth: "optional" });
 export const smJoin = (code) => call("POST", `${SM}/matches/join`, { body: { code } });
 export const smCancel = (id) => call("POST", smm(id, "/cancel"));
 export const smRematch = (id) => call("POST", smm(id, "/rematch"), { idempotent: true });

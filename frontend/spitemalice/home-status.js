@@ -5,7 +5,7 @@ import * as api from "../api.js";
 import { h, replace } from "../lib/dom.js";
 import { current } from "../i18n.js";
 import { localDate } from "../model/time.js";
-import { dueIn, invitedYou, isYourTurn, matchHref, opponent } from "./lobby/turns.js";
+import { dueIn, invitedYou, matchHref, opponent, waitingForYou } from "./lobby/turns.js";
 import { loadLobbyStrings, lt } from "./lobby/strings.js";
 
 /** "ends in 3 hours", from Intl in the page's language. */
@@ -35,7 +35,7 @@ export default async function fill(section, signal) {
     replace(line, h("a", { href: matchHref(mine), id: "sm-daily" }, lt("home.daily"),
       current().separator, lt(`home.daily_${status}`, { n: mine.seats?.[mine.you]?.score ?? 0 })));
   }
-  const waiting = page.results.filter((match) => match.mode !== "daily" && (isYourTurn(match) || invitedYou(match)));
+  const waiting = waitingForYou(page.results);
   if (!waiting.length || !line) return;
   line.after(h("ul", { class: "sm-due" }, waiting.map((match) => {
     const invited = invitedYou(match);

@@ -27,10 +27,14 @@ test("a match against the computer and an invitation are POST /spite-malice/matc
   await api.smPlayBot({ level: "hard", target: 1 });
   await api.smInvite({ turnSeconds: 3600, target: 25 });
   await api.smInvite({ turnSeconds: 86400, target: 1, invitee: "p2" });
+  await api.smInvite({ turnSeconds: 60, target: 50, rated: false });
+  await api.smInvite({ turnSeconds: 60, target: 50, rated: true });
   assert.deepEqual(sent(), [
     ["POST", "/api/v1/spite-malice/matches", { opponent: "bot", level: "hard", target: 1 }],
     ["POST", "/api/v1/spite-malice/matches", { opponent: "friend", turn_seconds: 3600, target: 25 }],
     ["POST", "/api/v1/spite-malice/matches", { opponent: "friend", turn_seconds: 86400, target: 1, invitee: "p2" }],
+    ["POST", "/api/v1/spite-malice/matches", { opponent: "friend", turn_seconds: 60, target: 50, rated: false }],
+    ["POST", "/api/v1/spite-malice/matches", { opponent: "friend", turn_seconds: 60, target: 50, rated: true }],
   ]);
   for (const call of calls) {
     assert.equal(call.headers.Authorization, "Bearer tok");
@@ -48,6 +52,22 @@ test("joining, cancelling and a rematch; cancel and rematch send no body", async
     ["POST", "/api/v1/spite-malice/matches/m%201/cancel", undefined],
     ["POST", "/api/v1/spite-malice/matches/m1/rematch", undefined],
   ]);
+});
+
+test("an invitation's preview is GET /invitations/{code}, with the token if there is one, none made", async () => {
+  await api.smInvitation("7K3M 9QXA");
+  assert.deepEqual(sent(), [["GET", "/api/v1/spite-malice/invitations/7K3M%209QXA", undefined]]);
+  assert.equal(calls[0].headers.Authorization, "Bearer tok");
+  store.delete("fsd.token");
+  try {
+    calls = [];
+    await api.smInvitation("7K3M9QXA");
+    // Without a token it previews as a new guest would join, and makes no guest for it.
+    assert.deepEqual(sent(), [["GET", "/api/v1/spite-malice/invitations/7K3M9QXA", undefined]]);
+    assert.equal(calls[0].headers.Authorization, undefined);
+  } finally {
+    store.set("fsd.token", JSON.stringify("tok"));
+  }
 });
 
 test("the lists and boards the lobby reads", async () => {

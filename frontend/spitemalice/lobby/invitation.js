@@ -1,7 +1,9 @@
 // An invitation to a friend match. #/spite-malice/invite/<match id> is the inviter's: the link
 // to send (copied, or shared where the device has the Web Share API), and, until someone joins,
 // a way to cancel it; it goes to the table once the friend has joined. #/spite-malice/join/<code>
-// is what the link opens (through /spite-malice/join/<code>): the invitation and a Join button.
+// is what the link opens (through /spite-malice/join/<code>): the invitation as the server
+// previews it (who invites, the clock, the length, whether it would be rated) and a Join button.
+// Both say before anyone accepts whether the match will count on the ratings board, and why not.
 
 import * as api from "../../api.js";
 import { copyText, h, replace } from "../../lib/dom.js";
@@ -13,6 +15,7 @@ import { needsName, playerNameField, saveName } from "../../components/player-na
 import { toast } from "../../components/toast.js";
 import { loading } from "../../components/today.js";
 import { opponent } from "./model.js";
+import { ratedSentence } from "./rated.js";
 import { clockName, lengthName } from "./words.js";
 import { lt } from "./strings.js";
 
@@ -24,6 +27,11 @@ const settings = (match) => current().list([lt("invite.clock", { clock: clockNam
 // The join screen is a card, as a league's invite link's is.
 const card = (section) => { section.classList.add("today-intro"); return section; };
 const page = (id, ...children) => h("section", { class: "page sm-lobby sm-invitation", "aria-labelledby": id }, children);
+/** Whether the match will be rated, and if not why; nothing where the server does not say. */
+function ratedLine(info, { id, open = false }) {
+  const key = ratedSentence(info, { open });
+  return key ? h("p", { class: "sm-rated", id, dataset: { rated: String(info.rated), reason: info.unrated_reason ?? "" } }, lt(key)) : null;
+}
 
 async function invitePage(root, route, { signal }) {
   const id = route.parts[2];
@@ -67,6 +75,8 @@ async function invitePage(root, route, { signal }) {
     h("h1", { id: "sm-invite-heading" }, lt("invite.title")),
     h("p", { class: "lead" }, invitee ? lt("invite.text_invitee", { name: invitee }) : lt("invite.text")),
     h("p", { class: "sm-settings" }, settings(match)),
+    // An open link's rating still depends on who joins; a league mate's is known now.
+    ratedLine(match, { id: "sm-invite-rated", open: !match.invitee }),
     h("div", { class: "card-section field" },
       h("label", { for: "sm-invite-link" }, lt("invite.link")),
       link,
@@ -103,17 +113,30 @@ function settled(root, match) {
 
 const JOIN_PROBLEMS = { not_found: "join.unknown", invitation_not_found: "join.unknown", match_full: "join.full", own_match: "join.own" };
 
+/** Why a join would be refused, as the join screen says it: null for a problem it does not
+ *  know (a lost answer), which the Join button then meets again. */
+const joinRefusal = (error) => JOIN_PROBLEMS[error.code] ?? (error.status === 404 ? "join.unknown" : null);
+
+/** The invitation before joining (GET /invitations/{code}), or {refused: key} where no join
+ *  would succeed (no open invitation has the code); null where the server could not say. */
+const previewOf = (code) => api.smInvitation(code).catch((error) => {
+  const refused = joinRefusal(error);
+  return refused ? { refused, code: error.code } : null;
+});
+
 async function joinPage(root, route, { signal }) {
   const code = (route.parts[2] ?? "").trim();
   replace(root, loading());
-  // A league mate's invitation to you is in your list: then the screen can say who and how.
-  let known = null;
-  if (api.hasToken()) {
-    known = await api.smMatches({ limit: 50 }).then(({ results }) =>
-      results.find((match) => match.status === "waiting" && match.invite?.code?.toUpperCase() === code.toUpperCase()) ?? null, () => null);
-  }
+  // A league mate's invitation to you is in your list: then the screen can decline it, and
+  // knows your own invitation.
+  const [known, preview] = await Promise.all([
+    api.hasToken() ? api.smMatches({ limit: 50 }).then(({ results }) =>
+      results.find((match) => match.status === "waiting" && match.invite?.code?.toUpperCase() === code.toUpperCase()) ?? null, () => null) : null,
+    previewOf(code),
+  ]);
   if (signal.aborted) return;
   if (known && known.you === 0) return ownInvitation(root, known);
+  if (preview?.refused) return refusedInvitation(root, code, preview);
 
   const problems = h("div", { id: "sm-join-problem" });
   // A guest (or a player still called "Player 7K3M9Q") is asked for the name the table shows.
@@ -130,9 +153,9 @@ async function joinPage(root, route, { signal }) {
         const match = await api.smJoin(code);
         redirect(`/spite-malice/match/${match.id}`);
       } catch (error) {
-        const key = JOIN_PROBLEMS[error.code] ?? (error.status === 404 ? "join.unknown" : null);
+        const key = joinRefusal(error);
         if (!key) throw error;
-        replace(problems, h("div", { class: "problem", role: "alert", dataset: { code: error.code } }, h("p", { class: "problem-text" }, lt(key))));
+        replace(problems, joinProblem(error.code, key));
         join.hidden = true;
       }
     },
@@ -150,16 +173,36 @@ async function joinPage(root, route, { signal }) {
       replace(problems, problemView(error));
     }
   });
-  const from = known ? opponent(known)?.name : null;
+  const about = preview ?? known;
+  const from = preview?.from?.name ?? (known ? opponent(known)?.name : null);
+  const expires = preview?.expires_at ?? known?.invite?.expires_at;
   replace(root, card(page("sm-join-heading",
     h("h1", { id: "sm-join-heading" }, lt("join.title")),
     h("p", { class: "lead" }, from ? lt("join.from", { name: from }) : lt("join.text")),
-    known ? h("p", { class: "sm-settings" }, settings(known)) : null,
+    about ? h("p", { class: "sm-settings", id: "sm-join-settings" }, settings(about)) : null,
+    // As the server would rate it if you joined now: your account and the pair's matches today.
+    about ? ratedLine(about, { id: "sm-join-rated" }) : null,
     h("p", { class: "subtle" }, lt("invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
     h("p", {}, lt("join.clock_note")),
+    expires ? h("p", { class: "subtle" }, lt("invite.expires", { date: current().dateTime(expires) })) : null,
     joinForm,
     problems)));
   joinForm.querySelector(".actions").append(decline ?? "", h("a", { class: "button", href: "#/spite-malice/rules" }, lt("lobby.rules")));
+}
+
+const joinProblem = (code, key) =>
+  h("div", { class: "problem", role: "alert", dataset: { code } }, h("p", { class: "problem-text" }, lt(key)));
+
+/** A code no join would succeed with (never made, cancelled, lapsed, taken): said before any
+ *  name is asked for or Join offered. */
+function refusedInvitation(root, code, { refused, code: problemCode }) {
+  replace(root, card(page("sm-join-heading",
+    h("h1", { id: "sm-join-heading" }, lt("join.title")),
+    h("div", { id: "sm-join-problem" }, joinProblem(problemCode, refused)),
+    h("p", { class: "subtle" }, lt("invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
+    h("div", { class: "actions" },
+      h("a", { class: "button primary", href: "#/spite-malice/friend" }, lt("invite.new")),
+      h("a", { class: "button", href: "#/spite-malice" }, lt("lobby.back"))))));
 }
 
 function ownInvitation(root, match) {

@@ -10,7 +10,8 @@ import { navigate } from "../../lib/router.js";
 import { current } from "../../i18n.js";
 import { toast } from "../../components/toast.js";
 import { loading } from "../../components/today.js";
-import { canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
+import { abortedLine, canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
+import { ratedTag } from "./rated.js";
 import { matchHref } from "./turns.js";
 import { clockName, lengthName, levelName } from "./words.js";
 import { lt } from "./strings.js";
@@ -39,6 +40,7 @@ function stateLine(match, state) {
     case "waiting": return name ? lt("list.waiting_for", { name }) : lt("list.waiting");
     case "invited": return lt("list.invited", { name });
     case "cancelled": return lt(match.reason === "expired" ? "list.expired" : "list.cancelled");
+    case "aborted": return lt(abortedLine(match));
     case "won": case "lost": return ["timeout", "resigned"].includes(match.reason) ? lt(`list.${state}_${match.reason}`, { name }) : lt(`list.${state}`);
     default: return lt(`list.${state}`);
   }
@@ -47,12 +49,14 @@ function stateLine(match, state) {
 function detailLine(match) {
   const name = who(match);
   const [mine, theirs] = scores(match);
+  const rated = ratedTag(match);
   return current().list([
     match.mode === "daily" && match.date ? lt("list.daily", { date: current().date(match.date, "medium") }) : null,
     name && match.mode !== "daily" ? lt("list.against", { name }) : null,
     match.turn_seconds ? lt("invite.clock", { clock: clockName(match.turn_seconds) }) : null,
     match.mode === "daily" ? null : lengthName(match.target),
-    match.status === "waiting" || match.target === 1 ? null : lt("list.score", { mine, theirs }),
+    rated ? lt(rated) : null,
+    ["waiting", "aborted"].includes(match.status) || match.target === 1 ? null : lt("list.score", { mine, theirs }),
   ]);
 }
 

@@ -16,12 +16,14 @@ export const suggestsSingleGame = (turnSeconds) => turnSeconds >= 86400;
 
 /**
  * Where a match stands for you: "invited" (a league mate's invitation to you), "waiting" (your
- * invitation, nobody joined yet), "your_turn", "their_turn", "won", "lost", "tied", "cancelled"
- * (reason says why: cancelled, expired).
+ * invitation, nobody joined yet), "your_turn", "their_turn", "won", "lost", "tied", "aborted"
+ * (ended before each seat had played its first turn: no winner, no rating change) or
+ * "cancelled" (reason says why: cancelled, expired).
  */
 export function matchState(match) {
   if (match.status === "waiting") return invitedYou(match) ? "invited" : "waiting";
   if (match.status === "cancelled") return "cancelled";
+  if (match.status === "aborted") return "aborted";
   if (match.status === "finished") {
     if (match.winner === null || match.winner === undefined) return "tied";
     return match.winner === match.you ? "won" : "lost";
@@ -29,7 +31,7 @@ export function matchState(match) {
   return isYourTurn(match) ? "your_turn" : "their_turn";
 }
 
-const ORDER = ["invited", "your_turn", "their_turn", "waiting", "won", "lost", "tied", "cancelled"];
+const ORDER = ["invited", "your_turn", "their_turn", "waiting", "won", "lost", "tied", "aborted", "cancelled"];
 const active = (state) => ORDER.indexOf(state) < 4;
 
 /**
@@ -51,7 +53,16 @@ export function sortMatches(matches) {
 
 export const isActive = (match) => active(matchState(match));
 
-/** A finished friend match offers a rematch until one is made (then it links to that one). */
+/** How an aborted match ended (its `reason`), as the list says it; no winner to name. */
+export const ABORTED_LINES = {
+  resigned: "list.aborted_resigned",
+  timeout: "list.aborted_timeout",
+  cancelled: "list.aborted_cancelled",
+};
+export const abortedLine = (match) => ABORTED_LINES[match.reason] ?? "list.aborted";
+
+/** A finished friend match offers a rematch until one is made (then it links to that one); an
+ *  aborted one does not (the server makes rematches of finished matches only). */
 export const canRematch = (match) => match.mode === "friend" && match.status === "finished" && !match.rematch;
 
 /** Scores as [yours, theirs], whichever seat you sit in. */

@@ -1,7 +1,7 @@
 // A new match: against the computer (#/spite-malice/play: its level and the match's length,
 // then straight to the table) or an invitation to a friend (#/spite-malice/friend: the clock
-// for each turn and the length, then the invitation's link). ?invitee=<id>&name=<name> invites
-// a league mate directly.
+// for each turn, the length and whether it is rated, then the invitation's link).
+// ?invitee=<id>&name=<name> invites a league mate directly.
 
 import * as api from "../../api.js";
 import { h, replace } from "../../lib/dom.js";
@@ -54,10 +54,13 @@ function friendPage(root, route) {
         options: CLOCKS.map((seconds) => [seconds, clockName(seconds)]), hint: lt("clock.hint") }),
       lengthChoice(DEFAULTS.friendTarget),
       slow,
+      // Rated unless asked otherwise; the invitation then says whether it is in fact rated.
+      choice({ name: "rated", legend: lt("friend.rated_label"), value: "true",
+        options: [["true", lt("friend.rated")], ["false", lt("friend.casual")]], hint: lt("friend.rated_hint") }),
     ],
     submit: lt("friend.create"),
-    action: async ({ turn_seconds: seconds, target }) => {
-      const match = await api.smInvite({ turnSeconds: Number(seconds), target: Number(target), invitee });
+    action: async ({ turn_seconds: seconds, target, rated }) => {
+      const match = await api.smInvite({ turnSeconds: Number(seconds), target: Number(target), invitee, rated: rated !== "false" });
       redirect(`/spite-malice/invite/${match.id}`);
     },
   });
@@ -70,7 +73,7 @@ function friendPage(root, route) {
   };
   element.addEventListener("change", (event) => {
     if (event.target.name === "target") lengthTouched = true;
-    else suggest();
+    else if (event.target.name === "turn_seconds") suggest();
   });
   suggest();
   replace(root, h("section", { class: "page sm-lobby", "aria-labelledby": "sm-friend-heading" },

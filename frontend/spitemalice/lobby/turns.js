@@ -6,6 +6,12 @@ export const isYourTurn = (match) => match.status === "playing" && match.game?.t
 export const invitedYou = (match) => match.status === "waiting" && match.you !== 0;
 export const matchHref = (match) => `#/spite-malice/match/${match.id}`;
 
+/** What waits for you, as the home page lists it: your turns and invitations to you. Only a
+ *  match being played can be your turn, so one that was aborted, finished or cancelled never
+ *  is; a daily has a line of its own. */
+export const waitingForYou = (matches) =>
+  matches.filter((match) => match.mode !== "daily" && (isYourTurn(match) || invitedYou(match)));
+
 /** The other seat: {name} of a person, {bot: level} of the house bot, or null if nobody yet. */
 export function opponent(match) {
   const seat = match.seats?.[match.you === 1 ? 0 : 1];
