@@ -1,6 +1,7 @@
 // After a game: who won it and by how many points, the match score, the whole deal laid open
 // (the record's deal, final hands and stock), a replay action by action, and after a daily its
-// rank on the day's board, the points chart and a share text that spoils nothing.
+// rank on the day's board, the points chart and a share text that spoils nothing. A match
+// aborted before the first turns were played has no result: it says so, and why.
 
 import * as api from "../api.js";
 import { announce, copyText, h, replace } from "../lib/dom.js";
@@ -13,6 +14,7 @@ import { st } from "./i18n.js";
 import { nameOf, renderTable } from "./table-view.js";
 import { asView, positions } from "./model/replay.js";
 import { shareText } from "./model/share.js";
+import { abortedWhy } from "./model/events.js";
 
 /** The result of game `number` (from its game_over `event`, or the view of a finished game). */
 export function gameResult({ match, view, number, event = null, names }) {
@@ -79,6 +81,16 @@ export function matchResult({ match, you, names, winner, reason, scores }) {
   return h("section", { class: ["result", "sm-result", "sm-match-result", won ? "sm-result-won" : "sm-result-lost"], dataset: { match: match.id, winner: winner ?? "", reason: reason ?? "" }, role: "status" },
     h("h2", {}, won ? h("span", { class: "won-star", "aria-hidden": "true" }, icon("star")) : null, title),
     lines.map((line) => h("p", { class: "sm-result-line" }, line)));
+}
+
+/** A match that ended before each seat had played its first turn: no winner, no rating change.
+ *  `seat` is whose doing it was, where known (the live event names it; a match read later
+ *  gives only the reason). */
+export function abortedResult({ match, you, names, reason, seat = null }) {
+  return h("section", { class: ["result", "sm-result", "sm-match-result", "sm-result-aborted"], dataset: { match: match.id, status: "aborted", reason: reason ?? "" }, role: "status" },
+    h("h2", {}, st("sm.aborted.title")),
+    h("p", { class: "sm-result-line" }, st(abortedWhy({ reason, seat, you }), { who: names[1 - you] })),
+    h("p", { class: "sm-result-line" }, st("sm.aborted.no_result")));
 }
 
 const chips = (cards) => h("span", { class: "sm-chips" }, cards.map((code) =>

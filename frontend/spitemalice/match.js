@@ -1,8 +1,9 @@
 // The Spite & Malice match screen, #/spite-malice/match/<id>: the table, acting on it (tap or
 // click a source then a target, drag and drop, or the keyboard), the events shown one by one
 // as they happened (the opponent's turn card by card, skippable), kept live by the socket or
-// the feed, and each game's result. The state always comes from the server: a reload or
-// another device shows exactly the same table.
+// the feed, and each game's result (or, for a match aborted before the first turns were played,
+// that it was). The state always comes from the server: a reload or another device shows
+// exactly the same table.
 
 import * as api from "../api.js";
 import { announce, h, replace } from "../lib/dom.js";
@@ -13,10 +14,10 @@ import { loadTable, sm, st } from "./i18n.js";
 import { activePlaces, nameOf, renderTable } from "./table-view.js";
 import { applyEvent, describe, motion, placeName } from "./model/events.js";
 import { EventQueue, paceOf, pausable } from "./model/queue.js";
-import { clockParts, isLegal, score, secondsLeft, step, targetsOf, viewOf } from "./model/table.js";
+import { clockParts, hasResult, isLegal, isOver, score, secondsLeft, showsUnrated, step, targetsOf, viewOf } from "./model/table.js";
 import { follow } from "./live.js";
 import { fly } from "./motion.js";
-import { gameResult, matchResult } from "./after.js";
+import { abortedResult, gameResult, matchResult } from "./after.js";
 
 const STYLESHEET = new URL("./table.css", import.meta.url).href;
 
@@ -99,6 +100,8 @@ function matchScreen(initial, { signal }) {
   const scoreLine = h("p", { class: "sm-screen-score" });
   const statusLine = h("p", { class: "sm-status", "aria-live": "off" });
   const clock = h("span", { class: "sm-clock" });
+  // Small and quiet: the ratings are not what the table is about.
+  const unrated = h("span", { class: "sm-unrated", id: "sm-unrated" }, st("sm.unrated"));
   const banner = h("p", { class: "sm-banner", role: "status", hidden: true });
   const results = h("div", { class: "sm-results" });
   const tableSlot = h("div", { class: "sm-table-slot" });
@@ -111,7 +114,7 @@ function matchScreen(initial, { signal }) {
   const cancelButton = h("button", { type: "button", class: "button button-quiet sm-cancel", hidden: true }, st("sm.cancel"));
 
   const root = h("section", { class: "sm-screen", "aria-labelledby": "sm-heading", dataset: { match: match.id, mode: match.mode } },
-    h("div", { class: "sm-head" }, heading, scoreLine, h("p", { class: "sm-status-row" }, statusLine, clock)),
+    h("div", { class: "sm-head" }, heading, scoreLine, h("p", { class: "sm-status-row" }, statusLine, clock, unrated)),
     banner,
     results,
     h("div", { class: "sm-body" },
@@ -129,7 +132,7 @@ function matchScreen(initial, { signal }) {
     onIdle: settle,
   });
 
-  const follower = match.status === "finished" ? null : follow(match.id, {
+  const follower = isOver(match) ? null : follow(match.id, {
     after: match.event,
     onEvents: (events) => { queue.push(events); refresh(); },
     onPresence: (seats) => {
@@ -158,11 +161,13 @@ function matchScreen(initial, { signal }) {
       : st("sm.score_line", { mine: s.mine, theirs: s.theirs, target: s.target, game: view.game ?? 1 });
     let status;
     if (match.status === "finished") status = st("sm.match_over");
+    else if (match.status === "aborted") status = st("sm.match_aborted");
     else if (match.status === "waiting") status = st("sm.waiting");
     else if (queue.busy) status = view.turn === view.you ? st("sm.showing_yours") : st("sm.showing_theirs", { who: names()[1 - view.you] });
     else if (view.turn === view.you) status = st("sm.your_turn");
     else status = st(opponent.bot ? "sm.bot_thinking" : "sm.their_turn", { who: names()[1 - view.you] });
     statusLine.textContent = status;
+    unrated.hidden = !showsUnrated(match);
     root.dataset.turn = view.turn === null ? "none" : view.turn === view.you ? "you" : "them";
     root.dataset.status = match.status;
     root.dataset.game = String(view.game ?? "");
@@ -302,10 +307,11 @@ function matchScreen(initial, { signal }) {
     if (match.event > queue.last) queue.last = match.event;
     chosen = null;
     draw();
-    if (match.status === "finished") follower?.stop();
+    if (isOver(match)) follower?.stop();
+    if (match.status === "aborted") showAborted();
     if (match.status === "finished" && !wasOver && !results.querySelector(`[data-game="${view.game}"]`)) showResult(view.game);
     if (match.status === "finished") showMatchResult();
-    if (match.game && match.game.status !== "playing" && !results.querySelector(`[data-game="${view.game}"]`)) showResult(view.game);
+    if (hasResult(match, match.game) && !results.querySelector(`[data-game="${view.game}"]`)) showResult(view.game);
   }
 
   async function settle() {
@@ -334,6 +340,12 @@ function matchScreen(initial, { signal }) {
     const text = describe(event, { you: view.you, st, card: nameOf, names: names() });
     if (text) announce(text);
     if (event.kind === "game_over") showResult(event.game, event);
+    if (event.kind === "aborted") {
+      // Nothing follows it: no game_over, no match_over, no winner.
+      Object.assign(match, { status: "aborted", winner: null, reason: event.reason, abortable: false });
+      drawHead();
+      showAborted(event.seat);
+    }
     if (event.kind === "match_over") {
       match.status = "finished";
       match.winner = event.winner;
@@ -358,6 +370,11 @@ function matchScreen(initial, { signal }) {
     if (results.querySelector(".sm-match-result")) return;
     if (match.target === 1 && !["timeout", "resigned"].includes(match.reason)) return;
     results.prepend(matchResult({ match, you: view.you, names: names(), winner: match.winner, reason: match.reason, scores }));
+  }
+
+  function showAborted(seat = null) {
+    if (results.querySelector(".sm-result-aborted")) return;
+    results.prepend(abortedResult({ match, you: view.you, names: names(), reason: match.reason, seat }));
   }
 
   function showResult(number, event = null) {
@@ -458,8 +475,9 @@ function matchScreen(initial, { signal }) {
 
   draw();
   drawBanner();
-  if (match.game && match.game.status !== "playing") showResult(view.game);
+  if (hasResult(match, match.game)) showResult(view.game);
   if (match.status === "finished") showMatchResult();
+  if (match.status === "aborted") showAborted();
   // The bot may still be finishing a long turn in the background: its events follow.
   if (match.status === "playing" && view.turn !== view.you) follower?.poke();
   return root;

@@ -76,6 +76,7 @@ export function applyEvent(view, event) {
     case "match_over":
     case "resigned":
     case "timeout":
+    case "aborted":
       next.turn = null;
       event.scores?.forEach((points, index) => { next.seats[index].score = points; });
       break;
@@ -155,9 +156,27 @@ export function describe(event, { you, st, card, names }) {
       return st(mine ? "sm.say.you_timed_out" : "sm.say.they_timed_out", { who });
     case "joined":
       return st("sm.say.joined", { who: names[1] ?? "" });
+    case "aborted":
+      return st("sm.say.aborted", { why: st(abortedWhy({ reason: event.reason, seat: event.seat, you }), { who }) });
     default:
       return "";
   }
+}
+
+// How a match was aborted (before each seat had played its first turn), by its reason and
+// whose doing it was: the `aborted` event names the seat, a match read later only the reason.
+const ABORTED = {
+  resigned: ["sm.aborted.you_resigned", "sm.aborted.they_resigned", "sm.aborted.resigned"],
+  timeout: ["sm.aborted.you_timeout", "sm.aborted.they_timeout", "sm.aborted.timeout"],
+  cancelled: ["sm.aborted.you_cancelled", "sm.aborted.they_cancelled", "sm.aborted.cancelled"],
+};
+
+/** The key of the sentence that says why a match was aborted; {who} names the other seat. */
+export function abortedWhy({ reason, seat = null, you }) {
+  const keys = ABORTED[reason];
+  if (!keys) return "sm.aborted.other";
+  if (seat === null || seat === undefined) return keys[2];
+  return seat === you ? keys[0] : keys[1];
 }
 
 /** A place's name in words: "centre stack 2", "side stack 3", "pay-off pile", "hand". */

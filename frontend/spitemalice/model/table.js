@@ -135,3 +135,13 @@ export function clockParts(total) {
     seconds: total % 60,
   };
 }
+
+/** A match no event can follow: played out, aborted before the first turns, or cancelled. */
+export const isOver = (match) => ["finished", "aborted", "cancelled"].includes(match.status);
+
+/** Whether a game's result is shown: one that ended in play, not one cut off by an abort. */
+export const hasResult = (match, game) =>
+  match.status !== "aborted" && Boolean(game) && !["playing", "aborted"].includes(game.status);
+
+/** A friend match the server says is unrated: the table says so, quietly, beside its status. */
+export const showsUnrated = (match) => match.mode === "friend" && match.rated === false;
