@@ -145,3 +145,21 @@ def play_through_the_api(page, moves) -> None:
     player.play(player.daily(), moves)
     page.reload()
     page.locator(".game .board").wait_for()
+
+
+def first_turns_played(match_id: str, *players: ApiPlayer) -> dict:
+    """Each seat of a friend match completes its first turn (a discard from the hand, which ends
+    it), so that leaving the match now loses it instead of aborting it. Returns the match."""
+    path = f"/api/v1/spite-malice/matches/{match_id}"
+    for _ in range(2):
+        for player in players:
+            state = player.client.get(path).json()
+            if state["status"] == "playing" and state["game"]["turn"] == state["you"]:
+                action = next(a for a in state["game"]["legal_actions"] if a[1].startswith("S"))
+                player.post(f"spite-malice/matches/{match_id}/actions",
+                            {"action": action, "game": state["game"]["number"],
+                             "actions": state["game"]["actions"]})
+                break
+    state = players[0].client.get(path).json()
+    assert state["abortable"] is False, state
+    return state

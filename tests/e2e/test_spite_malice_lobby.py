@@ -1,6 +1,7 @@
 """Spite & Malice's lobby in the browser: the home page's part, a match against the computer,
 an invitation to a friend from its link to both players at the table, cancelling, the join
-screen's refusals, the ratings board, the rules, and Persian right to left."""
+screen's refusals, whether a match will be rated (said before it is accepted), matches aborted
+before the first turns, the ratings board, the rules, and Persian right to left."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.flows import ApiPlayer, token_of
+from tests.e2e.flows import ApiPlayer, as_trusted_player, first_turns_played, token_of
 
 MATCH_ROUTE = re.compile(r"#/spite-malice/match/[0-9a-f-]{36}$")
 
@@ -98,14 +99,12 @@ def test_a_friend_joins_by_the_link_and_both_land_on_the_match(open_page, base_u
     # The inviter's screen notices and goes to the same table.
     expect(ada).to_have_url(bo.url, timeout=10_000)
 
-    # A third player is too late.
+    # A third player is too late: the screen says so before any name or Join (the preview
+    # finds no open invitation).
     cy = open_page(None)
     cy.goto(link)
-    join(cy, "Cy")
-    expect(cy.locator("#sm-join-problem")).to_have_text(
-        "Someone else has already joined this match."
-    )
-    expect(cy.locator("#sm-join")).to_be_hidden()
+    expect(cy.locator("#sm-join-problem")).to_contain_text("does not exist or has lapsed")
+    expect(cy.locator("#sm-join")).to_have_count(0)
 
 
 def test_a_slow_clock_suggests_a_single_game(open_page):
@@ -138,15 +137,16 @@ def test_cancelling_an_invitation_and_the_join_screens_refusals(open_page):
     expect(ada.locator("#toast")).to_have_text("Invitation cancelled.")
     expect(ada.locator("#sm-active li[data-state=waiting]")).to_have_count(0)
 
+    # Refused up front: no name asked for, no Join offered.
     bo = open_page(f"/#/spite-malice/join/{code}")
-    join(bo, "Bo")
     expect(bo.locator("#sm-join-problem")).to_have_text(
         "This invitation does not exist or has lapsed. Ask your friend for a new link."
     )
+    expect(bo.locator("#sm-join")).to_have_count(0)
 
     bo.goto("/#/spite-malice/join/ZZZZZZZZ")
-    join(bo, "Bo")
     expect(bo.locator("#sm-join-problem")).to_contain_text("does not exist or has lapsed")
+    expect(bo.locator("#sm-join-code")).to_have_text("ZZZZZZZZ")
 
 
 def test_the_rules_page_and_the_tutorial(open_page):
@@ -311,6 +311,7 @@ def test_a_finished_friend_match_offers_a_rematch_that_the_opponent_joins(open_p
         "spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 1}
     )
     bo.post("spite-malice/matches/join", {"code": match["invite"]["code"]})
+    first_turns_played(match["id"], me, bo)  # else resigning aborts it, and an abort has no rematch
     assert bo.client.post(f"/api/v1/spite-malice/matches/{match['id']}/resign").status_code == 200
 
     ada.goto("/#/spite-malice")
@@ -353,7 +354,6 @@ def test_an_invitation_nobody_joined_lapses(open_page):
     )
     bo = open_page(None)
     bo.goto(link)
-    join(bo, "Bo")
     expect(bo.locator("#sm-join-problem")).to_contain_text("does not exist or has lapsed")
 
 
@@ -388,3 +388,131 @@ def test_a_guest_joining_by_link_gives_the_name_the_table_shows(open_page):
     expect(bo).to_have_url(MATCH_ROUTE)
     me = ApiPlayer(token=token_of(bo)).client.get("/api/v1/players/me").json()
     assert me["name"] == "Bo"
+
+
+def test_a_casual_invitation_says_it_is_unrated_before_it_is_accepted(open_page):
+    ada = open_page()
+    me = signed_in(ada, "Ada")
+    ada.goto("/#/spite-malice/friend")
+    expect(ada.get_by_label("Rated", exact=True)).to_be_checked()  # the default
+    ada.get_by_label("1 hour", exact=True).check()
+    ada.get_by_label("Casual (unrated)").check()
+    ada.locator("#sm-invite-create").click()
+    rated = ada.locator("#sm-invite-rated")
+    expect(rated).to_have_text("Casual, unrated: the result changes nobody's rating.")
+    expect(rated).to_have_attribute("data-reason", "casual")
+    match_id = ada.url.rsplit("/", 1)[1]
+    sent = me.client.get(f"/api/v1/spite-malice/matches/{match_id}").json()
+    assert (sent["rated"], sent["unrated_reason"]) == (False, "casual")
+
+    # The link's screen previews it: who, the clock, the length, and that it is casual.
+    bo = open_page(None)
+    bo.goto(ada.locator("#sm-invite-link").input_value())
+    expect(bo.locator("#sm-join-heading + .lead")).to_contain_text("Ada invites you to a match")
+    expect(bo.locator("#sm-join-settings")).to_have_text("1 hour a turn · 50 points")
+    expect(bo.locator("#sm-join-rated")).to_have_text(
+        "Casual, unrated: the result changes nobody's rating."
+    )
+    join(bo, "Bo")
+    expect(bo).to_have_url(MATCH_ROUTE)
+    # The table says it, quietly; the list too.
+    expect(bo.locator("#sm-unrated")).to_have_text("Unrated")
+    expect(ada).to_have_url(bo.url, timeout=10_000)
+    ada.goto("/#/spite-malice")
+    expect(ada.locator(f'#sm-active li[data-match="{match_id}"] .sm-match-detail')).to_have_text(
+        "against Bo · 1 hour a turn · 50 points · Unrated · 0 to 0"
+    )
+
+
+def test_a_rated_invitation_says_whom_it_is_rated_for(open_page):
+    ada = open_page()
+    as_trusted_player(ada, "Ada")
+    link = invitation(ada)
+    rated = ada.locator("#sm-invite-rated")
+    expect(rated).to_have_attribute("data-rated", "true")
+    expect(rated).to_contain_text("Rated, if whoever joins saved their account at least a day ago")
+
+    # A guest would not be rated (a new account), and the screen says why before joining.
+    bo = open_page(None)
+    bo.goto(link)
+    expect(bo.locator("#sm-join-rated")).to_have_attribute("data-reason", "new_account")
+    expect(bo.locator("#sm-join-rated")).to_contain_text(
+        "Unrated: a match counts on the ratings board only when both players saved their account"
+    )
+    # A player whose account is a month old would be.
+    cy = open_page()
+    as_trusted_player(cy, "Cy")
+    cy.goto(link)
+    expect(cy.locator("#sm-join-rated")).to_have_text(
+        "Rated: the result counts on the ratings board."
+    )
+
+
+def test_a_match_left_before_the_first_turns_is_shown_aborted(open_page):
+    ada = open_page()
+    me = signed_in(ada, "Ada")
+    bo = ApiPlayer(name="Bo")
+
+    def begun() -> dict:
+        match = me.post(
+            "spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 25}
+        )
+        return bo.post("spite-malice/matches/join", {"code": match["invite"]["code"]})
+
+    left, called_off = begun(), begun()
+    assert left["abortable"] is True
+    gone = bo.client.post(f"/api/v1/spite-malice/matches/{left['id']}/resign").json()
+    assert (gone["status"], gone["reason"], gone["winner"]) == ("aborted", "resigned", None)
+    off = me.client.post(f"/api/v1/spite-malice/matches/{called_off['id']}/cancel").json()
+    assert (off["status"], off["reason"]) == ("aborted", "cancelled")
+
+    ada.goto("/#/spite-malice")
+    for match, line in [
+        (left, "Aborted: a player left before the first turns were played"),
+        (called_off, "Aborted: called off before the first turns were played"),
+    ]:
+        item = ada.locator(f'#sm-finished li[data-match="{match["id"]}"]')
+        expect(item).to_have_attribute("data-state", "aborted")
+        expect(item.locator(".sm-match-state")).to_have_text(line)
+        expect(item.locator("[data-action=rematch]")).to_have_count(0)
+    expect(ada.locator("#sm-active li")).to_have_count(0)
+
+    # Not waiting for anyone on the home page.
+    ada.goto("/#/")
+    expect(ada.locator(".sm-daily #sm-daily")).to_be_visible()
+    expect(ada.locator("#sm-home .sm-due")).to_have_count(0)
+
+    # Its table says it was aborted, where a result would be, and offers nothing to play.
+    ada.goto(f"/#/spite-malice/match/{left['id']}")
+    result = ada.locator(".sm-result-aborted")
+    expect(result.locator("h2")).to_have_text("Match aborted")
+    expect(result).to_contain_text("A player left before both had played a first turn.")
+    expect(result).to_contain_text("Nobody wins, and no rating changes.")
+    expect(ada.locator(".sm-status")).to_have_text("The match was aborted")
+    expect(ada.locator(".sm-screen")).to_have_attribute("data-status", "aborted")
+    expect(ada.locator(".sm-result[data-game]")).to_have_count(0)
+    expect(ada.locator(".sm-table button.sm-place")).to_have_count(0)
+
+
+def test_the_table_shows_the_abort_as_it_happens(open_page):
+    ada = open_page()
+    me = signed_in(ada, "Ada")
+    bo = ApiPlayer(name="Bo")
+    match = me.post(
+        "spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 1}
+    )
+    bo.post("spite-malice/matches/join", {"code": match["invite"]["code"]})
+    ada.goto(f"/#/spite-malice/match/{match['id']}")
+    expect(ada.locator(".sm-screen")).to_have_attribute("data-status", "playing")
+
+    called_off = bo.client.post(f"/api/v1/spite-malice/matches/{match['id']}/cancel")
+    assert called_off.status_code == 200, called_off.content
+    # The feed's aborted event, said by whose doing it was. This live server holds no socket:
+    # the feed is polled, every 10 s on your own turn.
+    result = ada.locator(".sm-result-aborted")
+    expect(result).to_contain_text(
+        "Bo called the match off before both of you had played a first turn.", timeout=30_000
+    )
+    expect(ada.locator(".sm-screen")).to_have_attribute("data-status", "aborted")
+    expect(ada.locator(".sm-status")).to_have_text("The match was aborted")
+    expect(ada.locator("#announcer")).to_contain_text("The match is aborted. Bo called the match off")
