@@ -395,8 +395,10 @@ class InvitationView(ApiView):
             "`unrated_reason` when not: shown before the invitation is accepted. 404 "
             "`invitation_not_found` as a join would be (unknown, cancelled, expired, joined "
             "already, or a direct invitation to someone else)."),
-        parameters=[OpenApiParameter("code", OpenApiTypes.STR, OpenApiParameter.PATH,
-                                     description="The invitation's code, as for a join.")],
+        parameters=[OpenApiParameter(
+            "code", {"type": "string", "minLength": 1, "maxLength": 32}, OpenApiParameter.PATH,
+            description="The invitation's code, as for a join: any case; spaces and dashes "
+                        "ignored.")],
         responses={200: s.InvitationOutput, **problems(401, 404, 429)},
     )
     def get(self, request, code: str):
