@@ -57,7 +57,7 @@ ACTION = f"POST {API}/matches/{{id}}/actions"
 READ = f"GET {API}/matches/{{id}}"
 # Events after which the seat to act may have changed: the player reads the match again.
 TURN_EVENTS = {"dealt", "discard", "game_over", "match_over", "joined", "resigned", "timeout",
-               "cancelled"}
+               "cancelled", "aborted"}
 
 
 class Journal:
@@ -328,7 +328,7 @@ class FriendPlayer(SpiteMalicePlayer):
 
     @task
     def step(self) -> None:
-        if self.match is None or self.match["status"] in ("finished", "cancelled"):
+        if self.match is None or self.match["status"] in ("finished", "cancelled", "aborted"):
             self._next_match()
         elif self._my_turn():
             self._act()
