@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.flows import ApiPlayer
+from tests.e2e.flows import ApiPlayer, first_turns_played
 from tests.e2e.screens import settle, shoot_checked
 from tests.e2e.test_spite_malice_lobby import rate, signed_in
 
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+DESKTOP = {"width": 1366, "height": 900}
 LOOKS = [
     pytest.param(PHONE, "light", "en-US", id="phone-light"),
     pytest.param(PHONE, "dark", "en-US", id="phone-dark"),
@@ -42,7 +42,8 @@ def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
     me = signed_in(page, "Ada")
     rate(me, 1562, 74, 11)
     # A match of each kind in the list: against the computer, an invitation waiting, one to
-    # you from a league mate, one being played and one finished with a rematch to offer.
+    # you from a league mate, one being played (unrated: Ada's account is new), one finished
+    # with a rematch to offer and one aborted before the first turns.
     me.post("spite-malice/matches", {"opponent": "bot", "level": "hard", "target": 25})
     me.post("spite-malice/matches", {"opponent": "friend", "turn_seconds": 86400, "target": 1})
     bo = ApiPlayer(name="Bo")
@@ -59,18 +60,25 @@ def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
     bo.post("spite-malice/matches/join", {"code": playing["invite"]["code"]})
     done = me.post("spite-malice/matches", {"opponent": "friend", "turn_seconds": 60, "target": 1})
     bo.post("spite-malice/matches/join", {"code": done["invite"]["code"]})
+    first_turns_played(done["id"], me, bo)
     no_body(bo, f"spite-malice/matches/{done['id']}/resign")
+    left = me.post("spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 1})
+    bo.post("spite-malice/matches/join", {"code": left["invite"]["code"]})
+    no_body(bo, f"spite-malice/matches/{left['id']}/resign")
 
     screens = [
         ("home", "/#/", "#sm-home .sm-due"),
         ("lobby", "/#/spite-malice", "#sm-finished"),
         ("play-bot", "/#/spite-malice/play", "#sm-bot-form"),
         ("play-friend", "/#/spite-malice/friend", "#sm-friend-form"),
-        ("join", "/#/spite-malice/join/ABCDEFGH", "#sm-join"),
+        ("join-unknown", "/#/spite-malice/join/ABCDEFGH", "#sm-join-problem"),
         ("rules", "/#/spite-malice/rules", ".sm-rules"),
         ("boards-day", "/#/boards/spite-malice", ".board-body"),
         ("boards-ratings", "/#/boards/spite-malice/ratings", "#sm-ratings"),
         ("stats", "/#/stats", "#sm-stats"),
+        # The table's quiet "Unrated", and an aborted match where the result goes.
+        ("table-unrated", f"/#/spite-malice/match/{playing['id']}", ".sm-table"),
+        ("table-aborted", f"/#/spite-malice/match/{left['id']}", ".sm-result-aborted"),
     ]
     for screen, path, ready in screens:
         page.goto(path)
@@ -78,14 +86,17 @@ def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
         shoot_checked(shoot, page, f"lobby-{name}-{screen}", full_page=screen != "rules")
 
     page.goto("/#/spite-malice/friend")
+    page.locator("input[name=rated][value=false]").check()  # casual
     page.locator("#sm-invite-create").click()
     page.locator("#sm-invite-link").wait_for()
+    page.locator("#sm-invite-rated").wait_for()
     shoot_checked(shoot, page, f"lobby-{name}-invitation")
 
     # The link as a guest opens it: the join screen asks for a name first.
     guest = open_page(None, viewport=viewport, color_scheme=scheme, locale=locale)
     guest.goto(page.locator("#sm-invite-link").input_value())
     guest.locator("#sm-join-form input[name=player_name]").wait_for()
+    guest.locator("#sm-join-rated").wait_for()
     shoot_checked(shoot, guest, f"lobby-{name}-join-guest")
 
     page.goto("/#/spite-malice/tutorial")
