@@ -48,8 +48,15 @@ def name_field(**options) -> NicknameField:
 TOKEN_LABEL_MAX_LENGTH = 64
 
 
-# Printable text that neither starts nor ends with a space: what is sent is what is listed.
-TOKEN_LABEL_PATTERN = r"^[^\x00-\x1f\x7f\s](?:[^\x00-\x1f\x7f]*[^\x00-\x1f\x7f\s])?$"
+# Printable text that neither starts nor ends with a space: what is sent is what is listed. The
+# schema publishes this pattern, so it says only what reads alike in Python's re and in
+# ECMA-262 (OpenAPI's dialect): the controls (C0, DEL, C1) and the white space (Unicode's
+# White_Space beyond them) are spelled out, as \s means other characters in each, and \A \Z
+# (published as ^ $) end at the string's end, where Python's $ also lets a final newline by.
+_CONTROLS = r"\u0000-\u001f\u007f-\u009f"
+_SPACES = r" \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+TOKEN_LABEL_PATTERN = (rf"\A[^{_CONTROLS}{_SPACES}]"
+                       rf"(?:[^{_CONTROLS}]*[^{_CONTROLS}{_SPACES}])?\Z")
 
 
 def token_label_field() -> StrictCharField:
@@ -57,7 +64,9 @@ def token_label_field() -> StrictCharField:
         required=False, trim_whitespace=False, min_length=1, max_length=TOKEN_LABEL_MAX_LENGTH,
         validators=[RegexValidator(TOKEN_LABEL_PATTERN,
                                    "No control characters, and no space at either end.")],
-        help_text="Names this device in your list of tokens (default: its User-Agent).",
+        help_text="Names this device in your list of tokens (default: its User-Agent). No "
+                  "control characters (U+0000-U+001F, U+007F-U+009F), and no white space at "
+                  "either end.",
     )
 
 

@@ -189,6 +189,46 @@ def _properties(document, response) -> set[str]:
     return set(document["components"]["schemas"][name].get("properties", {}))
 
 
+def test_a_token_labels_published_pattern_is_the_rule_the_server_enforces(document):
+    """The label's pattern, as a JSON Schema validator (ECMA-262's reading) and as schemathesis
+    (Python's re over ASCII classes) read it, takes exactly the labels the server takes: with
+    each character of the Basic Multilingual Plane's first part (controls, C1 controls and
+    Unicode's spaces among them) alone, inside, at either end and before a final newline."""
+    import re
+
+    import jsonschema_rs
+    from rest_framework.exceptions import ValidationError
+
+    from server.players.serializers import token_label_field
+
+    schemas = document["components"]["schemas"]
+    published = [schemas[name]["properties"]["label"]
+                 for name in ("PlayerCreateInputRequest", "SessionCreateInputRequest")]
+    assert published[0] == published[1]
+    pattern = published[0]["pattern"]
+    validator = jsonschema_rs.validator_for({"type": "string", "pattern": pattern})
+    ascii_reading = re.compile(pattern.removesuffix("$") + r"\Z", re.ASCII)
+    field = token_label_field()
+
+    def server_takes(label: str) -> bool:
+        try:
+            field.run_validation(label)
+        except ValidationError:
+            return False
+        return True
+
+    disagreements = []
+    for code in [*range(0x3100), 0xFEFF, 0x1F4F1]:
+        char = chr(code)
+        for label in (char, f"x{char}x", f"{char}x", f"x{char}", f"x{char}\n"):
+            server = server_takes(label)
+            readings = (validator.is_valid(label), bool(ascii_reading.search(label)))
+            if readings != (server, server):
+                disagreements.append((label, server, readings))
+    assert disagreements == []
+    assert not server_takes("\x85") and not server_takes("x\n") and server_takes("x y")
+
+
 # --- Spite & Malice between people: schemathesis on real matches, codes and invitations ---------
 
 # Every match operation but the hint, which refuses every match between people (403).

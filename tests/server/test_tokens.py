@@ -72,7 +72,8 @@ def test_a_sequential_id_names_no_token(player_api):
     assert AccessToken.objects.count() == 1
 
 
-@pytest.mark.parametrize("label", ["Ada's phone", "Телефон Ады", "x", "📱 2", "y" * 64])
+@pytest.mark.parametrize("label", ["Ada's phone", "Телефон Ады", "x", "📱 2", "y" * 64,
+                                   "Ada\u00a0phone"])
 def test_a_label_chosen_at_sign_in_names_the_device(claimed, api, label):
     assert _sign_in(api, label=label).status_code == 201
     assert {token["label"] for token in _tokens(claimed) if not token["current"]} == {label}
@@ -90,7 +91,8 @@ def test_without_a_label_the_user_agent_names_the_device(api):
 
 
 @pytest.mark.parametrize("label", ["", "   ", " Phone", "Phone ", "\x1f", "tab\there", "x" * 65, 7,
-                                   None, "nul\x00"])
+                                   None, "nul\x00", "\x85", "C1\x9fcontrol", "Phone\n",
+                                   "\u00a0Phone", "Phone\u3000"])
 def test_bad_labels_are_refused(claimed, api, label):
     assert_problem(_sign_in(api, label=label), 400, "invalid")
     assert_problem(api.post("players", {"label": label}), 400, "invalid")
