@@ -111,10 +111,14 @@ def invitation_preview(*, code: str, viewer) -> tuple[Match, bool, str]:
     match = (Match.objects.select_related("player0", "invitee").filter(pk=found).first()
              if found is not None else None)
     now = timezone.now()
-    if (match is None or match.status != Match.Status.WAITING or match.is_expired(now)
+    if (match is None or match.status == Match.Status.CANCELLED or match.is_expired(now)
             or (match.invitee_id is not None
                 and (viewer is None or match.invitee_id != viewer.pk))):
         raise InvitationNotFound("No invitation with this code is open to you.")
+    if match.status != Match.Status.WAITING:  # as a join would say
+        raise MatchFull("Someone has already joined this match."
+                        if viewer is None or match.player1_id != viewer.pk
+                        else "You joined it already.")
     rated, reason = rating_rules.rating_for_viewer(match, viewer, now)
     return match, rated, reason
 

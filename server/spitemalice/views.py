@@ -208,7 +208,8 @@ class MatchDetailView(ApiView):
     def get(self, request, match_id):
         services.dailies_close(player=request.user)  # a daily whose date closed shows as over
         match = match_read(request, match_id)
-        services.bot_turn_resume(match)
+        if services.bot_turn_resume(match):  # a bot turn repaired just now
+            match = match_read(request, match_id)
         return Response(output(request, match))
 
 
@@ -392,14 +393,16 @@ class InvitationView(ApiView):
         description=(
             "Who invites, the clock, the length, and whether the match would be `rated` if "
             "you joined it now (without a token: as a new guest would, never rated), with "
-            "`unrated_reason` when not: shown before the invitation is accepted. 404 "
-            "`invitation_not_found` as a join would be (unknown, cancelled, expired, joined "
-            "already, or a direct invitation to someone else)."),
+            "`unrated_reason` when not: shown before the invitation is accepted. As a join "
+            "would be: 404 `not_found` for a code that names no invitation open to you "
+            "(unknown, cancelled, expired, or a direct invitation to someone else), 409 "
+            "`match_full` once someone has joined."),
         parameters=[OpenApiParameter(
             "code", {"type": "string", "minLength": 1, "maxLength": 32}, OpenApiParameter.PATH,
             description="The invitation's code, as for a join: any case; spaces and dashes "
                         "ignored.")],
-        responses={200: s.InvitationOutput, **problems(401, 404, 429)},
+        responses={200: s.InvitationOutput, **problems(401, 404, 409, 429,
+                                                       s409="`match_full`.")},
     )
     def get(self, request, code: str):
         invitations.code_expire_if_due(code)

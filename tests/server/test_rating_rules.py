@@ -185,7 +185,7 @@ def test_the_invitation_preview_says_how_you_would_join(make_trusted_player, mak
     assert api.get(path).json()["unrated_reason"] == "new_account"  # no token: a new guest
     assert_problem(api.get("spite-malice/invitations/ZZZZZZZZ"), 404, "not_found")
     assert join(bob_api, match["invite"]["code"]).status_code == 200
-    assert_problem(api.get(path), 404, "not_found")  # joined: no longer open
+    assert_problem(api.get(path), 409, "match_full")  # joined: as a join would say
 
 
 def test_an_invitee_that_is_not_a_uuid_string_is_invalid(make_trusted_player):
