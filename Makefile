@@ -34,8 +34,9 @@ run: $(VENV_STAMP) ## Serve pages, API and sockets on http://127.0.0.1:8000 (POR
 
 test: lint test-python test-sqlite test-js test-e2e ## Lint, then run every test suite (needs PostgreSQL; TEST_DATABASE_URL=...)
 
-lint: $(VENV_STAMP) ## Check the code with ruff
+lint: $(VENV_STAMP) ## Check the code with ruff, and the layering with import-linter (docs/ARCHITECTURE.md)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 test-python: $(VENV_STAMP) ## Run pytest against PostgreSQL at TEST_DATABASE_URL
 	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest --ignore=tests/e2e
@@ -72,7 +73,7 @@ bench-bot: $(VENV_STAMP) ## Measure the Spite & Malice house bot's strength and 
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_bench
 .PHONY: bench-boards
 bench-boards: $(VENV_STAMP) ## Time the leaderboards with 1,000,000 dailies (BENCH_DATABASE_URL=...)
-	$(PY) -m server.boards.bench --database-url '$(BENCH_DATABASE_URL)'
+	$(PY) -m server.foursquare.board_bench --database-url '$(BENCH_DATABASE_URL)'
 
 # Load tools stay out of the test environment: only these targets install them.
 LOAD_STAMP := $(VENV)/.installed-load

@@ -33,6 +33,6 @@ control_socket_disable = True
 def post_worker_init(worker):
     """Each worker runs the periodic checks (Spite & Malice's turn clocks) in its background
     runner when jobs run in-process (FOURSQUARE_BACKGROUND=thread, the default)."""
-    from server.games import background
+    from server.foursquare import background
 
     background.runner_start_if_threaded()

@@ -66,7 +66,7 @@ def _setup_django(database_url: str) -> None:
 def check_database(acks: list[tuple], views: list) -> dict:
     from foursquare import Game as EngineGame
     from foursquare import parse_deck
-    from server.games.models import Game, Move
+    from server.foursquare.models import Game, Move
 
     acked = Counter((str(game), number, row, col) for game, number, row, col in acks)
     stored = Counter(

@@ -7,7 +7,7 @@ every synchronous view of a process on one shared thread and measured below the 
 `make load` (docs/OPERATIONS.md has the figures); ``FOURSQUARE_ASGI_HTTP=django`` serves with it
 instead, to measure again.
 
-WebSockets go to Channels: ``/ws/spite-malice/matches/<id>`` (server.live).
+WebSockets go to Channels: ``/ws/spite-malice/matches/<id>`` (server.spitemalice.live).
 """
 
 import os
@@ -21,7 +21,7 @@ from server.asgi_http import WSGIOnThreads  # noqa: E402
 
 django_wsgi = get_wsgi_application()  # sets Django up before the consumers' models load
 
-from server.live.routing import origin_checked, websocket_urlpatterns  # noqa: E402
+from server.spitemalice.live.routing import origin_checked, websocket_urlpatterns  # noqa: E402
 
 
 def _http():

@@ -166,12 +166,12 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "server.core",
+    "server.api",
     "server.players",
-    "server.games",
+    "server.foursquare",
     "server.boards",
     "server.leagues",
     "server.spitemalice",
-    "server.live",
     "server.ratings",
 ]
 
@@ -237,7 +237,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that is down should fail a request (and /healthz) quickly, not hang it.
     _db_options.setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 2))
-    # The move's statements (server.games.fastmove) are prepared: planning them cost PostgreSQL
+    # The move's statements (server.foursquare.fastmove) are prepared: planning them cost PostgreSQL
     # four times their execution. Django turns psycopg's preparing off for the sake of
     # transaction-mode poolers; behind one without prepared-statement support, set this false.
     if env_bool("DATABASE_PREPARED_STATEMENTS", True):
@@ -317,7 +317,8 @@ else:
 
 # --- Live sockets ------------------------------------------------------------------------------
 
-# A match's sockets hear of new events through a channel-layer group (server.live.publish). With
+# A match's sockets hear of new events through a channel-layer group
+# (server.spitemalice.live.publish). With
 # Redis it is the Pub/Sub layer: a notice is one PUBLISH that every app process subscribed to the
 # group receives, nothing is stored in Redis (notices are hints; the database's feed is what each
 # socket reads), so there are no group memberships to expire under a socket held for days and
@@ -379,7 +380,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 # background worker (every move stores one, about 1.5 KB).
 IDEMPOTENCY_KEY_HOURS = env_int("FOURSQUARE_IDEMPOTENCY_KEY_HOURS", 24)
 
-# Moves that succeed are answered in two statements, without DRF (server.games.fastmove); off,
+# Moves that succeed are answered in two statements, without DRF (server.foursquare.fastmove); off,
 # every move takes the full view's path. The answers are the same either way.
 FOURSQUARE_FAST_MOVES = env_bool("FOURSQUARE_FAST_MOVES", True)
 
@@ -410,7 +411,7 @@ SPITE_MALICE_BOT_SECONDS = float(os.environ.get("SPITE_MALICE_BOT_SECONDS", "").
 SPITE_MALICE_CLOCK_GAP_SECONDS = float(
     os.environ.get("SPITE_MALICE_CLOCK_GAP_SECONDS", "").strip() or 10.0)
 
-# Background work (server.games.background): "thread" runs jobs in this process as soon as
+# Background work (server.foursquare.background): "thread" runs jobs in this process as soon as
 # they are recorded; "off" leaves them to `manage.py run_jobs` (a worker process).
 FOURSQUARE_BACKGROUND = os.environ.get("FOURSQUARE_BACKGROUND", "").strip() or "thread"
 if FOURSQUARE_BACKGROUND not in ("thread", "off"):
@@ -443,7 +444,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Two different sets of choices are both called "status": name each (`check` warns else).
     "ENUM_NAME_OVERRIDES": {
-        "GameStatusEnum": "server.games.models.Game.Status",
+        "GameStatusEnum": "server.foursquare.models.Game.Status",
         "StandingStatusEnum": ["won", "lost", "playing", "unfinished", "played", "not_started"],
         "BotStatusEnum": ["won", "lost"],
         "AnalysisStatusEnum": ["done"],

@@ -1,10 +1,28 @@
+"""The project's routes: the one place that names every game. The API's version 1 is under
+/api/v1/, each app's routes in the ``api`` namespace (``reverse("api:games")``); a new game
+adds its routes here, and its board and statistics by registering with the boards app."""
+
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from server.boards import urls as boards
+from server.foursquare import urls as foursquare
+from server.leagues import urls as leagues
+from server.players import urls as players
+from server.spitemalice import urls as spite_malice
+
+api_v1 = [
+    *players.urlpatterns,
+    *foursquare.urlpatterns,
+    *boards.urlpatterns,
+    *leagues.urlpatterns,
+    path("spite-malice/", include(spite_malice)),
+]
+
 urlpatterns = [
     path("", include("server.core.urls")),
-    path("api/v1/", include("server.api.urls")),
+    path("api/v1/", include((api_v1, "api"))),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),

@@ -22,12 +22,12 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.response import Response
 
-from server.api.problems import InvalidRequest
+from server.api.models import IdempotencyRecord
+from server.api.problems import IdempotencyKeyReused, InvalidRequest
 from server.core.sql import db_value
-from server.games.models import IdempotencyRecord
-from server.games.problems import IdempotencyKeyReused
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
@@ -134,3 +134,12 @@ def records_prune(*, now=None) -> int:
         if not batch:
             return deleted
         deleted += IdempotencyRecord.objects.filter(pk__in=batch).delete()[0]
+
+
+# The header as the schema documents it on every write that takes it.
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    HEADER, location=OpenApiParameter.HEADER, required=False,
+    type={"type": "string", "pattern": KEY_PATTERN},
+    description="Any unique string per intended action. A retry with the same key and body "
+                "returns the first response instead of acting twice.",
+)

@@ -125,6 +125,29 @@ def _printable(value: Any) -> Any:
     return value
 
 
+# --- Codes both games use (each game raises them with details of its own) -------------------
+
+
+class GameOver(Conflict):
+    code, title = "game_over", "The game is over"
+
+
+class GameInProgress(Conflict):
+    code, title = "game_in_progress", "The record is revealed only once the game is over"
+
+
+class DailyUnavailable(Unprocessable):
+    code, title = "daily_unavailable", "That daily cannot be played now"
+
+
+class IdempotencyKeyReused(Unprocessable):
+    code, title = "idempotency_key_reused", "This Idempotency-Key was used for another request"
+
+
+class HintsNotAllowed(PermissionDenied):
+    code, title = "hints_not_allowed", "No hints in this game"
+
+
 class ProblemResponse(Response):
     """A problem is JSON whatever renderer the view negotiated: the schema view's YAML or
     Swagger UI's HTML would otherwise write it in their format under a problem+json label."""

@@ -5,6 +5,3 @@ class BoardsConfig(AppConfig):
     name = "server.boards"
     label = "boards"
     default_auto_field = "django.db.models.BigAutoField"
-
-    def ready(self) -> None:
-        from server.boards import foursquare  # noqa: F401 - registers Foursquare's boards

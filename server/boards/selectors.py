@@ -30,8 +30,8 @@ from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from server.boards.games import FOURSQUARE, board_game
-from server.boards.models import MAX_SCORE, Board, ScoreCount, Standing
-from server.boards.periods import BoardRef, Period, day_key, ranked_key
+from server.boards.models import Board, ScoreCount, Standing
+from server.boards.periods import BoardRef, Period
 from server.boards.problems import BoardNotFound
 from server.boards.ranking import (
     BoardPage,
@@ -42,11 +42,8 @@ from server.boards.ranking import (
     would_stand,
 )
 from server.boards.services import BOARD, SCORE_COUNT, STANDING
-from server.boards.streaks import streaks
 from server.core.sql import db_value
-from server.games.analysis import BOT_NAME
-from server.games.dailies import current_dates, daily_number
-from server.games.models import Daily, Game
+from server.dailies.calendar import current_dates
 from server.players.models import Player
 
 PLAYER = Player._meta.db_table
@@ -295,64 +292,17 @@ def daily_summary(*, day: date, game: str = FOURSQUARE) -> tuple[int, int]:
     return board or (0, 0)
 
 
-def daily_game_of(player, day: date) -> Game | None:
-    return (Game.objects.filter(player=player, daily_id=day, mode=Game.Mode.DAILY)
-            .select_related("deal", "daily").first())
-
-
-RECENT_RESULTS = 10
-
-
-def player_stats(player) -> dict:
-    """A player's dailies: counts, streaks, scores of the wins and the latest results."""
-    games = list(Game.objects.filter(player=player, mode=Game.Mode.DAILY)
-                 .values_list("daily__number", "daily_id", "status", "score", "finished_at",
-                              "ranked")
-                 .order_by("-daily__number"))
-    first_open = daily_number(current_dates()[0])
-    streak = streaks([(number, status) for number, _, status, _, _, _ in games],
-                     first_open=first_open)
-    won = [score for _, _, status, score, _, _ in games if status == Game.Status.WON]
-    distribution = dict.fromkeys(range(MAX_SCORE + 1), 0)
-    for score in won:
-        distribution[score] += 1
-    recent = games[:RECENT_RESULTS]
-    ranks = _day_ranks([(day, score) for _, day, status, score, _, ranked in recent
-                        if status == Game.Status.WON and ranked])
-    return {
-        "played": len(games),
-        "won": len(won),
-        "win_percent": round(100 * len(won) / len(games)) if games else None,
-        "current_win_streak": streak.current_win,
-        "longest_win_streak": streak.longest_win,
-        "current_played_streak": streak.current_played,
-        "longest_played_streak": streak.longest_played,
-        "distribution": distribution,
-        "recent": [
-            {"date": day, "number": number, "status": status, "score": score,
-             "rank": ranks.get(day), "finished_at": finished_at, "ranked": ranked}
-            for number, day, status, score, finished_at, ranked in recent
-        ],
-    }
-
-
-def _day_ranks(wins: list[tuple[date, int]]) -> dict[date, int]:
-    """The rank of each ranked (day, score) win on its global day board, in one query."""
+def day_ranks(wins: list[tuple[date, int]], game: str = FOURSQUARE) -> dict[date, int]:
+    """The rank of each ranked (day, score) win on ``game``'s global day board, in one
+    query."""
     if not wins:
         return {}
     better: Counter[date] = Counter()
     scores = dict(wins)
-    keys = {ranked_key(day_key(day)): day for day in scores}
+    keys = {BoardRef(Period.DAY, day, game).ranked_key: day for day in scores}
     counts = ScoreCount.objects.filter(board__key__in=keys, count__gt=0).values_list(
         "board__key", "total", "count")
     for key, total, count in counts:
         if total > scores[keys[key]]:
             better[keys[key]] += count
     return {day: 1 + better[day] for day in scores}
-
-
-def daily_reference(day: date) -> dict:
-    """The bot's result on a daily: the day board's reference line, never an entry."""
-    result = Daily.objects.filter(date=day).values_list("bot_status", "bot_score").first()
-    status, score = result if result is not None else ("", None)
-    return {"name": BOT_NAME, "status": status or None, "score": score}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+import copy
 
 from rest_framework import serializers
 from rest_framework.utils.urls import remove_query_param, replace_query_param
@@ -10,13 +10,11 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from server.api.fields import CanonicalDateField, QueryIntegerField
 from server.api.formats import iso_datetime
 from server.api.inputs import StrictQuery
+from server.boards.games import board_game, names
 from server.boards.periods import BoardRef, Period
 from server.boards.ranking import DEFAULT_LIMIT, MAX_LIMIT, BoardPage, Cursor, Entry, Standing
-from server.games.dailies import daily_number
-from server.games.models import Game
-from server.games.serializers import GameOutput
+from server.dailies.calendar import daily_number
 from server.players.serializers import PlayerRef
-from server.spitemalice.serializers import SpiteMaliceStatsOutput
 
 
 class DateQuery(StrictQuery):
@@ -121,40 +119,43 @@ class BoardOutput(serializers.Serializer):
                                    "boards.")
 
 
-class DailyOutput(serializers.Serializer):
-    date = serializers.DateField()
-    number = serializers.IntegerField()
-    players = serializers.IntegerField(help_text="Players who started this daily, as its "
-                                                 "global board counts them (ranked games).")
-    winners = serializers.IntegerField()
-    your_game = GameOutput(allow_null=True, help_text="Your game of this daily; null if you "
-                                                      "have not started it (or sent no token).")
+def stats_serializer():
+    """The player's statistics (``players/me/stats``, ``players/{id}``): the player, and each
+    registered game's section (``BoardGame.stats_output``) - at the top level or under its
+    ``stats_field``. Built once, when the API's views are first loaded (every app has
+    registered its game by then)."""
+    global _STATS_OUTPUT
+    if _STATS_OUTPUT is None:
+        fields: dict = {"player": PlayerRef()}
+        for name in names():
+            game = board_game(name)
+            if game.stats_output is None:
+                continue
+            if game.stats_field is None:
+                fields.update({key: copy.deepcopy(field) for key, field
+                               in game.stats_output._declared_fields.items()})
+            else:
+                fields[game.stats_field] = game.stats_output(help_text=game.stats_help)
+        _STATS_OUTPUT = type("StatsOutput", (serializers.Serializer,), fields)
+    return _STATS_OUTPUT
 
 
-class RecentResultOutput(serializers.Serializer):
-    date = serializers.DateField()
-    number = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=Game.Status.choices)
-    score = serializers.IntegerField(allow_null=True)
-    rank = serializers.IntegerField(allow_null=True, help_text="On the daily's global board, "
-                                                               "if won and ranked.")
-    finished_at = serializers.DateTimeField(allow_null=True)
-    ranked = serializers.BooleanField(help_text="The game counts on the global boards.")
+_STATS_OUTPUT = None
 
 
-class StatsOutput(serializers.Serializer):
-    player = PlayerRef()
-    played = serializers.IntegerField(help_text="Dailies started.")
-    won = serializers.IntegerField()
-    win_percent = serializers.IntegerField(allow_null=True, help_text="won / played, 0-100.")
-    current_win_streak = serializers.IntegerField()
-    longest_win_streak = serializers.IntegerField()
-    current_played_streak = serializers.IntegerField()
-    longest_played_streak = serializers.IntegerField()
-    distribution = serializers.DictField(child=serializers.IntegerField(),
-                                         help_text="Wins by score, every score 0-24.")
-    recent = RecentResultOutput(many=True, help_text="The latest dailies, newest first.")
-    spite_malice = SpiteMaliceStatsOutput(help_text="Spite & Malice: matches, games, dailies.")
+def stats_output(player) -> dict:
+    """The player's statistics: each registered game's section, as ``stats_serializer``."""
+    stats = {"player": {"id": str(player.pk), "name": player.name}}
+    for name in names():
+        game = board_game(name)
+        if game.stats is None:
+            continue
+        section = game.stats(player)
+        if game.stats_field is None:
+            stats.update(section)
+        else:
+            stats[game.stats_field] = section
+    return stats
 
 
 def entry_output(entry: Entry | None) -> dict | None:
@@ -198,21 +199,3 @@ def board_output(request, ref: BoardRef, page: BoardPage, reference: dict | None
         "next": next_url(request, page.next),
         "reference": reference,
     }
-
-
-def stats_output(player, stats: dict) -> dict:
-    return {
-        "player": {"id": str(player.pk), "name": player.name},
-        **stats,
-        "distribution": {str(score): count for score, count in stats["distribution"].items()},
-        "recent": [
-            {**result, "date": result["date"].isoformat(),
-             "finished_at": iso_datetime(result["finished_at"])}
-            for result in stats["recent"]
-        ],
-    }
-
-
-def daily_output(day: date, players: int, winners: int, your_game: dict | None) -> dict:
-    return {"date": day.isoformat(), "number": daily_number(day), "players": players,
-            "winners": winners, "your_game": your_game}

@@ -5,7 +5,7 @@ their ranked versions too, the ones the global boards show (``periods``). Whethe
 is decided once, when the game is created (``player_ranked_on``), and stored on the game, so
 claiming an account later changes no board of a day already started.
 
-Both are called by ``server.games.services`` inside the transaction that creates or finishes
+Both are called by ``server.foursquare.services`` inside the transaction that creates or finishes
 the daily game, so a board never shows a half-counted result and a rolled-back move counts
 nothing. Every counter moves by ``SET n = n + 1`` (or an upsert adding to it), so concurrent
 finishes add up exactly.
@@ -30,7 +30,7 @@ from server.boards.games import FOURSQUARE, game_of_key
 from server.boards.models import Board, ScoreCount, Standing
 from server.boards.periods import ALL_KEY, RANKED_SUFFIX, Period, keys_of_game
 from server.core.sql import db_value
-from server.games import dailies
+from server.dailies import calendar
 from server.players.trust import established_at
 
 BOARD = Board._meta.db_table
@@ -41,10 +41,10 @@ SCORE_COUNT = ScoreCount._meta.db_table
 def player_ranked_on(player, day: date) -> bool:
     """Whether a daily game of ``day`` that ``player`` starts now ranks on the global boards:
     the account is established (``server.players.trust``): claimed at least ``TRUSTED_AFTER``
-    before that daily first opened anywhere (midnight at UTC+14, ``dailies.opens_at``). An
+    before that daily first opened anywhere (midnight at UTC+14, ``calendar.opens_at``). An
     account made, or claimed, once the day's deal could be seen - even where the date came
     first - never reaches those boards with it."""
-    return established_at(player, dailies.opens_at(day))
+    return established_at(player, calendar.opens_at(day))
 
 
 def _boards_add(cursor, column: str, board_ids: Iterable[int]) -> None:
@@ -175,13 +175,12 @@ def kind_of(key: str) -> str:
     return Period.WEEK if "W" in key else Period.DAY
 
 
-def boards_rebuild(*, board_model=Board, standing_model=Standing, count_model=ScoreCount,
-                   game_model=None) -> None:
+def boards_rebuild(*, game_model, board_model=Board, standing_model=Standing,
+                   count_model=ScoreCount) -> None:
     """Recount every Foursquare board from the daily games (a repair; the migration that adds
     the boards uses it, with its historical models, to count the games played before). Other
-    games' boards, whose keys hold a "/", are left as they are."""
-    if game_model is None:
-        from server.games.models import Game as game_model
+    games' boards, whose keys hold a "/", are left as they are. ``game_model`` is Foursquare's
+    game model (its historical one in a migration): the boards app imports no game."""
     # A migration older than the games' ``ranked`` field sees no ranked game.
     ranked = ("ranked" if any(field.name == "ranked" for field in game_model._meta.fields)
               else Value(False, output_field=BooleanField()))

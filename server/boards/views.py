@@ -1,4 +1,5 @@
-"""The boards' API: today's daily, leaderboards (day, ISO week, all time) and player stats.
+"""The boards' shared API pieces (page parameters, a board's answer) and a player's statistics,
+each registered game's section in it. Each game serves its own boards' routes with these.
 
 Boards and profiles are public: no token needed. A token still authenticates, and then adds
 your entry (``me``), your ``standing``, ``your_game`` and ``around=me``.
@@ -16,18 +17,11 @@ from server.api.schema import problems
 from server.api.views import ApiView
 from server.boards import selectors
 from server.boards import serializers as s
-from server.boards.games import FOURSQUARE
+from server.boards.games import board_game
 from server.boards.periods import BoardRef, Period
 from server.boards.ranking import CURSOR_PATTERN, DEFAULT_LIMIT, MAX_LIMIT
-from server.games import services as games_services
-from server.games.dailies import utc_today
-from server.games.engine import game_output
 from server.players.models import Player
 from server.players.problems import PlayerNotFound
-from server.ratings import selectors as ratings_selectors
-from server.ratings.services import SPITE_MALICE
-from server.spitemalice import selectors as spite_malice_selectors
-from server.spitemalice import services as spite_malice_services
 
 TAG = ["leaderboards"]
 
@@ -73,88 +67,11 @@ def parse_day(text: str):
 def board_response(request, ref: BoardRef, query: dict) -> Response:
     page = selectors.board_page(ref=ref, viewer=viewer_of(request), limit=query["limit"],
                                 cursor=query.get("cursor"), around=query["around"])
-    # The bot's result on Foursquare's deal is the day board's reference line; Spite &
-    # Malice's bot is every player's opponent, so its board has none.
-    reference = (selectors.daily_reference(ref.day)
-                 if ref.period is Period.DAY and ref.game == FOURSQUARE else None)
+    # A game may give its day boards a reference line (Foursquare: the bot's result on the
+    # deal; Spite & Malice's bot is every player's opponent, so its board has none).
+    line = board_game(ref.game).reference
+    reference = line(ref.day) if line is not None and ref.period is Period.DAY else None
     return Response(s.board_output(request, ref, page, reference))
-
-
-def _stats(player) -> dict:
-    """Foursquare's daily statistics, with the Spite & Malice section and its rating."""
-    # A daily whose date closed counts as over, in either game.
-    games_services.dailies_close(player=player)
-    spite_malice_services.dailies_close(player=player)
-    return {**selectors.player_stats(player),
-            "spite_malice": {**spite_malice_selectors.player_stats(player),
-                             "rating": ratings_selectors.rating_of(player, SPITE_MALICE)}}
-
-
-class DailyView(ApiView):
-    permission_classes = [AllowAny]
-    throttle_scope = "boards"
-    throttle_reads = True  # public, and each answer ranks a whole board
-    query_parameters = frozenset({"date"})
-
-    @extend_schema(
-        tags=TAG, operation_id="daily_retrieve", summary="Today's daily (or another day's)",
-        description="How many started it and won it, and with a token your game of it.",
-        parameters=[DATE_PARAMETER],
-        responses={200: s.DailyOutput, **problems(400, 401, 404, 429)},
-    )
-    def get(self, request):
-        query = s.DateQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        day = selectors.board_ref(Period.DAY, query.validated_data.get("date") or utc_today()).day
-        viewer = viewer_of(request)
-        game = selectors.daily_game_of(viewer, day) if viewer else None
-        players, winners = selectors.daily_summary(day=day)
-        return Response(s.daily_output(day, players, winners,
-                                       game_output(game) if game else None))
-
-
-class DailyBoardView(ApiView):
-    permission_classes = [AllowAny]
-    throttle_scope = "boards"
-    throttle_reads = True  # public, and each answer ranks a whole board
-    query_parameters = frozenset({"limit", "cursor", "around"})
-
-    @extend_schema(
-        tags=TAG, operation_id="daily_leaderboard", summary="A daily's leaderboard",
-        description=(
-            "Winners only, by score (cards left) highest first, competition ranking "
-            "(1, 2, 2, 4); within a tie the earlier finish is listed first. Lost and "
-            "unfinished games hold no rank but count in `players`. With a token: `me` and "
-            "`standing`."
-        ),
-        parameters=[DAY_PATH_PARAMETER, *PAGE_PARAMETERS],
-        responses={200: s.BoardOutput, **problems(400, 401, 404, 429)},
-    )
-    def get(self, request, day: str):
-        query = page_query(request, s.PageQuery)
-        return board_response(request, selectors.board_ref(Period.DAY, parse_day(day)), query)
-
-
-class BoardView(ApiView):
-    permission_classes = [AllowAny]
-    throttle_scope = "boards"
-    throttle_reads = True  # public, and each answer ranks a whole board
-    query_parameters = frozenset({"period", "date", "limit", "cursor", "around"})
-
-    @extend_schema(
-        tags=TAG, operation_id="leaderboard", summary="The leaderboard of a day, week or all time",
-        description=(
-            "Week and all-time boards rank the players with at least one win by total score, "
-            "then by wins; players equal on both share a rank, the one who reached it first "
-            "listed first. Same shape as a daily's board."
-        ),
-        parameters=[PERIOD_PARAMETER, DATE_PARAMETER, *PAGE_PARAMETERS],
-        responses={200: s.BoardOutput, **problems(400, 401, 404, 429)},
-    )
-    def get(self, request):
-        query = page_query(request)
-        ref = selectors.board_ref(Period(query["period"]), query.get("date") or utc_today())
-        return board_response(request, ref, query)
 
 
 class MyStatsView(ApiView):
@@ -163,9 +80,9 @@ class MyStatsView(ApiView):
     throttle_reads = True  # public, and each answer ranks a whole board
 
     @extend_schema(tags=TAG, operation_id="players_me_stats", summary="Your daily statistics",
-                   responses={200: s.StatsOutput, **problems(401, 429)})
+                   responses={200: s.stats_serializer(), **problems(401, 429)})
     def get(self, request):
-        return Response(s.stats_output(request.user, _stats(request.user)))
+        return Response(s.stats_output(request.user))
 
 
 class PlayerProfileView(ApiView):
@@ -175,9 +92,9 @@ class PlayerProfileView(ApiView):
 
     @extend_schema(tags=TAG, operation_id="players_retrieve",
                    summary="A player's public profile: name and daily statistics",
-                   responses={200: s.StatsOutput, **problems(401, 404, 429)})
+                   responses={200: s.stats_serializer(), **problems(401, 404, 429)})
     def get(self, request, player_id):
         player = Player.objects.filter(pk=player_id, is_active=True).first()
         if player is None:
             raise PlayerNotFound()
-        return Response(s.stats_output(player, _stats(player)))
+        return Response(s.stats_output(player))

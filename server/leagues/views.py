@@ -13,6 +13,7 @@ from rest_framework.response import Response
 
 from server.api import idempotency
 from server.api.headers import LOCATION, absolute_url
+from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
 from server.boards import selectors as boards
@@ -20,8 +21,7 @@ from server.boards import serializers as board_serializers
 from server.boards.games import names as game_names
 from server.boards.periods import Period
 from server.boards.views import DATE_PARAMETER, PAGE_PARAMETERS, PERIOD_PARAMETER, page_query
-from server.games.dailies import utc_today
-from server.games.views import IDEMPOTENCY_PARAMETER
+from server.dailies.calendar import utc_today
 from server.leagues import limits, selectors, services
 from server.leagues import serializers as s
 

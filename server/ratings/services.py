@@ -1,26 +1,17 @@
 """Writes on ratings: a finished match rates both of its players, once.
 
-``result_rate`` is the shared mechanism any two-player game calls with its own key;
-``match_rate`` is Spite & Malice's: the transaction that finishes a match calls it, and it
-decides whether the match rates at all. Only a match between two people that is ``rated``
-(chosen when it was created: ``server.spitemalice.rating_rules``) and was played to its end
-rates: against the bot, a daily, a casual match, or a match that ended without a result
-(cancelled, expired, aborted, unfinished) never does. A resignation or a timeout is a loss
-for the seat that resigned or ran out of time; a tied single game is a draw.
+``result_rate`` is the mechanism any two-player game calls with its own key and result; which
+of its matches rate, and what they score, is the game's to say (Spite & Malice:
+``server.spitemalice.rating_rules``).
 """
 
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from server.ratings import glicko
 from server.ratings.glicko import Glicko
 from server.ratings.models import PROVISIONAL_DEVIATION, PROVISIONAL_MATCHES, RatedMatch, Rating
-
-SPITE_MALICE = "spite-malice"
-# How a Spite & Malice match that rates may have ended (its ``reason``); a tie is a draw.
-_RESULTS = {"target", "resigned", "timeout", "tied"}
 
 
 def is_provisional(matches: int, deviation: float) -> bool:
@@ -94,27 +85,3 @@ def result_rate(*, game: str, match_id, player_a, player_b, score_a: float,
             return None  # rated meanwhile by the other finish
         raise
     return rated
-
-
-def match_score(match) -> float | None:
-    """What a finished Spite & Malice match scores for seat 0 on the ratings (1, 0.5, 0), or
-    None if it does not rate."""
-    if (match.mode != "friend" or not match.rated or match.status != "finished"
-            or match.player0_id is None
-            or match.player1_id is None or match.player0_id == match.player1_id
-            or match.reason not in _RESULTS):
-        return None
-    if match.winner is None:
-        return 0.5 if match.reason == "tied" else None
-    return 1.0 if match.winner == 0 else 0.0
-
-
-def match_rate(match) -> RatedMatch | None:
-    """Rate a Spite & Malice match that has just finished (called inside the transaction that
-    finishes it). Does nothing for a match that does not rate or was rated already."""
-    score = match_score(match)
-    if score is None:
-        return None
-    return result_rate(game=SPITE_MALICE, match_id=match.pk, player_a=match.player0_id,
-                       player_b=match.player1_id, score_a=score,
-                       at=match.finished_at or timezone.now())

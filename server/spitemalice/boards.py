@@ -14,7 +14,7 @@ from datetime import date, datetime
 from server.boards import services
 from server.boards.games import BoardGame
 from server.boards.games import register as register_game
-from server.games.dailies import is_playable
+from server.dailies.calendar import is_playable
 from server.spitemalice.models import MAX_POINTS, Match, MatchGame
 
 GAME = "spite-malice"
@@ -67,6 +67,20 @@ def day_status(viewer, day: date) -> str | None:
     return "won" if winner == 0 else "lost"
 
 
+def stats_section(player) -> dict:
+    """Spite & Malice's part of a player's statistics, with its rating (a daily whose date
+    closed counts as over first)."""
+    from server.ratings import selectors as ratings
+    from server.spitemalice import selectors, services
+
+    services.dailies_close(player=player)
+    return {**selectors.player_stats(player), "rating": ratings.rating_of(player, GAME)}
+
+
 def register() -> None:
+    from server.spitemalice.serializers import SpiteMaliceStatsOutput
+
     register_game(BoardGame(name=GAME, prefix=PREFIX, min_score=1, max_score=MAX_POINTS,
-                            day_status=day_status))
+                            day_status=day_status, stats=stats_section,
+                            stats_output=SpiteMaliceStatsOutput, stats_field="spite_malice",
+                            stats_help="Spite & Malice: matches, games, dailies."))

@@ -1,9 +1,16 @@
 """Spite & Malice's domain errors (see server.api.problems for the shape). The codes both
-games share (``game_over``, ``game_in_progress``, ``hints_not_allowed``) are Foursquare's
-problems, raised here with details of their own."""
+games share (``game_over``, ``game_in_progress``, ``hints_not_allowed``, ``daily_unavailable``)
+are the shared ones of ``server.api.problems``, raised here with details of their own."""
 
-from server.api.problems import Conflict, NotFound, Unprocessable
-from server.games.problems import DailyUnavailable, GameInProgress, GameOver, HintsNotAllowed
+from server.api.problems import (
+    Conflict,
+    DailyUnavailable,
+    GameInProgress,
+    GameOver,
+    HintsNotAllowed,
+    NotFound,
+    Unprocessable,
+)
 
 __all__ = ["DailyUnavailable", "GameInProgress", "GameOver", "GameNotFound", "HintsNotAllowed",
            "IllegalAction", "MatchNotFound", "NotYourTurn", "StaleAction"]

@@ -11,6 +11,11 @@ invitation says before it is accepted whether it is rated:
   further ones are played unrated, so a board cannot be climbed by repetition.
 
 Against the bot and in dailies nothing is rated (``Match.Unrated.BOT``, the model's default).
+
+A rated match that finishes is rated in the transaction that finishes it (``match_rate``, on
+the shared ``server.ratings``): reaching the target is a win, a resignation or a timeout a
+loss for that seat, a tied single game a draw; a match that ended without a result (cancelled,
+expired, aborted, unfinished) never rates.
 """
 
 from __future__ import annotations
@@ -18,10 +23,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db.models import Q
+from django.utils import timezone
 
 from server.players.trust import established_at
+from server.ratings.services import result_rate
 from server.spitemalice.models import Match
 
+GAME = "spite-malice"  # the game's key on the ratings
+# How a match that rates may have ended (its ``reason``); a tie is a draw.
+RESULTS = {Match.Reason.TARGET, Match.Reason.RESIGNED, Match.Reason.TIMEOUT, Match.Reason.TIED}
 PAIR_RATED_PER_DAY = 3
 PAIR_WINDOW = timedelta(hours=24)
 
@@ -79,3 +89,28 @@ def rating_for_viewer(match: Match, viewer, now: datetime) -> tuple[bool, str]:
     reason = unrated_reason(requested=True, created_at=match.created_at,
                             players=[match.player0, viewer], now=now, besides=match.pk)
     return reason == "", reason
+
+
+def match_score(match: Match) -> float | None:
+    """What a finished match scores for seat 0 on the ratings (1, 0.5, 0), or None if it does
+    not rate."""
+    if (match.mode != Match.Mode.FRIEND or not match.rated
+            or match.status != Match.Status.FINISHED or match.player0_id is None
+            or match.player1_id is None or match.player0_id == match.player1_id
+            or match.reason not in RESULTS):
+        return None
+    if match.winner is None:
+        return 0.5 if match.reason == Match.Reason.TIED else None
+    return 1.0 if match.winner == 0 else 0.0
+
+
+def match_rate(match: Match):
+    """Rate a match that has just finished (called inside the transaction that finishes it).
+    Does nothing for a match that does not rate or was rated already; returns the new
+    ``RatedMatch`` or None."""
+    score = match_score(match)
+    if score is None:
+        return None
+    return result_rate(game=GAME, match_id=match.pk, player_a=match.player0_id,
+                       player_b=match.player1_id, score_a=score,
+                       at=match.finished_at or timezone.now())

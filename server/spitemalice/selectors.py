@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Case, F, IntegerField, Q, Value, When
 
 from server.boards.streaks import streaks
-from server.games.dailies import current_dates, daily_number, is_playable
+from server.dailies.calendar import current_dates, daily_number, is_playable
 from server.spitemalice.models import MAX_POINTS, Event, Match, MatchGame
 from server.spitemalice.problems import GameNotFound, MatchNotFound
 

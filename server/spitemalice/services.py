@@ -5,7 +5,7 @@ Every write runs on a match locked for update (``match_lock``) inside one transa
 actions, the events, the games' and the match's new state and (for a daily) the boards are
 stored together or not at all, and the unique (match, game, number) constraint on actions
 backs the lock: an action number can never be stored twice. Once stored events commit, the
-live layer is told (``server.live.publish.events_stored``) so open sockets fetch them; a
+live layer is told (``server.spitemalice.live.publish.events_stored``) so open sockets fetch them; a
 friend match that finishes is rated in the same transaction.
 
 Invitations, joining and cancelling live in ``invitations``; turn clocks in ``clocks``.
@@ -24,14 +24,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from server.games import dailies
-from server.games.background import job_enqueue
-from server.games.models import Job
-from server.live.publish import events_stored
+from server.dailies import calendar
+from server.foursquare.background import job_enqueue
+from server.foursquare.models import Job
 from server.players.models import Player
-from server.ratings import services as ratings
 from server.spitemalice import boards, rating_rules
 from server.spitemalice.house_bot import bot_actions
+from server.spitemalice.live.publish import events_stored
 from server.spitemalice.models import (
     DEFAULT_TURN_SECONDS,
     Action,
@@ -170,9 +169,9 @@ def match_deal(*, match: Match, opponent) -> Match:
 def match_start_daily(*, player, day: date | None) -> tuple[Match, bool]:
     """The player's Spite & Malice daily of ``day`` (default: today in UTC), created the first
     time. Returns (match, created); the one-per-date constraint decides a race."""
-    day = day or dailies.utc_today()
-    if not dailies.is_playable(day):
-        first, last = dailies.current_dates()
+    day = day or calendar.utc_today()
+    if not calendar.is_playable(day):
+        first, last = calendar.current_dates()
         raise DailyUnavailable(
             f"The Spite & Malice daily of {day.isoformat()} is not being played now: dailies "
             f"from {first.isoformat()} to {last.isoformat()} are current somewhere on Earth.")
@@ -230,7 +229,7 @@ def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
     match.updated_at = log.now
     match.save(update_fields=_MATCH_FIELDS)
     if match.mode == Match.Mode.FRIEND and match.is_over:
-        ratings.match_rate(match)  # the same transaction: a finished match is rated with it
+        rating_rules.match_rate(match)  # the same transaction: a finished match is rated with it
     if log.events:
         match_id, last = match.pk, match.event
         transaction.on_commit(lambda: events_stored(match_id, last))
@@ -360,10 +359,10 @@ def _check_playable(match: Match) -> None:
     if match.is_over:
         raise GameOver(f"The match is over ({match.reason}); no action can be played.")
     _check_clock(match)
-    if match.mode == Match.Mode.DAILY and not dailies.is_playable(match.daily):
+    if match.mode == Match.Mode.DAILY and not calendar.is_playable(match.daily):
         raise GameOver(
             f"The Spite & Malice daily of {match.daily.isoformat()} closed unfinished at "
-            f"{dailies.closes_at(match.daily).isoformat().replace('+00:00', 'Z')}; no action "
+            f"{calendar.closes_at(match.daily).isoformat().replace('+00:00', 'Z')}; no action "
             "can be played.")
 
 
@@ -481,14 +480,14 @@ def match_abort(*, match: Match, game: MatchGame | None, seat: int | None,
 
 def dailies_close(*, player=None) -> int:
     """End the Spite & Malice dailies left unfinished when their date closed
-    (``dailies.closes_at``): all of them, or ``player``'s. Returns how many.
+    (``calendar.closes_at``): all of them, or ``player``'s. Returns how many.
 
     Whether a daily can still be played never depends on this having run (``action_play``
     checks the date); it makes what the matches say agree with that, with a ``match_over``
     event (``reason: "unfinished"``, no winner), before the reads that show a player's matches
     and, for everyone, in the worker's housekeeping. Nobody wins it and it holds no rank.
     """
-    first_open, _ = dailies.current_dates()
+    first_open, _ = calendar.current_dates()
     matches = Match.objects.filter(mode=Match.Mode.DAILY, daily__lt=first_open).exclude(
         status=Match.Status.FINISHED)
     if player is not None:
@@ -501,7 +500,7 @@ def dailies_close(*, player=None) -> int:
                 continue
             log = Log(match)
             _match_end(match=match, log=log, winner=None, reason=Match.Reason.UNFINISHED)
-            match.finished_at = dailies.closes_at(match.daily)
+            match.finished_at = calendar.closes_at(match.daily)
             _store(match=match, game=None, new_games=[], log=log)
             closed += 1
     return closed

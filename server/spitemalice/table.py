@@ -14,7 +14,7 @@ from typing import Any
 from django.utils import timezone
 
 from server.api.formats import iso_datetime
-from server.live.presence import seats_connected
+from server.spitemalice.live.presence import seats_connected
 from server.spitemalice.models import Action, Event, Match, MatchGame
 from spitemalice import Game, player_view
 from spitemalice.cards import RANK_CODES, SUIT_CODES

@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-from server.ratings import views as ratings
 from server.spitemalice import views
 
 urlpatterns = [
@@ -22,5 +21,5 @@ urlpatterns = [
     path("matches/<uuid:match_id>/hint", views.HintView.as_view(), name="sm-hint"),
     path("daily", views.DailyView.as_view(), name="sm-daily"),
     path("daily/<str:day>/leaderboard", views.DailyBoardView.as_view(), name="sm-daily-board"),
-    path("ratings", ratings.SpiteMaliceRatingsView.as_view(), name="sm-ratings"),
+    path("ratings", views.SpiteMaliceRatingsView.as_view(), name="sm-ratings"),
 ]

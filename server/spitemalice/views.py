@@ -17,6 +17,7 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from server.api import idempotency
 from server.api.formats import iso_datetime
 from server.api.headers import LOCATION, absolute_url
+from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
 from server.boards import selectors as board_selectors
@@ -30,10 +31,12 @@ from server.boards.views import (
     parse_day,
     viewer_of,
 )
-from server.games.dailies import daily_number, utc_today
-from server.games.views import IDEMPOTENCY_PARAMETER
+from server.dailies.calendar import daily_number, utc_today
 from server.players.serializers import player_ref
-from server.spitemalice import clocks, invitations, selectors, services
+from server.ratings import serializers as rating_serializers
+from server.ratings.views import PAGE_PARAMETERS as RATING_PAGE_PARAMETERS
+from server.ratings.views import RatingBoardView
+from server.spitemalice import clocks, invitations, rating_rules, selectors, services
 from server.spitemalice import serializers as s
 from server.spitemalice.boards import GAME
 from server.spitemalice.models import INVITE_DAYS, Match
@@ -552,3 +555,25 @@ class DailyBoardView(ApiView):
         query = page_query(request, PageQuery)
         ref = board_selectors.board_ref(Period.DAY, parse_day(day), GAME)
         return board_response(request, ref, query)
+
+
+class SpiteMaliceRatingsView(RatingBoardView):
+    game = rating_rules.GAME
+
+    @extend_schema(
+        tags=["spite-malice"], operation_id="spite_malice_ratings",
+        summary="Spite & Malice ratings: Glicko-2 over matches between people",
+        description=(
+            "Finished rated matches between two people rate both players (a resignation or "
+            "a timeout is a loss, a tied single game a draw); matches against the bot, "
+            "dailies, casual and aborted matches never do (docs/RATINGS.md). `results`: "
+            "established players by rating, highest first, with ranks; `provisional`: "
+            f"players with {rating_serializers.PROVISIONAL_RULE}, apart and unranked. A page "
+            "holds up to `limit` players, the established ones first; `next` continues. With "
+            "a token, `me` is your entry wherever it is."
+        ),
+        parameters=RATING_PAGE_PARAMETERS,
+        responses={200: rating_serializers.RatingBoardOutput, **problems(400, 401, 429)},
+    )
+    def get(self, request):
+        return super().get(request)

@@ -27,8 +27,8 @@ def today() -> str:
 
 def known_daily(record: dict = WON_12):
     """Makes today's daily the record's deal, before anyone asks for it."""
-    from server.games.dailies import daily_number
-    from server.games.models import Daily, Deal
+    from server.dailies.calendar import daily_number
+    from server.foursquare.models import Daily, Deal
 
     day = datetime.now(UTC).date()
     deal = Deal.objects.create(cards=" ".join(record["deck"]))
@@ -36,7 +36,7 @@ def known_daily(record: dict = WON_12):
 
 
 def known_practice_deal(record: dict = WON_12) -> str:
-    from server.games.models import Deal
+    from server.foursquare.models import Deal
 
     return Deal.objects.create(cards=" ".join(record["deck"])).pk
 

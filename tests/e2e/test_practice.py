@@ -11,7 +11,7 @@ from tests.e2e.flows import WON_12, click_cell, play_until_over, wait_idle
 
 
 def test_practice_resumes_and_a_challenge_link_gives_a_friend_the_same_deal(open_page, shoot):
-    from server.games.models import Game
+    from server.foursquare.models import Game
 
     ada = open_page("/#/practice")
     ada.locator("#new-practice").click()
@@ -87,7 +87,7 @@ def test_the_tutorial_walks_through_five_placements(open_page, shoot):
 
 
 def test_a_challenge_link_that_claims_its_own_result_claims_none(open_page):
-    from server.games.models import Deal
+    from server.foursquare.models import Deal
 
     deal = Deal.objects.create(cards=" ".join(WON_12["deck"])).pk
     # An old-style link, and one naming a game that does not exist: the title's name, no result.

@@ -168,11 +168,11 @@ def test_the_nav_marks_the_current_screen_and_a_phones_header_is_compact(open_pa
 def test_a_closed_dailys_game_says_unfinished_first_with_no_meter(open_page):
     from datetime import timedelta
 
-    from server.games import dailies
+    from server.dailies import calendar
     from server.players.models import Player
     from tests.server.results import daily_result
 
-    first_open, _ = dailies.current_dates()
+    first_open, _ = calendar.current_dates()
     closed_day = first_open - timedelta(days=1)  # ended everywhere on Earth
     player = ApiPlayer()
     me = player.client.get("/api/v1/players/me").json()

@@ -29,8 +29,8 @@ def finished_practice(page) -> int:
 
 
 def run_the_analysis(page) -> None:
-    from server.games.background import job_run
-    from server.games.models import Job
+    from server.foursquare.background import job_run
+    from server.foursquare.models import Job
 
     job = None
     for _ in range(150):  # the result screen's first request enqueues it
@@ -43,7 +43,7 @@ def run_the_analysis(page) -> None:
 
 
 def test_each_move_of_the_review_opens_its_position(open_page, shoot):
-    from server.games.models import GameAnalysis
+    from server.foursquare.models import GameAnalysis
 
     page = open_page("/#/practice")
     moves = finished_practice(page)

@@ -14,8 +14,9 @@ from django.utils import timezone
 
 from foursquare import Game as EngineGame
 from server.boards import services as boards
-from server.games import dailies
-from server.games.models import Daily, Deal, Game
+from server.dailies import calendar
+from server.foursquare import dailies
+from server.foursquare.models import Daily, Deal, Game
 
 WINNING_DECK = (
     "6D 3C 9C 4S 7H 9S 9D 6S 7C AS 3S 7D 9H 3D TH 6H TS AD AC 2S 5D 2H 6C 8C 2C 2D 8S TC 5C 5H "
@@ -55,9 +56,9 @@ def at(seconds: int) -> datetime:
 
 def winning_daily(day: date | None = None) -> Daily:
     """The daily of ``day`` (default today), dealt with ``WINNING_DECK``."""
-    day = day or dailies.utc_today()
+    day = day or calendar.utc_today()
     deal = Deal.objects.create(cards=WINNING_DECK)
-    return Daily.objects.create(date=day, number=dailies.daily_number(day), deal=deal)
+    return Daily.objects.create(date=day, number=calendar.daily_number(day), deal=deal)
 
 
 def game_before_last_move(game_id) -> Game:

@@ -7,9 +7,9 @@ import pytest
 from foursquare import Game as EngineGame
 from foursquare import deal
 from foursquare.solver import winnable
-from server.games import analysis
-from server.games.background import job_run
-from server.games.models import GameAnalysis, Job
+from server.foursquare import analysis
+from server.foursquare.background import job_run
+from server.foursquare.models import GameAnalysis, Job
 from tests.server.conftest import assert_problem
 from tests.server.results import WINNING_DECK, WINNING_MOVES
 from tests.server.test_games import play_to_the_end

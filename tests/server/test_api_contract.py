@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.models import Game, Move
+from server.foursquare.models import Game, Move
 from tests.server.conftest import assert_problem
 
 pytestmark = pytest.mark.django_db
@@ -181,7 +181,7 @@ def test_a_board_of_a_date_with_no_daily_is_404_whatever_the_period(
         player_api, make_player, period, day):
     from datetime import timedelta
 
-    from server.games.dailies import current_dates
+    from server.dailies.calendar import current_dates
 
     if day == "far-future":
         day = (current_dates()[1] + timedelta(days=1)).isoformat()

@@ -9,8 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from server.boards import services as boards
 from server.boards.models import Board, ScoreCount, Standing
 from server.boards.periods import ranked_key, week_key
-from server.games import dailies
-from server.games.models import Game
+from server.dailies import calendar
+from server.foursquare.models import Game
 
 from .conftest import assert_problem
 from .results import (
@@ -35,7 +35,7 @@ def make_player(make_trusted_player):
 
 @pytest.fixture
 def today():
-    return dailies.utc_today()
+    return calendar.utc_today()
 
 
 @pytest.fixture
@@ -92,7 +92,7 @@ def test_board_response_has_the_documented_shape(make_player, board_url, today):
     body = api.get(board_url).json()
     assert set(body) == {"period", "date", "number", "start", "end", "players", "winners",
                          "distribution", "entries", "me", "standing", "next", "reference"}
-    assert body["number"] == dailies.daily_number(today) and body["period"] == "day"
+    assert body["number"] == calendar.daily_number(today) and body["period"] == "day"
     assert body["entries"][0] == body["me"]
     assert set(body["me"]) == {"rank", "player", "score", "wins", "games", "best",
                                "finished_at"}
@@ -362,7 +362,7 @@ def test_rebuilding_from_the_games_gives_the_counters_the_hooks_kept(make_player
             [(0, 0, 5), (1, 0, None), (2, 0, 5), (0, 1, 24), (1, 8, 0), (0, 2, None)]):
         daily_result(players[who], today - timedelta(days=days_ago), score, finished_at=at(index))
     kept = counters()
-    boards.boards_rebuild()
+    boards.boards_rebuild(game_model=Game)
     assert counters() == kept
 
 
@@ -400,7 +400,7 @@ def test_concurrent_finishes_keep_every_counter_exact(make_player, today):
     assert (global_day.players, global_day.winners) == (6, 4)
     assert ScoreCount.objects.get(board=global_day, total=0, wins=1).count == 4
     kept = counters()
-    boards.boards_rebuild()
+    boards.boards_rebuild(game_model=Game)
     assert counters() == kept
 
 
@@ -412,5 +412,5 @@ def test_a_win_whose_start_was_never_counted_is_counted_whole(make_player, today
     boards.daily_result_record(game=game)  # no daily_start_record before it
     kept = counters()
     assert [board[2:] for board in kept[0]] == [(1, 1)] * 6  # day, week, all; ranked too
-    boards.boards_rebuild()
+    boards.boards_rebuild(game_model=Game)
     assert counters() == kept

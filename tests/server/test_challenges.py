@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from server.games.models import Deal, Game
+from server.foursquare.models import Deal, Game
 from tests.server.conftest import assert_problem
 from tests.server.results import WINNING_DECK, WINNING_MOVES
 from tests.server.test_games import play_to_the_end

@@ -5,7 +5,8 @@ import threading
 import pytest
 from django.db import connection
 
-from server.games.models import Game, IdempotencyRecord, Move
+from server.api.models import IdempotencyRecord
+from server.foursquare.models import Game, Move
 
 THREADS = 6
 

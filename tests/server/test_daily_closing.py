@@ -9,8 +9,9 @@ from datetime import timedelta
 import pytest
 
 from server.boards.models import Standing
-from server.games import dailies, services
-from server.games.models import Game, Move
+from server.dailies import calendar
+from server.foursquare import services
+from server.foursquare.models import Game, Move
 
 from .conftest import assert_problem, trust
 from .results import WINNING_MOVES, daily_result, game_before_last_move, winning_daily
@@ -23,7 +24,7 @@ LAST_MOVE = dict(zip(("row", "col"), WINNING_MOVES[-1], strict=True))
 @pytest.fixture
 def closed_day():
     """The latest date that has ended everywhere on Earth."""
-    first_open, _ = dailies.current_dates()
+    first_open, _ = calendar.current_dates()
     return first_open - timedelta(days=1)
 
 
@@ -36,14 +37,14 @@ def _left_unfinished(player, day) -> Game:
 
 
 def test_a_day_opens_at_midnight_in_utc_plus_14_and_closes_at_midnight_in_utc_minus_12():
-    day = dailies.utc_today()
-    opens, closes = dailies.opens_at(day), dailies.closes_at(day)
+    day = calendar.utc_today()
+    opens, closes = calendar.opens_at(day), calendar.closes_at(day)
     assert closes - opens == timedelta(hours=50)
-    assert not dailies.is_playable(day, opens - timedelta(microseconds=1))
-    assert dailies.is_playable(day, opens)
-    assert dailies.is_playable(day, closes - timedelta(microseconds=1))
-    assert not dailies.is_playable(day, closes)
-    assert dailies.is_archived(day, closes)
+    assert not calendar.is_playable(day, opens - timedelta(microseconds=1))
+    assert calendar.is_playable(day, opens)
+    assert calendar.is_playable(day, closes - timedelta(microseconds=1))
+    assert not calendar.is_playable(day, closes)
+    assert calendar.is_archived(day, closes)
 
 
 @pytest.mark.parametrize("fast", [True, False], ids=["fast-path", "full-view"])
@@ -68,7 +69,7 @@ def test_a_ranked_daily_left_unfinished_cannot_be_finished_after_its_date_closed
 
 
 def test_a_daily_still_current_somewhere_can_still_be_finished(make_player):
-    first_open, _ = dailies.current_dates()
+    first_open, _ = calendar.current_dates()
     player, player_api = make_player()
     game = _left_unfinished(trust(player), first_open)
     finished = player_api.post(f"games/{game.pk}/moves", LAST_MOVE)
@@ -82,7 +83,7 @@ def test_reads_show_a_closed_daily_as_over_and_unfinished(make_player, closed_da
 
     shown = player_api.get(f"games/{game.pk}").json()
     assert shown["status"] == "unfinished"
-    assert shown["finished_at"] == dailies.closes_at(closed_day).isoformat().replace(
+    assert shown["finished_at"] == calendar.closes_at(closed_day).isoformat().replace(
         "+00:00", "Z")
     assert shown["legal_moves"] == []
     assert player_api.get("games").json()["results"][0]["status"] == "unfinished"
@@ -102,7 +103,7 @@ def test_the_day_board_calls_a_closed_daily_unfinished_before_any_worker_ran(mak
 
 def test_the_housekeeping_closes_every_players_closed_dailies_and_only_those(make_player,
                                                                            closed_day):
-    first_open, _ = dailies.current_dates()
+    first_open, _ = calendar.current_dates()
     ada, _ = make_player()
     bo, _ = make_player()
     left = [daily_result(ada, closed_day, status="playing"),
@@ -114,7 +115,7 @@ def test_the_housekeeping_closes_every_players_closed_dailies_and_only_those(mak
     for game in left:
         game.refresh_from_db()
         assert game.status == "unfinished" and game.is_over
-        assert game.finished_at == dailies.closes_at(game.daily_id)
+        assert game.finished_at == calendar.closes_at(game.daily_id)
     still_open.refresh_from_db()
     won.refresh_from_db()
     assert (still_open.status, won.status, won.score) == ("playing", "won", 7)

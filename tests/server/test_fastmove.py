@@ -11,8 +11,9 @@ from unittest import mock
 
 import pytest
 
-from server.games import fastmove, services
-from server.games.models import Game, IdempotencyRecord, Move
+from server.api.models import IdempotencyRecord
+from server.foursquare import fastmove, services
+from server.foursquare.models import Game, Move
 from tests.server.conftest import assert_problem
 
 # The fast path is PostgreSQL's alone (prepared statements, a conditional WITH ... INSERT); on

@@ -8,8 +8,9 @@ from django.test.utils import CaptureQueriesContext
 
 from foursquare import Game as EngineGame
 from foursquare import deal as engine_deal
-from server.games import dailies
-from server.games.models import Daily, Deal, Game, Move
+from server.dailies import calendar
+from server.foursquare import dailies
+from server.foursquare.models import Daily, Deal, Game, Move
 
 from .conftest import assert_problem
 
@@ -72,7 +73,7 @@ def test_daily_is_created_once_then_returned(player_api):
     again = player_api.post("games", {"mode": "daily"})
     assert first.status_code == 201 and again.status_code == 200
     assert first.json()["id"] == again.json()["id"]
-    assert first.json()["date"] == dailies.utc_today().isoformat()
+    assert first.json()["date"] == calendar.utc_today().isoformat()
     assert Game.objects.filter(mode="daily").count() == 1
 
 
@@ -85,7 +86,7 @@ def test_everyone_gets_the_same_daily_deal(make_player):
 
 def test_daily_number_counts_from_the_launch_date(player_api, settings):
     game = player_api.post("games", {"mode": "daily"}).json()
-    expected = (dailies.utc_today() - settings.FOURSQUARE_LAUNCH_DATE).days + 1
+    expected = (calendar.utc_today() - settings.FOURSQUARE_LAUNCH_DATE).days + 1
     assert game["number"] == expected
 
 
@@ -110,7 +111,7 @@ def test_local_date_is_accepted_while_current_somewhere(player_api, hours):
 
 @pytest.mark.parametrize("days", [-2, 2, 400])
 def test_date_not_current_anywhere_is_unavailable(player_api, days):
-    day = dailies.utc_today() + timedelta(days=days)
+    day = calendar.utc_today() + timedelta(days=days)
     body = assert_problem(player_api.post("games", {"mode": "daily", "date": day.isoformat()}),
                           422, "daily_unavailable")
     assert day.isoformat() in body["detail"]
@@ -122,18 +123,18 @@ def test_dates_follow_the_earth_window():
 
     now = datetime(2026, 11, 29, 11, 0, tzinfo=UTC)
     day = timedelta(days=1)
-    assert dailies.current_dates(now) == (now.date() - day, now.date() + day)
+    assert calendar.current_dates(now) == (now.date() - day, now.date() + day)
     late = datetime(2026, 11, 29, 23, 0, tzinfo=UTC)
-    assert dailies.current_dates(late) == (late.date(), late.date() + timedelta(days=1))
+    assert calendar.current_dates(late) == (late.date(), late.date() + timedelta(days=1))
 
 
 def test_daily_before_launch_is_unavailable(player_api, settings):
-    settings.FOURSQUARE_LAUNCH_DATE = dailies.utc_today() + timedelta(days=1)
+    settings.FOURSQUARE_LAUNCH_DATE = calendar.utc_today() + timedelta(days=1)
     assert_problem(player_api.post("games", {"mode": "daily"}), 422, "daily_unavailable")
 
 
 def test_archive_replays_a_past_daily_unranked(player_api):
-    day = dailies.utc_today() - timedelta(days=3)
+    day = calendar.utc_today() - timedelta(days=3)
     response = player_api.post("games", {"mode": "archive", "date": day.isoformat()})
     assert response.status_code == 201
     body = response.json()
@@ -146,7 +147,7 @@ def test_archive_replays_a_past_daily_unranked(player_api):
 
 def test_archive_of_a_current_daily_is_refused(player_api):
     assert_problem(
-        player_api.post("games", {"mode": "archive", "date": dailies.utc_today().isoformat()}),
+        player_api.post("games", {"mode": "archive", "date": calendar.utc_today().isoformat()}),
         422, "daily_unavailable",
     )
 
@@ -159,13 +160,13 @@ def test_current_daily_deal_cannot_be_practised(player_api, make_player):
 
 
 def test_daily_deal_comes_from_the_secret(settings):
-    day = dailies.utc_today()
+    day = calendar.utc_today()
     settings.FOURSQUARE_DAILY_SECRET = "one secret"
     first = dailies.daily_deck(day)
     settings.FOURSQUARE_DAILY_SECRET = "another secret"
     assert dailies.daily_deck(day) != first
     # ... and not from the date alone, by any obvious seed.
-    for guess in (day.isoformat().encode(), str(dailies.daily_number(day)).encode()):
+    for guess in (day.isoformat().encode(), str(calendar.daily_number(day)).encode()):
         assert engine_deal(guess) != first
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.models import Game
+from server.foursquare.models import Game
 from tests.server.conftest import assert_problem
 from tests.server.test_games import play_to_the_end
 

@@ -28,7 +28,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.games.dailies import current_dates
+from server.dailies.calendar import current_dates
 from server.players import services as players
 from server.wsgi import application
 

@@ -8,7 +8,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from server.api import idempotency
-from server.games.models import Game, IdempotencyRecord, Move
+from server.api.models import IdempotencyRecord
+from server.foursquare.models import Game, Move
 
 from .conftest import assert_problem
 

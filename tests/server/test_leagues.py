@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from server.games import dailies
+from server.dailies import calendar
 from server.leagues import limits
 from server.leagues.models import League, Membership
 
@@ -168,7 +168,7 @@ def test_a_league_is_404_to_non_members(make_player, league, api):
 
 
 def test_a_league_board_ranks_members_only(make_player, owner, league):
-    today = dailies.utc_today()
+    today = calendar.utc_today()
     members = [owner] + [make_player(f"M{index}") for index in range(3)]
     for _, api in members[1:]:
         join(api, league)
@@ -193,7 +193,7 @@ def test_a_league_board_ranks_members_only(make_player, owner, league):
 
 
 def test_a_league_board_over_a_week(make_player, owner, league, settings):
-    today = dailies.utc_today()
+    today = calendar.utc_today()
     settings.FOURSQUARE_LAUNCH_DATE = today - timedelta(days=30)
     _, friend = make_player("Friend")
     join(friend, league)

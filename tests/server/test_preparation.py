@@ -11,9 +11,10 @@ from django.core.management import call_command
 
 from foursquare import Game as EngineGame
 from foursquare.solver import Solution
-from server.games import background, dailies, preparation
-from server.games.background import job_run
-from server.games.models import Daily, Deal, Job
+from server.dailies import calendar
+from server.foursquare import background, dailies, preparation
+from server.foursquare.background import job_run
+from server.foursquare.models import Daily, Deal, Job
 from tests.server.results import daily_result
 
 TINY_BOT = {"seed": 0, "samples": 2, "screen": 1, "finalists": 1}
@@ -28,7 +29,7 @@ def tiny_budgets(settings):
 
 @pytest.fixture
 def today():
-    return dailies.utc_today()
+    return calendar.utc_today()
 
 
 @pytest.fixture
@@ -110,7 +111,7 @@ def test_prepare_dailies_prepares_the_coming_days_once(db, today):
     call_command("prepare_dailies", "--days", "2", "--from", today.isoformat(), stdout=out,
                  stderr=StringIO())
     assert Daily.objects.filter(prepared_at__isnull=False).count() == 2
-    assert f"#{dailies.daily_number(today + timedelta(days=1))}" in out.getvalue()
+    assert f"#{calendar.daily_number(today + timedelta(days=1))}" in out.getvalue()
     out = StringIO()
     call_command("prepare_dailies", "--days", "2", "--from", today.isoformat(), stdout=out,
                  stderr=StringIO())

@@ -2,8 +2,8 @@
 
 import pytest
 
-from server.games.engine import game_output, rebuild
-from server.games.models import Game
+from server.foursquare.engine import game_output, rebuild
+from server.foursquare.models import Game
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ import pytest
 from django.db import InterfaceError, OperationalError
 
 from server.api.throttling import cache_health, parse_rate
-from server.games import fastmove, selectors, services
+from server.foursquare import fastmove, selectors, services
 from tests.server.conftest import Api, assert_problem
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

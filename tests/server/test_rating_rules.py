@@ -376,7 +376,6 @@ def test_the_upgrade_recomputes_the_board_so_a_farmed_history_does_not_survive(
     farmer, farmer_api = make_trusted_player("Ada")
     honest, honest_api = make_trusted_player("Bob")
     # The history as the old rules made it: every match rated, instant resignations lost.
-    from server.ratings import services as ratings
 
     for index in range(4):
         _, guest_api = make_player(f"Guest {index}")
@@ -385,7 +384,7 @@ def test_the_upgrade_recomputes_the_board_so_a_farmed_history_does_not_survive(
         MatchGame.objects.filter(match_id=over["id"]).update(status="resigned", winner=0)
         Match.objects.filter(pk=over["id"]).update(
             status="finished", winner=0, rated=True, unrated_reason="")
-        ratings.match_rate(Match.objects.get(pk=over["id"]))
+        rating_rules.match_rate(Match.objects.get(pk=over["id"]))
     honest_match = play_and_resign(farmer_api, honest_api, first_turns=True)
     assert rating_of(farmer).matches == 5
 

@@ -11,7 +11,6 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from server.ratings import services as ratings
 from server.ratings.models import RatedMatch, Rating
 from server.ratings.selectors import Cursor
 from server.spitemalice import clocks, rating_rules, services
@@ -50,7 +49,7 @@ def finish(match: Match, *, winner: int | None, reason: str, at=None) -> None:
     the endings no service offers yet, or that a real game reaches only by chance: a tie)."""
     with transaction.atomic():
         end(match, winner=winner, reason=reason, at=at)
-        ratings.match_rate(match)
+        rating_rules.match_rate(match)
 
 
 def resign(player, match: Match) -> None:
@@ -229,7 +228,7 @@ def test_matches_against_the_bot_and_dailies_never_rate(ada, start):
 
     resign(player, match)
     match.refresh_from_db()
-    ratings.match_rate(match)  # even asked directly
+    rating_rules.match_rate(match)  # even asked directly
 
     assert match.status == "finished"
     assert not Rating.objects.exists() and not RatedMatch.objects.exists()
@@ -239,7 +238,7 @@ def test_a_match_without_a_result_never_rates(ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
     match = friend_match(ada_player, bob_player, target=1)
 
-    ratings.match_rate(match)  # still being played
+    rating_rules.match_rate(match)  # still being played
     finish(match, winner=None, reason="unfinished")
 
     assert not RatedMatch.objects.exists()
@@ -254,7 +253,7 @@ def test_a_finish_retried_rates_once(ada, bob):
     resign(ada_player, match)
     match.refresh_from_db()
 
-    assert ratings.match_rate(match) is None
+    assert rating_rules.match_rate(match) is None
 
     assert rating(ada_player).matches == rating(bob_player).matches == 1
     assert rating(bob_player).rating == library(score=1).rating
@@ -270,7 +269,7 @@ def test_finishes_raced_in_parallel_rate_once(ada, bob):
 
     def rate(_):
         with transaction.atomic():
-            return ratings.match_rate(Match.objects.get(pk=match.pk)) is not None
+            return rating_rules.match_rate(Match.objects.get(pk=match.pk)) is not None
 
     assert sorted(race(rate)) == [False] * (THREADS - 1) + [True]
     assert RatedMatch.objects.count() == 1

@@ -5,7 +5,7 @@ import uuid
 
 import pytest
 
-from server.games.dailies import utc_today
+from server.dailies.calendar import utc_today
 
 from .conftest import Api
 

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 
 from server.boards.streaks import Streaks, streaks
-from server.games import dailies
+from server.dailies import calendar
 
 from .conftest import assert_problem
 from .results import at, daily_result
@@ -62,7 +62,7 @@ def history(make_trusted_player, settings):
     """A player with dailies: won 10, won 3, lost, (missed), won 24, won 24 - the last two
     being yesterday and today. Both players are claimed accounts older than these dailies, so
     every one of them is ranked on the global boards."""
-    today = dailies.utc_today()
+    today = calendar.utc_today()
     settings.FOURSQUARE_LAUNCH_DATE = today - timedelta(days=30)
     player, api = make_trusted_player("Stats")
     for days_ago, score in [(5, 10), (4, 3), (3, None), (1, 24), (0, 24)]:
@@ -112,7 +112,7 @@ def test_stats_need_a_token_and_an_existing_player(api):
 
 @pytest.mark.django_db
 def test_archive_games_are_not_dailies_played(player_api, settings):
-    today = dailies.utc_today()
+    today = calendar.utc_today()
     settings.FOURSQUARE_LAUNCH_DATE = today - timedelta(days=30)
     player_api.post("games", {"mode": "archive", "date": (today - timedelta(days=4)).isoformat()})
     player_api.post("games", {"mode": "practice"})

@@ -9,8 +9,8 @@ from django.utils import timezone
 from server.boards import services as boards
 from server.boards.models import Board, ScoreCount, Standing
 from server.boards.periods import ranked_key, week_key
-from server.games import dailies
-from server.games.models import Game
+from server.dailies import calendar
+from server.foursquare.models import Game
 from server.players.models import Player
 
 from .results import WINNING_MOVES, at, daily_result, game_before_last_move, winning_daily
@@ -23,11 +23,11 @@ PASSWORD = "difference-engine-1843"
 
 @pytest.fixture
 def today():
-    return dailies.utc_today()
+    return calendar.utc_today()
 
 
 def board(api, period="day", date=None):
-    params = {"period": period, "date": (date or dailies.utc_today()).isoformat()}
+    params = {"period": period, "date": (date or calendar.utc_today()).isoformat()}
     response = api.get("leaderboard", params)
     assert response.status_code == 200, response.content
     return response.json()
@@ -68,7 +68,7 @@ def test_trust_needs_an_account_claimed_a_day_before_the_daily_first_opened(make
     # least 24 hours before that, so by 10:00 UTC on D-2.
     day = today + timedelta(days=5)
     opens = datetime.combine(day, datetime.min.time(), tzinfo=UTC) - timedelta(hours=14)
-    assert dailies.opens_at(day) == opens
+    assert calendar.opens_at(day) == opens
     player, _ = make_player()
     player.claimed_at = opens - timedelta(hours=24)
     assert boards.player_ranked_on(player, day)
@@ -84,12 +84,12 @@ def test_an_account_made_and_claimed_where_the_date_came_first_is_not_trusted(ma
     # The way around the old rule: at 10:00 UTC on D-1 daily D is open in Kiribati; an account
     # created and claimed then was "created before D" in UTC, and could rank with the deal it
     # just saw.
-    day = dailies.utc_today() + timedelta(days=3)
+    day = calendar.utc_today() + timedelta(days=3)
     player, _ = make_player()
-    player.created_at = player.claimed_at = dailies.opens_at(day)
+    player.created_at = player.claimed_at = calendar.opens_at(day)
     assert not boards.player_ranked_on(player, day)
     assert boards.player_ranked_on(player, day + timedelta(days=1))  # opens 24 h later
-    player.created_at = player.claimed_at = dailies.opens_at(day) + timedelta(minutes=1)
+    player.created_at = player.claimed_at = calendar.opens_at(day) + timedelta(minutes=1)
     assert not boards.player_ranked_on(player, day + timedelta(days=1))
     assert boards.player_ranked_on(player, day + timedelta(days=2))
 
@@ -251,5 +251,5 @@ def test_the_ranked_boards_hold_only_ranked_games(mixed_day, today):
 def test_recounting_from_the_games_agrees_with_the_hooks(mixed_day):
     kept = counters()
     assert any(key.endswith(":ranked") for key, *_ in kept[0])
-    boards.boards_rebuild()
+    boards.boards_rebuild(game_model=Game)
     assert counters() == kept

@@ -4,7 +4,7 @@ players: ``would_rank`` and ``would_better_than_percent``."""
 import pytest
 
 from server.boards.ranking import would_stand
-from server.games import dailies
+from server.dailies import calendar
 
 from .results import at, daily_result
 
@@ -22,7 +22,7 @@ def test_would_stand_ranks_after_better_scores_and_level_with_equal_ones():
 
 @pytest.fixture
 def ranked_day(make_trusted_player):
-    day = dailies.utc_today()
+    day = calendar.utc_today()
     for index, score in enumerate((10, 5, 5, None)):
         player, _ = make_trusted_player(f"P{index}")
         daily_result(player, day, score, finished_at=at(index))

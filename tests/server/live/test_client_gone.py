@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from uvicorn.protocols.utils import ClientDisconnected
 
-from server.live.consumers import MatchConsumer
+from server.spitemalice.live.consumers import MatchConsumer
 
 
 def test_a_send_to_a_client_already_gone_marks_the_socket_closed_without_raising():

@@ -9,7 +9,7 @@ import uuid
 import pytest
 from django.core.cache import cache
 
-from server.live import presence
+from server.spitemalice.live import presence
 
 
 @pytest.fixture(autouse=True)

@@ -13,8 +13,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from server.boards.models import Board, Standing
-from server.games import dailies
-from server.games.dailies import daily_seed as foursquare_seed
+from server.dailies import calendar
+from server.foursquare.dailies import daily_seed as foursquare_seed
 from server.spitemalice import services
 from server.spitemalice.models import Match, MatchGame
 from tests.server.conftest import assert_problem
@@ -31,7 +31,7 @@ def today(monkeypatch):
     and tomorrow's dailies are all being played somewhere (UTC-12 to UTC+14), so that a test
     playing the day before passes whenever it runs."""
     eleven = timezone.now().astimezone(UTC).replace(hour=11, minute=0, second=0, microsecond=0)
-    monkeypatch.setattr(dailies, "timezone", SimpleNamespace(now=lambda: eleven))
+    monkeypatch.setattr(calendar, "timezone", SimpleNamespace(now=lambda: eleven))
     return eleven.date()
 
 
@@ -93,7 +93,7 @@ def test_a_dealt_daily_keeps_its_deal_when_the_secret_changes(make_player, setti
 
 
 def test_the_daily_window_is_foursquares(player_api):
-    first, last = dailies.current_dates()
+    first, last = calendar.current_dates()
     for day in (first, last):
         assert player_api.post("spite-malice/matches",
                                {"mode": "daily", "date": day.isoformat()}).status_code == 201
@@ -106,7 +106,7 @@ def test_the_daily_window_is_foursquares(player_api):
 
 def test_a_daily_whose_date_closed_takes_no_more_actions(player_api, make_player):
     match = player_api.post("spite-malice/matches", {"mode": "daily"}).json()
-    closed = dailies.current_dates()[0] - timedelta(days=1)
+    closed = calendar.current_dates()[0] - timedelta(days=1)
     Match.objects.filter(pk=match["id"]).update(daily=closed)
     body = assert_problem(act(player_api, match, match["game"]["legal_actions"][0]), 409,
                           "game_over")
@@ -118,7 +118,7 @@ def test_a_daily_whose_date_closed_takes_no_more_actions(player_api, make_player
     assert over["game"]["legal_actions"] == [] and over["game"]["turn"] is None
     last = player_api.get(url(match, "/events")).json()["events"][-1]
     assert (last["kind"], last["reason"]) == ("match_over", "unfinished")
-    assert Match.objects.get(pk=match["id"]).finished_at == dailies.closes_at(closed)
+    assert Match.objects.get(pk=match["id"]).finished_at == calendar.closes_at(closed)
     assert services.dailies_close() == 0  # once
 
 
@@ -166,7 +166,7 @@ def test_the_daily_board_ranks_by_points_with_ties_sharing_a_rank(make_trusted_p
     assert [(e["rank"], e["player"]["name"], e["score"]) for e in board["entries"]] == [
         (1, "Cy", 12), (2, "Ada", 7), (2, "Bob", 7)]
     assert board["distribution"]["7"] == 2 and board["distribution"]["12"] == 1
-    assert board["number"] == dailies.daily_number(today)
+    assert board["number"] == calendar.daily_number(today)
     page = api.get(BOARD.format(today.isoformat()), {"limit": 1}).json()
     assert len(page["entries"]) == 1 and page["next"]
     assert api.get(page["next"]).json()["entries"][0]["player"]["name"] == "Ada"
@@ -246,7 +246,7 @@ def test_stats_gain_a_spite_malice_section(make_player, api, today):
     assert stats["distribution"]["5"] == 1 and stats["distribution"]["8"] == 1
     assert set(stats["distribution"]) == {str(points) for points in range(1, 21)}
     assert stats["best_daily"] == {"date": today.isoformat(),
-                                   "number": dailies.daily_number(today), "points": 8}
+                                   "number": calendar.daily_number(today), "points": 8}
     public = api.get(f"players/{player.pk}").json()["spite_malice"]
     assert public == stats
     weeks = len({(today - timedelta(days=back)).isocalendar()[:2] for back in (0, 1)})
@@ -257,11 +257,11 @@ def test_stats_gain_a_spite_malice_section(make_player, api, today):
 def test_a_daily_left_unfinished_when_its_date_closed_is_over_and_not_won(make_player,
                                                                           monkeypatch):
     player, player_api = make_player()
-    day = dailies.current_dates()[0]  # the earliest date still being played
+    day = calendar.current_dates()[0]  # the earliest date still being played
     player_api.post("spite-malice/matches", {"mode": "daily", "date": day.isoformat()})
     daily_won(player, day + timedelta(days=1), 4)
-    later = dailies.closes_at(day) + timedelta(seconds=1)
-    monkeypatch.setattr(dailies, "timezone", SimpleNamespace(now=lambda: later))
+    later = calendar.closes_at(day) + timedelta(seconds=1)
+    monkeypatch.setattr(calendar, "timezone", SimpleNamespace(now=lambda: later))
 
     standing = player_api.get(BOARD.format(day.isoformat())).json()["standing"]
     assert standing["status"] == "unfinished"  # before the match was marked over, and after

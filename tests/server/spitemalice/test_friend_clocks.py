@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from server.games import background
+from server.foursquare import background
 from server.ratings.models import RatedMatch
 from server.spitemalice import clocks
 from server.spitemalice.models import Event, Match

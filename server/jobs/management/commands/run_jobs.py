@@ -11,8 +11,8 @@ from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
 from server.api.idempotency import records_prune
-from server.games.background import Ticker, job_run_next
-from server.games.services import dailies_close
+from server.foursquare.background import Ticker, job_run_next
+from server.foursquare.services import dailies_close
 from server.spitemalice.services import dailies_close as spite_malice_dailies_close
 
 PRUNE_EVERY_SECONDS = 3600  # the housekeeping runs hourly

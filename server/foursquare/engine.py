@@ -1,0 +1,62 @@
+"""The bridge to the engine: rebuild a stored game's position, and what a player may see."""
+
+from __future__ import annotations
+
+import functools
+
+from foursquare import Card, move_previews, parse_deck, player_view
+from foursquare import Game as EngineGame
+from server.api.formats import iso_datetime
+from server.foursquare.models import Game
+
+
+@functools.lru_cache(maxsize=4096)
+def _deck(cards: str) -> tuple[Card, ...]:
+    """A deal's cards, parsed once per process: every move replays its game from them."""
+    return parse_deck(cards.split())
+
+
+def rebuild(game: Game) -> EngineGame:
+    """The engine's game in the stored game's position, by replaying its moves."""
+    engine = EngineGame(_deck(game.deal.cards))
+    for row, col in game.move_list:
+        engine.play((row, col))
+    return engine
+
+
+def game_output(game: Game, engine: EngineGame | None = None) -> dict:
+    """The API's game object: the engine's player view plus the stored game's identity.
+
+    Nothing here can name an undrawn card or a face-down rank: the position part is exactly
+    ``player_view``, and ``previews`` is computed from nothing else (``move_previews``).
+    """
+    engine = engine if engine is not None else rebuild(game)
+    daily = game.daily
+    view = player_view(engine)
+    if game.status == Game.Status.UNFINISHED:
+        # The rules did not end it, its date did: over, with nothing left to play.
+        view.update(status=game.status, legal_moves=[])
+        previews = []
+    else:
+        previews = move_previews(engine)
+    return {
+        "id": str(game.pk),
+        "mode": game.mode,
+        "date": daily.date.isoformat() if daily is not None else None,
+        "number": daily.number if daily is not None else None,
+        "deal": game.deal_id,
+        **view,
+        "previews": previews,
+        "created_at": iso_datetime(game.created_at),
+        "finished_at": iso_datetime(game.finished_at),
+        "ranked": game.ranked,
+    }
+
+
+def record_output(game: Game) -> dict:
+    return {
+        "deck": game.deal.cards.split(),
+        "moves": [list(move) for move in game.move_list],
+        "status": game.status,
+        "score": game.score,
+    }

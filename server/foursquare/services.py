@@ -1,0 +1,291 @@
+"""Writes on games: starting practice, daily and archive games, and playing a move."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from datetime import date
+
+import psycopg
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from foursquare import Card, IllegalMoveError, deal
+from foursquare import Game as EngineGame
+from server.api import idempotency
+from server.api.models import IdempotencyRecord
+from server.api.problems import DailyUnavailable, GameOver
+from server.boards import services as boards
+from server.dailies import calendar
+from server.foursquare import dailies
+from server.foursquare.background import job_enqueue
+from server.foursquare.engine import rebuild
+from server.foursquare.models import Daily, Deal, Game, Job, Move
+from server.foursquare.problems import (
+    DealNotFound,
+    DealUnavailable,
+    GameNotFound,
+    IllegalMove,
+    StaleMove,
+)
+
+
+def _daily_game(*, player, day: date | None) -> tuple[Game, bool]:
+    day = day or calendar.utc_today()
+    if not calendar.is_playable(day):
+        first, last = calendar.current_dates()
+        raise DailyUnavailable(
+            f"The daily of {day.isoformat()} is not being played now: dailies from "
+            f"{first.isoformat()} to {last.isoformat()} are current somewhere on Earth. "
+            "Past dailies can be replayed with mode \"archive\".",
+        )
+    daily = dailies.daily_get_or_create(day)
+    existing = Game.objects.filter(player=player, daily=daily, mode=Game.Mode.DAILY).first()
+    if existing is not None:
+        return existing, False
+    try:
+        with transaction.atomic():
+            # Ranked or not is decided here, once: claiming the account later changes no
+            # board of a daily already started.
+            game = Game.objects.create(player=player, mode=Game.Mode.DAILY, daily=daily,
+                                       deal=daily.deal,
+                                       ranked=boards.player_ranked_on(player, daily.date))
+            boards.daily_start_record(game=game)
+        return game, True
+    except IntegrityError:  # a simultaneous request created it: the constraint decided
+        return Game.objects.get(player=player, daily=daily, mode=Game.Mode.DAILY), False
+
+
+def _archive_game(*, player, day: date | None) -> Game:
+    if day is None or not calendar.is_archived(day):
+        raise DailyUnavailable(
+            "The archive holds past dailies from the launch date until the oldest date still "
+            "being played somewhere on Earth; send one as \"date\"."
+        )
+    daily = dailies.daily_get_or_create(day)
+    return Game.objects.create(player=player, mode=Game.Mode.ARCHIVE, daily=daily,
+                               deal=daily.deal)
+
+
+def _practice_game(*, player, deal_id: str | None) -> Game:
+    if deal_id is None:
+        deal_row = Deal.from_deck(deal(secrets.token_bytes(32)))
+        deal_row.save()
+    else:
+        deal_row = Deal.objects.select_related("daily").filter(pk=deal_id).first()
+        if deal_row is None:
+            raise DealNotFound(f"There is no deal {deal_id!r}.")
+        daily = getattr(deal_row, "daily", None)
+        if daily is not None and not calendar.is_archived(daily.date):
+            raise DealUnavailable(
+                f"Deal {deal_id!r} is the daily of {daily.date.isoformat()}, still being "
+                "played; start it as your daily instead."
+            )
+    return Game.objects.create(player=player, mode=Game.Mode.PRACTICE, deal=deal_row)
+
+
+def game_start(*, player, mode: str, day: date | None = None,
+               deal_id: str | None = None) -> tuple[Game, bool]:
+    """Start (or, for a daily already started, find) a game. Returns (game, created)."""
+    if mode == Game.Mode.DAILY:
+        return _daily_game(player=player, day=day)
+    if mode == Game.Mode.ARCHIVE:
+        return _archive_game(player=player, day=day), True
+    return _practice_game(player=player, deal_id=deal_id), True
+
+
+# A move is the request every player sends forty times a game, so its statements are written
+# out once here: building them with the ORM took several times the database's own work.
+_GAME_FIELDS = [field.attname for field in Game._meta.concrete_fields]
+# The columns game_from_row reads, in its order, for statements that select a game.
+GAME_COLUMNS_SQL = (
+    ", ".join(f'g."{field.column}"' for field in Game._meta.concrete_fields)
+    + ', d."cards", dl."number"'
+)
+_LOCK_SQL = (
+    f'SELECT {GAME_COLUMNS_SQL} FROM "{Game._meta.db_table}" g '
+    f'JOIN "{Deal._meta.db_table}" d ON d."id" = g."deal_id" '
+    f'LEFT JOIN "{Daily._meta.db_table}" dl ON dl."date" = g."daily_id" '
+    'WHERE g."id" = %s AND g."player_id" = %s FOR UPDATE OF g'
+)
+# The move, the game's new state and (optionally) the stored answer for its Idempotency-Key,
+# in one statement, on condition that the game still has the moves it was checked against.
+_STORE_MOVE_SQL = (
+    f'WITH moved AS (UPDATE "{Game._meta.db_table}" SET "move_list" = %s::jsonb, '
+    '"moves_played" = %s, "status" = %s, "score" = %s, "finished_at" = %s, "updated_at" = %s '
+    'WHERE "id" = %s AND "moves_played" = %s RETURNING "id"), '
+    f'stored AS (INSERT INTO "{Move._meta.db_table}" '
+    '("game_id", "number", "row", "col", "card", "played_at") '
+    'SELECT "id", %s, %s, %s, %s, %s FROM moved) '
+)
+_STORE_ANSWER_SQL = (
+    f', remembered AS (INSERT INTO "{IdempotencyRecord._meta.db_table}" '
+    f'({idempotency.RECORD_COLUMNS_SQL}) SELECT %s, %s, %s, %s, %s, %s FROM moved) '
+)
+_MOVED_SQL = "SELECT count(*) FROM moved"
+
+
+def execute_prepared(sql: str, parameters: list):
+    """Run a statement of a move and return its one row (PostgreSQL only).
+
+    Prepared: PostgreSQL parses and plans it once per connection, not once per move. Django's
+    cursors bind parameters on the client, which rules that out, so it runs on psycopg's own
+    (server-side binding) cursor over Django's connection, in its transaction if one is open,
+    with Django's translation of driver errors (a database outage stays a 503).
+    """
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, parameters, prepare=True)
+        return cursor.fetchone()
+
+
+def move_store(*, game: Game, played: int, card: Card, row: int, col: int,
+               answer: tuple | None = None) -> bool:
+    """Store the move ``move_apply`` just played on ``game`` (which had ``played`` moves), the
+    game's new state and, with ``answer`` = (player id, key, request hash, body), the stored
+    answer for its key, in one statement (PostgreSQL). False, storing nothing, if the game no
+    longer has ``played`` moves."""
+    parameters = [
+        json.dumps(game.move_list), game.moves_played, game.status, game.score,
+        game.finished_at, game.updated_at, game.pk, played,
+        played, row, col, str(card), game.updated_at,
+    ]
+    sql = _STORE_MOVE_SQL
+    if answer is not None:
+        parameters += [*answer[:3], 200, answer[3], game.updated_at]
+        sql += _STORE_ANSWER_SQL
+    (moved,) = execute_prepared(sql + _MOVED_SQL, parameters)
+    return moved == 1
+
+
+def game_lock(*, player, game_id) -> Game:
+    """The player's game (with its deal and daily), locked for update until the transaction
+    ends; 404 for anyone else's."""
+    if connection.vendor != "postgresql":
+        return _game_lock_orm(player=player, game_id=game_id)
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_SQL, [game_id, player.pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise GameNotFound()
+    return game_from_row(row)
+
+
+
+def game_from_row(row) -> Game:
+    """A game (with its deal and daily) from a row of GAME_COLUMNS_SQL, as the ORM would have
+    built it."""
+    *values, cards, number = row
+    game = Game.from_db(connection.alias, _GAME_FIELDS, values)
+    if isinstance(game.move_list, str):  # jsonb arrives as text; the ORM would decode it
+        game.move_list = json.loads(game.move_list)
+    game._state.fields_cache["deal"] = Deal.from_db(connection.alias, ["id", "cards"],
+                                                    [game.deal_id, cards])
+    game._state.fields_cache["daily"] = (
+        Daily.from_db(connection.alias, ["date", "number"], [game.daily_id, number])
+        if game.daily_id is not None else None
+    )
+    return game
+
+
+def _game_lock_orm(*, player, game_id) -> Game:
+    """``game_lock`` for databases other than PostgreSQL: the hand-written statements rely
+    on PostgreSQL's syntax (FOR UPDATE OF, WITH ... INSERT) and on psycopg's types."""
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("deal", "daily")
+        .filter(pk=game_id, player=player)
+        .first()
+    )
+    if game is None:
+        raise GameNotFound()
+    return game
+
+
+def move_apply(*, game: Game, row: int, col: int,
+               expected_move: int | None) -> tuple[EngineGame, Card]:
+    """Play the current card of ``game`` at (row, col) in memory: the engine's game after it,
+    and the card played. ``game``'s fields take their new values; nothing is stored.
+
+    Raises a problem (and changes nothing) for a finished game, a stale move number or an
+    illegal placement.
+    """
+    if game.is_over:
+        raise GameOver(f"The game is over ({game.status}); no move can be played.")
+    if game.mode == Game.Mode.DAILY and not calendar.is_playable(game.daily_id):
+        raise GameOver(
+            f"The daily of {game.daily_id.isoformat()} closed unfinished at "
+            f"{calendar.closes_at(game.daily_id).isoformat().replace('+00:00', 'Z')}, when its "
+            "date had ended everywhere on Earth; no move can be played."
+        )
+    if expected_move is not None and expected_move != game.moves_played:
+        raise StaleMove(
+            f"You sent move {expected_move}, but {game.moves_played} moves have been played.",
+            moves_played=game.moves_played,
+        )
+    engine = rebuild(game)
+    card = engine.current
+    try:
+        engine.play((row, col))
+    except IllegalMoveError as error:
+        raise IllegalMove(str(error), legal_moves=[list(m) for m in engine.legal_moves()]) \
+            from None
+    now = timezone.now()
+    game.move_list = [*game.move_list, [row, col]]
+    game.moves_played = engine.moves_played
+    game.status = engine.status
+    game.score = engine.score
+    if engine.status != Game.Status.PLAYING:
+        game.finished_at = now
+    game.updated_at = now
+    return engine, card
+
+
+def move_play(*, game: Game, row: int, col: int, expected_move: int | None) -> EngineGame:
+    """Play the current card of a locked game at (row, col) and store the move. Returns the
+    engine's game.
+
+    The caller holds the row lock, and the unique (game, number) constraint on moves backs
+    it: a move number can never be stored twice.
+    """
+    engine, card = move_apply(game=game, row=row, col=col, expected_move=expected_move)
+    number = game.moves_played - 1
+    if connection.vendor == "postgresql":
+        if not move_store(game=game, played=number, card=card, row=row, col=col):
+            raise RuntimeError(f"game {game.pk} moved on while locked")  # the lock forbids it
+    else:  # SQLite (`make run`): the same writes through the ORM
+        Move.objects.create(game=game, number=number, row=row, col=col, card=str(card),
+                            played_at=game.updated_at)
+        game.save(update_fields=["move_list", "moves_played", "status", "score",
+                                 "finished_at", "updated_at"])
+    if engine.status != Game.Status.PLAYING and game.mode == Game.Mode.DAILY:
+        boards.daily_result_record(game=game)  # same transaction: ranks never lag the game
+    return engine
+
+
+def dailies_close(*, player=None, now=None) -> int:
+    """Mark the daily games left unfinished when their date closed (``calendar.closes_at``) as
+    over, ``unfinished``: all of them, or ``player``'s. Returns how many.
+
+    Whether a daily can still be played never depends on this having run (``move_apply``
+    checks the date); it makes what the games say agree with that, so it runs before the
+    reads that show a player's games and, for everyone, in the worker's housekeeping.
+    """
+    first_open, _ = calendar.current_dates(now)
+    games = Game.objects.filter(mode=Game.Mode.DAILY, status=Game.Status.PLAYING,
+                                daily_id__lt=first_open)
+    if player is not None:
+        games = games.filter(player=player)
+    closed = 0
+    # Per date, so that each game's end is the moment its date closed.
+    for day in games.values_list("daily_id", flat=True).distinct().order_by():
+        closed += games.filter(daily_id=day).update(
+            status=Game.Status.UNFINISHED, finished_at=calendar.closes_at(day),
+            updated_at=timezone.now())
+    return closed
+
+
+def analysis_request(*, game: Game) -> Job:
+    """The background job analysing a finished game, enqueued if it was not yet."""
+    with transaction.atomic():
+        return job_enqueue(kind=Job.Kind.GAME_ANALYSE, key=str(game.pk))

@@ -1,7 +1,0 @@
-from django.apps import AppConfig
-
-
-class GamesConfig(AppConfig):
-    name = "server.games"
-    label = "games"
-    default_auto_field = "django.db.models.BigAutoField"

@@ -1,7 +1,0 @@
-from django.apps import AppConfig
-
-
-class LiveConfig(AppConfig):
-    name = "server.live"
-    label = "live"
-    verbose_name = "Live updates"

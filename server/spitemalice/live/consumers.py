@@ -1,0 +1,311 @@
+"""The socket of one match, ``/ws/spite-malice/matches/<id>``: the match's events as they are
+stored, from the connected player's seat, and who is at the table.
+
+The events pushed are exactly the feed's (``GET .../events``), read from the database by
+``selectors.events_of`` for this socket's seat after the last number it sent: in order, none
+twice, none missing. What tells a socket to read is a notice on the channel layer
+(``server.spitemalice.live.publish``), and a check of the feed every ``LIVE_POLL_SECONDS``
+besides, which
+covers a notice lost and, in the embedded default, the app's other processes (its in-memory
+layer reaches only its own). docs/API.md describes the messages and close codes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import uuid
+from urllib.parse import parse_qs
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.db import DatabaseError
+
+from server.players.models import AccessToken
+from server.players.tokens import access_of
+from server.spitemalice.live import presence, publish
+from server.spitemalice.models import Match
+from server.spitemalice.selectors import EVENTS_PER_PAGE, events_of
+
+logger = logging.getLogger(__name__)
+
+AUTH_SECONDS = 10
+MAX_AFTER = 10**9  # the feed's own bound on ``after``
+
+BAD_MESSAGE = 4400  # not JSON, not an object, an unknown type, or a bad ``after``
+BAD_TOKEN = 4401  # no token in time, or a token that is unknown or revoked
+NOT_YOURS = 4403  # no such match, or not a player of it
+SERVER_ERROR = 1011  # the database failed: reconnect with ``after`` and catch up
+
+
+def _in_thread(function):
+    # The reads run in the thread pool, not the one thread that ``thread_sensitive`` work
+    # shares: a hundred sockets reading at once should not queue behind each other.
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
+@_in_thread
+def _seat_of(token: str, match_id) -> tuple[str, int | None, int | None, int, int | None]:
+    """("ok" | "bad_token" | "not_yours", seat, bot seat, the match's latest event, the
+    token's id)."""
+    access = access_of(token)
+    if access is None:
+        return "bad_token", None, None, 0, None
+    match = (Match.objects.filter(pk=match_id)
+             .values("player0_id", "player1_id", "bot_seat", "event").first())
+    players = (match or {}).get("player0_id"), (match or {}).get("player1_id")
+    if match is None or access.player.pk not in players:
+        return "not_yours", None, None, 0, None
+    return ("ok", players.index(access.player.pk), match["bot_seat"], match["event"],
+            access.pk)
+
+
+@_in_thread
+def _token_alive(token_id: int) -> bool:
+    """The token still exists and its player is active (not signed out, revoked or
+    deactivated)."""
+    return AccessToken.objects.filter(pk=token_id, player__is_active=True).exists()
+
+
+@_in_thread
+def _events_after(match_id, seat: int, after: int, latest: int | None
+                  ) -> tuple[list[dict], int]:
+    """The seat's events after ``after`` as the feed gives them. ``latest``: the match's latest
+    event number if a notice told it (one read), else it is read first (a match with nothing
+    new then costs that one small read)."""
+    if latest is None:
+        match = Match.objects.only("id", "event").filter(pk=match_id).first()
+        if match is None or match.event <= after:
+            return [], after
+    else:
+        match = Match(pk=match_id, event=latest)
+    return events_of(match, seat, after)
+
+
+def _in_thread_presence(function):
+    # The cache's calls block too (a file, or Redis), and touch no database.
+    return sync_to_async(function, thread_sensitive=False)
+
+
+def _query_after(query_string: bytes) -> int | None | bool:
+    """``?after=N``: N, None when absent, False when malformed."""
+    values = parse_qs(query_string.decode("latin-1"), keep_blank_values=True).get("after")
+    if values is None:
+        return None
+    value = values[-1]
+    if len(values) != 1 or not value.isascii() or not value.isdigit() or int(value) > MAX_AFTER:
+        return False
+    return int(value)
+
+
+def _bearer_of(headers) -> str | None | bool:
+    """The handshake's ``Authorization: Bearer <token>``: the token, None when absent, False
+    when it is not a Bearer token."""
+    for name, value in headers:
+        if name.lower() == b"authorization":
+            parts = value.split()
+            if len(parts) != 2 or parts[0].lower() != b"bearer" or not parts[1].isascii():
+                return False
+            return parts[1].decode("ascii")
+    return None
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.match_id = uuid.UUID(str(self.scope["url_route"]["kwargs"]["match_id"]))
+        self.group = publish.group_of(self.match_id)
+        self.socket_id = uuid.uuid4().hex
+        self.seat: int | None = None
+        self.bot_seat: int | None = None
+        self.last = 0
+        self.slot: int | None = None
+        self.token_id: int | None = None
+        self.seats_sent: list[bool] | None = None
+        self.joined = False
+        self.closed = False
+        self.tasks: list[asyncio.Task] = []
+        self.pushing = asyncio.Lock()
+        await self.accept()
+        self.after = _query_after(self.scope.get("query_string", b""))
+        if self.after is False:
+            await self._close(BAD_MESSAGE)
+            return
+        token = _bearer_of(self.scope.get("headers", []))
+        if token is False:
+            await self._close(BAD_TOKEN)
+        elif token is not None:
+            await self._authenticate(token)
+        else:
+            self.tasks.append(asyncio.create_task(self._auth_deadline()))
+
+    async def _auth_deadline(self) -> None:
+        await asyncio.sleep(AUTH_SECONDS)
+        if self.seat is None and not self.closed:
+            await self._close(BAD_TOKEN)
+
+    async def _authenticate(self, token: str) -> None:
+        try:
+            verdict, seat, bot_seat, latest, self.token_id = await _seat_of(token,
+                                                                            self.match_id)
+        except DatabaseError:
+            logger.warning("live socket refused: the database failed", exc_info=True)
+            await self._close(SERVER_ERROR)
+            return
+        if verdict != "ok":
+            await self._close(BAD_TOKEN if verdict == "bad_token" else NOT_YOURS)
+            return
+        self.seat, self.bot_seat = seat, bot_seat
+        # Joined before the cursor is set: a notice sent meanwhile finds the socket listening.
+        await self._join()
+        publish.serve_from(asyncio.get_running_loop())
+        self.last = latest if self.after is None else min(self.after, latest)
+        self.slot = await _in_thread_presence(presence.arrive)(self.match_id, seat,
+                                                               self.socket_id)
+        await self._send({"type": "ready", "seat": seat, "last": latest})
+        await self._push()
+        await self._presence_changed()
+        self.tasks.append(asyncio.create_task(self._tick()))
+
+    async def _join(self) -> None:
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            self.joined = True
+        except Exception:  # the layer is down: the feed checks serve until it is back
+            logger.warning("live socket without notices for now", exc_info=True)
+
+    # --- client messages ---
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        if self.closed:
+            return
+        try:
+            message = json.loads(text_data) if text_data is not None else None
+        except ValueError:
+            message = None
+        kind = message.get("type") if isinstance(message, dict) else None
+        if self.seat is None:
+            if kind == "auth" and isinstance(message.get("token"), str) and message["token"]:
+                await self._authenticate(message["token"])
+            else:
+                await self._close(BAD_TOKEN if kind is not None else BAD_MESSAGE)
+        elif kind == "ping":
+            await self._send({"type": "pong"})
+        elif kind != "auth":  # a second auth changes nothing
+            await self._close(BAD_MESSAGE)
+
+    # --- the layer's notices ---
+
+    async def events_stored(self, message: dict) -> None:
+        latest = message.get("last", 0)
+        if self.seat is not None and latest > self.last:
+            await self._push(latest)
+
+    async def presence_changed(self, message: dict) -> None:
+        if self.seat is not None:
+            await self._send_presence(message.get("seats"))
+
+    # --- pushing ---
+
+    async def _push(self, latest: int | None = None) -> None:
+        """Send the seat's events after the last one sent, page by page (``latest``: the
+        number a notice gave)."""
+        async with self.pushing:
+            while not self.closed:
+                if latest is not None and latest <= self.last:
+                    return  # sent meanwhile
+                try:
+                    events, last = await _events_after(self.match_id, self.seat, self.last,
+                                                       latest)
+                except DatabaseError:
+                    logger.warning("live socket closed: the database failed", exc_info=True)
+                    await self._close(SERVER_ERROR)
+                    return
+                if events:
+                    await self._send({"type": "events", "events": events, "last": last})
+                    self.last = last
+                if len(events) < EVENTS_PER_PAGE:
+                    return
+
+    async def _send_presence(self, seats: list[bool] | None = None) -> None:
+        if seats is None:
+            seats = await _in_thread_presence(presence.seats_connected)(
+                self.match_id, bot_seat=self.bot_seat)
+        if seats != self.seats_sent and not self.closed:
+            self.seats_sent = seats
+            await self._send({"type": "presence", "seats": seats})
+
+    async def _presence_changed(self) -> None:
+        """Send this socket the table as it is now, and tell the others."""
+        seats = await _in_thread_presence(presence.seats_connected)(
+            self.match_id, bot_seat=self.bot_seat)
+        await self._send_presence(seats)
+        publish.send(self.group, {"type": "presence.changed", "seats": seats})
+
+    async def _tick(self) -> None:
+        """Check the feed every LIVE_POLL_SECONDS; keep the presence slot alive and look at
+        who is there (a killed worker's sockets age out) every heartbeat; close the socket once
+        its token is gone (checked every LIVE_TOKEN_CHECK_SECONDS)."""
+        now = time.monotonic()
+        poll_due = now + settings.LIVE_POLL_SECONDS
+        beat_due = now + presence.HEARTBEAT_SECONDS
+        token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
+        while not self.closed:
+            await asyncio.sleep(max(0.0, min(poll_due, beat_due, token_due) - time.monotonic()))
+            try:
+                now = time.monotonic()
+                if now >= token_due:
+                    token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
+                    if not await _token_alive(self.token_id):
+                        await self._close(BAD_TOKEN)  # signed out or revoked meanwhile
+                        return
+                if now >= poll_due:
+                    poll_due = now + settings.LIVE_POLL_SECONDS
+                    await self._push()
+                if now >= beat_due:
+                    beat_due = now + presence.HEARTBEAT_SECONDS
+                    if not self.joined:
+                        await self._join()
+                    self.slot = await _in_thread_presence(presence.heartbeat)(
+                        self.match_id, self.seat, self.socket_id, self.slot)
+                    await self._send_presence()
+            except Exception:  # one bad tick must not end the socket's checks
+                logger.exception("live socket tick failed")
+
+    async def _send(self, message: dict) -> None:
+        try:
+            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        except OSError:
+            # The client went between the check and the send (uvicorn's ClientDisconnected is
+            # an OSError): nothing is left to tell it, and the disconnect that follows cleans
+            # up. Not an error worth a traceback in the log: sockets drop all the time.
+            self.closed = True
+
+    # --- closing ---
+
+    async def _close(self, code: int) -> None:
+        if not self.closed:
+            self.closed = True
+            await self.close(code=code)
+
+    async def disconnect(self, code) -> None:
+        self.closed = True
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.seat is None:
+            return
+        if self.joined:
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+        await _in_thread_presence(presence.leave)(self.match_id, self.seat, self.socket_id,
+                                                  self.slot)
+        seats = await _in_thread_presence(presence.seats_connected)(
+            self.match_id, bot_seat=self.bot_seat)
+        publish.send(self.group, {"type": "presence.changed", "seats": seats})
