@@ -166,6 +166,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "server.core",
+    "server.jobs",
     "server.players",
     "server.games",
     "server.boards",
@@ -410,7 +411,7 @@ SPITE_MALICE_BOT_SECONDS = float(os.environ.get("SPITE_MALICE_BOT_SECONDS", "").
 SPITE_MALICE_CLOCK_GAP_SECONDS = float(
     os.environ.get("SPITE_MALICE_CLOCK_GAP_SECONDS", "").strip() or 10.0)
 
-# Background work (server.games.background): "thread" runs jobs in this process as soon as
+# Background work (server.jobs.background): "thread" runs jobs in this process as soon as
 # they are recorded; "off" leaves them to `manage.py run_jobs` (a worker process).
 FOURSQUARE_BACKGROUND = os.environ.get("FOURSQUARE_BACKGROUND", "").strip() or "thread"
 if FOURSQUARE_BACKGROUND not in ("thread", "off"):

@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from foursquare import Card, deal
-from server.games.models import Daily, Deal, Job
+from server.games.models import Daily, Deal
 
 EARLIEST_OFFSET = timedelta(hours=-12)  # Baker Island
 LATEST_OFFSET = timedelta(hours=14)  # Kiribati, Line Islands
@@ -86,9 +86,10 @@ def daily_get_or_create(day: date, *, prepare_later: bool = True) -> Daily:
             deal_row.save()
             daily = Daily.objects.create(date=day, number=daily_number(day), deal=deal_row)
             if prepare_later:
-                from server.games.background import job_enqueue
+                from server.games.tasks import DAILY_PREPARE
+                from server.jobs.background import job_enqueue
 
-                job_enqueue(kind=Job.Kind.DAILY_PREPARE, key=day.isoformat())
+                job_enqueue(kind=DAILY_PREPARE, key=day.isoformat())
             return daily
     except IntegrityError:
         return Daily.objects.select_related("deal").get(date=day)

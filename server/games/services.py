@@ -15,9 +15,8 @@ from foursquare import Game as EngineGame
 from server.api import idempotency
 from server.boards import services as boards
 from server.games import dailies
-from server.games.background import job_enqueue
 from server.games.engine import rebuild
-from server.games.models import Daily, Deal, Game, IdempotencyRecord, Job, Move
+from server.games.models import Daily, Deal, Game, IdempotencyRecord, Move
 from server.games.problems import (
     DailyUnavailable,
     DealNotFound,
@@ -27,6 +26,9 @@ from server.games.problems import (
     IllegalMove,
     StaleMove,
 )
+from server.games.tasks import GAME_ANALYSE
+from server.jobs.background import job_enqueue
+from server.jobs.models import Job
 
 
 def _daily_game(*, player, day: date | None) -> tuple[Game, bool]:
@@ -287,4 +289,4 @@ def dailies_close(*, player=None, now=None) -> int:
 def analysis_request(*, game: Game) -> Job:
     """The background job analysing a finished game, enqueued if it was not yet."""
     with transaction.atomic():
-        return job_enqueue(kind=Job.Kind.GAME_ANALYSE, key=str(game.pk))
+        return job_enqueue(kind=GAME_ANALYSE, key=str(game.pk))

@@ -14,7 +14,6 @@ from server.api.views import ApiView
 from server.games import analysis, fastmove, selectors, services
 from server.games import serializers as s
 from server.games.engine import game_output, rebuild, record_output
-from server.games.models import Job
 from server.games.pagination import CURSOR_PATTERN, GamePagination
 from server.games.problems import (
     AnalysisUnavailable,
@@ -22,6 +21,7 @@ from server.games.problems import (
     GameOver,
     HintsNotAllowed,
 )
+from server.jobs.models import Job
 
 TAG = ["games"]
 IDEMPOTENCY_PARAMETER = OpenApiParameter(

@@ -25,8 +25,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from server.games import dailies
-from server.games.background import job_enqueue
-from server.games.models import Job
+from server.jobs.background import job_enqueue
+from server.jobs.models import Job
 from server.live.publish import events_stored
 from server.players.models import Player
 from server.ratings import services as ratings
