@@ -17,6 +17,7 @@ def register() -> None:
     from server.spitemalice import clocks, services
 
     background.register_task(services.BOT_JOB, services.bot_turn_job,
+                             given_up=services.bot_turn_give_up,
                              stale_after=BOT_TURN_STALE_AFTER)
     # Safe in every process at once (clocks.py says why): no lease, every process watches.
     background.register_periodic("spite-malice clocks", clocks.SWEEP_SECONDS, clocks.sweep,
