@@ -99,4 +99,3 @@ def test_without_collected_files_the_page_names_the_sources(client):
     html = client.get("/").content.decode()
     assert '<script type="module" src="/static/app.js"></script>' in html
     assert '<link rel="modulepreload" href="/static/foursquare/today.js">' in html
-
