@@ -13,11 +13,11 @@ This module knows no game. Each app declares its work from its ``AppConfig.ready
 
 ``job_enqueue`` records a job (once per kind and key) and, when the surrounding transaction
 commits, hands it to this process's runner thread, so a request never waits for it and a bot
-reply starts within a millisecond or two of its request's commit (docs/OPERATIONS.md,
-"Background work", has the measurements). ``FOURSQUARE_BACKGROUND = "off"`` leaves jobs
-pending for ``manage.py run_jobs`` (a worker process; the better choice in production, since
-the bot's CPU work then does not share the web process's interpreter lock) or, in tests, for a
-direct ``job_run`` call.
+turn starts some 10 ms after its request's commit (docs/OPERATIONS.md, "Background work", has
+the measurements). ``FOURSQUARE_BACKGROUND = "off"`` leaves jobs pending for
+``manage.py run_jobs`` (a worker process; the better choice in production, since the bot's CPU
+work then does not share the web process's interpreter lock), which on PostgreSQL the commit
+wakes at once (``NOTIFY``; ``job_wait``), or, in tests, for a direct ``job_run`` call.
 
 **Attempts.** Whoever runs a job claims it first, flipping it from pending to running in one
 compare-and-set statement that also counts the attempt, so the thread and a worker never run
@@ -47,7 +47,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, close_old_connections, connection, transaction
+from django.db import (
+    DatabaseError,
+    IntegrityError,
+    close_old_connections,
+    connection,
+    transaction,
+)
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -62,6 +68,7 @@ TICK_SECONDS = 1.0  # how often the runner thread looks whether a periodic check
 LEASE_POLL_SECONDS = 60.0  # how often a process asks for a ``once`` check's lease, at most
 LEFTOVER_SECONDS = 30.0  # the runner's look for jobs nobody is running; also their grace
 LEFTOVERS_PER_PASS = 10
+NOTIFY_CHANNEL = "foursquare_jobs"  # PostgreSQL: a job was recorded (``job_wait``)
 _KIND_LENGTH = Job._meta.get_field("kind").max_length
 _HOLDER = f"{socket.gethostname()}:{os.getpid()}"[:64]
 
@@ -276,9 +283,42 @@ def job_enqueue(*, kind: str, key: str) -> Job:
     runnable = job.status == Job.Status.PENDING or (
         job.status == Job.Status.RUNNING and job.started_at is not None
         and job.started_at < now - _stale_after(job.kind))
-    if runnable and settings.FOURSQUARE_BACKGROUND == "thread":
+    if not runnable:
+        return job
+    if settings.FOURSQUARE_BACKGROUND == "thread":
         transaction.on_commit(lambda: _submit(job.pk))
+    elif connection.vendor == "postgresql":
+        # Delivered when the transaction commits, and never if it rolls back.
+        with connection.cursor() as cursor:
+            cursor.execute(f"NOTIFY {NOTIFY_CHANNEL}")
     return job
+
+
+_listening = None  # the PostgreSQL connection that LISTENs, once ``job_wait`` has asked
+
+
+def job_wait(seconds: float) -> None:
+    """Wait for a job to be recorded, ``seconds`` at most (a worker with nothing to do). On
+    PostgreSQL ``job_enqueue``'s NOTIFY ends the wait as its transaction commits; elsewhere
+    the wait is the whole ``seconds``. A connection opened since (``CONN_MAX_AGE``) LISTENs
+    afresh; a job recorded while none listened waits out the rest of one wait at most."""
+    global _listening
+    if connection.vendor != "postgresql":
+        time.sleep(seconds)
+        return
+    try:
+        connection.ensure_connection()
+        raw = connection.connection
+        if _listening is not raw:
+            with connection.cursor() as cursor:
+                cursor.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            _listening = raw
+        for _ in raw.notifies(timeout=seconds, stop_after=1):
+            pass
+    except DatabaseError:  # the database went away: the next query reconnects
+        connection.close()
+        _listening = None
+        time.sleep(seconds)
 
 
 def _stale_after(kind: str) -> timedelta:

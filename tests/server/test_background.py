@@ -5,10 +5,13 @@ one process of several run a pass; and a queue that imports no game."""
 from __future__ import annotations
 
 import ast
+import threading
+import time
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from server.jobs import background
@@ -172,3 +175,28 @@ def test_runners_at_once_run_a_once_check_once_per_interval(registry):
     assert "test pass" not in background.Ticker().run_due()  # a runner started since
     Lease.objects.filter(name="periodic:test pass").update(expires_at=timezone.now())
     assert background.Ticker().run_due()["test pass"] == 1 and len(passes) == 2
+
+
+@pytest.mark.postgresql  # elsewhere a worker just waits out its poll
+@pytest.mark.django_db(transaction=True)
+def test_a_waiting_worker_wakes_as_soon_as_a_job_is_recorded(registry, monkeypatch):
+    monkeypatch.setattr(background, "_listening", None)
+    background.register_task("wake", lambda key: None)
+    listening, waited = threading.Event(), []
+
+    def worker():
+        try:
+            background.job_wait(0)  # it listens from now on
+            listening.set()
+            started = time.monotonic()
+            background.job_wait(60)
+            waited.append(time.monotonic() - started)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    assert listening.wait(10)
+    job_enqueue(kind="wake", key="k")  # committed at once: no transaction around it
+    thread.join(60)
+    assert waited and waited[0] < 30  # woken by the commit, not by the end of its wait

@@ -6,12 +6,10 @@ over, of both games), the hourly passes shared with the in-process runners by th
 
 from __future__ import annotations
 
-import time
-
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from server.jobs.background import Ticker, job_run_next, periodic_checks
+from server.jobs.background import Ticker, job_run_next, job_wait, periodic_checks
 
 
 class Command(BaseCommand):
@@ -21,7 +19,8 @@ class Command(BaseCommand):
         parser.add_argument("--once", action="store_true",
                             help="Stop when no job is pending instead of waiting for more.")
         parser.add_argument("--poll", type=float, default=2.0,
-                            help="Seconds to wait when no job is pending (default 2).")
+                            help="Seconds to wait when no job is pending (default 2); on "
+                                 "PostgreSQL a job recorded meanwhile ends the wait at once.")
 
     def handle(self, *args, once, poll, **options):
         reports = {periodic.name: periodic.report for periodic in periodic_checks()}
@@ -34,7 +33,7 @@ class Command(BaseCommand):
             if job is None:
                 if once:
                     return
-                time.sleep(poll)
+                job_wait(poll)
                 close_old_connections()  # a worker outlives its connections' allowed age
                 continue
             self.stdout.write(f"{job.kind} {job.key}: {job.status}")
