@@ -12,18 +12,19 @@ const main = document.getElementById("main");
 const header = document.getElementById("site-header");
 
 const ROUTES = {
-  "": { section: "today", load: () => import("./components/today.js") },
-  game: { section: null, load: () => import("./components/game-page.js") },
-  practice: { section: "practice", load: () => import("./components/practice.js") },
-  challenge: { section: "practice", load: () => import("./components/challenge.js") },
-  archive: { section: "practice", load: () => import("./components/archive.js") },
-  boards: { section: "boards", load: () => import("./components/boards.js") },
+  "": { section: "today", load: () => import("./foursquare/today.js") },
+  game: { section: null, load: () => import("./foursquare/game-page.js") },
+  practice: { section: "practice", load: () => import("./foursquare/practice.js") },
+  challenge: { section: "practice", load: () => import("./foursquare/challenge.js") },
+  archive: { section: "practice", load: () => import("./foursquare/archive.js") },
+  boards: { section: "boards", load: () => import("./foursquare/boards.js") },
+  "boards/spite-malice": { section: "boards", load: () => import("./spitemalice/lobby/boards.js") },
   leagues: { section: "leagues", load: () => import("./components/leagues.js") },
   join: { section: "leagues", load: () => import("./components/leagues.js") },
   stats: { section: "stats", load: () => import("./components/stats.js") },
   profile: { section: "profile", load: () => import("./components/profile.js") },
-  rules: { section: "rules", load: () => import("./components/rules.js") },
-  tutorial: { section: "rules", load: () => import("./components/tutorial.js") },
+  rules: { section: "rules", load: () => import("./foursquare/rules.js") },
+  tutorial: { section: "rules", load: () => import("./foursquare/tutorial.js") },
   // Spite & Malice's lobby: its match list, new matches, invitations, rules and tutorial.
   "spite-malice": { section: "matches", load: () => import("./spitemalice/lobby/index.js") },
   // A match's table: #/spite-malice/match/<id>.

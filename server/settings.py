@@ -167,6 +167,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "server.core",
     "server.api",
+    "server.jobs",
     "server.players",
     "server.foursquare",
     "server.boards",
@@ -411,7 +412,7 @@ SPITE_MALICE_BOT_SECONDS = float(os.environ.get("SPITE_MALICE_BOT_SECONDS", "").
 SPITE_MALICE_CLOCK_GAP_SECONDS = float(
     os.environ.get("SPITE_MALICE_CLOCK_GAP_SECONDS", "").strip() or 10.0)
 
-# Background work (server.foursquare.background): "thread" runs jobs in this process as soon as
+# Background work (server.jobs.background): "thread" runs jobs in this process as soon as
 # they are recorded; "off" leaves them to `manage.py run_jobs` (a worker process).
 FOURSQUARE_BACKGROUND = os.environ.get("FOURSQUARE_BACKGROUND", "").strip() or "thread"
 if FOURSQUARE_BACKGROUND not in ("thread", "off"):

@@ -1,8 +1,13 @@
-// The pieces every board page shares: the line that says what a board covers, where you stand,
-// the bot's reference line, and the switch between the two games' boards.
+// The pieces every board page shares (Foursquare's, Spite & Malice's, a league's): the line
+// that says what a board covers, where you stand, the bot's reference line, and the switch
+// between the two games' boards. A module of its own, so no two board modules import each
+// other (hashed names allow no cycle).
 
 import { h } from "../lib/dom.js";
 import { current, t } from "../i18n.js";
+
+/** The periods of Foursquare's boards, global and a league's. */
+export const PERIODS = ["day", "week", "all"];
 
 /** The line under a board's title: which day, week or span it covers. */
 export function boardSpan(board) {

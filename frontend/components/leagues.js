@@ -8,12 +8,12 @@ import { RULE_PARAMS, problemView } from "../lib/problems.js";
 import { navigate, redirect } from "../lib/router.js";
 import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
-import { PERIODS, boardSpan, gameSwitch, standingLine } from "./boards.js";
+import { PERIODS, boardSpan, gameSwitch, standingLine } from "./board-parts.js";
 import { field, form } from "./form.js";
 import { needsName, playerNameField, saveName } from "./player-name.js";
 import { leaderboardTable } from "./leaderboard-table.js";
 import { toast } from "./toast.js";
-import { loading } from "./today.js";
+import { loading } from "./loading.js";
 
 export const inviteLink = (code) => `${location.origin}/#/join/${encodeURIComponent(code)}`;
 

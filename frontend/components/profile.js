@@ -9,7 +9,7 @@ import { RULE_PARAMS } from "../lib/problems.js";
 import { t } from "../i18n.js";
 import { field, form } from "./form.js";
 import { toast } from "./toast.js";
-import { loading } from "./today.js";
+import { loading } from "./loading.js";
 
 export default async function profile(root, route, { signal }) {
   replace(root, loading());

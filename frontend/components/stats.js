@@ -1,12 +1,11 @@
-// Your statistics: dailies played, win rate, streaks, the distribution of your winning scores
-// and your latest dailies.
+// Your statistics, #/stats: each game's part, Foursquare's (../foursquare/stats.js) and under
+// it Spite & Malice's once you have played it (a module of its own, with its own strings).
 
 import * as api from "../api.js";
 import { h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
-import { current, t } from "../i18n.js";
-import { barChart } from "./bar-chart.js";
-import { loading } from "./today.js";
+import { t } from "../i18n.js";
+import { loading } from "./loading.js";
 
 export default async function stats(root, route, { signal }) {
   const body = h("div", {}, loading());
@@ -16,37 +15,15 @@ export default async function stats(root, route, { signal }) {
     return;
   }
   let data;
+  let foursquareStats;
   try {
-    data = await api.stats();
+    [data, { foursquareStats }] = await Promise.all([api.stats(), import("../foursquare/stats.js")]);
   } catch (error) {
     if (!signal.aborted) replace(body, problemView(error));
     return;
   }
   if (signal.aborted) return;
-  const { number, percent } = current();
-  const tiles = [
-    ["played", number(data.played)],
-    ["win_rate", data.win_percent === null ? "–" : percent(data.win_percent / 100)],
-    ["current_streak", number(data.current_win_streak)],
-    ["best_streak", number(data.longest_win_streak)],
-    ["played_streak", number(data.current_played_streak)],
-    ["best_played_streak", number(data.longest_played_streak)],
-  ];
-  replace(body,
-    h("dl", { class: "stat-tiles" }, tiles.map(([name, value]) =>
-      h("div", { class: "stat-tile", dataset: { stat: name } }, h("dt", {}, t(`stats.${name}`)), h("dd", {}, value)))),
-    data.played === 0 ? h("p", { class: "lead" }, t("stats.none")) : null,
-    barChart(data.distribution ?? {}, { caption: t("stats.distribution") }),
-    data.recent?.length ? [
-      h("h2", {}, t("stats.recent")),
-      h("ul", { class: "recent" }, data.recent.map((game) => h("li", {},
-        h("span", { class: "recent-day" }, current().list([t("game.daily_title", { number: game.number }), current().date(game.date, "medium")])),
-        " — ",
-        h("span", { class: `recent-${game.status}` }, game.status === "won"
-          ? t(game.rank ? "stats.recent_won_rank" : "stats.recent_won", { n: game.score, rank: game.rank ?? 0 })
-          : t(`stats.recent_${game.status}`))))),
-    ] : null);
-  // The other game's statistics, under these (a module of its own, with its own strings).
+  replace(body, foursquareStats(data));
   if (data.spite_malice) {
     const { spiteMaliceStats } = await import("../spitemalice/lobby/stats.js");
     const section = await spiteMaliceStats(data.spite_malice);

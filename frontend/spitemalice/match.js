@@ -8,6 +8,7 @@
 import * as api from "../api.js";
 import { announce, h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
+import { loadStylesheet } from "../lib/stylesheet.js";
 import { current } from "../i18n.js";
 import { markSection } from "../components/header.js";
 import { loadTable, sm, st } from "./i18n.js";
@@ -19,17 +20,7 @@ import { follow } from "./live.js";
 import { fly } from "./motion.js";
 import { abortedResult, gameResult, matchResult } from "./after.js";
 
-const STYLESHEET = new URL("./table.css", import.meta.url).href;
-
-function ensureStyles() {
-  if (document.querySelector(`link[data-sm-styles]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = h("link", { rel: "stylesheet", href: STYLESHEET, dataset: { smStyles: "1" } });
-    link.addEventListener("load", resolve);
-    link.addEventListener("error", resolve);
-    document.head.append(link);
-  });
-}
+const STYLESHEET = new URL("./table.css", import.meta.url);
 
 /** The server's problem as lib/problems.js shows it, in this game's words where it has its
  *  own (a stale action, the other seat's turn, an action the rules refuse). */
@@ -44,7 +35,7 @@ function problem(error, options) {
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 
 export default async function show(main, route, { signal }) {
-  await Promise.all([loadTable(current().lang), ensureStyles()]);
+  await Promise.all([loadTable(current().lang), loadStylesheet(STYLESHEET)]);
   const id = route.parts[2];
   replace(main, h("section", { class: "page" }, h("p", {}, st("common.loading"))));
   let match;

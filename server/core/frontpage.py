@@ -3,7 +3,7 @@ pointed at the file's hashed name, and a ``<link rel="modulepreload">`` for ever
 first screen needs, so the browser fetches them all at once instead of one import at a time.
 
 The first screen's modules are found by following the static ``import … from "./x.js"``
-statements from ``app.js`` and from the module of the default route (``components/today.js``);
+statements from ``app.js`` and from the module of the default route (``foursquare/today.js``);
 the dynamic ``import()`` of the other screens is left to load on first use.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
 
-FIRST_SCREEN = ("app.js", "components/today.js")
+FIRST_SCREEN = ("app.js", "foursquare/today.js")
 
 _STATIC_IMPORT = re.compile(
     r"""^\s*(?:import|export)\b[^;"'`]*?\bfrom\s*["'](?P<from>\.{1,2}/[^"']+)["']"""

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from server.foursquare.models import Daily, Deal, Game, GameAnalysis, Job, Move
+from server.foursquare.models import Daily, Deal, Game, GameAnalysis, Move
 
 
 @admin.register(Daily)
@@ -33,16 +33,6 @@ class GameAdmin(admin.ModelAdmin):
     raw_id_fields = ["player", "deal", "daily"]
     readonly_fields = ["move_list", "moves_played", "status", "score", "finished_at"]
     inlines = [MoveInline]
-
-
-@admin.register(Job)
-class JobAdmin(admin.ModelAdmin):
-    list_display = ["kind", "key", "status", "attempts", "created_at", "started_at",
-                    "finished_at"]
-    list_filter = ["kind", "status"]
-    search_fields = ["key"]
-    readonly_fields = ["kind", "key", "attempts", "error", "created_at", "started_at",
-                       "finished_at"]
 
 
 @admin.register(GameAnalysis)

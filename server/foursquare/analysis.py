@@ -5,7 +5,7 @@ making it: the bot's estimate of the move played against its own choice. From th
 move's verdict, the moments that lost the most, the move after which the game was lost, and
 an overall rating. The move after which a lost game had no win left is proven with the solver
 (it knows the whole deal) when its budget allows. It is computed once, in a background job
-(``server.foursquare.background``), and stored as ``GameAnalysis``.
+(``server.jobs.background``), and stored as ``GameAnalysis``.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ class FoursquareConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from server.foursquare import boards
+        from server.foursquare import boards, tasks
 
         boards.register_boards()
+        tasks.register()

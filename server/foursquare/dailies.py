@@ -19,7 +19,7 @@ from foursquare import Card, deal
 from server.dailies.calendar import (
     daily_number,
 )
-from server.foursquare.models import Daily, Deal, Job
+from server.foursquare.models import Daily, Deal
 
 
 def daily_seed(day: date, attempt: int = 0) -> bytes:
@@ -47,9 +47,10 @@ def daily_get_or_create(day: date, *, prepare_later: bool = True) -> Daily:
             deal_row.save()
             daily = Daily.objects.create(date=day, number=daily_number(day), deal=deal_row)
             if prepare_later:
-                from server.foursquare.background import job_enqueue
+                from server.foursquare.tasks import DAILY_PREPARE
+                from server.jobs.background import job_enqueue
 
-                job_enqueue(kind=Job.Kind.DAILY_PREPARE, key=day.isoformat())
+                job_enqueue(kind=DAILY_PREPARE, key=day.isoformat())
             return daily
     except IntegrityError:
         return Daily.objects.select_related("deal").get(date=day)

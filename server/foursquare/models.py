@@ -169,43 +169,6 @@ class Move(models.Model):
         return f"move {self.number} of {self.game_id}: {self.card} at ({self.row}, {self.col})"
 
 
-class Job(models.Model):
-    """Work done in the background: preparing a daily, analysing a finished game.
-
-    A job is claimed by flipping it from pending to running in one statement, so the
-    in-process executor and a ``run_jobs`` worker never run the same job twice.
-    """
-
-    class Kind(models.TextChoices):
-        DAILY_PREPARE = "daily_prepare"
-        GAME_ANALYSE = "game_analyse"
-
-    class Status(models.TextChoices):
-        PENDING = "pending"
-        RUNNING = "running"
-        DONE = "done"
-        FAILED = "failed"
-
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    key = models.CharField(max_length=64, help_text="The daily's date or the game's id.")
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    error = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["created_at"]
-        constraints = [
-            models.UniqueConstraint(fields=["kind", "key"], name="job_once_per_kind_and_key"),
-        ]
-        indexes = [models.Index(fields=["status", "created_at"], name="job_status_created")]
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.key} ({self.status})"
-
-
 class GameAnalysis(models.Model):
     """The bot's review of a finished game, computed once."""
 

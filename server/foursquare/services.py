@@ -18,9 +18,8 @@ from server.api.problems import DailyUnavailable, GameOver
 from server.boards import services as boards
 from server.dailies import calendar
 from server.foursquare import dailies
-from server.foursquare.background import job_enqueue
 from server.foursquare.engine import rebuild
-from server.foursquare.models import Daily, Deal, Game, Job, Move
+from server.foursquare.models import Daily, Deal, Game, Move
 from server.foursquare.problems import (
     DealNotFound,
     DealUnavailable,
@@ -28,6 +27,9 @@ from server.foursquare.problems import (
     IllegalMove,
     StaleMove,
 )
+from server.foursquare.tasks import GAME_ANALYSE
+from server.jobs.background import job_enqueue
+from server.jobs.models import Job
 
 
 def _daily_game(*, player, day: date | None) -> tuple[Game, bool]:
@@ -288,4 +290,4 @@ def dailies_close(*, player=None, now=None) -> int:
 def analysis_request(*, game: Game) -> Job:
     """The background job analysing a finished game, enqueued if it was not yet."""
     with transaction.atomic():
-        return job_enqueue(kind=Job.Kind.GAME_ANALYSE, key=str(game.pk))
+        return job_enqueue(kind=GAME_ANALYSE, key=str(game.pk))

@@ -16,9 +16,9 @@ from server.api.views import ApiView
 from server.foursquare import analysis, fastmove, selectors, services
 from server.foursquare import serializers as s
 from server.foursquare.engine import game_output, rebuild, record_output
-from server.foursquare.models import Job
 from server.foursquare.pagination import CURSOR_PATTERN, GamePagination
 from server.foursquare.problems import AnalysisUnavailable
+from server.jobs.models import Job
 
 TAG = ["games"]
 

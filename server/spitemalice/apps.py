@@ -8,6 +8,7 @@ class SpiteMaliceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from server.spitemalice import boards
+        from server.spitemalice import boards, tasks
 
         boards.register()
+        tasks.register()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from datetime import date
@@ -25,8 +26,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from server.dailies import calendar
-from server.foursquare.background import job_enqueue
-from server.foursquare.models import Job
+from server.jobs.background import job_enqueue
+from server.jobs.models import Job
 from server.players.models import Player
 from server.spitemalice import boards, rating_rules
 from server.spitemalice.house_bot import bot_actions
@@ -52,6 +53,8 @@ from server.spitemalice.problems import (
 )
 from server.spitemalice.table import Log, rebuild
 from spitemalice import PLAYING, WON, Game, game_seed, player_view, unseen_cards
+
+logger = logging.getLogger(__name__)
 
 DAILY_LEVEL = "normal"
 BOT_JOB = "sm_bot_turn"  # the background job that finishes a long bot turn (key: match id)
@@ -277,17 +280,19 @@ def _match_end(*, match: Match, log: Log, winner: int | None, reason: str) -> No
 
 
 def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
-            new_games: list[MatchGame], budget: float | None = None) -> MatchGame:
+            new_games: list[MatchGame], budget: float | None = None,
+            fallback: bool = False) -> MatchGame:
     """Carry the match on after ``engine`` changed: end the game (and the match, or deal the
     next game), and play the bot's turns, for at most ``budget`` seconds (default
     ``SPITE_MALICE_BOT_SECONDS``; None: no limit) before leaving the rest of a turn to the
-    background. Returns the match's current game.
+    background. With ``fallback`` the bot's turns are played by ``_fallback_action``, not
+    the bot (``bot_turn_give_up``). Returns the match's current game.
 
     Between people, a turn that began here (the other seat's, or a new game's first) starts
     its clock now."""
     before = (game.number, game.turn_number, match.turn)
     current = _advance(match=match, game=game, engine=engine, log=log, new_games=new_games,
-                       budget=budget)
+                       budget=budget, fallback=fallback)
     if (match.turn_seconds is not None and match.status == Match.Status.PLAYING
             and (current.number, current.turn_number, match.turn) != before):
         # Turns 1 and 2 of the first game are each seat's first: their grace.
@@ -296,7 +301,7 @@ def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
 
 
 def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
-             new_games: list[MatchGame], budget: float | None) -> MatchGame:
+             new_games: list[MatchGame], budget: float | None, fallback: bool) -> MatchGame:
     budget = settings.SPITE_MALICE_BOT_SECONDS if budget is None else budget
     started = time.monotonic()
     while True:
@@ -333,25 +338,43 @@ def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
             match.bot_pending = True
             _bot_job_enqueue(match)
             return game
+        if fallback:
+            log.play(engine, _fallback_action(engine), game.number)
+            continue
         view = player_view(engine, match.bot_seat, since=len(engine.actions))
         for action in bot_actions(view, unseen_cards(view), match.level, _bot_seed(match, game)):
             log.play(engine, action, game.number)
 
 
+def _fallback_action(engine: Game) -> tuple[str, str]:
+    """The bot's move when the bot itself cannot be asked: the engine's first legal discard.
+    There always is one (a hand that empties is refilled at once, or the game ends), and a
+    discard ends the turn, so the fallback plays each turn in one action, without a search."""
+    return next(action for action in engine.legal_actions() if action.is_discard)
+
+
 def _bot_job_enqueue(match: Match) -> None:
     """Leave the rest of the bot's turn to a background job (one per match and key: the job
-    of an earlier long turn, done, makes way for this one)."""
+    of an earlier long turn, done or failed for good, makes way for this one)."""
     key = str(match.pk)
-    Job.objects.filter(kind=BOT_JOB, key=key, status=Job.Status.DONE).delete()
+    Job.objects.filter(kind=BOT_JOB, key=key,
+                       status__in=[Job.Status.DONE, Job.Status.FAILED]).delete()
     job_enqueue(kind=BOT_JOB, key=key)
 
 
-def bot_turn_resume(match: Match) -> None:
-    """Make sure a bot turn left to the background is on its way: a job that failed (with
-    attempts left) or was abandoned by a process that died is queued again."""
-    if match.bot_pending and not match.is_over:
-        with transaction.atomic():
-            job_enqueue(kind=BOT_JOB, key=str(match.pk))
+def bot_turn_resume(match: Match) -> bool:
+    """Make sure a bot turn left to the background is on its way: a job abandoned by a process
+    that died is queued again, and one that failed for good whose repair could not be stored
+    then (``bot_turn_give_up``, say during a database outage) is repaired now. Whether
+    ``match`` changed (read it again)."""
+    if not match.bot_pending or match.is_over:
+        return False
+    with transaction.atomic():
+        job = job_enqueue(kind=BOT_JOB, key=str(match.pk))
+    if job.status != Job.Status.FAILED:
+        return False
+    bot_turn_give_up(str(match.pk))
+    return True
 
 
 def _check_playable(match: Match) -> None:
@@ -409,10 +432,10 @@ def action_play(*, match: Match, game: MatchGame, player, action: list[str],
 
 
 def _advance_and_store(*, match: Match, game: MatchGame, engine: Game, log: Log,
-                       budget: float | None = None) -> MatchGame:
+                       budget: float | None = None, fallback: bool = False) -> MatchGame:
     new_games: list[MatchGame] = []
     current = advance(match=match, game=game, engine=engine, log=log, new_games=new_games,
-                      budget=budget)
+                      budget=budget, fallback=fallback)
     _store(match=match, game=game, new_games=new_games, log=log)
     if match.mode == Match.Mode.DAILY and match.is_over:
         boards.daily_result_record(match)  # same transaction: ranks never lag the game
@@ -425,10 +448,16 @@ def match_resign(*, match: Match, game: MatchGame, player) -> MatchGame:
     if match.is_over:
         raise GameOver(f"The match is over ({match.reason}); there is nothing to resign.")
     _check_clock(match)
-    seat = match.seat_of(player)
+    _seat_resigns(match=match, game=game, seat=match.seat_of(player))
+    return game
+
+
+def _seat_resigns(*, match: Match, game: MatchGame, seat: int) -> None:
+    """``seat`` leaves the locked ``match``: the other seat wins (before the first turns, it
+    is aborted instead: nobody does)."""
     if match.is_abortable(game):
         match_abort(match=match, game=game, seat=seat, reason=Match.Reason.RESIGNED)
-        return game
+        return
     log = Log(match)
     game.status = MatchGame.Status.RESIGNED
     game.winner = 1 - seat
@@ -440,7 +469,6 @@ def match_resign(*, match: Match, game: MatchGame, player) -> MatchGame:
     _store(match=match, game=game, new_games=[], log=log)
     if match.mode == Match.Mode.DAILY:
         boards.daily_result_record(match)
-    return game
 
 
 def match_time_out(*, match: Match, game: MatchGame) -> None:
@@ -506,15 +534,53 @@ def dailies_close(*, player=None) -> int:
     return closed
 
 
+def _bot_pending_lock(key: str) -> Match | None:
+    """Match ``key`` locked for update, if the bot still has a turn to finish there."""
+    match = Match.objects.select_for_update().filter(pk=key).first()
+    if match is None or not match.bot_pending or match.is_over:
+        return None
+    return match
+
+
 def bot_turn_job(key: str) -> None:
     """The background job: play the rest of the bot's turn(s) in match ``key``."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=key).first()
-        if match is None or not match.bot_pending or match.is_over:
+        match = _bot_pending_lock(key)
+        if match is None:
             return
         game = MatchGame.objects.get(match=match, number=match.game_number)
         _advance_and_store(match=match, game=game, engine=rebuild(game), log=Log(match),
                            budget=float("inf"))
+
+
+def bot_turn_give_up(key: str) -> None:
+    """Repair match ``key`` after its bot-turn job failed for good (``MAX_ATTEMPTS`` attempts
+    that raised or whose process died), so that no player is left with a bot that never moves.
+
+    Trying the bot again (an easier level, a smaller budget) could fail the same way: the
+    same search code, the same CPU that a killed process ran out of. So the rest of the turn
+    is played without the bot: ``_fallback_action``, the engine's first legal discard, once
+    per bot turn, until the person is to move. It is a weak move, but legal, instant and
+    replayable like any other. If even that fails (the match's actions no longer replay),
+    the bot resigns: the match ends, the person wins it (a daily holds no rank then)."""
+    try:
+        with transaction.atomic():
+            match = _bot_pending_lock(key)
+            if match is None:
+                return
+            game = MatchGame.objects.get(match=match, number=match.game_number)
+            _advance_and_store(match=match, game=game, engine=rebuild(game), log=Log(match),
+                               budget=float("inf"), fallback=True)
+        logger.warning("match %s: the bot's turn failed in every attempt; played by the "
+                       "fallback (first legal discard)", key)
+    except Exception:
+        logger.exception("match %s: the fallback bot turn failed too; the bot resigns", key)
+        with transaction.atomic():
+            match = _bot_pending_lock(key)
+            if match is None:
+                return
+            game = MatchGame.objects.get(match=match, number=match.game_number)
+            _seat_resigns(match=match, game=game, seat=match.bot_seat)
 
 
 def hint_of(*, match: Match, game: MatchGame, seat: int) -> list[str]:

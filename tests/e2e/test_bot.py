@@ -22,8 +22,8 @@ def tiny_budgets(settings):
 
 
 def test_practice_hint_then_the_review_after_the_game(open_page, shoot):
-    from server.foursquare.background import job_run
-    from server.foursquare.models import Job
+    from server.jobs.background import job_run
+    from server.jobs.models import Job
 
     page = open_page("/#/practice")
     page.locator("#new-practice").click()

@@ -29,8 +29,8 @@ def finished_practice(page) -> int:
 
 
 def run_the_analysis(page) -> None:
-    from server.foursquare.background import job_run
-    from server.foursquare.models import Job
+    from server.jobs.background import job_run
+    from server.jobs.models import Job
 
     job = None
     for _ in range(150):  # the result screen's first request enqueues it

@@ -515,4 +515,5 @@ def test_the_table_shows_the_abort_as_it_happens(open_page):
     )
     expect(ada.locator(".sm-screen")).to_have_attribute("data-status", "aborted")
     expect(ada.locator(".sm-status")).to_have_text("The match was aborted")
-    expect(ada.locator("#announcer")).to_contain_text("The match is aborted. Bo called the match off")
+    expect(ada.locator("#announcer")).to_contain_text(
+        "The match is aborted. Bo called the match off")

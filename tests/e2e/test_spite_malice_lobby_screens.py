@@ -62,7 +62,8 @@ def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
     bo.post("spite-malice/matches/join", {"code": done["invite"]["code"]})
     first_turns_played(done["id"], me, bo)
     no_body(bo, f"spite-malice/matches/{done['id']}/resign")
-    left = me.post("spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 1})
+    left = me.post("spite-malice/matches",
+                   {"opponent": "friend", "turn_seconds": 3600, "target": 1})
     bo.post("spite-malice/matches/join", {"code": left["invite"]["code"]})
     no_body(bo, f"spite-malice/matches/{left['id']}/resign")
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { polylinePoints, verdictTally, winChancePoints } from "../../frontend/model/analysis.js";
+import { polylinePoints, verdictTally, winChancePoints } from "../../frontend/foursquare/model/analysis.js";
 
 const move = (chance, verdict = "best") => ({ played_estimate: { win_probability: chance }, verdict });
 
@@ -29,14 +29,14 @@ test("the tally keeps the verdicts' order and leaves out the empty ones", () => 
 });
 
 test("the chart marks the mistakes and blunders, by their place in the game", async () => {
-  const { chartMarkers } = await import("../../frontend/model/analysis.js");
+  const { chartMarkers } = await import("../../frontend/foursquare/model/analysis.js");
   const moves = ["best", "mistake", "good", "blunder", "inaccuracy"].map((verdict, index) => ({ index, verdict }));
   assert.deepEqual(chartMarkers(moves), [{ index: 1, verdict: "mistake" }, { index: 3, verdict: "blunder" }]);
 });
 
 test("a move's position is the grid before it, framed to hold its place and the bot's", async () => {
-  const { positionBefore } = await import("../../frontend/model/analysis.js");
-  const { replaySteps } = await import("../../frontend/model/replay.js");
+  const { positionBefore } = await import("../../frontend/foursquare/model/analysis.js");
+  const { replaySteps } = await import("../../frontend/foursquare/model/replay.js");
   const steps = replaySteps({ deck: ["TH", "2C", "3D"], moves: [[0, 0], [0, 1], [1, 0]] }, { 0: [], 1: [], 2: [] });
   const position = positionBefore(steps, { index: 2, played: [1, 0], best: [0, 2] });
   assert.deepEqual(position.grid.map((pile) => [pile.row, pile.col, pile.card]), [[0, 0, "TH"], [0, 1, "2C"]]);

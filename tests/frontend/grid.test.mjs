@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { createTranslator } from "../../frontend/i18n.js";
 import english from "../../frontend/locales/en.js";
 import { cardName, parseCard } from "../../frontend/model/cards.js";
-import { cellLabel, findCell, layout, meter, moveAnnouncement, restingFocus, step } from "../../frontend/model/grid.js";
+import { cellLabel, findCell, layout, meter, moveAnnouncement, restingFocus, step } from "../../frontend/foursquare/model/grid.js";
 
 const { t } = createTranslator("en", english);
 const name = (code) => cardName(code, t);

@@ -39,3 +39,21 @@ test("no module imports itself, through any chain of static or dynamic imports",
   for (const path of imports.keys()) if (!state.has(path)) visit(path);
   assert.deepEqual(cycles, []);
 });
+
+// Which game a module serves, by its folder: "foursquare", "spitemalice", or null (shared).
+const GAMES = ["foursquare", "spitemalice"];
+const gameOf = (path) => GAMES.find((game) => relative(FRONTEND, path).startsWith(`${game}/`)) ?? null;
+
+test("static imports go from a game to the shared modules, never into the other game nor from shared code into a game", () => {
+  const crossings = [];
+  for (const path of modules(FRONTEND)) {
+    for (const match of readFileSync(path, "utf8").matchAll(/(?:\bfrom\s+|^import\s+)"(\.{1,2}\/[^"]+)"/gm)) {
+      const target = resolve(dirname(path), match[1]);
+      const game = gameOf(target);
+      if (game && game !== gameOf(path)) crossings.push(`${relative(FRONTEND, path)} → ${relative(FRONTEND, target)}`);
+    }
+  }
+  // A game's part elsewhere (a route, the home page's Spite & Malice part, a stats section)
+  // is a literal import(), loaded on first use.
+  assert.deepEqual(crossings, []);
+});

@@ -8,8 +8,8 @@ import { createTranslator } from "../../frontend/i18n.js";
 import english from "../../frontend/locales/en.js";
 import persian from "../../frontend/locales/fa.js";
 import { cardName } from "../../frontend/model/cards.js";
-import { cellLabel, findCell, key, layout, previewPhrases, previewsByCell } from "../../frontend/model/grid.js";
-import { shareText, story } from "../../frontend/model/share.js";
+import { cellLabel, findCell, key, layout, previewPhrases, previewsByCell } from "../../frontend/foursquare/model/grid.js";
+import { shareText, story } from "../../frontend/foursquare/model/share.js";
 
 const { t } = createTranslator("en", english);
 const name = (code) => cardName(code, t);

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 
-import { replaySteps, stepAsGame } from "../../frontend/model/replay.js";
+import { replaySteps, stepAsGame } from "../../frontend/foursquare/model/replay.js";
 
 const VECTORS = new URL("../engine/vectors/", import.meta.url).pathname;
 // Vectors with an "error_at" pin an illegal move instead; they have no per-move results.

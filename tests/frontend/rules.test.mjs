@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { LANGUAGES } from "../../frontend/i18n.js";
 
 const pages = Object.fromEntries(await Promise.all(LANGUAGES.map(async ({ code }) =>
-  [code, (await import(`../../frontend/rules/${code}.js`)).default])));
+  [code, (await import(`../../frontend/foursquare/rules/${code}.js`)).default])));
 const shape = (blocks) => blocks.map(([kind, content]) => (Array.isArray(content) ? `${kind}:${content.length}` : kind));
 
 for (const { code } of LANGUAGES) {

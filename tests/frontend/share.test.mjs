@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { createTranslator } from "../../frontend/i18n.js";
 import english from "../../frontend/locales/en.js";
-import { challengeLink, compareResults, picture, shareText } from "../../frontend/model/share.js";
+import { challengeLink, compareResults, picture, shareText } from "../../frontend/foursquare/model/share.js";
 
 const { t } = createTranslator("en", english);
 const pile = (row, col, up) => ({ row, col, height: 1, face_up: up, card: up ? "AS" : null });

@@ -8,8 +8,9 @@ from foursquare import Game as EngineGame
 from foursquare import deal
 from foursquare.solver import winnable
 from server.foursquare import analysis
-from server.foursquare.background import job_run
-from server.foursquare.models import GameAnalysis, Job
+from server.foursquare.models import GameAnalysis
+from server.jobs.background import job_run
+from server.jobs.models import Job
 from tests.server.conftest import assert_problem
 from tests.server.results import WINNING_DECK, WINNING_MOVES
 from tests.server.test_games import play_to_the_end

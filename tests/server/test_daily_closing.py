@@ -12,8 +12,10 @@ from server.boards.models import Standing
 from server.dailies import calendar
 from server.foursquare import services
 from server.foursquare.models import Game, Move
+from server.spitemalice.models import Match as SpiteMaliceMatch
 
 from .conftest import assert_problem, trust
+from .jobs_support import eventually, runner
 from .results import WINNING_MOVES, daily_result, game_before_last_move, winning_daily
 
 pytestmark = pytest.mark.django_db
@@ -120,3 +122,21 @@ def test_the_housekeeping_closes_every_players_closed_dailies_and_only_those(mak
     won.refresh_from_db()
     assert (still_open.status, won.status, won.score) == ("playing", "won", 7)
     assert services.dailies_close() == 0  # nothing left to close
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_in_process_runner_closes_both_games_dailies_without_a_worker(make_player,
+                                                                         closed_day):
+    player, player_api = make_player()
+    game = daily_result(player, closed_day, status="playing")
+    match = player_api.post("spite-malice/matches", {"mode": "daily"}).json()
+    SpiteMaliceMatch.objects.filter(pk=match["id"]).update(daily=closed_day)
+
+    with runner():
+        assert eventually(lambda: not Game.objects.filter(status="playing").exists()
+                          and SpiteMaliceMatch.objects.filter(status="finished").exists())
+
+    game.refresh_from_db()
+    assert (game.status, game.finished_at) == ("unfinished", calendar.closes_at(closed_day))
+    stored = SpiteMaliceMatch.objects.get(pk=match["id"])
+    assert (stored.reason, stored.winner) == ("unfinished", None)

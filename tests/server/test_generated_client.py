@@ -21,8 +21,8 @@ import attrs
 import pytest
 from django.test import Client as DjangoClient
 
-from server.foursquare.background import job_run
-from server.foursquare.models import Job
+from server.jobs.background import job_run
+from server.jobs.models import Job
 from server.players.models import Player
 
 from .conftest import trust

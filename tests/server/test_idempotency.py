@@ -10,8 +10,11 @@ from django.utils import timezone
 from server.api import idempotency
 from server.api.models import IdempotencyRecord
 from server.foursquare.models import Game, Move
+from server.jobs import background
 
 from .conftest import assert_problem
+from .jobs_support import eventually, runner
+from .test_concurrency import race
 
 pytestmark = pytest.mark.django_db
 
@@ -126,3 +129,24 @@ def test_the_worker_and_the_command_prune(settings, player_api, practice_game):
     call_command("prune_idempotency_keys", stdout=out)
     assert out.getvalue().startswith("deleted 1 stored responses older than 24 hours")
     assert IdempotencyRecord.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_in_process_runner_prunes_without_a_worker(settings, player_api, practice_game):
+    settings.IDEMPOTENCY_KEY_HOURS = 24
+    _stored_ages(player_api, practice_game, [50, 30, 2])
+    with runner():
+        assert eventually(lambda: IdempotencyRecord.objects.count() == 1)
+    assert IdempotencyRecord.objects.get().key == "age-2"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_runners_of_several_processes_prune_once_an_hour(settings, player_api, practice_game):
+    settings.IDEMPOTENCY_KEY_HOURS = 24
+    _stored_ages(player_api, practice_game, [50, 30, 2])
+    passes = race(lambda _: background.Ticker().run_due())
+    assert [done.get("idempotency keys") for done in passes].count(2) == 1
+    assert sum("idempotency keys" in done for done in passes) == 1  # the others: not their turn
+    _stored_ages(player_api, player_api.post("games", {"mode": "practice"}).json(), [26])
+    assert "idempotency keys" not in background.Ticker().run_due()  # within the hour
+    assert IdempotencyRecord.objects.count() == 2

@@ -8,13 +8,16 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from foursquare import Game as EngineGame
 from foursquare.solver import Solution
 from server.dailies import calendar
-from server.foursquare import background, dailies, preparation
-from server.foursquare.background import job_run
-from server.foursquare.models import Daily, Deal, Job
+from server.foursquare import dailies, preparation
+from server.foursquare.models import Daily, Deal
+from server.jobs import background
+from server.jobs.background import job_run
+from server.jobs.models import Job
 from tests.server.results import daily_result
 
 TINY_BOT = {"seed": 0, "samples": 2, "screen": 1, "finalists": 1}
@@ -94,7 +97,7 @@ def test_a_daily_asked_for_early_is_served_then_prepared_by_its_job(player_api, 
     assert job_run(job.pk) is None  # done: nobody runs it again
 
 
-def test_a_failed_job_is_recorded_as_failed(db, today, monkeypatch):
+def test_a_failed_job_is_recorded_and_tried_again_later(db, today, monkeypatch):
     dailies.daily_get_or_create(today)
 
     def broken(deck, budget):
@@ -103,7 +106,9 @@ def test_a_failed_job_is_recorded_as_failed(db, today, monkeypatch):
     monkeypatch.setattr(preparation, "_solve", broken)
     job = Job.objects.get(kind="daily_prepare")
     job = job_run(job.pk)
-    assert job.status == "failed" and "solver down" in job.error and job.attempts == 1
+    assert job.status == "pending" and "solver down" in job.error and job.attempts == 1
+    assert job.run_after > timezone.now()
+    assert job_run(job.pk) is None  # not before its retry's time
 
 
 def test_prepare_dailies_prepares_the_coming_days_once(db, today):

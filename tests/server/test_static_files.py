@@ -53,8 +53,8 @@ def test_the_page_points_at_hashed_files_and_preloads_the_first_screen(served):
     first = first_load_modules(Path(settings.FRONTEND_DIR))
     assert sorted(unhashed) == sorted(set(first) - {"app.js"})
     # Today's screen and what it draws with are fetched at once, not one import at a time.
-    for module in ("components/today.js", "components/game-screen.js", "components/board.js",
-                   "model/grid.js", "lib/dom.js", "i18n.js"):
+    for module in ("foursquare/today.js", "foursquare/game-screen.js", "foursquare/board.js",
+                   "foursquare/model/grid.js", "lib/dom.js", "i18n.js"):
         assert module in first
     assert re.search(r'<script type="module" src="/static/app\.[0-9a-f]{12}\.js"></script>', html)
     assert response["Cache-Control"] == "no-cache"
@@ -89,7 +89,7 @@ def test_every_import_of_every_collected_module_names_a_hashed_file(collected):
     # Static imports, the screens' dynamic import()s and each language's table among them.
     assert imports > 100
     app = next(path for path in modules if path.name.startswith("app."))
-    assert re.search(r'import\("\./components/today\.[0-9a-f]{12}\.js"\)', app.read_text())
+    assert re.search(r'import\("\./foursquare/today\.[0-9a-f]{12}\.js"\)', app.read_text())
     i18n = next(path for path in modules if path.name.startswith("i18n."))
     assert re.search(r'import\("\./locales/fa\.[0-9a-f]{12}\.js"\)', i18n.read_text())
 
@@ -98,4 +98,4 @@ def test_without_collected_files_the_page_names_the_sources(client):
     # The tests and `runserver` serve frontend/ through the static finders, under plain names.
     html = client.get("/").content.decode()
     assert '<script type="module" src="/static/app.js"></script>' in html
-    assert '<link rel="modulepreload" href="/static/components/today.js">' in html
+    assert '<link rel="modulepreload" href="/static/foursquare/today.js">' in html

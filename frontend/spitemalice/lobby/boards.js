@@ -10,7 +10,7 @@ import { localDate } from "../../model/time.js";
 import { barChart } from "../../components/bar-chart.js";
 import { boardSpan, gameSwitch, standingLine } from "../../components/board-parts.js";
 import { leaderboardTable } from "../../components/leaderboard-table.js";
-import { loading } from "../../components/today.js";
+import { loading } from "../../components/loading.js";
 import { loadLobbyStrings, lobbyStyles, lt } from "./strings.js";
 
 const VIEWS = ["day", "ratings"];

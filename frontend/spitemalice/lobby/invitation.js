@@ -13,7 +13,7 @@ import { current } from "../../i18n.js";
 import { form } from "../../components/form.js";
 import { needsName, playerNameField, saveName } from "../../components/player-name.js";
 import { toast } from "../../components/toast.js";
-import { loading } from "../../components/today.js";
+import { loading } from "../../components/loading.js";
 import { opponent } from "./model.js";
 import { ratedSentence } from "./rated.js";
 import { clockName, lengthName } from "./words.js";

@@ -9,7 +9,7 @@ import { problemView } from "../../lib/problems.js";
 import { navigate } from "../../lib/router.js";
 import { current } from "../../i18n.js";
 import { toast } from "../../components/toast.js";
-import { loading } from "../../components/today.js";
+import { loading } from "../../components/loading.js";
 import { abortedLine, canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
 import { ratedTag } from "./rated.js";
 import { matchHref } from "./turns.js";

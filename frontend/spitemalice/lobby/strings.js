@@ -4,6 +4,7 @@
 // app's current language.
 
 import { createTranslator, current, moduleIn } from "../../i18n.js";
+import { loadStylesheet } from "../../lib/stylesheet.js";
 
 // Literal import()s: only these are rewritten to the hashed file names (server/core/storage.py).
 const TABLES = {
@@ -26,15 +27,5 @@ export function lt(key, params) {
   return active ? active.t(key, params) : key;
 }
 
-// The lobby's styles, beside its modules: a stylesheet link (the CSP allows this origin's).
-// Resolves once they apply, so a screen is not drawn unstyled first.
-let styled = null;
-export function lobbyStyles() {
-  styled ??= new Promise((resolve) => {
-    const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL("./lobby.css", import.meta.url).href });
-    link.addEventListener("load", resolve);
-    link.addEventListener("error", resolve);
-    document.head.append(link);
-  });
-  return styled;
-}
+/** The lobby's styles, beside its modules; resolves once they apply. */
+export const lobbyStyles = () => loadStylesheet(new URL("./lobby.css", import.meta.url));

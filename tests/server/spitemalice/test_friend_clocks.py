@@ -5,13 +5,14 @@ even when they race; and joins racing for one seat."""
 from __future__ import annotations
 
 import threading
+import time
 from datetime import datetime, timedelta
 
 import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from server.foursquare import background
+from server.jobs import background
 from server.ratings.models import RatedMatch
 from server.spitemalice import clocks
 from server.spitemalice.models import Event, Match
@@ -138,14 +139,15 @@ def test_the_worker_ends_matches_on_time_and_expires_invitations(make_trusted_pl
     assert kinds(apis[0], views[0]).count("match_over") == 1
 
 
-def test_the_in_process_runner_sweeps_every_few_seconds(make_trusted_player, monkeypatch):
+def test_the_in_process_runner_sweeps_every_few_seconds(make_trusted_player):
     apis, views = pair(make_trusted_player, first_turns=True)
     overdue(views[0]["id"])
     ticker = background.Ticker()
-    assert ticker.run_due() == {"spite-malice clocks": 1}
-    assert ticker.run_due() == {}  # not due again until SWEEP_SECONDS have passed
-    monkeypatch.setattr(clocks, "SWEEP_SECONDS", 0.0)
-    assert ticker.run_due() == {"spite-malice clocks": 0}
+    started = time.monotonic()
+    assert ticker.run_due(started)["spite-malice clocks"] == 1
+    # Not due again until SWEEP_SECONDS have passed.
+    assert "spite-malice clocks" not in ticker.run_due(started + clocks.SWEEP_SECONDS / 2)
+    assert ticker.run_due(started + clocks.SWEEP_SECONDS)["spite-malice clocks"] == 0
 
 
 def test_a_timeout_rates_the_match_once_as_a_loss(make_trusted_player):

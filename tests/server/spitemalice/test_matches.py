@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from server.foursquare.background import job_run_next
+from server.jobs.background import job_run_next
 from server.spitemalice import services
 from server.spitemalice.models import Action, Event, Match, MatchGame
 from server.spitemalice.table import game_view, rebuild

@@ -6,9 +6,9 @@ import { announce, h, replace } from "../lib/dom.js";
 import { write } from "../prefs.js";
 import { t } from "../i18n.js";
 import { parseCard } from "../model/cards.js";
-import { meter } from "../model/grid.js";
+import { meter } from "./model/grid.js";
 import { renderBoard, focusBoard } from "./board.js";
-import { cardFace } from "./card.js";
+import { cardFace } from "../components/card.js";
 
 const pile = (row, col, card, height = 1) => ({ row, col, height, face_up: card !== null, card });
 

@@ -2,8 +2,8 @@
 // bot would put (or would have put) the card. A mark is a tag with a shape and a word, and the
 // cell's name says it too, so it never rests on colour alone.
 
-import { h } from "./dom.js";
-import { icon } from "./icons.js";
+import { h } from "../lib/dom.js";
+import { icon } from "../lib/icons.js";
 
 /** Marks the cell at (row, col) of `board` as `who`'s ("you" or "bot"); false if none is there. */
 export function markCell(board, [row, col], who, label) {

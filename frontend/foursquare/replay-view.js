@@ -5,11 +5,11 @@ import { h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { cellPlace } from "../model/grid.js";
-import { replaySteps, stepAsGame } from "../model/replay.js";
+import { cellPlace } from "./model/grid.js";
+import { replaySteps, stepAsGame } from "./model/replay.js";
 import { icon } from "../lib/icons.js";
 import { renderBoard } from "./board.js";
-import { cardFace } from "./card.js";
+import { cardFace } from "../components/card.js";
 import { rememberedFlips } from "./game-screen.js";
 
 // How long each move shows while the replay plays.

@@ -7,12 +7,9 @@ import { problemView } from "../lib/problems.js";
 import { read, write } from "../prefs.js";
 import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
+import { loading } from "../components/loading.js";
 import { focusBoard } from "./board.js";
 import { gameScreen } from "./game-screen.js";
-
-export function loading() {
-  return h("p", { class: "loading", role: "status" }, t("common.loading"));
-}
 
 export async function showResult(slot, game, options = {}) {
   const { renderResult } = await import("./result.js");

@@ -8,12 +8,12 @@ import { icon } from "../lib/icons.js";
 import { problemView } from "../lib/problems.js";
 import { read } from "../prefs.js";
 import { current, t } from "../i18n.js";
-import { challengeLink, compareResults, shareText } from "../model/share.js";
+import { challengeLink, compareResults, shareText } from "./model/share.js";
 import { renderAnalysis } from "./analysis-view.js";
 import { rememberedStory } from "./game-screen.js";
-import { barChart } from "./bar-chart.js";
+import { barChart } from "../components/bar-chart.js";
 import { countdown } from "./countdown.js";
-import { toast } from "./toast.js";
+import { toast } from "../components/toast.js";
 
 export async function renderResult(slot, game, { signal } = {}) {
   const won = game.status === "won";

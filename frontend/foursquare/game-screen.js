@@ -7,12 +7,12 @@ import { problemView } from "../lib/problems.js";
 import { writeCapped, read } from "../prefs.js";
 import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { cellPlace, layout, meter, moveAnnouncement, previewPhrases } from "../model/grid.js";
-import { markCell } from "../lib/cell-marks.js";
+import { cellPlace, layout, meter, moveAnnouncement, previewPhrases } from "./model/grid.js";
+import { markCell } from "./cell-marks.js";
 import { icon } from "../lib/icons.js";
 import { focusBoard, renderBoard } from "./board.js";
-import { cardFace, cardStack } from "./card.js";
-import { markSection } from "./header.js";
+import { cardFace, cardStack } from "../components/card.js";
+import { markSection } from "../components/header.js";
 
 /** Remembers which piles the server turned over at each move, for this device's replays. */
 export function rememberFlips(game) {

@@ -3,15 +3,15 @@
 
 import { h, replace } from "../lib/dom.js";
 import { moduleIn, t } from "../i18n.js";
-import { blockNodes } from "./blocks.js";
+import { blockNodes } from "../components/blocks.js";
 
 // Literal import()s, which the hashed static files' manifest rewrites (server/core/storage.py).
 const PAGES = {
-  en: () => import("../rules/en.js"),
-  ml: () => import("../rules/ml.js"),
-  ka: () => import("../rules/ka.js"),
-  fa: () => import("../rules/fa.js"),
-  bn: () => import("../rules/bn.js"),
+  en: () => import("./rules/en.js"),
+  ml: () => import("./rules/ml.js"),
+  ka: () => import("./rules/ka.js"),
+  fa: () => import("./rules/fa.js"),
+  bn: () => import("./rules/bn.js"),
 };
 
 export default async function rules(root) {

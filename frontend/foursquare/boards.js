@@ -1,30 +1,20 @@
-// The leaderboards: a daily, its week, all time. Your row is marked; "around me" shows the
-// players just above and below you; "show more" pages on.
+// Foursquare's leaderboards, #/boards/day|week|all[?around=me]: a daily, its week, all time.
+// Your row is marked; "around me" shows the players just above and below you; "show more"
+// pages on. Spite & Malice's boards (#/boards/spite-malice/...) are its own screen.
 
 import * as api from "../api.js";
 import { h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
-import { barChart } from "./bar-chart.js";
-import { boardSpan, gameSwitch, referenceLine, standingLine } from "./board-parts.js";
-import { leaderboardTable } from "./leaderboard-table.js";
-import { loading } from "./today.js";
+import { barChart } from "../components/bar-chart.js";
+import { PERIODS, boardSpan, gameSwitch, referenceLine, standingLine } from "../components/board-parts.js";
+import { leaderboardTable } from "../components/leaderboard-table.js";
+import { loading } from "../components/loading.js";
 
-export const PERIODS = ["day", "week", "all"];
 const PAGE = 20;
 
-// Shared with the league page and Spite & Malice's boards, which this page loads: they live in
-// a module of their own, so no two modules import each other (hashed names allow no cycle).
-export { boardSpan, gameSwitch, referenceLine, standingLine };
-
-
-export default async function boards(root, route, context) {
-  if (route.parts[1] === "spite-malice") {
-    const { default: spiteMaliceBoards } = await import("../spitemalice/lobby/boards.js");
-    return spiteMaliceBoards(root, route, context);
-  }
-  const { signal } = context;
+export default async function boards(root, route, { signal }) {
   const period = PERIODS.includes(route.parts[1]) ? route.parts[1] : "day";
   const date = route.query.get("date") ?? localDate();
   const around = route.query.get("around") === "me" && api.hasToken();

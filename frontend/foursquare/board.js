@@ -11,8 +11,8 @@ import { h } from "../lib/dom.js";
 import { icon } from "../lib/icons.js";
 import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { cellLabel, key, layout, previewsByCell, restingFocus, step } from "../model/grid.js";
-import { cardBack, cardFace, cardSlot, cardStack } from "./card.js";
+import { cellLabel, key, layout, previewsByCell, restingFocus, step } from "./model/grid.js";
+import { cardBack, cardFace, cardSlot, cardStack } from "../components/card.js";
 
 /**
  * game: {grid, legal_moves, previews?, current_card?, last_move?}. Options: onPlace(row, col)

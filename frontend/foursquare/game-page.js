@@ -6,9 +6,10 @@ import { h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { write } from "../prefs.js";
 import { current, t } from "../i18n.js";
+import { loading } from "../components/loading.js";
 import { focusBoard } from "./board.js";
 import { gameScreen } from "./game-screen.js";
-import { dailyHeading, loading, showResult } from "./today.js";
+import { dailyHeading, showResult } from "./today.js";
 
 export function gameHeading(game) {
   if (game.mode === "daily") return dailyHeading(game);

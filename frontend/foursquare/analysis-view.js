@@ -5,16 +5,16 @@
 
 import * as api from "../api.js";
 import { h, replace } from "../lib/dom.js";
-import { markCell } from "../lib/cell-marks.js";
+import { markCell } from "./cell-marks.js";
 import { icon } from "../lib/icons.js";
 import { problemView } from "../lib/problems.js";
 import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { cellWhere } from "../model/grid.js";
-import { MARKED_VERDICTS, chartMarkers, polylinePoints, positionBefore, verdictTally, winChancePoints } from "../model/analysis.js";
-import { replaySteps } from "../model/replay.js";
+import { cellWhere } from "./model/grid.js";
+import { MARKED_VERDICTS, chartMarkers, polylinePoints, positionBefore, verdictTally, winChancePoints } from "./model/analysis.js";
+import { replaySteps } from "./model/replay.js";
 import { renderBoard } from "./board.js";
-import { cardFace } from "./card.js";
+import { cardFace } from "../components/card.js";
 import { rememberedFlips } from "./game-screen.js";
 
 const SVG = "http://www.w3.org/2000/svg";

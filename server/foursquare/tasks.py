@@ -1,0 +1,25 @@
+"""Foursquare's background work, declared to the job queue (``server.jobs.background``) when
+the app is ready: its two tasks and its share of the hourly housekeeping."""
+
+from __future__ import annotations
+
+from server.jobs import background
+
+DAILY_PREPARE = "daily_prepare"  # key: the daily's date
+GAME_ANALYSE = "game_analyse"  # key: the game's id
+HOUSEKEEPING_SECONDS = 3600
+
+
+def register() -> None:
+    from server.api import idempotency
+    from server.foursquare import analysis, preparation, services
+
+    background.register_task(DAILY_PREPARE, preparation.daily_prepare_job)
+    background.register_task(GAME_ANALYSE, analysis.game_analyse_job)
+    background.register_periodic(
+        "foursquare dailies", HOUSEKEEPING_SECONDS, services.dailies_close, once=True,
+        report="closed {} Foursquare dailies left unfinished")
+    # The Idempotency-Key store serves both games; its rows are this app's model.
+    background.register_periodic(
+        "idempotency keys", HOUSEKEEPING_SECONDS, idempotency.records_prune, once=True,
+        report="deleted {} expired Idempotency-Key responses")

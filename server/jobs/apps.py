@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class JobsConfig(AppConfig):
+    """The job queue knows no game: each app registers its tasks and periodic checks with
+    ``server.jobs.background`` from its own ``ready()``."""
+
+    name = "server.jobs"
+    label = "jobs"
+    verbose_name = "Background jobs"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,437 @@
+"""Background work without new infrastructure: a job table, an in-process runner, a worker.
+
+This module knows no game. Each app declares its work from its ``AppConfig.ready()``:
+
+- ``register_task(kind, handler, given_up=...)``: what a job of that kind runs (``handler(key)``)
+  and, optionally, what repairs its effect when the job ends failed for good
+  (``given_up(key)``: a Spite & Malice bot turn is then played by a fallback that cannot fail
+  the same way).
+- ``register_periodic(name, seconds, check, once=...)``: a check run every ``seconds``; with
+  ``once`` (the housekeeping), by one process per interval however many run it, through a
+  lease row taken by compare-and-set (``lease_take``); without, in every process, for checks
+  that are safe to run in several at once (the turn clocks).
+
+``job_enqueue`` records a job (once per kind and key) and, when the surrounding transaction
+commits, hands it to this process's runner thread, so a request never waits for it and a bot
+turn starts some 10 ms after its request's commit (docs/OPERATIONS.md, "Background work", has
+the measurements). ``FOURSQUARE_BACKGROUND = "off"`` leaves jobs pending for
+``manage.py run_jobs`` (a worker process; the better choice in production, since the bot's CPU
+work then does not share the web process's interpreter lock), which on PostgreSQL the commit
+wakes at once (``NOTIFY``; ``job_wait``), or, in tests, for a direct ``job_run`` call.
+
+**Attempts.** Whoever runs a job claims it first, flipping it from pending to running in one
+compare-and-set statement that also counts the attempt, so the thread and a worker never run
+the same job twice, and an attempt whose process died (the job left running) counts like one
+that raised. A job that raised waits ``RETRY_SECONDS`` times its attempts and runs again; one
+left running is claimable again after its task's ``stale_after``. After ``MAX_ATTEMPTS``
+claims it ends ``failed`` with its last error, and its task's ``given_up`` runs.
+
+**The runner thread** (``FOURSQUARE_BACKGROUND = "thread"``), which each server process starts
+as it boots (gunicorn.conf.py's ``post_worker_init``; never in tests or management commands),
+runs this process's jobs, every periodic check (the housekeeping included: ``make run`` needs no
+worker), and every ``LEFTOVER_SECONDS`` the jobs another process left behind (pending since
+before it died, or due for a retry). ``run_jobs`` runs the same periodic checks in its loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import socket
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import (
+    DatabaseError,
+    IntegrityError,
+    close_old_connections,
+    connection,
+    transaction,
+)
+from django.db.models import F, Q
+from django.utils import timezone
+
+from server.jobs.models import Job, Lease
+
+logger = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 3
+STALE_AFTER = timedelta(minutes=15)  # a job running longer was left by a process that died
+RETRY_SECONDS = 3.0  # a failed attempt n is tried again after n times this
+TICK_SECONDS = 1.0  # how often the runner thread looks whether a periodic check is due
+LEASE_POLL_SECONDS = 60.0  # how often a process asks for a ``once`` check's lease, at most
+LEFTOVER_SECONDS = 30.0  # the runner's look for jobs nobody is running; also their grace
+LEFTOVERS_PER_PASS = 10
+NOTIFY_CHANNEL = "foursquare_jobs"  # PostgreSQL: a job was recorded (``job_wait``)
+_KIND_LENGTH = Job._meta.get_field("kind").max_length
+_HOLDER = f"{socket.gethostname()}:{os.getpid()}"[:64]
+
+
+@dataclass(frozen=True)
+class Task:
+    kind: str
+    run: Callable[[str], None]
+    given_up: Callable[[str], None] | None
+    stale_after: timedelta
+
+
+@dataclass(frozen=True)
+class Periodic:
+    name: str
+    seconds: float
+    check: Callable[[], int]  # returns how many things it changed
+    once: bool  # across processes: one pass per interval, under a lease
+    report: str  # what ``run_jobs`` prints of a pass that changed something: "{} ..."
+
+
+_tasks: dict[str, Task] = {}
+_periodic: dict[str, Periodic] = {}
+
+
+def register_task(kind: str, handler: Callable[[str], None], *,
+                  given_up: Callable[[str], None] | None = None,
+                  stale_after: timedelta = STALE_AFTER) -> None:
+    """Run ``handler(key)`` for each job of ``kind``. ``given_up(key)``, if any, runs once the
+    job has ended failed for good: it repairs what the job left undone, by a way that cannot
+    fail like the job did. ``stale_after``: how long an attempt may run before it counts as
+    dead (its process stopped) and the job may be claimed again. Registering a kind again
+    replaces it (``ready()`` may run more than once)."""
+    if len(kind) > _KIND_LENGTH:
+        raise ValueError(f"A task's kind has at most {_KIND_LENGTH} characters: {kind!r}")
+    _tasks[kind] = Task(kind, handler, given_up, stale_after)
+
+
+def register_periodic(name: str, seconds: float, check: Callable[[], int], *,
+                      once: bool = False, report: str | None = None) -> None:
+    """Run ``check()`` every ``seconds`` in the runner thread and in ``run_jobs``. With
+    ``once``, one process runs it per interval (a lease); without, every process that runs the
+    periodic checks does, so the check must be safe in several at once."""
+    _periodic[name] = Periodic(name, seconds, check, once, report or f"{name}: {{}}")
+
+
+def tasks() -> dict[str, Task]:
+    return dict(_tasks)
+
+
+def periodic_checks() -> list[Periodic]:
+    return list(_periodic.values())
+
+
+# --- Leases -------------------------------------------------------------------------------------
+
+
+def lease_take(name: str, seconds: float) -> bool:
+    """Whether this process may run the pass ``name`` now; if so it holds the pass for
+    ``seconds``, and nobody else may run it before they have passed.
+
+    Compare-and-set: the lease's row is moved on only where it has expired, in one statement,
+    so of the processes that ask at once exactly one changes it (PostgreSQL re-checks the
+    condition after the row lock it waited for; SQLite writes one at a time). A holder that
+    dies mid-pass blocks the pass until the lease expires, never longer."""
+    now = timezone.now()
+    until = now + timedelta(seconds=seconds)
+    if Lease.objects.filter(name=name, expires_at__lte=now).update(expires_at=until,
+                                                                   holder=_HOLDER):
+        return True
+    if Lease.objects.filter(name=name).exists():
+        return False
+    try:
+        with transaction.atomic():
+            Lease.objects.create(name=name, expires_at=until, holder=_HOLDER)
+    except IntegrityError:  # another process created it first
+        return False
+    return True
+
+
+# --- Periodic checks ----------------------------------------------------------------------------
+
+
+class Ticker:
+    """Runs each periodic check when its interval has passed since it last ran here; a
+    ``once`` check also needs its lease, asked for every ``LEASE_POLL_SECONDS`` at most."""
+
+    def __init__(self, extra: list[Periodic] | None = None) -> None:
+        self._last: dict[str, float] = {}
+        self._extra = extra or []
+
+    def run_due(self, now: float | None = None) -> dict[str, int]:
+        """Run the checks that are due (``now``: a ``time.monotonic()`` reading); what each
+        that ran changed, by name."""
+        now = time.monotonic() if now is None else now
+        done = {}
+        for periodic in [*_periodic.values(), *self._extra]:
+            every = min(periodic.seconds, LEASE_POLL_SECONDS) if periodic.once \
+                else periodic.seconds
+            if now - self._last.get(periodic.name, float("-inf")) < every:
+                continue
+            self._last[periodic.name] = now
+            try:
+                if periodic.once and not lease_take(f"periodic:{periodic.name}",
+                                                    periodic.seconds):
+                    continue  # another process ran it within its interval
+                done[periodic.name] = periodic.check()
+            except Exception:  # one failing pass must not stop the loop that runs them all
+                logger.exception("periodic check %s failed", periodic.name)
+        return done
+
+
+# --- The runner thread --------------------------------------------------------------------------
+
+_pending: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+_runner: threading.Thread | None = None
+_runner_lock = threading.Lock()
+_stop = threading.Event()
+
+
+def runner_start() -> None:
+    """Start this process's runner thread if it is not running (jobs and periodic checks)."""
+    global _runner
+    with _runner_lock:
+        if _runner is None or not _runner.is_alive():
+            _stop.clear()
+            _runner = threading.Thread(target=_run_forever, name="foursquare-jobs", daemon=True)
+            _runner.start()
+
+
+def runner_start_if_threaded() -> None:
+    """A server process's start: its runner thread begins now (and with it the periodic
+    checks) when jobs run in-process."""
+    if settings.FOURSQUARE_BACKGROUND == "thread":
+        runner_start()
+
+
+def runner_stop(timeout: float = 10.0) -> None:
+    """Stop the runner thread after what it is doing (tests; a process exits without it)."""
+    global _runner
+    with _runner_lock:
+        runner, _runner = _runner, None
+    if runner is not None:
+        _stop.set()
+        _pending.put(None)
+        runner.join(timeout)
+
+
+def _submit(job_id: int) -> None:
+    """Queue a job for this process's runner thread, started on first use.
+
+    One daemon thread rather than a ``ThreadPoolExecutor``: an executor's threads are joined
+    at exit, so a web worker told to stop would wait for a solver run to finish. A job cut
+    short by the exit stays "running" and is claimed again once stale, its attempt counted.
+    """
+    runner_start()
+    _pending.put(job_id)
+
+
+def _submit_later(job_id: int, seconds: float) -> None:
+    timer = threading.Timer(seconds, _submit, args=(job_id,))
+    timer.daemon = True  # a process told to stop does not wait for a retry
+    timer.start()
+
+
+def _leftovers_run() -> int:
+    """Run the jobs nobody is running: pending for longer than ``LEFTOVER_SECONDS`` (the
+    process that recorded them stopped before its thread ran them), due for a retry, or left
+    running by a process that died. How many were run (at most ``LEFTOVERS_PER_PASS``)."""
+    ran = 0
+    while ran < LEFTOVERS_PER_PASS:
+        grace = timezone.now() - timedelta(seconds=LEFTOVER_SECONDS)
+        job = job_run_next(Job.objects.filter(Q(created_at__lt=grace) | Q(attempts__gt=0)))
+        if job is None:
+            return ran
+        ran += 1
+    return ran
+
+
+def _run_forever() -> None:
+    ticker = Ticker(extra=[Periodic("jobs left behind", LEFTOVER_SECONDS, _leftovers_run,
+                                    once=False, report="ran {} jobs left behind")])
+    while not _stop.is_set():
+        try:
+            job_id = _pending.get(timeout=TICK_SECONDS)
+        except queue.Empty:
+            job_id = None
+        if _stop.is_set():
+            break
+        close_old_connections()  # within CONN_MAX_AGE, the thread keeps its connection
+        if job_id is not None:
+            try:
+                job_run(job_id)
+            except Exception:  # a thread has nobody to raise to
+                logger.exception("background job %s failed", job_id)
+        ticker.run_due()
+    connection.close()
+
+
+# --- Jobs ---------------------------------------------------------------------------------------
+
+
+def job_enqueue(*, kind: str, key: str) -> Job:
+    """The job of (kind, key), created pending if there is none; one that failed with
+    attempts left (from before retries were automatic, or reset by hand) is made pending
+    again. Submitted to this process's runner on commit when it can run now."""
+    job, _ = Job.objects.get_or_create(kind=kind, key=key)
+    if job.status == Job.Status.FAILED and job.attempts < MAX_ATTEMPTS:
+        Job.objects.filter(pk=job.pk, status=Job.Status.FAILED).update(status=Job.Status.PENDING)
+        job.status = Job.Status.PENDING
+    now = timezone.now()
+    runnable = job.status == Job.Status.PENDING or (
+        job.status == Job.Status.RUNNING and job.started_at is not None
+        and job.started_at < now - _stale_after(job.kind))
+    if not runnable:
+        return job
+    if settings.FOURSQUARE_BACKGROUND == "thread":
+        transaction.on_commit(lambda: _submit(job.pk))
+    elif connection.vendor == "postgresql":
+        # Delivered when the transaction commits, and never if it rolls back.
+        with connection.cursor() as cursor:
+            cursor.execute(f"NOTIFY {NOTIFY_CHANNEL}")
+    return job
+
+
+_listening = None  # the PostgreSQL connection that LISTENs, once ``job_wait`` has asked
+
+
+def job_wait(seconds: float) -> None:
+    """Wait for a job to be recorded, ``seconds`` at most (a worker with nothing to do). On
+    PostgreSQL ``job_enqueue``'s NOTIFY ends the wait as its transaction commits; elsewhere
+    the wait is the whole ``seconds``. A connection opened since (``CONN_MAX_AGE``) LISTENs
+    afresh; a job recorded while none listened waits out the rest of one wait at most."""
+    global _listening
+    if connection.vendor != "postgresql":
+        time.sleep(seconds)
+        return
+    try:
+        connection.ensure_connection()
+        raw = connection.connection
+        if _listening is not raw:
+            with connection.cursor() as cursor:
+                cursor.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            _listening = raw
+        for _ in raw.notifies(timeout=seconds, stop_after=1):
+            pass
+    except DatabaseError:  # the database went away: the next query reconnects
+        connection.close()
+        _listening = None
+        time.sleep(seconds)
+
+
+def _stale_after(kind: str) -> timedelta:
+    task = _tasks.get(kind)
+    return STALE_AFTER if task is None else task.stale_after
+
+
+def _claimable(now) -> Q:
+    """Pending and due, or running for longer than its task allows (its process died)."""
+    pending = Q(status=Job.Status.PENDING) & (Q(run_after__isnull=True) | Q(run_after__lte=now))
+    special = {task.kind: task.stale_after for task in _tasks.values()
+               if task.stale_after != STALE_AFTER}
+    stale = Q(status=Job.Status.RUNNING, started_at__lt=now - STALE_AFTER)
+    if special:
+        stale &= ~Q(kind__in=list(special))
+    for kind, after in special.items():
+        stale |= Q(status=Job.Status.RUNNING, kind=kind, started_at__lt=now - after)
+    return pending | stale
+
+
+def _claim(queryset) -> Job | None:
+    """Flip one claimable job of ``queryset`` to running and count the attempt; None if there
+    is none (or another process took it first). A job that used up its attempts (the last
+    one's process died) is returned failed instead, for its task's ``given_up``."""
+    now = timezone.now()
+    with transaction.atomic():
+        job = (queryset.filter(_claimable(now)).select_for_update(skip_locked=True)
+               .order_by("created_at").first())
+        if job is None:
+            return None
+        # SQLite has no row locks: the compare-and-set is what keeps a second claim out.
+        same = Job.objects.filter(pk=job.pk, status=job.status, attempts=job.attempts)
+        if job.status == Job.Status.RUNNING:
+            job.error = (f"Attempt {job.attempts} of {MAX_ATTEMPTS} never finished: the process "
+                         f"running it stopped (started {job.started_at.isoformat()}, still "
+                         f"running after {_stale_after(job.kind)}).")
+        if job.attempts >= MAX_ATTEMPTS:
+            if not same.update(status=Job.Status.FAILED, error=job.error, finished_at=now):
+                return None
+            job.status, job.finished_at = Job.Status.FAILED, now
+            return job
+        if not same.update(status=Job.Status.RUNNING, started_at=now, error=job.error,
+                           attempts=F("attempts") + 1, run_after=None):
+            return None
+    job.refresh_from_db()
+    return job
+
+
+def _execute(job: Job) -> Job:
+    if job.status == Job.Status.FAILED:  # given up at its claim
+        logger.error("job %s given up after %s attempts: %s", job, job.attempts, job.error)
+        _give_up(job)
+        return job
+    task = _tasks.get(job.kind)
+    try:
+        if task is None:
+            raise LookupError(f"No task is registered as {job.kind!r}.")
+        task.run(job.key)
+    except Exception:
+        last = job.attempts >= MAX_ATTEMPTS
+        logger.exception("job %s failed (attempt %s of %s)", job, job.attempts, MAX_ATTEMPTS)
+        error = (f"Attempt {job.attempts} of {MAX_ATTEMPTS} failed:\n"
+                 f"{traceback.format_exc(limit=8)[-4000:]}")
+        wait = RETRY_SECONDS * job.attempts
+        if last:
+            job.status, job.finished_at, job.run_after = Job.Status.FAILED, timezone.now(), None
+        else:
+            job.status = Job.Status.PENDING
+            job.run_after = timezone.now() + timedelta(seconds=wait)
+        job.error = error
+        if not _finish(job):
+            return job
+        if last:
+            _give_up(job)
+        elif settings.FOURSQUARE_BACKGROUND == "thread":
+            _submit_later(job.pk, wait)
+    else:
+        job.status, job.error, job.finished_at = Job.Status.DONE, "", timezone.now()
+        _finish(job)
+    return job
+
+
+def _finish(job: Job) -> bool:
+    """Store the outcome of ``job``'s attempt, unless another process has claimed it since
+    (its attempt ran past ``stale_after``): then that one's attempt is the job's."""
+    stored = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING,
+                                attempts=job.attempts).update(
+        status=job.status, error=job.error, finished_at=job.finished_at,
+        run_after=job.run_after)
+    if not stored:
+        logger.warning("job %s: attempt %s ended after another claim; its outcome is not kept",
+                       job, job.attempts)
+    return bool(stored)
+
+
+def _give_up(job: Job) -> None:
+    task = _tasks.get(job.kind)
+    if task is None or task.given_up is None:
+        return
+    try:
+        task.given_up(job.key)
+    except Exception:
+        logger.exception("job %s: repairing after its last attempt failed too", job)
+
+
+def job_run(job_id: int) -> Job | None:
+    """Claim and run one job; None if it is not claimable (done, waiting for its retry, or
+    running elsewhere)."""
+    job = _claim(Job.objects.filter(pk=job_id))
+    return None if job is None else _execute(job)
+
+
+def job_run_next(queryset=None) -> Job | None:
+    """Claim and run the oldest claimable job (of ``queryset``); None if there is none."""
+    job = _claim(Job.objects.all() if queryset is None else queryset)
+    return None if job is None else _execute(job)

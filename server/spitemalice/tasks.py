@@ -1,0 +1,28 @@
+"""Spite & Malice's background work, declared to the job queue (``server.jobs.background``)
+when the app is ready: the bot's long turns, the turn clocks, the dailies' closing."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from server.jobs import background
+
+HOUSEKEEPING_SECONDS = 3600
+# A bot turn takes seconds (docs/BOT.md); one still running after this was cut short by its
+# process's end, and is played again (its attempt counted) rather than waiting 15 minutes.
+BOT_TURN_STALE_AFTER = timedelta(minutes=2)
+
+
+def register() -> None:
+    from server.spitemalice import clocks, services
+
+    background.register_task(services.BOT_JOB, services.bot_turn_job,
+                             given_up=services.bot_turn_give_up,
+                             stale_after=BOT_TURN_STALE_AFTER)
+    # Safe in every process at once (clocks.py says why): no lease, every process watches.
+    background.register_periodic("spite-malice clocks", clocks.SWEEP_SECONDS, clocks.sweep,
+                                 report="{} Spite & Malice matches ended on time or "
+                                        "invitations expired")
+    background.register_periodic(
+        "spite-malice dailies", HOUSEKEEPING_SECONDS, services.dailies_close, once=True,
+        report="closed {} Spite & Malice dailies left unfinished")
