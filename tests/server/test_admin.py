@@ -17,7 +17,7 @@ def admin_client(client):
 def test_admin_lists_players_games_and_dailies(admin_client, player_api):
     player_api.post("games", {"mode": "daily"})
     for url in ["/admin/players/player/", "/admin/games/game/", "/admin/games/daily/",
-                "/admin/games/deal/", "/admin/players/accesstoken/", "/admin/games/job/",
+                "/admin/games/deal/", "/admin/players/accesstoken/", "/admin/jobs/job/",
                 "/admin/games/gameanalysis/"]:
         response = admin_client.get(url)
         assert response.status_code == 200, url
