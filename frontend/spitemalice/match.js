@@ -9,9 +9,9 @@ import * as api from "../api.js";
 import { announce, h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { loadStylesheet } from "../lib/stylesheet.js";
-import { current } from "../i18n.js";
+import { current, t } from "../i18n.js";
 import { markSection } from "../components/header.js";
-import { loadTable, sm, st } from "./i18n.js";
+import { loadTableStrings } from "./i18n.js";
 import { activePlaces, nameOf, renderTable } from "./table-view.js";
 import { applyEvent, describe, motion, placeName } from "./model/events.js";
 import { EventQueue, paceOf, pausable } from "./model/queue.js";
@@ -22,27 +22,17 @@ import { abortedResult, gameResult, matchResult } from "./after.js";
 
 const STYLESHEET = new URL("./table.css", import.meta.url);
 
-/** The server's problem as lib/problems.js shows it, in this game's words where it has its
- *  own (a stale action, the other seat's turn, an action the rules refuse). */
-function problem(error, options) {
-  const view = problemView(error, options);
-  const key = `error.${error?.code}`;
-  const text = view.querySelector(".problem-text");
-  if (text && sm().has(key)) text.textContent = st(key);
-  return view;
-}
-
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 
 export default async function show(main, route, { signal }) {
-  await Promise.all([loadTable(current().lang), loadStylesheet(STYLESHEET)]);
+  await Promise.all([loadTableStrings(), loadStylesheet(STYLESHEET)]);
   const id = route.parts[2];
-  replace(main, h("section", { class: "page" }, h("p", {}, st("common.loading"))));
+  replace(main, h("section", { class: "page" }, h("p", {}, t("common.loading"))));
   let match;
   try {
     match = await api.smMatch(id);
   } catch (error) {
-    replace(main, h("section", { class: "page sm-page" }, h("h1", {}, st("sm.title")), problemView(error)));
+    replace(main, h("section", { class: "page sm-page" }, h("h1", {}, t("sm.title")), problemView(error)));
     return;
   }
   if (signal.aborted) return;
@@ -61,9 +51,9 @@ export default async function show(main, route, { signal }) {
  *  match once the opponent has taken their seat (null if it was cancelled or left). */
 function waitForJoin(main, match, { signal }) {
   replace(main, h("section", { class: "page sm-page", "aria-labelledby": "sm-heading" },
-    h("h1", { id: "sm-heading", tabindex: "-1" }, st("sm.title")),
-    h("p", { class: "sm-waiting", role: "status" }, st("sm.waiting")),
-    h("p", {}, h("a", { href: `#/spite-malice/invite/${encodeURIComponent(match.id)}` }, st("sm.invitation")))));
+    h("h1", { id: "sm-heading", tabindex: "-1" }, t("sm.title")),
+    h("p", { class: "sm-waiting", role: "status" }, t("sm.waiting")),
+    h("p", {}, h("a", { href: `#/spite-malice/invite/${encodeURIComponent(match.id)}` }, t("sm.invitation")))));
   return new Promise((resolve) => {
     const timer = setInterval(async () => {
       try {
@@ -71,7 +61,7 @@ function waitForJoin(main, match, { signal }) {
         if (now.status === "waiting") return;
         clearInterval(timer);
         resolve(now.status === "cancelled" ? null : now);
-        if (now.status === "cancelled") replace(main.querySelector(".sm-waiting"), st("sm.cancelled"));
+        if (now.status === "cancelled") replace(main.querySelector(".sm-waiting"), t("sm.cancelled"));
       } catch { /* ask again at the next tick */ }
     }, 3000);
     signal?.addEventListener("abort", () => { clearInterval(timer); resolve(null); });
@@ -92,17 +82,17 @@ function matchScreen(initial, { signal }) {
   const statusLine = h("p", { class: "sm-status", "aria-live": "off" });
   const clock = h("span", { class: "sm-clock" });
   // Small and quiet: the ratings are not what the table is about.
-  const unrated = h("span", { class: "sm-unrated", id: "sm-unrated" }, st("sm.unrated"));
+  const unrated = h("span", { class: "sm-unrated", id: "sm-unrated" }, t("sm.unrated"));
   const banner = h("p", { class: "sm-banner", role: "status", hidden: true });
   const results = h("div", { class: "sm-results" });
   const tableSlot = h("div", { class: "sm-table-slot" });
   const prompt = h("p", { class: "sm-prompt", id: "sm-prompt" });
   const messages = h("div", { class: "sm-messages" });
   const suggestion = h("p", { class: "sm-suggestion", "aria-live": "polite" });
-  const skipButton = h("button", { type: "button", class: "button sm-skip", hidden: true }, st("sm.skip"));
+  const skipButton = h("button", { type: "button", class: "button sm-skip", hidden: true }, t("sm.skip"));
   const hintButton = match.mode === "bot"
-    ? h("button", { type: "button", class: "button sm-hint" }, st("sm.hint")) : null;
-  const cancelButton = h("button", { type: "button", class: "button button-quiet sm-cancel", hidden: true }, st("sm.cancel"));
+    ? h("button", { type: "button", class: "button sm-hint" }, t("sm.hint")) : null;
+  const cancelButton = h("button", { type: "button", class: "button button-quiet sm-cancel", hidden: true }, t("sm.cancel"));
 
   const root = h("section", { class: "sm-screen", "aria-labelledby": "sm-heading", dataset: { match: match.id, mode: match.mode } },
     h("div", { class: "sm-head" }, heading, scoreLine, h("p", { class: "sm-status-row" }, statusLine, clock, unrated)),
@@ -112,8 +102,8 @@ function matchScreen(initial, { signal }) {
       tableSlot,
       h("div", { class: "sm-side-panel" }, prompt, h("div", { class: "sm-tools" }, cancelButton, hintButton, skipButton), suggestion, messages)));
 
-  const names = () => view.seats.map((seat) => (seat.seat === view.you ? st("sm.you")
-    : seat.bot ? st("sm.the_computer") : seat.name ?? st("sm.opponent")));
+  const names = () => view.seats.map((seat) => (seat.seat === view.you ? t("sm.you")
+    : seat.bot ? t("sm.the_computer") : seat.name ?? t("sm.opponent")));
 
   const queue = new EventQueue({
     last: match.event,
@@ -143,20 +133,20 @@ function matchScreen(initial, { signal }) {
   function drawHead() {
     const opponent = view.seats[1 - view.you];
     heading.textContent = match.mode === "daily"
-      ? st("sm.daily_title", { date: match.date ? current().date(match.date) : "" })
-      : st(opponent.bot ? "sm.title_bot" : "sm.title_friend", {
-        name: opponent.bot ? st(`sm.level.${opponent.bot}`) : opponent.name ?? st("sm.opponent"),
+      ? t("sm.daily_title", { date: match.date ? current().date(match.date) : "" })
+      : t(opponent.bot ? "sm.title_bot" : "sm.title_friend", {
+        name: opponent.bot ? t(`sm.level.${opponent.bot}`) : opponent.name ?? t("sm.opponent"),
       });
     const s = score(view);
-    scoreLine.textContent = match.target === 1 ? st("sm.single_game")
-      : st("sm.score_line", { mine: s.mine, theirs: s.theirs, target: s.target, game: view.game ?? 1 });
+    scoreLine.textContent = match.target === 1 ? t("sm.single_game")
+      : t("sm.score_line", { mine: s.mine, theirs: s.theirs, target: s.target, game: view.game ?? 1 });
     let status;
-    if (match.status === "finished") status = st("sm.match_over");
-    else if (match.status === "aborted") status = st("sm.match_aborted");
-    else if (match.status === "waiting") status = st("sm.waiting");
-    else if (queue.busy) status = view.turn === view.you ? st("sm.showing_yours") : st("sm.showing_theirs", { who: names()[1 - view.you] });
-    else if (view.turn === view.you) status = st("sm.your_turn");
-    else status = st(opponent.bot ? "sm.bot_thinking" : "sm.their_turn", { who: names()[1 - view.you] });
+    if (match.status === "finished") status = t("sm.match_over");
+    else if (match.status === "aborted") status = t("sm.match_aborted");
+    else if (match.status === "waiting") status = t("sm.waiting");
+    else if (queue.busy) status = view.turn === view.you ? t("sm.showing_yours") : t("sm.showing_theirs", { who: names()[1 - view.you] });
+    else if (view.turn === view.you) status = t("sm.your_turn");
+    else status = t(opponent.bot ? "sm.bot_thinking" : "sm.their_turn", { who: names()[1 - view.you] });
     statusLine.textContent = status;
     unrated.hidden = !showsUnrated(match);
     root.dataset.turn = view.turn === null ? "none" : view.turn === view.you ? "you" : "them";
@@ -174,16 +164,16 @@ function matchScreen(initial, { signal }) {
     clock.hidden = false;
     const { days, hours, minutes, seconds } = clockParts(left);
     const { twoDigits, number } = current();
-    const text = days > 0 ? st("sm.clock_days", { n: days, h: hours })
-      : hours > 0 ? st("sm.clock_hours", { h: number(hours), m: twoDigits(minutes) })
-        : st("sm.clock_minutes", { m: number(minutes), s: twoDigits(seconds) });
-    clock.textContent = st(view.turn === view.you ? "sm.clock_yours" : "sm.clock_theirs", { time: text });
+    const text = days > 0 ? t("sm.clock_days", { n: days, h: hours })
+      : hours > 0 ? t("sm.clock_hours", { h: number(hours), m: twoDigits(minutes) })
+        : t("sm.clock_minutes", { m: number(minutes), s: twoDigits(seconds) });
+    clock.textContent = t(view.turn === view.you ? "sm.clock_yours" : "sm.clock_theirs", { time: text });
     clock.classList.toggle("sm-clock-low", left < 30 || (left < 600 && (match.turn_seconds ?? 0) > 600));
   }
 
   function drawBanner() {
     banner.hidden = liveState !== "reconnecting";
-    banner.textContent = liveState === "reconnecting" ? st("sm.reconnecting") : "";
+    banner.textContent = liveState === "reconnecting" ? t("sm.reconnecting") : "";
     root.dataset.live = liveState ?? "";
   }
 
@@ -192,13 +182,13 @@ function matchScreen(initial, { signal }) {
     cancelButton.hidden = !chosen || !live;
     skipButton.hidden = !queue.busy;
     if (hintButton) hintButton.hidden = !live || match.mode !== "bot";
-    if (!live) { replace(prompt, queue.busy ? st("sm.prompt_watch") : ""); return; }
-    if (!chosen) { replace(prompt, st("sm.prompt_source")); return; }
+    if (!live) { replace(prompt, queue.busy ? t("sm.prompt_watch") : ""); return; }
+    if (!chosen) { replace(prompt, t("sm.prompt_source")); return; }
     const targets = targetsOf(view, chosen);
-    const plays = targets.some((t) => !t.discard);
-    const discards = targets.some((t) => t.discard);
-    replace(prompt, h("span", {}, st("sm.prompt_target", { card: chosenName() })), " ",
-      plays && discards ? st("sm.prompt_both") : discards ? st("sm.prompt_discard") : st("sm.prompt_play"));
+    const plays = targets.some((option) => !option.discard);
+    const discards = targets.some((option) => option.discard);
+    replace(prompt, h("span", {}, t("sm.prompt_target", { card: chosenName() })), " ",
+      plays && discards ? t("sm.prompt_both") : discards ? t("sm.prompt_discard") : t("sm.prompt_play"));
   }
 
   function chosenName() {
@@ -236,7 +226,7 @@ function matchScreen(initial, { signal }) {
         ? (table.querySelector("[data-target]") ?? table.querySelector(`[data-source="${CSS.escape(chosen)}"]`))
         : table.querySelector(`[data-source="${CSS.escape(source)}"]`))?.focus(),
     });
-    if (chosen) announce(st("sm.say.chosen", { card: chosenName() }));
+    if (chosen) announce(t("sm.say.chosen", { card: chosenName() }));
   }
 
   async function act(source, target) {
@@ -263,7 +253,7 @@ function matchScreen(initial, { signal }) {
       busy = false;
       root.classList.remove("is-busy");
       if (signal?.aborted) return;
-      replace(messages, problem(error));
+      replace(messages, problemView(error));
       announce(messages.textContent, { urgent: true });
       if (["stale_action", "not_your_turn", "game_over", "illegal_action"].includes(error.code)) {
         await reload();
@@ -311,7 +301,7 @@ function matchScreen(initial, { signal }) {
     if (answer && answer.event >= queue.last) adopt(answer);
     else if (queue.last > match.event) await reload();
     else draw();
-    if (view.turn === view.you && match.status === "playing") announce(st("sm.say.your_turn"));
+    if (view.turn === view.you && match.status === "playing") announce(t("sm.say.your_turn"));
   }
 
   function refresh() {
@@ -328,7 +318,7 @@ function matchScreen(initial, { signal }) {
       match.seats.forEach((seat, index) => { seat.score = event.scores?.[index] ?? seat.score; });
     }
     draw();
-    const text = describe(event, { you: view.you, st, card: nameOf, names: names() });
+    const text = describe(event, { you: view.you, t, card: nameOf, names: names() });
     if (text) announce(text);
     if (event.kind === "game_over") showResult(event.game, event);
     if (event.kind === "aborted") {
@@ -446,7 +436,7 @@ function matchScreen(initial, { signal }) {
   window.addEventListener("pointercancel", endDrag, { signal });
 
   cancelButton.addEventListener("click", () => { chosen = null; draw(); });
-  skipButton.addEventListener("click", () => { queue.skip(); announce(st("sm.say.skipped")); });
+  skipButton.addEventListener("click", () => { queue.skip(); announce(t("sm.say.skipped")); });
   hintButton?.addEventListener("click", async () => {
     hintButton.disabled = true;
     try {
@@ -455,10 +445,10 @@ function matchScreen(initial, { signal }) {
       chosen = source;
       hinted = [source, target];
       draw({ focus: (table) => table.querySelector(`[data-target="${target}"]`)?.focus() });
-      const text = st("sm.hint_line", { card: chosenName(), place: placeName(target, st) });
+      const text = t("sm.hint_line", { card: chosenName(), place: placeName(target, t) });
       replace(suggestion, text);
     } catch (error) {
-      replace(suggestion, problem(error, { role: "status" }));
+      replace(suggestion, problemView(error, { role: "status" }));
     } finally {
       hintButton.disabled = false;
     }
