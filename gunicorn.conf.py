@@ -31,8 +31,9 @@ control_socket_disable = True
 
 
 def post_worker_init(worker):
-    """Each worker runs the periodic checks (Spite & Malice's turn clocks) in its background
-    runner when jobs run in-process (FOURSQUARE_BACKGROUND=thread, the default)."""
-    from server.foursquare import background
+    """Each worker starts its background runner when jobs run in-process
+    (FOURSQUARE_BACKGROUND=thread, the default): its jobs, Spite & Malice's turn clocks and,
+    in one worker an hour (a lease), the housekeeping."""
+    from server.jobs import background
 
     background.runner_start_if_threaded()

@@ -1,6 +1,6 @@
-// Every string the player reads comes from a table in locales/; numbers, percentages and dates
-// are formatted by Intl in the active language. Pure apart from loadLanguage(), so Node's test
-// runner can check the tables.
+// Every string the player reads is t(key) of a table: locales/ (the app's), joined by a game's
+// own with loadStrings(). A key is the active language's, else shown as itself. Numbers,
+// percentages and dates are formatted by Intl in the active language.
 
 export const LANGUAGES = [
   { code: "en", name: "English", dir: "ltr" },
@@ -126,7 +126,10 @@ const TABLES = {
   bn: () => import("./locales/bn.js"),
 };
 
-let active = createTranslator(DEFAULT_LANGUAGE, {});
+// The app's table and the games' loaded since, in the active language (keys are unique).
+let strings = {};
+let added = new Set();
+let active = createTranslator(DEFAULT_LANGUAGE, strings);
 const listeners = new Set();
 
 /**
@@ -138,12 +141,25 @@ export async function moduleIn(modules, lang = current().lang) {
   return (await (modules[lang] ?? modules[DEFAULT_LANGUAGE])()).default;
 }
 
-/** Loads a language's table and makes it the active one. */
+/** Loads a language's table and makes it the active one (a game's is loaded again on use). */
 export async function loadLanguage(code) {
   const lang = isSupported(code) ? code : DEFAULT_LANGUAGE;
-  active = createTranslator(lang, await moduleIn(TABLES, lang));
+  strings = { ...await moduleIn(TABLES, lang) };
+  added = new Set();
+  active = createTranslator(lang, strings);
   for (const listener of listeners) listener(active);
   return active;
+}
+
+/** Adds a game's table (`modules` as for moduleIn) in the active language to t()'s strings. */
+export async function loadStrings(modules) {
+  if (added.has(modules)) return;
+  const { lang } = active;
+  const table = await moduleIn(modules, lang);
+  // Switched meanwhile: the screen, drawn again, asks again.
+  if (active.lang !== lang || added.has(modules)) return;
+  Object.assign(strings, table);
+  added.add(modules);
 }
 
 export function onLanguageChange(listener) {

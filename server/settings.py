@@ -327,12 +327,19 @@ else:
 # (the embedded default) the in-memory layer reaches the sockets of its own process only; the
 # others' sockets find the events by checking the feed every LIVE_POLL_SECONDS.
 if _redis_url:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # Pub/Sub channels ignore Redis's database number: the prefix keeps apart two
             # deployments (or test runs) sharing one Redis.
-            "CONFIG": {"hosts": [_redis_url],
+            # A pooled connection Redis closed (a restart, an idle timeout) is found out by
+            # the next command on it: that command is sent again once on a new connection, so
+            # the first notice after a restart is not lost and the subscriptions come back at
+            # once. (The pool's own default is never to retry.)
+            "CONFIG": {"hosts": [{"address": _redis_url,
+                                  "retry_on_error": [RedisConnectionError]}],
                        "prefix": f"{CACHES['default']['KEY_PREFIX']}.live."},
         }
     }

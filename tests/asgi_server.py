@@ -45,7 +45,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.serving import free_port, stop_group, wait_for_health
+from tests.serving import WAIT_SECONDS, free_port, stop_group, wait_for_health
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -88,7 +88,7 @@ class AsgiServer:
         return "ws" + self.base.removeprefix("http")
 
     def ws(self, path: str, *, token: str | None = None, origin: str | None = None,
-           timeout: float = 10):
+           timeout: float = WAIT_SECONDS):
         """A connected ``websockets`` client (sync API) on ``path``; ``token`` is sent as the
         handshake's ``Authorization: Bearer`` header, ``origin`` as its Origin."""
         from websockets.sync.client import connect

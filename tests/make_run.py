@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.serving import free_port, status_of, stop_group, wait_for_health
+from tests.serving import WAIT_SECONDS, free_port, status_of, stop_group, wait_for_health
 
 __all__ = ["REPO_ROOT", "Served", "call", "free_port", "make_run", "status_of"]
 
@@ -36,7 +36,7 @@ def call(base: str, method: str, path: str, body=None, token=None) -> tuple[int,
                  **({"Idempotency-Key": str(uuid.uuid4())} if method != "GET" else {})},
     )
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=WAIT_SECONDS) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"{}")

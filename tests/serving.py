@@ -17,6 +17,11 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 
+# The longest a test waits on a real server for any one thing (a response, a socket's message,
+# a page's change): generous, since a busy machine can be slow; a wait ends as soon as the
+# thing is there, so a passing test never waits it out.
+WAIT_SECONDS = 30
+
 
 def free_port() -> int:
     with socket.socket() as probe:

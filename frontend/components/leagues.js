@@ -3,7 +3,7 @@
 // new code and removes members.
 
 import * as api from "../api.js";
-import { copyText, h, replace } from "../lib/dom.js";
+import { copyText, h, loading, replace } from "../lib/dom.js";
 import { RULE_PARAMS, problemView } from "../lib/problems.js";
 import { navigate, redirect } from "../lib/router.js";
 import { current, t } from "../i18n.js";
@@ -13,7 +13,6 @@ import { field, form } from "./form.js";
 import { needsName, playerNameField, saveName } from "./player-name.js";
 import { leaderboardTable } from "./leaderboard-table.js";
 import { toast } from "./toast.js";
-import { loading } from "./loading.js";
 
 export const inviteLink = (code) => `${location.origin}/#/join/${encodeURIComponent(code)}`;
 

@@ -2,14 +2,13 @@
 // in on this device, signing out.
 
 import * as api from "../api.js";
-import { h, replace } from "../lib/dom.js";
+import { h, loading, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { write } from "../prefs.js";
 import { RULE_PARAMS } from "../lib/problems.js";
 import { t } from "../i18n.js";
 import { field, form } from "./form.js";
 import { toast } from "./toast.js";
-import { loading } from "./loading.js";
 
 export default async function profile(root, route, { signal }) {
   replace(root, loading());

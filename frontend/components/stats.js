@@ -2,10 +2,9 @@
 // it Spite & Malice's once you have played it (a module of its own, with its own strings).
 
 import * as api from "../api.js";
-import { h, replace } from "../lib/dom.js";
+import { h, loading, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { t } from "../i18n.js";
-import { loading } from "./loading.js";
 
 export default async function stats(root, route, { signal }) {
   const body = h("div", {}, loading());

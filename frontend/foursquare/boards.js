@@ -3,14 +3,13 @@
 // pages on. Spite & Malice's boards (#/boards/spite-malice/...) are its own screen.
 
 import * as api from "../api.js";
-import { h, replace } from "../lib/dom.js";
+import { h, loading, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
 import { barChart } from "../components/bar-chart.js";
 import { PERIODS, boardSpan, gameSwitch, referenceLine, standingLine } from "../components/board-parts.js";
 import { leaderboardTable } from "../components/leaderboard-table.js";
-import { loading } from "../components/loading.js";
 
 const PAGE = 20;
 

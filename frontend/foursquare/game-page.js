@@ -2,11 +2,10 @@
 // a reload or a link comes back to them.
 
 import * as api from "../api.js";
-import { h, replace } from "../lib/dom.js";
+import { h, loading, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { write } from "../prefs.js";
 import { current, t } from "../i18n.js";
-import { loading } from "../components/loading.js";
 import { focusBoard } from "./board.js";
 import { gameScreen } from "./game-screen.js";
 import { dailyHeading, showResult } from "./today.js";

@@ -2,12 +2,11 @@
 // on another signed-in device is picked up where it was left.
 
 import * as api from "../api.js";
-import { h, replace } from "../lib/dom.js";
+import { h, loading, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { read, write } from "../prefs.js";
 import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
-import { loading } from "../components/loading.js";
 import { focusBoard } from "./board.js";
 import { gameScreen } from "./game-screen.js";
 

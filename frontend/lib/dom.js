@@ -2,6 +2,8 @@
 // become markup, and the strict Content-Security-Policy (no inline styles) holds, because styles
 // are set through the CSSOM only.
 
+import { t } from "../i18n.js";
+
 export function h(tag, props = {}, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(props)) {
@@ -29,6 +31,11 @@ export function replace(parent, ...children) {
   parent.replaceChildren();
   append(parent, children);
   return parent;
+}
+
+/** The line a screen shows while it waits for the server. */
+export function loading() {
+  return h("p", { class: "loading", role: "status" }, t("common.loading"));
 }
 
 /** Says `text` to screen readers through the page's live regions. */

@@ -6,11 +6,10 @@
 import * as api from "../api.js";
 import { announce, copyText, h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
-import { current } from "../i18n.js";
+import { current, t } from "../i18n.js";
 import { icon } from "../lib/icons.js";
 import { barChart } from "../components/bar-chart.js";
 import { cardFace } from "../components/card.js";
-import { st } from "./i18n.js";
 import { nameOf, renderTable } from "./table-view.js";
 import { asView, positions } from "./model/replay.js";
 import { shareText } from "./model/share.js";
@@ -24,26 +23,26 @@ export function gameResult({ match, view, number, event = null, names }) {
   const points = event?.points ?? view.points ?? 0;
   const scores = event?.scores ?? view.seats.map((seat) => seat.score);
   const won = status !== "tied" && winner === you;
-  const title = status === "tied" ? st("sm.result.tied_title")
-    : won ? st("sm.result.won_title") : st("sm.result.lost_title", { who: names[winner] ?? "" });
+  const title = status === "tied" ? t("sm.result.tied_title")
+    : won ? t("sm.result.won_title") : t("sm.result.lost_title", { who: names[winner] ?? "" });
   const lines = [];
-  if (status === "tied") lines.push(st("sm.result.tied_line"));
-  else if (status === "resigned") lines.push(st(won ? "sm.result.they_resigned" : "sm.result.you_resigned"));
-  else lines.push(st(won ? "sm.result.won_line" : "sm.result.lost_line", { n: points, who: names[winner] ?? "" }));
+  if (status === "tied") lines.push(t("sm.result.tied_line"));
+  else if (status === "resigned") lines.push(t(won ? "sm.result.they_resigned" : "sm.result.you_resigned"));
+  else lines.push(t(won ? "sm.result.won_line" : "sm.result.lost_line", { n: points, who: names[winner] ?? "" }));
   if (match.target > 1) {
-    lines.push(st("sm.result.match_score", { mine: scores[you], theirs: scores[1 - you], target: match.target }));
+    lines.push(t("sm.result.match_score", { mine: scores[you], theirs: scores[1 - you], target: match.target }));
   }
   const detail = h("div", { class: "sm-after" });
   const dailyPart = match.mode === "daily" ? h("div", { class: "sm-daily-result" }) : null;
-  const revealButton = h("button", { type: "button", class: "button", dataset: { action: "reveal" } }, st("sm.result.reveal"));
-  const replayButton = h("button", { type: "button", class: "button", dataset: { action: "replay" } }, st("sm.result.replay"));
+  const revealButton = h("button", { type: "button", class: "button", dataset: { action: "reveal" } }, t("sm.result.reveal"));
+  const replayButton = h("button", { type: "button", class: "button", dataset: { action: "replay" } }, t("sm.result.replay"));
   const box = h("section", {
     class: ["result", "sm-result", won ? "sm-result-won" : status === "tied" ? "sm-result-tied" : "sm-result-lost"],
     dataset: { game: number, status, winner: winner ?? "", points },
     "aria-labelledby": `sm-result-${number}`,
   },
   h("h2", { id: `sm-result-${number}` }, won ? h("span", { class: "won-star", "aria-hidden": "true" }, icon("star")) : null,
-    match.target > 1 ? st("sm.result.game_n", { n: number, title }) : title),
+    match.target > 1 ? t("sm.result.game_n", { n: number, title }) : title),
   lines.map((line) => h("p", { class: "sm-result-line" }, line)),
   dailyPart,
   h("div", { class: "sm-result-actions" }, revealButton, replayButton),
@@ -74,10 +73,10 @@ export function gameResult({ match, view, number, event = null, names }) {
 export function matchResult({ match, you, names, winner, reason, scores }) {
   const won = winner === you;
   const lines = [];
-  if (reason === "timeout") lines.push(st(won ? "sm.say.they_timed_out" : "sm.say.you_timed_out", { who: names[1 - you] }));
-  if (reason === "resigned") lines.push(st(won ? "sm.say.they_resigned" : "sm.say.you_resigned", { who: names[1 - you] }));
-  const title = winner === null || winner === undefined ? st("sm.say.match_tied")
-    : st(won ? "sm.say.match_won" : "sm.say.match_lost", { who: names[winner] ?? "", mine: scores[you], theirs: scores[1 - you] });
+  if (reason === "timeout") lines.push(t(won ? "sm.say.they_timed_out" : "sm.say.you_timed_out", { who: names[1 - you] }));
+  if (reason === "resigned") lines.push(t(won ? "sm.say.they_resigned" : "sm.say.you_resigned", { who: names[1 - you] }));
+  const title = winner === null || winner === undefined ? t("sm.say.match_tied")
+    : t(won ? "sm.say.match_won" : "sm.say.match_lost", { who: names[winner] ?? "", mine: scores[you], theirs: scores[1 - you] });
   return h("section", { class: ["result", "sm-result", "sm-match-result", won ? "sm-result-won" : "sm-result-lost"], dataset: { match: match.id, winner: winner ?? "", reason: reason ?? "" }, role: "status" },
     h("h2", {}, won ? h("span", { class: "won-star", "aria-hidden": "true" }, icon("star")) : null, title),
     lines.map((line) => h("p", { class: "sm-result-line" }, line)));
@@ -88,9 +87,9 @@ export function matchResult({ match, you, names, winner, reason, scores }) {
  *  gives only the reason). */
 export function abortedResult({ match, you, names, reason, seat = null }) {
   return h("section", { class: ["result", "sm-result", "sm-match-result", "sm-result-aborted"], dataset: { match: match.id, status: "aborted", reason: reason ?? "" }, role: "status" },
-    h("h2", {}, st("sm.aborted.title")),
-    h("p", { class: "sm-result-line" }, st(abortedWhy({ reason, seat, you }), { who: names[1 - you] })),
-    h("p", { class: "sm-result-line" }, st("sm.aborted.no_result")));
+    h("h2", {}, t("sm.aborted.title")),
+    h("p", { class: "sm-result-line" }, t(abortedWhy({ reason, seat, you }), { who: names[1 - you] })),
+    h("p", { class: "sm-result-line" }, t("sm.aborted.no_result")));
 }
 
 const chips = (cards) => h("span", { class: "sm-chips" }, cards.map((code) =>
@@ -101,16 +100,16 @@ export function reveal(record, { you, names }) {
   const seats = [you, 1 - you];
   const left = (seat) => record.final.payoff[seat].length;
   return h("div", { class: "sm-reveal" },
-    h("h3", { tabindex: "-1" }, st("sm.reveal.title")),
+    h("h3", { tabindex: "-1" }, t("sm.reveal.title")),
     seats.map((seat) => h("div", { class: "sm-reveal-seat", dataset: { seat } },
       h("h4", {}, names[seat]),
-      h("p", { class: "subtle" }, st("sm.reveal.payoff", { n: left(seat) })),
+      h("p", { class: "subtle" }, t("sm.reveal.payoff", { n: left(seat) })),
       chips(record.deal.payoff[seat]),
-      h("p", { class: "subtle" }, st("sm.reveal.hand_end")),
-      record.final.hands[seat].length ? chips(record.final.hands[seat]) : h("p", {}, st("sm.reveal.none")))),
+      h("p", { class: "subtle" }, t("sm.reveal.hand_end")),
+      record.final.hands[seat].length ? chips(record.final.hands[seat]) : h("p", {}, t("sm.reveal.none")))),
     h("div", { class: "sm-reveal-stock" },
-      h("h4", {}, st("sm.reveal.stock", { n: record.final.stock.length })),
-      record.final.stock.length ? chips(record.final.stock) : h("p", {}, st("sm.reveal.none"))));
+      h("h4", {}, t("sm.reveal.stock", { n: record.final.stock.length })),
+      record.final.stock.length ? chips(record.final.stock) : h("p", {}, t("sm.reveal.none"))));
 }
 
 /** The game again, action by action, on a table that only shows. */
@@ -128,18 +127,18 @@ export function replay(record, { you, names, scores }) {
     index = Math.max(0, Math.min(list.length - 1, to));
     replace(slot, renderTable(asView(list[index], { you, names, scores }), { live: false }));
     const step = record.steps[index - 1];
-    replace(caption, index === 0 ? st("sm.replay.start")
-      : st("sm.replay.step", {
+    replace(caption, index === 0 ? t("sm.replay.start")
+      : t("sm.replay.step", {
         n: index, total: record.actions.length, who: names[step.seat], card: nameOf(step.card),
       }));
   };
   const root = h("div", { class: "sm-replay" },
-    h("h3", {}, st("sm.replay.title")),
+    h("h3", {}, t("sm.replay.title")),
     h("div", { class: "sm-replay-controls" },
-      button("first", st("sm.replay.first"), () => go(0)),
-      button("previous", st("sm.replay.back"), () => go(index - 1)),
-      button("next", st("sm.replay.forward"), () => go(index + 1)),
-      button("last", st("sm.replay.end"), () => go(list.length - 1))),
+      button("first", t("sm.replay.first"), () => go(0)),
+      button("previous", t("sm.replay.back"), () => go(index - 1)),
+      button("next", t("sm.replay.forward"), () => go(index + 1)),
+      button("last", t("sm.replay.end"), () => go(list.length - 1))),
     caption,
     slot);
   go(0);
@@ -147,15 +146,15 @@ export function replay(record, { you, names, scores }) {
 }
 
 async function daily(part, { match, won, points, status, winner, you }) {
-  replace(part, h("p", { class: "subtle" }, st("common.loading")));
+  replace(part, h("p", { class: "subtle" }, t("common.loading")));
   try {
     const [board, info] = await Promise.all([api.smDailyBoard(match.date, { around: true, limit: 10 }), api.smDaily(match.date)]);
     const standing = board.standing ?? {};
     const rank = won && standing.rank
-      ? h("p", { class: "rank", id: "sm-rank" }, st("sm.daily.rank", { rank: standing.rank, n: board.winners }))
-      : h("p", { class: "subtle", id: "sm-rank" }, won ? st("sm.daily.unranked") : st("sm.daily.no_rank"));
-    const text = shareText({ number: info.number, status, winner, points, you }, st);
-    const share = h("button", { type: "button", class: "button button-primary", id: "sm-share" }, icon("share"), " ", st("sm.daily.share"));
+      ? h("p", { class: "rank", id: "sm-rank" }, t("sm.daily.rank", { rank: standing.rank, n: board.winners }))
+      : h("p", { class: "subtle", id: "sm-rank" }, won ? t("sm.daily.unranked") : t("sm.daily.no_rank"));
+    const text = shareText({ number: info.number, status, winner, points, you }, t);
+    const share = h("button", { type: "button", class: "button button-primary", id: "sm-share" }, icon("share"), " ", t("sm.daily.share"));
     const shown = h("pre", { class: "sm-share-text", id: "sm-share-text" }, text);
     const note = h("p", { class: "subtle", role: "status" });
     share.addEventListener("click", async () => {
@@ -163,16 +162,16 @@ async function daily(part, { match, won, points, status, winner, you }) {
         try { await navigator.share({ text }); return; } catch { /* fall back to copying */ }
       }
       const copied = await copyText(text);
-      note.textContent = st(copied ? "sm.daily.copied" : "sm.daily.copy_failed");
+      note.textContent = t(copied ? "sm.daily.copied" : "sm.daily.copy_failed");
       announce(note.textContent);
     });
     replace(part,
       rank,
-      h("p", { class: "subtle" }, st("sm.daily.counts", { n: board.players ?? 0, winners: board.winners ?? 0 })),
+      h("p", { class: "subtle" }, t("sm.daily.counts", { n: board.players ?? 0, winners: board.winners ?? 0 })),
       barChart(board.distribution ?? {}, {
         mine: won ? points : null,
         counted: standing.ranked !== false,
-        caption: st("sm.daily.chart", { date: current().date(match.date, "medium") }),
+        caption: t("sm.daily.chart", { date: current().date(match.date, "medium") }),
       }),
       share, shown, note);
   } catch (error) {

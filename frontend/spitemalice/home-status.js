@@ -3,15 +3,15 @@
 
 import * as api from "../api.js";
 import { h, replace } from "../lib/dom.js";
-import { current } from "../i18n.js";
+import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
 import { dueIn, invitedYou, matchHref, opponent, waitingForYou } from "./lobby/turns.js";
-import { loadLobbyStrings, lt } from "./lobby/strings.js";
+import { loadLobbyStrings } from "./lobby/strings.js";
 
 /** "ends in 3 hours", from Intl in the page's language. */
 function dueText(deadline) {
   const { value, unit } = dueIn(deadline);
-  return lt("home.due", { when: new Intl.RelativeTimeFormat(current().lang, { numeric: "always" }).format(value, unit) });
+  return t("sm.home.due", { when: new Intl.RelativeTimeFormat(current().lang, { numeric: "always" }).format(value, unit) });
 }
 
 function dailyStatus(mine) {
@@ -32,17 +32,17 @@ export default async function fill(section, signal) {
   if (mine && line) {
     const status = dailyStatus(mine);
     line.dataset.status = status;
-    replace(line, h("a", { href: matchHref(mine), id: "sm-daily" }, lt("home.daily"),
-      current().separator, lt(`home.daily_${status}`, { n: mine.seats?.[mine.you]?.score ?? 0 })));
+    replace(line, h("a", { href: matchHref(mine), id: "sm-daily" }, t("sm.home.daily"),
+      current().separator, t(`sm.home.daily_${status}`, { n: mine.seats?.[mine.you]?.score ?? 0 })));
   }
   const waiting = waitingForYou(page.results);
   if (!waiting.length || !line) return;
   line.after(h("ul", { class: "sm-due" }, waiting.map((match) => {
     const invited = invitedYou(match);
-    const name = opponent(match)?.name ?? lt("home.computer");
+    const name = opponent(match)?.name ?? t("sm.home.computer");
     return h("li", { dataset: { match: match.id } },
       h("a", { href: invited ? `#/spite-malice/join/${match.invite?.code ?? ""}` : matchHref(match) },
-        lt(invited ? "home.invited" : "home.your_turn", { name })),
+        t(invited ? "sm.home.invited" : "sm.home.your_turn", { name })),
       match.deadline ? h("span", { class: "subtle" }, current().separator, dueText(match.deadline)) : null);
   })));
 }

@@ -5,12 +5,12 @@
 // draws only what the view says: the choices are the API's legal_actions.
 
 import { h } from "../lib/dom.js";
+import { t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
 import { cardBack, cardFace, cardSlot, cardSpread, cardStack, tableArea } from "../components/card.js";
 import { centreShows, choices, seating, SIDES, targetsOf } from "./model/table.js";
-import { st } from "./i18n.js";
 
-export const nameOf = (code) => cardName(code, st);
+export const nameOf = (code) => cardName(code, t);
 
 function face(code, extra = {}) {
   return cardFace(code, { label: false, ...extra });
@@ -32,12 +32,12 @@ function place(id, { label, role = null, chosen = false, discard = false, classN
 function payoffPile(seat, { role, chosen, mine }) {
   const top = seat.payoffTop;
   const label = top
-    ? st(mine ? "sm.aria.your_payoff" : "sm.aria.their_payoff", { card: nameOf(top), n: seat.payoff })
-    : st("sm.aria.payoff_empty");
+    ? t(mine ? "sm.aria.your_payoff" : "sm.aria.their_payoff", { card: nameOf(top), n: seat.payoff })
+    : t("sm.aria.payoff_empty");
   return h("div", { class: "sm-pile sm-payoff" },
     place(`${seat.seat}:P`, { label, role, chosen, className: "sm-card-box", data: role ? { [role]: "P" } : {} },
       top ? cardStack(face(top), { height: Math.min(seat.payoff, 4) }) : cardSlot()),
-    h("span", { class: "sm-count", "aria-hidden": "true" }, st("sm.payoff_count", { n: seat.payoff })));
+    h("span", { class: "sm-count", "aria-hidden": "true" }, t("sm.payoff_count", { n: seat.payoff })));
 }
 
 function sideStack(seat, index, { role, chosen, discard, mine }) {
@@ -45,12 +45,12 @@ function sideStack(seat, index, { role, chosen, discard, mine }) {
   const id = SIDES[index];
   const cards = stack.length ? stack.map((code) => face(code)) : [cardSlot()];
   const names = stack.map(nameOf).join(", ");
-  let label = st(mine ? "sm.aria.your_side" : "sm.aria.their_side", { n: index + 1, cards: stack.length ? names : st("sm.aria.empty") });
-  if (role === "target") label = discard ? st("sm.aria.discard_here", { n: index + 1, cards: stack.length ? names : st("sm.aria.empty") }) : label;
+  let label = t(mine ? "sm.aria.your_side" : "sm.aria.their_side", { n: index + 1, cards: stack.length ? names : t("sm.aria.empty") });
+  if (role === "target") label = discard ? t("sm.aria.discard_here", { n: index + 1, cards: stack.length ? names : t("sm.aria.empty") }) : label;
   return h("div", { class: "sm-pile sm-side" },
     place(`${seat.seat}:${id}`, { label, role, chosen, discard, className: "sm-spread-box", data: role ? { [role]: id } : {} },
       cardSpread(cards, { axis: "block", className: "sm-side-spread" }),
-      discard ? h("span", { class: "sm-discard-tag", "aria-hidden": "true" }, st("sm.discard_tag")) : null));
+      discard ? h("span", { class: "sm-discard-tag", "aria-hidden": "true" }, t("sm.discard_tag")) : null));
 }
 
 function seatRow(view, seat, { mine, chosen, sources, targets }) {
@@ -66,45 +66,45 @@ function seatRow(view, seat, { mine, chosen, sources, targets }) {
 }
 
 function seatLabel(view, seat, { mine, live }) {
-  const name = mine ? st("sm.you") : seat.bot ? st("sm.computer", { level: st(`sm.level.${seat.bot}`) }) : seat.name ?? st("sm.opponent");
+  const name = mine ? t("sm.you") : seat.bot ? t("sm.computer", { level: t(`sm.level.${seat.bot}`) }) : seat.name ?? t("sm.opponent");
   const turn = view.turn === seat.seat;
   const presence = !mine && !seat.bot && seat.connected !== null && seat.connected !== undefined
     ? h("span", { class: ["sm-presence", seat.connected ? "sm-online" : "sm-offline"], dataset: { connected: String(seat.connected) } },
-      h("span", { class: "sm-dot", "aria-hidden": "true" }), st(seat.connected ? "sm.connected" : "sm.not_connected"))
+      h("span", { class: "sm-dot", "aria-hidden": "true" }), t(seat.connected ? "sm.connected" : "sm.not_connected"))
     : null;
   return h("div", { class: ["sm-seat-label", turn ? "sm-turn" : null] },
     h("span", { class: "sm-name" }, name),
-    h("span", { class: "sm-score", dataset: { score: seat.score } }, st("sm.points", { n: seat.score })),
+    h("span", { class: "sm-score", dataset: { score: seat.score } }, t("sm.points", { n: seat.score })),
     !mine ? h("span", { class: "sm-hand-size", dataset: { hand: seat.hand } },
       h("span", { class: "sm-mini-hand", "aria-hidden": "true" }, Array.from({ length: seat.hand }, () => cardBack({ label: "" }))),
-      st("sm.hand_size", { n: seat.hand })) : null,
-    turn && live ? h("span", { class: "sm-turn-mark" }, st(mine ? "sm.your_turn_short" : "sm.their_turn_short")) : null,
+      t("sm.hand_size", { n: seat.hand })) : null,
+    turn && live ? h("span", { class: "sm-turn-mark" }, t(mine ? "sm.your_turn_short" : "sm.their_turn_short")) : null,
     presence);
 }
 
 function middle(view, { chosen, targets }) {
-  const stockLabel = st("sm.aria.stock", { n: view.stock });
+  const stockLabel = t("sm.aria.stock", { n: view.stock });
   return h("div", { class: "sm-row sm-middle" },
     h("div", { class: "sm-pile sm-stock" },
       place("stock", { label: stockLabel, className: "sm-card-box" },
         view.stock ? cardStack(cardBack({ label: "" }), { height: Math.min(view.stock, 4) }) : cardSlot()),
-      h("span", { class: "sm-count", "aria-hidden": "true" }, st("sm.stock_count", { n: view.stock }))),
+      h("span", { class: "sm-count", "aria-hidden": "true" }, t("sm.stock_count", { n: view.stock }))),
     h("div", { class: "sm-centres" }, view.centre.map((stack, index) => {
       const id = `C${index}`;
       const shows = centreShows(stack);
       const asTarget = chosen && targets.has(id);
       const standsFor = stack.top?.[0] === "K" ? shows : null;
-      const label = st(stack.size ? "sm.aria.centre" : "sm.aria.centre_empty", {
+      const label = t(stack.size ? "sm.aria.centre" : "sm.aria.centre_empty", {
         n: index + 1,
         card: stack.top ? nameOf(stack.top) : "",
-        rank: st(`sm.rank.${stack.next}`),
-        stands: standsFor ? st("sm.aria.stands_for", { rank: st(`sm.rank.${standsFor}`) }) : "",
+        rank: t(`sm.rank.${stack.next}`),
+        stands: standsFor ? t("sm.aria.stands_for", { rank: t(`sm.rank.${standsFor}`) }) : "",
       }).trim();
       return h("div", { class: "sm-pile sm-centre" },
-        place(id, { label: asTarget ? st("sm.aria.play_here", { place: label }) : label, role: asTarget ? "target" : null, className: "sm-card-box", data: asTarget ? { target: id } : {} },
-          stack.top ? cardStack(face(stack.top), { height: Math.min(stack.size, 4) }) : cardSlot({ label: st("sm.centre_empty") }),
-          standsFor ? h("span", { class: "sm-stands", "aria-hidden": "true" }, st("sm.stands_for", { rank: rankFace(standsFor) })) : null),
-        h("span", { class: "sm-next", "aria-hidden": "true" }, stack.next ? st("sm.next", { rank: rankFace(stack.next) }) : ""));
+        place(id, { label: asTarget ? t("sm.aria.play_here", { place: label }) : label, role: asTarget ? "target" : null, className: "sm-card-box", data: asTarget ? { target: id } : {} },
+          stack.top ? cardStack(face(stack.top), { height: Math.min(stack.size, 4) }) : cardSlot({ label: t("sm.centre_empty") }),
+          standsFor ? h("span", { class: "sm-stands", "aria-hidden": "true" }, t("sm.stands_for", { rank: rankFace(standsFor) })) : null),
+        h("span", { class: "sm-next", "aria-hidden": "true" }, stack.next ? t("sm.next", { rank: rankFace(stack.next) }) : ""));
     })));
 }
 
@@ -126,11 +126,11 @@ function hand(view, { chosen, sources }) {
       data: { card: code, ...(role ? { source: code } : {}) },
     }, face(code));
   });
-  return h("div", { class: "sm-hand", role: "group", "aria-label": st("sm.aria.your_hand", { n: view.hand.length }), dataset: { place: `${view.you}:hand` } }, cards);
+  return h("div", { class: "sm-hand", role: "group", "aria-label": t("sm.aria.your_hand", { n: view.hand.length }), dataset: { place: `${view.you}:hand` } }, cards);
 }
 
 function farHand(cards) {
-  return h("div", { class: "sm-hand sm-hand-far", role: "group", "aria-label": st("sm.aria.their_hand_shown", { cards: cards.map(nameOf).join(", ") || st("sm.aria.empty") }) },
+  return h("div", { class: "sm-hand sm-hand-far", role: "group", "aria-label": t("sm.aria.their_hand_shown", { cards: cards.map(nameOf).join(", ") || t("sm.aria.empty") }) },
     cards.map((code) => h("div", { class: "sm-place sm-hand-card" }, face(code))));
 }
 
@@ -141,10 +141,10 @@ function farHand(cards) {
 export function renderTable(view, { chosen = null, live = true } = {}) {
   const offered = live ? choices(view) : [];
   const sources = new Map(offered.map((choice) => [choice.source, choice]));
-  const targets = new Set(chosen ? targetsOf(view, chosen).map((t) => t.target) : []);
+  const targets = new Set(chosen ? targetsOf(view, chosen).map((option) => option.target) : []);
   const { near, far } = seating(view);
   // tabindex -1: focus waits on the table while events are shown, for the keyboard's next turn.
-  const table = tableArea({ label: st("sm.aria.table"), className: "sm-table", attrs: { tabindex: "-1", dataset: { chosen: chosen ?? "" } } },
+  const table = tableArea({ label: t("sm.aria.table"), className: "sm-table", attrs: { tabindex: "-1", dataset: { chosen: chosen ?? "" } } },
     h("div", { class: "sm-seat sm-far", dataset: { seat: far.seat } },
       seatLabel(view, far, { mine: false, live }),
       view.farHand ? farHand(view.farHand) : null,

@@ -7,7 +7,8 @@ successful responses are stored: a rejected request changed nothing, so running 
 gives the same rejection.
 
 Stored responses are kept ``settings.IDEMPOTENCY_KEY_HOURS`` (the window in which a retry is
-answered from them), then deleted by ``records_prune`` (the background worker runs it hourly).
+answered from them), then deleted by ``records_prune``, which the hourly housekeeping runs
+(``server.foursquare.tasks``: in one process an hour, ``run_jobs`` or a server's runner thread).
 """
 
 from __future__ import annotations

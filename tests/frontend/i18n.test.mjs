@@ -12,6 +12,12 @@ const FRONTEND = new URL("../../frontend/", import.meta.url).pathname;
 const tables = Object.fromEntries(await Promise.all(LANGUAGES.map(async ({ code }) =>
   [code, (await import(`../../frontend/locales/${code}.js`)).default])));
 const english = tables.en;
+// The game tables that join the app's (loadStrings): Spite & Malice's table and its lobby's.
+const load = async (path) => (await import(path)).default;
+const gameTables = {
+  "spitemalice/locales/en.js": await load("../../frontend/spitemalice/locales/en.js"),
+  "spitemalice/locales/lobby-en.js": await load("../../frontend/spitemalice/locales/lobby-en.js"),
+};
 
 // Values that are the same in every language: names, and pure notation.
 const UNTRANSLATED = new Set(["app.name", "share.daily_name", "meter.short", "list.separator", "games.foursquare"]);
@@ -76,15 +82,32 @@ function sources(directory) {
   });
 }
 
-test("every key the code names exists in English", () => {
+test("every key the code names exists in English, in the app's table or a game's", () => {
+  const every = Object.assign({}, english, ...Object.values(gameTables));
   const used = new Set();
   for (const path of sources(FRONTEND)) {
     const text = readFileSync(path, "utf8");
     for (const match of text.matchAll(/\bt\(\s*"([a-z_]+\.[a-z0-9_.]+)"/g)) used.add(match[1]);
+    // Keys built from a value: t(`stats.${name}`), t(`sm.clock.${seconds}`).
+    for (const match of text.matchAll(/\bt\(\s*`([a-z_]+\.[a-z0-9_.]*)\$\{/g)) {
+      assert.ok(Object.keys(every).some((key) => key.startsWith(match[1])), `no key starts with ${match[1]}`);
+    }
   }
-  assert.ok(used.size > 100, `found only ${used.size} keys`);
-  const missing = [...used].filter((key) => !(key in english));
+  assert.ok(used.size > 300, `found only ${used.size} keys`);
+  const missing = [...used].filter((key) => !(key in every));
   assert.deepEqual(missing, []);
+});
+
+test("no key is in two tables, so a game's table joining the app's hides none", () => {
+  const owners = new Map(Object.keys(english).map((key) => [key, "locales/en.js"]));
+  const twice = [];
+  for (const [name, table] of Object.entries(gameTables)) {
+    for (const key of Object.keys(table)) {
+      if (owners.has(key)) twice.push(`${key}: ${owners.get(key)}, ${name}`);
+      else owners.set(key, name);
+    }
+  }
+  assert.deepEqual(twice, []);
 });
 
 test("the browser's language picks a supported one, else English", () => {
@@ -145,4 +168,29 @@ test("a browser without a language's calendar data gets the table's dates, not E
     assert.equal(tables[code]["date.months"].split("|").length, 12, code);
     assert.match(createTranslator(code, tables[code], { dateData: false }).date("2026-03-09"), /\S/);
   }
+});
+
+test("a game's table joins the app's strings in the active language; a switch drops it until it loads again", async () => {
+  const { loadLanguage, loadStrings, t } = await import("../../frontend/i18n.js");
+  // Georgian has no module here: it gets English's, as moduleIn() gives any missing language.
+  const GAME = {
+    en: () => import("../../frontend/spitemalice/locales/en.js"),
+    fa: () => import("../../frontend/spitemalice/locales/fa.js"),
+  };
+  const persian = await load("../../frontend/spitemalice/locales/fa.js");
+  await loadLanguage("en");
+  assert.equal(t("sm.you"), "sm.you"); // not loaded: the key itself
+  await loadStrings(GAME);
+  assert.equal(t("sm.you"), "You");
+  assert.equal(t("app.name"), english["app.name"]);
+  assert.equal(t("card.name", { rank: t("rank.12"), suit: t("suit.H") }), "queen of hearts"); // the app's words and the game's
+  await loadLanguage("fa");
+  assert.equal(t("sm.you"), "sm.you");
+  await loadStrings(GAME);
+  assert.equal(t("sm.you"), persian["sm.you"]);
+  assert.equal(t("app.skip"), tables.fa["app.skip"]);
+  await loadLanguage("ka");
+  await loadStrings(GAME);
+  assert.equal(t("sm.you"), "You");
+  assert.equal(t("no.such.key"), "no.such.key");
 });

@@ -52,14 +52,15 @@ for (const { code } of LANGUAGES) {
   });
 }
 
-test("every key the lobby's code names exists in English", () => {
+test("every key the lobby's code and the home page's part name is in this table, the one they load", () => {
   const used = new Set();
-  const sources = [...readdirSync(LOBBY).map((name) => join(LOBBY, name)), new URL("../../frontend/components/leagues.js", import.meta.url).pathname]
+  const sources = [...readdirSync(LOBBY).map((name) => join(LOBBY, name)), new URL("../../frontend/spitemalice/home-status.js", import.meta.url).pathname]
     .filter((path) => path.endsWith(".js"));
   for (const path of sources) {
-    for (const match of readFileSync(path, "utf8").matchAll(/\blt\(\s*"([a-z_]+\.[a-z0-9_.]+)"/g)) used.add(match[1]);
-    // Keys built from a value: lt(`bot.level_${level}`), lt(`clock.${seconds}`), lt(`list.${state}`).
-    for (const match of readFileSync(path, "utf8").matchAll(/\blt\(\s*`([a-z_]+\.[a-z0-9_]*)\$\{/g)) {
+    // Named anywhere, in a t() call or a table of keys (rated.js, model.js).
+    for (const match of readFileSync(path, "utf8").matchAll(/"(sm\.[a-z_]+\.[a-z0-9_.]+)"/g)) used.add(match[1]);
+    // Keys built from a value: t(`sm.bot.level_${level}`), t(`sm.clock.${seconds}`), t(`sm.list.${state}`).
+    for (const match of readFileSync(path, "utf8").matchAll(/\bt\(\s*`(sm\.[a-z_]+\.[a-z0-9_]*)\$\{/g)) {
       assert.ok(Object.keys(english).some((key) => key.startsWith(match[1])), `no key starts with ${match[1]}`);
     }
   }

@@ -29,22 +29,22 @@ const match = ({ status = "playing", you = 0, turn = 0, mode = "friend", ...rest
 const aborted = (reason) => match({ status: "aborted", reason, rated: false, unrated_reason: "casual" });
 
 test("a friend match is tagged rated or unrated as the server says; others and silence are not", () => {
-  assert.equal(ratedTag(match({ rated: true, unrated_reason: null })), "rated.tag_rated");
-  assert.equal(ratedTag(match({ rated: false, unrated_reason: "pair_limit" })), "rated.tag_unrated");
+  assert.equal(ratedTag(match({ rated: true, unrated_reason: null })), "sm.rated.tag_rated");
+  assert.equal(ratedTag(match({ rated: false, unrated_reason: "pair_limit" })), "sm.rated.tag_unrated");
   assert.equal(ratedTag(match({ mode: "bot", rated: false, unrated_reason: "bot" })), null);
   assert.equal(ratedTag(match({ mode: "daily", rated: false, unrated_reason: "bot" })), null);
   assert.equal(ratedTag(match()), null); // a server that does not say yet
 });
 
 test("the sentence before accepting: rated, rated if whoever joins qualifies, or one reason each", () => {
-  assert.equal(ratedSentence({ rated: true, unrated_reason: null }), "rated.rated");
-  assert.equal(ratedSentence({ rated: true, unrated_reason: null }, { open: true }), "rated.rated_open");
+  assert.equal(ratedSentence({ rated: true, unrated_reason: null }), "sm.rated.rated");
+  assert.equal(ratedSentence({ rated: true, unrated_reason: null }, { open: true }), "sm.rated.rated_open");
   for (const [reason, key] of Object.entries(UNRATED_SENTENCES)) {
     assert.equal(ratedSentence({ rated: false, unrated_reason: reason }), key);
     assert.equal(ratedSentence({ rated: false, unrated_reason: reason }, { open: true }), key, "a reason is a reason, open or not");
   }
   assert.deepEqual(Object.keys(UNRATED_SENTENCES).sort(), ["bot", "casual", "new_account", "pair_limit"]);
-  assert.equal(ratedSentence({ rated: false, unrated_reason: "something_new" }), "rated.unrated");
+  assert.equal(ratedSentence({ rated: false, unrated_reason: "something_new" }), "sm.rated.unrated");
   assert.equal(ratedSentence({}), null);
   assert.equal(ratedSentence(null), null);
 });
@@ -64,15 +64,15 @@ test("an aborted match is over: not active, after the finished ones, no rematch,
 });
 
 test("the list says how an aborted match ended, one line per reason", () => {
-  assert.equal(abortedLine(aborted("resigned")), "list.aborted_resigned");
-  assert.equal(abortedLine(aborted("timeout")), "list.aborted_timeout");
-  assert.equal(abortedLine(aborted("cancelled")), "list.aborted_cancelled");
-  assert.equal(abortedLine(aborted(null)), "list.aborted");
+  assert.equal(abortedLine(aborted("resigned")), "sm.list.aborted_resigned");
+  assert.equal(abortedLine(aborted("timeout")), "sm.list.aborted_timeout");
+  assert.equal(abortedLine(aborted("cancelled")), "sm.list.aborted_cancelled");
+  assert.equal(abortedLine(aborted(null)), "sm.list.aborted");
 });
 
 test("the lobby's rated and aborted words exist, filled in, in every language", () => {
-  const keys = [...RATED_KEYS, ...Object.values(ABORTED_LINES), "list.aborted",
-    "friend.rated_label", "friend.rated", "friend.casual", "friend.rated_hint"];
+  const keys = [...RATED_KEYS, ...Object.values(ABORTED_LINES), "sm.list.aborted",
+    "sm.friend.rated_label", "sm.friend.rated", "sm.friend.casual", "sm.friend.rated_hint"];
   for (const { code } of LANGUAGES) {
     for (const key of keys) assert.ok(lobby[code][key]?.trim(), `${code} ${key}`);
     // Each reason reads differently: one sentence per reason.
@@ -109,8 +109,8 @@ test("the aborted event ends the turn and is said by reason and by whose doing i
   assert.equal(abortedWhy({ reason: "timeout", seat: null, you: 0 }), "sm.aborted.timeout");
   assert.equal(abortedWhy({ reason: "mystery", seat: 0, you: 0 }), "sm.aborted.other");
 
-  const st = (key, params = {}) => `${key}(${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(",")})`;
-  const said = describe({ kind: "aborted", game: 1, seat: 1, reason: "resigned" }, { you: 0, st, card: (c) => c, names: ["You", "Bo"] });
+  const t = (key, params = {}) => `${key}(${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(",")})`;
+  const said = describe({ kind: "aborted", game: 1, seat: 1, reason: "resigned" }, { you: 0, t, card: (c) => c, names: ["You", "Bo"] });
   assert.equal(said, "sm.say.aborted(why=sm.aborted.they_resigned(who=Bo))");
 });
 

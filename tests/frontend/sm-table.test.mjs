@@ -116,8 +116,8 @@ test("an event's motion names the places on the table", () => {
 });
 
 test("every event is said in words, yours and the opponent's", () => {
-  const st = (key, params = {}) => `${key}(${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(",")})`;
-  const say = (event) => describe(event, { you: 0, st, card: (code) => code, names: ["You", "Bot"] });
+  const t = (key, params = {}) => `${key}(${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(",")})`;
+  const say = (event) => describe(event, { you: 0, t, card: (code) => code, names: ["You", "Bot"] });
   assert.match(say({ kind: "play", seat: 1, card: "8H", from: "S1", to: "C1", as: "6" }), /^sm\.say\.they_played\(.*who=Bot.*card=8H/);
   assert.match(say({ kind: "draw", seat: 0, count: 2, cards: ["2C", "9D"] }), /you_drew\(.*cards=2C, 9D/);
   assert.match(say({ kind: "draw", seat: 1, count: 5 }), /they_drew\(who=Bot,n=5\)/);

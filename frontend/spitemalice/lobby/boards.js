@@ -3,15 +3,14 @@
 // players ranked, provisional ones apart, and where you stand).
 
 import * as api from "../../api.js";
-import { h, replace } from "../../lib/dom.js";
+import { h, loading, replace } from "../../lib/dom.js";
 import { problemView } from "../../lib/problems.js";
 import { current, t } from "../../i18n.js";
 import { localDate } from "../../model/time.js";
 import { barChart } from "../../components/bar-chart.js";
 import { boardSpan, gameSwitch, standingLine } from "../../components/board-parts.js";
 import { leaderboardTable } from "../../components/leaderboard-table.js";
-import { loading } from "../../components/loading.js";
-import { loadLobbyStrings, lobbyStyles, lt } from "./strings.js";
+import { loadLobbyStrings, lobbyStyles } from "./strings.js";
 
 const VIEWS = ["day", "ratings"];
 
@@ -45,18 +44,18 @@ async function dayBoard(body, { around, signal }) {
     table,
     moreButton(board.next, (page) => table.querySelector("tbody")?.append(
       ...leaderboardTable(page.entries, { me: board.me, period: "day" }).querySelectorAll("tbody tr"))),
-    barChart(board.distribution ?? {}, { mine: board.me?.score ?? null, caption: lt("boards.distribution", { date: current().date(board.date, "medium") }) }),
-    h("p", {}, h("a", { class: "button", href: "#/spite-malice/daily" }, lt("boards.play_daily"))));
+    barChart(board.distribution ?? {}, { mine: board.me?.score ?? null, caption: t("sm.boards.distribution", { date: current().date(board.date, "medium") }) }),
+    h("p", {}, h("a", { class: "button", href: "#/spite-malice/daily" }, t("sm.boards.play_daily"))));
 }
 
 /** The day's Spite & Malice board in short, beside Foursquare's day board: its top five. */
 export async function dayAside(date) {
   const [board] = await Promise.all([api.smDailyBoard(date, { limit: 5 }), loadLobbyStrings(), lobbyStyles()]);
   return h("section", { class: "card-section sm-day-aside", id: "sm-day-aside", "aria-labelledby": "sm-day-aside-heading" },
-    h("h2", { id: "sm-day-aside-heading" }, lt("boards.aside_title")),
+    h("h2", { id: "sm-day-aside-heading" }, t("sm.boards.aside_title")),
     h("p", { class: "subtle" }, t("boards.counts", { n: board.players, winners: board.winners })),
-    leaderboardTable(board.entries, { me: board.me, period: "day", caption: lt("boards.aside_title") }),
-    h("p", {}, h("a", { href: "#/boards/spite-malice/day", id: "sm-day-aside-more" }, lt("boards.aside_more"))));
+    leaderboardTable(board.entries, { me: board.me, period: "day", caption: t("sm.boards.aside_title") }),
+    h("p", {}, h("a", { href: "#/boards/spite-malice/day", id: "sm-day-aside-more" }, t("sm.boards.aside_more"))));
 }
 
 /** A ratings table: rank (established players only), player, rating ± deviation, matches. */
@@ -69,38 +68,38 @@ export function ratingsTable(entries, { me = null, ranked = true, caption } = {}
     h("thead", {}, h("tr", {},
       ranked ? h("th", { scope: "col" }, t("boards.rank")) : null,
       h("th", { scope: "col" }, t("boards.player")),
-      h("th", { scope: "col", class: "num" }, lt("boards.rating")),
-      h("th", { scope: "col", class: "num" }, lt("boards.matches")))),
+      h("th", { scope: "col", class: "num" }, t("sm.boards.rating")),
+      h("th", { scope: "col", class: "num" }, t("sm.boards.matches")))),
     h("tbody", {}, entries.map((entry) => {
       const mine = myId !== null && entry.player?.id === myId;
       return h("tr", { class: mine ? "mine" : null, "aria-current": mine ? "true" : null, dataset: { player: entry.player?.id ?? "" } },
         ranked ? h("td", { class: "rank-cell" }, number(entry.rank)) : null,
         h("th", { scope: "row", class: "name-cell" }, h("bdi", {}, entry.player?.name ?? ""), mine ? h("span", { class: "you-tag" }, t("boards.you")) : null),
-        h("td", { class: "num" }, h("span", { "aria-label": lt("boards.rating_aria", { rating: entry.rating, deviation: entry.deviation }) },
+        h("td", { class: "num" }, h("span", { "aria-label": t("sm.boards.rating_aria", { rating: entry.rating, deviation: entry.deviation }) },
           number(entry.rating), h("span", { class: "subtle", "aria-hidden": "true" }, ` ±${number(entry.deviation)}`))),
         h("td", { class: "num" }, number(entry.matches)));
     })));
 }
 
 function myRating(me) {
-  if (!me) return h("p", { class: "standing-line subtle", id: "standing" }, lt(api.hasToken() ? "boards.no_rating" : "boards.no_rating_guest"));
+  if (!me) return h("p", { class: "standing-line subtle", id: "standing" }, t(api.hasToken() ? "sm.boards.no_rating" : "sm.boards.no_rating_guest"));
   const text = me.provisional
-    ? lt("boards.my_rating_provisional", { rating: me.rating, deviation: me.deviation, n: me.matches })
-    : lt("boards.my_rating", { rank: me.rank, rating: me.rating, deviation: me.deviation, n: me.matches });
+    ? t("sm.boards.my_rating_provisional", { rating: me.rating, deviation: me.deviation, n: me.matches })
+    : t("sm.boards.my_rating", { rank: me.rank, rating: me.rating, deviation: me.deviation, n: me.matches });
   return h("p", { class: "standing-line", id: "standing" }, text);
 }
 
 async function ratingsBoard(body, { signal }) {
   const board = await api.smRatings(50);
   if (signal.aborted) return;
-  const ranked = h("div", { class: "table-slot", id: "sm-ratings" }, ratingsTable(board.results, { me: board.me, caption: lt("boards.ratings") }));
-  const provisional = h("div", { class: "table-slot", id: "sm-provisional" }, ratingsTable(board.provisional, { me: board.me, ranked: false, caption: lt("boards.provisional") }));
+  const ranked = h("div", { class: "table-slot", id: "sm-ratings" }, ratingsTable(board.results, { me: board.me, caption: t("sm.boards.ratings") }));
+  const provisional = h("div", { class: "table-slot", id: "sm-provisional" }, ratingsTable(board.provisional, { me: board.me, ranked: false, caption: t("sm.boards.provisional") }));
   replace(body,
-    h("p", { class: "subtle" }, lt("boards.ratings_intro")),
+    h("p", { class: "subtle" }, t("sm.boards.ratings_intro")),
     myRating(board.me),
     ranked,
-    h("h2", { class: "sm-provisional" }, lt("boards.provisional")),
-    h("p", { class: "subtle" }, lt("boards.provisional_text")),
+    h("h2", { class: "sm-provisional" }, t("sm.boards.provisional")),
+    h("p", { class: "subtle" }, t("sm.boards.provisional_text")),
     provisional,
     moreButton(board.next, (page) => {
       ranked.querySelector("tbody")?.append(...ratingsTable(page.results, { me: board.me }).querySelectorAll("tbody tr"));
@@ -115,7 +114,7 @@ export default async function spiteMaliceBoards(root, route, { signal }) {
   const around = view === "day" && route.query.get("around") === "me" && api.hasToken();
   const base = `#/boards/spite-malice/${view}`;
   const tabs = h("nav", { class: "segmented", "aria-label": t("boards.periods") }, VIEWS.map((name) =>
-    h("a", { href: `#/boards/spite-malice/${name}`, "aria-current": name === view ? "page" : null, dataset: { period: name } }, lt(`boards.view_${name}`))));
+    h("a", { href: `#/boards/spite-malice/${name}`, "aria-current": name === view ? "page" : null, dataset: { period: name } }, t(`sm.boards.view_${name}`))));
   const aroundSwitch = view === "day" && api.hasToken() ? h("div", { class: "segmented", role: "group", "aria-label": t("boards.view") },
     h("a", { href: base, "aria-current": around ? null : "page", id: "board-top" }, t("boards.top")),
     h("a", { href: `${base}?around=me`, "aria-current": around ? "page" : null, id: "board-around" }, t("boards.around"))) : null;

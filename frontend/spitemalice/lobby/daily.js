@@ -5,15 +5,15 @@ import * as api from "../../api.js";
 import { h, replace } from "../../lib/dom.js";
 import { problemView } from "../../lib/problems.js";
 import { redirect } from "../../lib/router.js";
+import { t } from "../../i18n.js";
 import { localDate } from "../../model/time.js";
-import { lt } from "./strings.js";
 
 export default async function daily(root, route, { signal }) {
-  replace(root, h("p", { class: "loading", role: "status" }, lt("lobby.daily_starting")));
+  replace(root, h("p", { class: "loading", role: "status" }, t("sm.lobby.daily_starting")));
   try {
     const match = await api.smDailyStart(localDate());
     if (!signal.aborted) redirect(`/spite-malice/match/${match.id}`);
   } catch (error) {
-    if (!signal.aborted) replace(root, h("section", { class: "page" }, problemView(error), h("p", {}, h("a", { href: "#/spite-malice" }, lt("lobby.back")))));
+    if (!signal.aborted) replace(root, h("section", { class: "page" }, problemView(error), h("p", {}, h("a", { href: "#/spite-malice" }, t("sm.lobby.back")))));
   }
 }

@@ -6,31 +6,29 @@
 // Both say before anyone accepts whether the match will count on the ratings board, and why not.
 
 import * as api from "../../api.js";
-import { copyText, h, replace } from "../../lib/dom.js";
+import { copyText, h, loading, replace } from "../../lib/dom.js";
 import { problemView } from "../../lib/problems.js";
 import { navigate, redirect } from "../../lib/router.js";
-import { current } from "../../i18n.js";
+import { current, t } from "../../i18n.js";
 import { form } from "../../components/form.js";
 import { needsName, playerNameField, saveName } from "../../components/player-name.js";
 import { toast } from "../../components/toast.js";
-import { loading } from "../../components/loading.js";
 import { opponent } from "./model.js";
 import { ratedSentence } from "./rated.js";
 import { clockName, lengthName } from "./words.js";
-import { lt } from "./strings.js";
 
 // How often the inviter's screen asks whether the friend has joined.
 const POLL_MS = 2500;
 
-const back = () => h("p", {}, h("a", { href: "#/spite-malice" }, lt("lobby.back")));
-const settings = (match) => current().list([lt("invite.clock", { clock: clockName(match.turn_seconds) }), lengthName(match.target)]);
+const back = () => h("p", {}, h("a", { href: "#/spite-malice" }, t("sm.lobby.back")));
+const settings = (match) => current().list([t("sm.invite.clock", { clock: clockName(match.turn_seconds) }), lengthName(match.target)]);
 // The join screen is a card, as a league's invite link's is.
 const card = (section) => { section.classList.add("today-intro"); return section; };
 const page = (id, ...children) => h("section", { class: "page sm-lobby sm-invitation", "aria-labelledby": id }, children);
 /** Whether the match will be rated, and if not why; nothing where the server does not say. */
 function ratedLine(info, { id, open = false }) {
   const key = ratedSentence(info, { open });
-  return key ? h("p", { class: "sm-rated", id, dataset: { rated: String(info.rated), reason: info.unrated_reason ?? "" } }, lt(key)) : null;
+  return key ? h("p", { class: "sm-rated", id, dataset: { rated: String(info.rated), reason: info.unrated_reason ?? "" } }, t(key)) : null;
 }
 
 async function invitePage(root, route, { signal }) {
@@ -48,21 +46,21 @@ async function invitePage(root, route, { signal }) {
 
   const { url, code, expires_at: expires } = match.invite ?? {};
   const invitee = opponent(match)?.name ?? null;
-  const link = h("input", { id: "sm-invite-link", class: "sm-link", readonly: true, value: url ?? "", dir: "ltr", "aria-label": lt("invite.link") });
+  const link = h("input", { id: "sm-invite-link", class: "sm-link", readonly: true, value: url ?? "", dir: "ltr", "aria-label": t("sm.invite.link") });
   link.addEventListener("focus", () => link.select());
-  const copy = h("button", { type: "button", class: "button primary", id: "sm-invite-copy" }, lt("invite.copy"));
-  copy.addEventListener("click", async () => toast((await copyText(url)) ? lt("invite.copied") : lt("invite.copy_failed")));
-  const shareData = { title: lt("lobby.title"), text: lt("invite.share_text", { settings: settings(match) }), url };
+  const copy = h("button", { type: "button", class: "button primary", id: "sm-invite-copy" }, t("sm.invite.copy"));
+  copy.addEventListener("click", async () => toast((await copyText(url)) ? t("sm.invite.copied") : t("sm.invite.copy_failed")));
+  const shareData = { title: t("sm.lobby.title"), text: t("sm.invite.share_text", { settings: settings(match) }), url };
   const share = navigator.share && (!navigator.canShare || navigator.canShare(shareData))
-    ? h("button", { type: "button", class: "button", id: "sm-invite-share" }, lt("invite.share")) : null;
+    ? h("button", { type: "button", class: "button", id: "sm-invite-share" }, t("sm.invite.share")) : null;
   share?.addEventListener("click", () => navigator.share(shareData).catch(() => null));
-  const cancel = h("button", { type: "button", class: "button danger", id: "sm-invite-cancel" }, lt("invite.cancel"));
+  const cancel = h("button", { type: "button", class: "button danger", id: "sm-invite-cancel" }, t("sm.invite.cancel"));
   const problems = h("div");
   cancel.addEventListener("click", async () => {
     cancel.disabled = true;
     try {
       await api.smCancel(id);
-      toast(lt("invite.cancelled"));
+      toast(t("sm.invite.cancelled"));
       navigate("/spite-malice");
     } catch (error) {
       cancel.disabled = false;
@@ -72,18 +70,18 @@ async function invitePage(root, route, { signal }) {
 
   replace(root, page("sm-invite-heading",
     back(),
-    h("h1", { id: "sm-invite-heading" }, lt("invite.title")),
-    h("p", { class: "lead" }, invitee ? lt("invite.text_invitee", { name: invitee }) : lt("invite.text")),
+    h("h1", { id: "sm-invite-heading" }, t("sm.invite.title")),
+    h("p", { class: "lead" }, invitee ? t("sm.invite.text_invitee", { name: invitee }) : t("sm.invite.text")),
     h("p", { class: "sm-settings" }, settings(match)),
     // An open link's rating still depends on who joins; a league mate's is known now.
     ratedLine(match, { id: "sm-invite-rated", open: !match.invitee }),
     h("div", { class: "card-section field" },
-      h("label", { for: "sm-invite-link" }, lt("invite.link")),
+      h("label", { for: "sm-invite-link" }, t("sm.invite.link")),
       link,
       h("div", { class: "actions" }, copy, share),
-      h("p", { class: "subtle" }, lt("invite.code_line"), " ", h("code", { id: "sm-invite-code", dir: "ltr" }, code)),
-      expires ? h("p", { class: "subtle" }, lt("invite.expires", { date: current().dateTime(expires) })) : null),
-    h("p", { class: "sm-waiting", role: "status", id: "sm-invite-status" }, invitee ? lt("invite.waiting_for", { name: invitee }) : lt("invite.waiting")),
+      h("p", { class: "subtle" }, t("sm.invite.code_line"), " ", h("code", { id: "sm-invite-code", dir: "ltr" }, code)),
+      expires ? h("p", { class: "subtle" }, t("sm.invite.expires", { date: current().dateTime(expires) })) : null),
+    h("p", { class: "sm-waiting", role: "status", id: "sm-invite-status" }, invitee ? t("sm.invite.waiting_for", { name: invitee }) : t("sm.invite.waiting")),
     h("div", { class: "actions" }, cancel),
     problems));
 
@@ -93,7 +91,7 @@ async function invitePage(root, route, { signal }) {
       const now = await api.smMatch(id);
       if (signal.aborted || now.status === "waiting") return;
       clearInterval(timer);
-      if (now.status === "playing") toast(lt("invite.joined", { name: opponent(now)?.name ?? "" }));
+      if (now.status === "playing") toast(t("sm.invite.joined", { name: opponent(now)?.name ?? "" }));
       settled(root, now);
     } catch {
       // A lost answer: ask again at the next tick.
@@ -106,16 +104,16 @@ async function invitePage(root, route, { signal }) {
 function settled(root, match) {
   if (match.status !== "cancelled") return redirect(`/spite-malice/match/${match.id}`);
   replace(root, page("sm-invite-heading", back(),
-    h("h1", { id: "sm-invite-heading" }, lt("invite.title")),
-    h("p", { class: "lead", id: "sm-invite-over" }, lt(match.reason === "expired" ? "invite.expired" : "invite.was_cancelled")),
-    h("div", { class: "actions" }, h("a", { class: "button primary", href: "#/spite-malice/friend" }, lt("invite.new")))));
+    h("h1", { id: "sm-invite-heading" }, t("sm.invite.title")),
+    h("p", { class: "lead", id: "sm-invite-over" }, t(match.reason === "expired" ? "sm.invite.expired" : "sm.invite.was_cancelled")),
+    h("div", { class: "actions" }, h("a", { class: "button primary", href: "#/spite-malice/friend" }, t("sm.invite.new")))));
 }
 
-const JOIN_PROBLEMS = { not_found: "join.unknown", invitation_not_found: "join.unknown", match_full: "join.full", own_match: "join.own" };
+const JOIN_PROBLEMS = { not_found: "sm.join.unknown", invitation_not_found: "sm.join.unknown", match_full: "sm.join.full", own_match: "sm.join.own" };
 
 /** Why a join would be refused, as the join screen says it: null for a problem it does not
  *  know (a lost answer), which the Join button then meets again. */
-const joinRefusal = (error) => JOIN_PROBLEMS[error.code] ?? (error.status === 404 ? "join.unknown" : null);
+const joinRefusal = (error) => JOIN_PROBLEMS[error.code] ?? (error.status === 404 ? "sm.join.unknown" : null);
 
 /** The invitation before joining (GET /invitations/{code}), or {refused: key} where no join
  *  would succeed (no open invitation has the code); null where the server could not say. */
@@ -144,8 +142,8 @@ async function joinPage(root, route, { signal }) {
   if (signal.aborted) return;
   const joinForm = form({
     id: "sm-join-form",
-    fields: askName ? playerNameField({ label: lt("join.your_name"), hint: lt("join.your_name_hint") }) : [],
-    submit: lt("join.button"),
+    fields: askName ? playerNameField({ label: t("sm.join.your_name"), hint: t("sm.join.your_name_hint") }) : [],
+    submit: t("sm.join.button"),
     action: async (values) => {
       await saveName(values);
       replace(problems);
@@ -163,11 +161,11 @@ async function joinPage(root, route, { signal }) {
   const join = joinForm.querySelector("button[type=submit]");
   join.id = "sm-join";
   join.classList.add("big");
-  const decline = known ? h("button", { type: "button", class: "button", id: "sm-decline" }, lt("join.decline")) : null;
+  const decline = known ? h("button", { type: "button", class: "button", id: "sm-decline" }, t("sm.join.decline")) : null;
   decline?.addEventListener("click", async () => {
     try {
       await api.smCancel(known.id);
-      toast(lt("join.declined"));
+      toast(t("sm.join.declined"));
       navigate("/spite-malice");
     } catch (error) {
       replace(problems, problemView(error));
@@ -177,39 +175,39 @@ async function joinPage(root, route, { signal }) {
   const from = preview?.from?.name ?? (known ? opponent(known)?.name : null);
   const expires = preview?.expires_at ?? known?.invite?.expires_at;
   replace(root, card(page("sm-join-heading",
-    h("h1", { id: "sm-join-heading" }, lt("join.title")),
-    h("p", { class: "lead" }, from ? lt("join.from", { name: from }) : lt("join.text")),
+    h("h1", { id: "sm-join-heading" }, t("sm.join.title")),
+    h("p", { class: "lead" }, from ? t("sm.join.from", { name: from }) : t("sm.join.text")),
     about ? h("p", { class: "sm-settings", id: "sm-join-settings" }, settings(about)) : null,
     // As the server would rate it if you joined now: your account and the pair's matches today.
     about ? ratedLine(about, { id: "sm-join-rated" }) : null,
-    h("p", { class: "subtle" }, lt("invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
-    h("p", {}, lt("join.clock_note")),
-    expires ? h("p", { class: "subtle" }, lt("invite.expires", { date: current().dateTime(expires) })) : null,
+    h("p", { class: "subtle" }, t("sm.invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
+    h("p", {}, t("sm.join.clock_note")),
+    expires ? h("p", { class: "subtle" }, t("sm.invite.expires", { date: current().dateTime(expires) })) : null,
     joinForm,
     problems)));
-  joinForm.querySelector(".actions").append(decline ?? "", h("a", { class: "button", href: "#/spite-malice/rules" }, lt("lobby.rules")));
+  joinForm.querySelector(".actions").append(decline ?? "", h("a", { class: "button", href: "#/spite-malice/rules" }, t("sm.lobby.rules")));
 }
 
 const joinProblem = (code, key) =>
-  h("div", { class: "problem", role: "alert", dataset: { code } }, h("p", { class: "problem-text" }, lt(key)));
+  h("div", { class: "problem", role: "alert", dataset: { code } }, h("p", { class: "problem-text" }, t(key)));
 
 /** A code no join would succeed with (never made, cancelled, lapsed, taken): said before any
  *  name is asked for or Join offered. */
 function refusedInvitation(root, code, { refused, code: problemCode }) {
   replace(root, card(page("sm-join-heading",
-    h("h1", { id: "sm-join-heading" }, lt("join.title")),
+    h("h1", { id: "sm-join-heading" }, t("sm.join.title")),
     h("div", { id: "sm-join-problem" }, joinProblem(problemCode, refused)),
-    h("p", { class: "subtle" }, lt("invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
+    h("p", { class: "subtle" }, t("sm.invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
     h("div", { class: "actions" },
-      h("a", { class: "button primary", href: "#/spite-malice/friend" }, lt("invite.new")),
-      h("a", { class: "button", href: "#/spite-malice" }, lt("lobby.back"))))));
+      h("a", { class: "button primary", href: "#/spite-malice/friend" }, t("sm.invite.new")),
+      h("a", { class: "button", href: "#/spite-malice" }, t("sm.lobby.back"))))));
 }
 
 function ownInvitation(root, match) {
   replace(root, page("sm-join-heading",
-    h("h1", { id: "sm-join-heading" }, lt("join.title")),
-    h("div", { class: "problem", role: "alert", dataset: { code: "own_match" } }, h("p", { class: "problem-text" }, lt("join.own"))),
-    h("div", { class: "actions" }, h("a", { class: "button primary", href: `#/spite-malice/invite/${match.id}` }, lt("join.own_link")))));
+    h("h1", { id: "sm-join-heading" }, t("sm.join.title")),
+    h("div", { class: "problem", role: "alert", dataset: { code: "own_match" } }, h("p", { class: "problem-text" }, t("sm.join.own"))),
+    h("div", { class: "actions" }, h("a", { class: "button primary", href: `#/spite-malice/invite/${match.id}` }, t("sm.join.own_link")))));
 }
 
 export default function invitation(root, route, context) {

@@ -4,17 +4,15 @@
 // match offers a rematch.
 
 import * as api from "../../api.js";
-import { h, replace } from "../../lib/dom.js";
+import { h, loading, replace } from "../../lib/dom.js";
 import { problemView } from "../../lib/problems.js";
 import { navigate } from "../../lib/router.js";
-import { current } from "../../i18n.js";
+import { current, t } from "../../i18n.js";
 import { toast } from "../../components/toast.js";
-import { loading } from "../../components/loading.js";
 import { abortedLine, canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
 import { ratedTag } from "./rated.js";
 import { matchHref } from "./turns.js";
 import { clockName, lengthName, levelName } from "./words.js";
-import { lt } from "./strings.js";
 
 const PAGE = 50;
 
@@ -23,26 +21,26 @@ export function timeLeft(deadline, now = Date.now()) {
   const { days, hours, minutes, seconds } = clockParts((Date.parse(deadline) - now) / 1000);
   const { number, twoDigits } = current();
   const clock = `${number(hours)}:${twoDigits(minutes)}:${twoDigits(seconds)}`;
-  if (days + hours + minutes + seconds === 0) return lt("list.time_up");
-  return lt("list.left", { time: days ? lt("list.days_clock", { n: days, clock }) : clock });
+  if (days + hours + minutes + seconds === 0) return t("sm.list.time_up");
+  return t("sm.list.left", { time: days ? t("sm.list.days_clock", { n: days, clock }) : clock });
 }
 
 function who(match) {
   const other = opponent(match);
-  if (other?.bot) return lt("list.computer", { level: levelName(other.bot).toLocaleLowerCase(current().lang) });
+  if (other?.bot) return t("sm.list.computer", { level: levelName(other.bot).toLocaleLowerCase(current().lang) });
   return other?.name ?? null;
 }
 
 function stateLine(match, state) {
   const name = who(match);
   switch (state) {
-    case "their_turn": return opponent(match)?.bot ? lt("list.computer_turn") : lt("list.their_turn", { name });
-    case "waiting": return name ? lt("list.waiting_for", { name }) : lt("list.waiting");
-    case "invited": return lt("list.invited", { name });
-    case "cancelled": return lt(match.reason === "expired" ? "list.expired" : "list.cancelled");
-    case "aborted": return lt(abortedLine(match));
-    case "won": case "lost": return ["timeout", "resigned"].includes(match.reason) ? lt(`list.${state}_${match.reason}`, { name }) : lt(`list.${state}`);
-    default: return lt(`list.${state}`);
+    case "their_turn": return opponent(match)?.bot ? t("sm.list.computer_turn") : t("sm.list.their_turn", { name });
+    case "waiting": return name ? t("sm.list.waiting_for", { name }) : t("sm.list.waiting");
+    case "invited": return t("sm.list.invited", { name });
+    case "cancelled": return t(match.reason === "expired" ? "sm.list.expired" : "sm.list.cancelled");
+    case "aborted": return t(abortedLine(match));
+    case "won": case "lost": return ["timeout", "resigned"].includes(match.reason) ? t(`sm.list.${state}_${match.reason}`, { name }) : t(`sm.list.${state}`);
+    default: return t(`sm.list.${state}`);
   }
 }
 
@@ -51,12 +49,12 @@ function detailLine(match) {
   const [mine, theirs] = scores(match);
   const rated = ratedTag(match);
   return current().list([
-    match.mode === "daily" && match.date ? lt("list.daily", { date: current().date(match.date, "medium") }) : null,
-    name && match.mode !== "daily" ? lt("list.against", { name }) : null,
-    match.turn_seconds ? lt("invite.clock", { clock: clockName(match.turn_seconds) }) : null,
+    match.mode === "daily" && match.date ? t("sm.list.daily", { date: current().date(match.date, "medium") }) : null,
+    name && match.mode !== "daily" ? t("sm.list.against", { name }) : null,
+    match.turn_seconds ? t("sm.invite.clock", { clock: clockName(match.turn_seconds) }) : null,
     match.mode === "daily" ? null : lengthName(match.target),
-    rated ? lt(rated) : null,
-    ["waiting", "aborted"].includes(match.status) || match.target === 1 ? null : lt("list.score", { mine, theirs }),
+    rated ? t(rated) : null,
+    ["waiting", "aborted"].includes(match.status) || match.target === 1 ? null : t("sm.list.score", { mine, theirs }),
   ]);
 }
 
@@ -78,22 +76,22 @@ function matchItem(match, { again }) {
   };
   const actions = [];
   if (state === "waiting") {
-    actions.push(h("a", { class: "button", href: `#/spite-malice/invite/${match.id}`, dataset: { action: "invitation" } }, lt("list.invitation")));
-    actions.push(act(lt("invite.cancel"), "cancel", async () => { await api.smCancel(match.id); toast(lt("invite.cancelled")); again(); }, "button danger"));
+    actions.push(h("a", { class: "button", href: `#/spite-malice/invite/${match.id}`, dataset: { action: "invitation" } }, t("sm.list.invitation")));
+    actions.push(act(t("sm.invite.cancel"), "cancel", async () => { await api.smCancel(match.id); toast(t("sm.invite.cancelled")); again(); }, "button danger"));
   } else if (state === "invited") {
-    actions.push(h("a", { class: "button primary", href: `#/spite-malice/join/${match.invite?.code ?? ""}`, dataset: { action: "join" } }, lt("join.button")));
-    actions.push(act(lt("join.decline"), "decline", async () => { await api.smCancel(match.id); toast(lt("join.declined")); again(); }));
+    actions.push(h("a", { class: "button primary", href: `#/spite-malice/join/${match.invite?.code ?? ""}`, dataset: { action: "join" } }, t("sm.join.button")));
+    actions.push(act(t("sm.join.decline"), "decline", async () => { await api.smCancel(match.id); toast(t("sm.join.declined")); again(); }));
   } else if (state !== "cancelled") {
     actions.push(h("a", { class: ["button", state === "your_turn" ? "primary" : null], href: matchHref(match), dataset: { action: "open" } },
-      lt(state === "your_turn" ? "list.play" : "list.open")));
+      t(state === "your_turn" ? "sm.list.play" : "sm.list.open")));
   }
   if (canRematch(match)) {
-    actions.push(act(lt("list.rematch"), "rematch", async () => {
+    actions.push(act(t("sm.list.rematch"), "rematch", async () => {
       const rematch = await api.smRematch(match.id);
       navigate(`/spite-malice/invite/${rematch.id}`);
     }));
   } else if (match.rematch) {
-    actions.push(h("span", { class: "subtle" }, lt("list.rematch_offered")));
+    actions.push(h("span", { class: "subtle" }, t("sm.list.rematch_offered")));
   }
   return h("li", { class: ["sm-match", `sm-state-${state}`], dataset: { match: match.id, state } },
     h("p", { class: "sm-match-state" }, h("strong", {}, stateLine(match, state)),
@@ -106,17 +104,17 @@ function matchItem(match, { again }) {
 export default async function list(root, route, { signal }) {
   const body = h("div", { id: "sm-list" }, loading());
   replace(root, h("section", { class: "page sm-lobby", "aria-labelledby": "sm-lobby-heading" },
-    h("h1", { id: "sm-lobby-heading" }, lt("lobby.title")),
-    h("p", { class: "lead" }, lt("lobby.intro")),
+    h("h1", { id: "sm-lobby-heading" }, t("sm.lobby.title")),
+    h("p", { class: "lead" }, t("sm.lobby.intro")),
     h("div", { class: "actions" },
-      h("a", { class: "button primary", href: "#/spite-malice/play", id: "sm-new-bot" }, lt("bot.title")),
-      h("a", { class: "button", href: "#/spite-malice/friend", id: "sm-new-friend" }, lt("friend.title")),
-      h("a", { href: "#/spite-malice/rules" }, lt("lobby.rules")),
-      h("a", { href: "#/spite-malice/tutorial" }, lt("lobby.tutorial"))),
-    h("h2", {}, lt("lobby.yours")),
+      h("a", { class: "button primary", href: "#/spite-malice/play", id: "sm-new-bot" }, t("sm.bot.title")),
+      h("a", { class: "button", href: "#/spite-malice/friend", id: "sm-new-friend" }, t("sm.friend.title")),
+      h("a", { href: "#/spite-malice/rules" }, t("sm.lobby.rules")),
+      h("a", { href: "#/spite-malice/tutorial" }, t("sm.lobby.tutorial"))),
+    h("h2", {}, t("sm.lobby.yours")),
     body));
   if (!api.hasToken()) {
-    replace(body, h("p", { class: "subtle" }, lt("lobby.none")));
+    replace(body, h("p", { class: "subtle" }, t("sm.lobby.none")));
     return;
   }
   const again = () => list(root, route, { signal });
@@ -130,14 +128,14 @@ export default async function list(root, route, { signal }) {
   if (signal.aborted) return;
   const matches = sortMatches(page.results);
   if (!matches.length) {
-    replace(body, h("p", { class: "subtle" }, lt("lobby.none")));
+    replace(body, h("p", { class: "subtle" }, t("sm.lobby.none")));
     return;
   }
   const going = matches.filter(isActive);
   const done = matches.filter((match) => !isActive(match));
   replace(body,
-    going.length ? h("ul", { class: "sm-matches", id: "sm-active" }, going.map((match) => matchItem(match, { again }))) : h("p", { class: "subtle" }, lt("lobby.none_active")),
-    done.length ? [h("h2", {}, lt("lobby.finished")), h("ul", { class: "sm-matches", id: "sm-finished" }, done.map((match) => matchItem(match, { again })))] : null);
+    going.length ? h("ul", { class: "sm-matches", id: "sm-active" }, going.map((match) => matchItem(match, { again }))) : h("p", { class: "subtle" }, t("sm.lobby.none_active")),
+    done.length ? [h("h2", {}, t("sm.lobby.finished")), h("ul", { class: "sm-matches", id: "sm-finished" }, done.map((match) => matchItem(match, { again })))] : null);
 
   // Every clock on the page ticks together; one that runs out reloads the list (the server
   // decides what the timeout did).

@@ -55,11 +55,11 @@ export const isActive = (match) => active(matchState(match));
 
 /** How an aborted match ended (its `reason`), as the list says it; no winner to name. */
 export const ABORTED_LINES = {
-  resigned: "list.aborted_resigned",
-  timeout: "list.aborted_timeout",
-  cancelled: "list.aborted_cancelled",
+  resigned: "sm.list.aborted_resigned",
+  timeout: "sm.list.aborted_timeout",
+  cancelled: "sm.list.aborted_cancelled",
 };
-export const abortedLine = (match) => ABORTED_LINES[match.reason] ?? "list.aborted";
+export const abortedLine = (match) => ABORTED_LINES[match.reason] ?? "sm.list.aborted";
 
 /** A finished friend match offers a rematch until one is made (then it links to that one); an
  *  aborted one does not (the server makes rematches of finished matches only). */

@@ -6,29 +6,29 @@
 import * as api from "../../api.js";
 import { h, replace } from "../../lib/dom.js";
 import { navigate, redirect } from "../../lib/router.js";
+import { t } from "../../i18n.js";
 import { form } from "../../components/form.js";
 import { CLOCKS, DEFAULTS, LEVELS, TARGETS, suggestsSingleGame } from "./model.js";
 import { choice, choose } from "./choice.js";
 import { clockName, lengthName } from "./words.js";
-import { lt } from "./strings.js";
 
-const back = () => h("p", {}, h("a", { href: "#/spite-malice" }, lt("lobby.back")));
+const back = () => h("p", {}, h("a", { href: "#/spite-malice" }, t("sm.lobby.back")));
 
 const lengthChoice = (value) => choice({
-  name: "target", legend: lt("length.label"), value,
+  name: "target", legend: t("sm.length.label"), value,
   options: TARGETS.map((target) => [target, lengthName(target)]),
-  hint: lt("length.hint"),
+  hint: t("sm.length.hint"),
 });
 
 function botPage(root) {
   const element = form({
     id: "sm-bot-form",
     fields: [
-      choice({ name: "level", legend: lt("bot.level"), value: DEFAULTS.level,
-        options: LEVELS.map((level) => [level, lt(`bot.level_${level}`)]), hint: lt("bot.level_hint") }),
+      choice({ name: "level", legend: t("sm.bot.level"), value: DEFAULTS.level,
+        options: LEVELS.map((level) => [level, t(`sm.bot.level_${level}`)]), hint: t("sm.bot.level_hint") }),
       lengthChoice(DEFAULTS.botTarget),
     ],
-    submit: lt("bot.start"),
+    submit: t("sm.bot.start"),
     action: async ({ level, target }) => {
       const match = await api.smPlayBot({ level, target: Number(target) });
       navigate(`/spite-malice/match/${match.id}`);
@@ -37,8 +37,8 @@ function botPage(root) {
   element.querySelector("button[type=submit]").id = "sm-bot-start";
   replace(root, h("section", { class: "page sm-lobby", "aria-labelledby": "sm-bot-heading" },
     back(),
-    h("h1", { id: "sm-bot-heading" }, lt("bot.title")),
-    h("p", { class: "lead" }, lt("bot.intro")),
+    h("h1", { id: "sm-bot-heading" }, t("sm.bot.title")),
+    h("p", { class: "lead" }, t("sm.bot.intro")),
     element));
 }
 
@@ -50,15 +50,15 @@ function friendPage(root, route) {
   const element = form({
     id: "sm-friend-form",
     fields: [
-      choice({ name: "turn_seconds", legend: lt("clock.label"), value: DEFAULTS.clock,
-        options: CLOCKS.map((seconds) => [seconds, clockName(seconds)]), hint: lt("clock.hint") }),
+      choice({ name: "turn_seconds", legend: t("sm.clock.label"), value: DEFAULTS.clock,
+        options: CLOCKS.map((seconds) => [seconds, clockName(seconds)]), hint: t("sm.clock.hint") }),
       lengthChoice(DEFAULTS.friendTarget),
       slow,
       // Rated unless asked otherwise; the invitation then says whether it is in fact rated.
-      choice({ name: "rated", legend: lt("friend.rated_label"), value: "true",
-        options: [["true", lt("friend.rated")], ["false", lt("friend.casual")]], hint: lt("friend.rated_hint") }),
+      choice({ name: "rated", legend: t("sm.friend.rated_label"), value: "true",
+        options: [["true", t("sm.friend.rated")], ["false", t("sm.friend.casual")]], hint: t("sm.friend.rated_hint") }),
     ],
-    submit: lt("friend.create"),
+    submit: t("sm.friend.create"),
     action: async ({ turn_seconds: seconds, target, rated }) => {
       const match = await api.smInvite({ turnSeconds: Number(seconds), target: Number(target), invitee, rated: rated !== "false" });
       redirect(`/spite-malice/invite/${match.id}`);
@@ -68,7 +68,7 @@ function friendPage(root, route) {
   // A slow clock suggests a single game (and picks it, unless the player chose a length).
   const suggest = () => {
     const seconds = Number(new FormData(element).get("turn_seconds"));
-    slow.textContent = suggestsSingleGame(seconds) ? lt("friend.slow_hint", { clock: clockName(seconds) }) : "";
+    slow.textContent = suggestsSingleGame(seconds) ? t("sm.friend.slow_hint", { clock: clockName(seconds) }) : "";
     if (!lengthTouched) choose(element, "target", suggestsSingleGame(seconds) ? 1 : 50);
   };
   element.addEventListener("change", (event) => {
@@ -78,8 +78,8 @@ function friendPage(root, route) {
   suggest();
   replace(root, h("section", { class: "page sm-lobby", "aria-labelledby": "sm-friend-heading" },
     back(),
-    h("h1", { id: "sm-friend-heading" }, lt("friend.title")),
-    h("p", { class: "lead" }, invitee ? lt("friend.invitee_intro", { name }) : lt("friend.intro")),
+    h("h1", { id: "sm-friend-heading" }, t("sm.friend.title")),
+    h("p", { class: "lead" }, invitee ? t("sm.friend.invitee_intro", { name }) : t("sm.friend.intro")),
     element));
 }
 

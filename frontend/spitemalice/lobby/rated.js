@@ -6,22 +6,22 @@
 
 /** The sentence for each reason the server gives for an unrated match. */
 export const UNRATED_SENTENCES = {
-  casual: "rated.casual",
-  new_account: "rated.new_account",
-  pair_limit: "rated.pair_limit",
-  bot: "rated.bot",
+  casual: "sm.rated.casual",
+  new_account: "sm.rated.new_account",
+  pair_limit: "sm.rated.pair_limit",
+  bot: "sm.rated.bot",
 };
 
 // A reason this version does not know yet still reads as unrated, without a why.
-const UNRATED_ANY = "rated.unrated";
+const UNRATED_ANY = "sm.rated.unrated";
 
 const known = (info) => typeof info?.rated === "boolean";
 
-/** "rated.tag_rated" or "rated.tag_unrated" for a friend match; null for the others, and where
- *  the server said nothing about it. */
+/** "sm.rated.tag_rated" or "sm.rated.tag_unrated" for a friend match; null for the others,
+ *  and where the server said nothing about it. */
 export function ratedTag(match) {
   if (match?.mode !== "friend" || !known(match)) return null;
-  return match.rated ? "rated.tag_rated" : "rated.tag_unrated";
+  return match.rated ? "sm.rated.tag_rated" : "sm.rated.tag_unrated";
 }
 
 /**
@@ -32,10 +32,10 @@ export function ratedTag(match) {
  */
 export function ratedSentence(info, { open = false } = {}) {
   if (!known(info)) return null;
-  if (info.rated) return open ? "rated.rated_open" : "rated.rated";
+  if (info.rated) return open ? "sm.rated.rated_open" : "sm.rated.rated";
   return UNRATED_SENTENCES[info.unrated_reason] ?? UNRATED_ANY;
 }
 
 /** Every key the two functions may give, for the tables' tests. */
-export const RATED_KEYS = ["rated.tag_rated", "rated.tag_unrated", "rated.rated", "rated.rated_open",
+export const RATED_KEYS = ["sm.rated.tag_rated", "sm.rated.tag_unrated", "sm.rated.rated", "sm.rated.rated_open",
   UNRATED_ANY, ...Object.values(UNRATED_SENTENCES)];

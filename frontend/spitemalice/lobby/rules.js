@@ -2,9 +2,8 @@
 // Foursquare's rules page is), each language writing its own sentences.
 
 import { h, replace } from "../../lib/dom.js";
-import { moduleIn } from "../../i18n.js";
+import { moduleIn, t } from "../../i18n.js";
 import { blockNodes } from "../../components/blocks.js";
-import { lt } from "./strings.js";
 
 // Literal import()s, which the hashed static files' manifest rewrites (server/core/storage.py).
 const PAGES = {
@@ -18,11 +17,11 @@ const PAGES = {
 export default async function rules(root) {
   const blocks = await moduleIn(PAGES);
   replace(root, h("article", { class: "page rules sm-rules", "aria-labelledby": "sm-rules-heading" },
-    h("p", {}, h("a", { href: "#/spite-malice" }, lt("lobby.back"))),
-    h("h1", { id: "sm-rules-heading" }, lt("rules.title")),
+    h("p", {}, h("a", { href: "#/spite-malice" }, t("sm.lobby.back"))),
+    h("h1", { id: "sm-rules-heading" }, t("sm.rules.title")),
     h("p", { class: "actions" },
-      h("a", { class: "button primary", href: "#/spite-malice/tutorial", id: "sm-rules-tutorial" }, lt("lobby.tutorial")),
-      h("a", { class: "button", href: "#/spite-malice/play" }, lt("bot.title"))),
+      h("a", { class: "button primary", href: "#/spite-malice/tutorial", id: "sm-rules-tutorial" }, t("sm.lobby.tutorial")),
+      h("a", { class: "button", href: "#/spite-malice/play" }, t("sm.bot.title"))),
     blockNodes(blocks),
-    h("p", {}, h("a", { href: "#/rules" }, lt("rules.foursquare")))));
+    h("p", {}, h("a", { href: "#/rules" }, t("sm.rules.foursquare")))));
 }

@@ -3,14 +3,14 @@
 // The stats page and the profile show it under Foursquare's.
 
 import { h } from "../../lib/dom.js";
-import { current } from "../../i18n.js";
+import { current, t } from "../../i18n.js";
 import { barChart } from "../../components/bar-chart.js";
-import { loadLobbyStrings, lobbyStyles, lt } from "./strings.js";
+import { loadLobbyStrings, lobbyStyles } from "./strings.js";
 
 /** The rating as a sentence: what it is, how sure, from how many matches; or that there is none. */
 export function ratingLine(rating) {
-  if (!rating) return h("p", { class: "subtle", id: "sm-rating" }, lt("stats.no_rating"));
-  return h("p", { id: "sm-rating" }, lt(rating.provisional ? "stats.rating_provisional" : "stats.rating_line",
+  if (!rating) return h("p", { class: "subtle", id: "sm-rating" }, t("sm.stats.no_rating"));
+  return h("p", { id: "sm-rating" }, t(rating.provisional ? "sm.stats.rating_provisional" : "sm.stats.rating_line",
     { rating: rating.rating, deviation: rating.deviation, n: rating.matches }));
 }
 
@@ -20,7 +20,7 @@ export async function spiteMaliceStats(sm) {
   const tiles = [
     ["matches_played", number(sm.matches.played)],
     ["matches_won", number(sm.matches.won)],
-    ["games_won", lt("stats.of", { n: sm.games.won, total: sm.games.played })],
+    ["games_won", t("sm.stats.of", { n: sm.games.won, total: sm.games.played })],
     ["dailies_played", number(sm.dailies_played)],
     ["dailies_won", number(sm.dailies_won)],
     ["current_streak", number(sm.current_win_streak)],
@@ -29,13 +29,13 @@ export async function spiteMaliceStats(sm) {
   ];
   const best = sm.best_daily;
   return h("section", { class: "sm-stats", id: "sm-stats", "aria-labelledby": "sm-stats-heading" },
-    h("h2", { id: "sm-stats-heading" }, lt("lobby.title")),
+    h("h2", { id: "sm-stats-heading" }, t("sm.lobby.title")),
     h("dl", { class: "stat-tiles" }, tiles.map(([name, value]) =>
-      h("div", { class: "stat-tile", dataset: { stat: `sm-${name}` } }, h("dt", {}, lt(`stats.${name}`)), h("dd", {}, value)))),
+      h("div", { class: "stat-tile", dataset: { stat: `sm-${name}` } }, h("dt", {}, t(`sm.stats.${name}`)), h("dd", {}, value)))),
     ratingLine(sm.rating),
-    best ? h("p", { id: "sm-best-daily" }, lt("stats.best_daily", { number: best.number, date: current().date(best.date, "medium"), n: best.points })) : null,
-    sm.dailies_won ? barChart(sm.distribution ?? {}, { caption: lt("stats.distribution") }) : null,
+    best ? h("p", { id: "sm-best-daily" }, t("sm.stats.best_daily", { number: best.number, date: current().date(best.date, "medium"), n: best.points })) : null,
+    sm.dailies_won ? barChart(sm.distribution ?? {}, { caption: t("sm.stats.distribution") }) : null,
     h("p", { class: "actions" },
-      h("a", { class: "button", href: "#/spite-malice" }, lt("lobby.yours")),
-      h("a", { class: "button", href: "#/boards/spite-malice/ratings" }, lt("boards.ratings"))));
+      h("a", { class: "button", href: "#/spite-malice" }, t("sm.lobby.yours")),
+      h("a", { class: "button", href: "#/boards/spite-malice/ratings" }, t("sm.boards.ratings"))));
 }

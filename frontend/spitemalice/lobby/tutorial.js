@@ -4,9 +4,9 @@
 // a rule of a real match (the server does that, and the table shows what it allows).
 
 import { announce, h, replace } from "../../lib/dom.js";
+import { t } from "../../i18n.js";
 import { cardFace, cardSlot } from "../../components/card.js";
 import { parseCard } from "../../model/cards.js";
-import { lt } from "./strings.js";
 
 const EMPTY_SIDES = [[], [], [], []];
 const SIDES = [["4C"], [], [], []];
@@ -46,8 +46,8 @@ export default function tutorial(root) {
   const stage = h("div");
   const actions = h("div", { class: "actions" });
   replace(root, h("section", { class: "page tutorial sm-tutorial", "aria-labelledby": "sm-tutorial-heading" },
-    h("p", {}, h("a", { href: "#/spite-malice" }, lt("lobby.back"))),
-    h("h1", { id: "sm-tutorial-heading" }, lt("tutorial.title")), progress, text, stage, actions));
+    h("p", {}, h("a", { href: "#/spite-malice" }, t("sm.lobby.back"))),
+    h("h1", { id: "sm-tutorial-heading" }, t("sm.tutorial.title")), progress, text, stage, actions));
 
   const button = (label, id, onClick, primary = true) => h("button", { type: "button", class: ["button", primary ? "primary" : null], id, on: { click: onClick } }, label);
 
@@ -70,15 +70,15 @@ export default function tutorial(root) {
     if (!chosen && id === step.move[0]) {
       chosen = id;
       draw();
-      announce(lt("tutorial.now_target"));
+      announce(t("sm.tutorial.now_target"));
       stage.querySelector('[data-target="true"]')?.focus();
     } else if (chosen && id === step.move[1]) {
       done = true;
       draw();
-      announce(lt(`tutorial.after${index + 1}`));
+      announce(t(`sm.tutorial.after${index + 1}`));
       actions.querySelector("button")?.focus();
     } else {
-      announce(lt(chosen ? "tutorial.wrong_target" : "tutorial.wrong_source"));
+      announce(t(chosen ? "sm.tutorial.wrong_target" : "sm.tutorial.wrong_source"));
     }
   }
 
@@ -87,25 +87,25 @@ export default function tutorial(root) {
     const empty = () => h("span", { class: "sm-tutorial-face" }, cardSlot());
     const next = (stack) => (stack.length < 12 ? RANK_FACES[stack.length] : "");
     return h("div", {},
-      h("p", { class: "sm-tutorial-row-label" }, lt("tutorial.centre")),
+      h("p", { class: "sm-tutorial-row-label" }, t("sm.tutorial.centre")),
       h("div", { class: "sm-tutorial-table", dataset: { row: "centre" } }, state.centre.map((stack, i) => pile({
         id: `C${i}`,
-        label: lt("tutorial.centre_stack", { n: i + 1, top: stack.length ? short(stack.at(-1)) : lt("tutorial.empty"), next: next(stack) }),
+        label: t("sm.tutorial.centre_stack", { n: i + 1, top: stack.length ? short(stack.at(-1)) : t("sm.tutorial.empty"), next: next(stack) }),
         content: stack.length ? face(stack.at(-1)) : empty(),
-        caption: lt("tutorial.next_rank", { rank: next(stack) }),
+        caption: t("sm.tutorial.next_rank", { rank: next(stack) }),
       }))),
-      h("p", { class: "sm-tutorial-row-label" }, lt("tutorial.yours")),
+      h("p", { class: "sm-tutorial-row-label" }, t("sm.tutorial.yours")),
       h("div", { class: "sm-tutorial-table", dataset: { row: "yours" } },
-        pile({ id: "P", label: lt("tutorial.payoff", { top: short(state.payoff[0]), n: state.payoff[1] }), content: face(state.payoff[0]), caption: lt("tutorial.payoff_left", { n: state.payoff[1] }) }),
+        pile({ id: "P", label: t("sm.tutorial.payoff", { top: short(state.payoff[0]), n: state.payoff[1] }), content: face(state.payoff[0]), caption: t("sm.tutorial.payoff_left", { n: state.payoff[1] }) }),
         state.sides.map((stack, i) => pile({
           id: `S${i}`,
-          label: lt("tutorial.side_stack", { n: i + 1, top: stack.length ? short(stack.at(-1)) : lt("tutorial.empty") }),
+          label: t("sm.tutorial.side_stack", { n: i + 1, top: stack.length ? short(stack.at(-1)) : t("sm.tutorial.empty") }),
           content: stack.length ? face(stack.at(-1)) : empty(),
-          caption: lt("tutorial.side", { n: i + 1 }),
+          caption: t("sm.tutorial.side", { n: i + 1 }),
         }))),
-      h("p", { class: "sm-tutorial-row-label" }, lt("tutorial.hand")),
+      h("p", { class: "sm-tutorial-row-label" }, t("sm.tutorial.hand")),
       h("div", { class: "sm-tutorial-table sm-tutorial-hand", dataset: { row: "hand" } }, state.hand.map((code) => pile({
-        id: code, label: lt("tutorial.hand_card", { card: short(code) }), content: face(code),
+        id: code, label: t("sm.tutorial.hand_card", { card: short(code) }), content: face(code),
       }))));
   }
 
@@ -114,22 +114,22 @@ export default function tutorial(root) {
       progress.textContent = "";
       replace(stage);
       if (index < 0) {
-        replace(text, h("p", { class: "lead" }, lt("tutorial.intro")));
-        replace(actions, button(lt("tutorial.begin"), "sm-tutorial-next", () => { index = 0; draw(); stage.querySelector('[data-target="true"]')?.focus(); }));
+        replace(text, h("p", { class: "lead" }, t("sm.tutorial.intro")));
+        replace(actions, button(t("sm.tutorial.begin"), "sm-tutorial-next", () => { index = 0; draw(); stage.querySelector('[data-target="true"]')?.focus(); }));
       } else {
-        replace(text, h("p", {}, lt("tutorial.end")));
-        replace(actions, h("a", { class: "button primary", href: "#/spite-malice/play", id: "sm-tutorial-done" }, lt("bot.title")),
-          h("a", { class: "button", href: "#/spite-malice/rules" }, lt("lobby.rules")));
+        replace(text, h("p", {}, t("sm.tutorial.end")));
+        replace(actions, h("a", { class: "button primary", href: "#/spite-malice/play", id: "sm-tutorial-done" }, t("sm.bot.title")),
+          h("a", { class: "button", href: "#/spite-malice/rules" }, t("sm.lobby.rules")));
         actions.querySelector("a").focus();
       }
       return;
     }
     const step = STEPS[index];
-    progress.textContent = lt("tutorial.progress", { n: index + 1, total: STEPS.length });
-    replace(text, h("p", {}, done ? lt(`tutorial.after${index + 1}`) : lt(`tutorial.step${index + 1}`)),
-      done ? null : h("p", { class: "subtle" }, lt(chosen ? "tutorial.now_target" : "tutorial.choose_source")));
+    progress.textContent = t("sm.tutorial.progress", { n: index + 1, total: STEPS.length });
+    replace(text, h("p", {}, done ? t(`sm.tutorial.after${index + 1}`) : t(`sm.tutorial.step${index + 1}`)),
+      done ? null : h("p", { class: "subtle" }, t(chosen ? "sm.tutorial.now_target" : "sm.tutorial.choose_source")));
     replace(stage, table(done ? played(step) : step));
-    replace(actions, done ? button(lt("tutorial.next"), "sm-tutorial-next", () => {
+    replace(actions, done ? button(t("sm.tutorial.next"), "sm-tutorial-next", () => {
       index += 1; chosen = null; done = false; draw();
       stage.querySelector('[data-target="true"]')?.focus();
     }) : null);

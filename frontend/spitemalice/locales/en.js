@@ -2,7 +2,6 @@
 // (tests/frontend/sm-i18n.test.mjs checks it). The app's own table (../../locales/) has the rest.
 
 export default {
-  "sm.loaded": "yes",
   "sm.title": "Spite & Malice",
   "sm.title_bot": "Spite & Malice against the computer ({name})",
   "sm.title_friend": "Spite & Malice with {name}",

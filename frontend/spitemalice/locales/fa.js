@@ -1,7 +1,6 @@
 // فارسی: رشته‌های صفحهٔ بازی «کینه و بدخواهی» (Spite & Malice). همان کلیدهای انگلیسی.
 
 export default {
-  "sm.loaded": "yes",
   "sm.title": "کینه و بدخواهی",
   "sm.title_bot": "کینه و بدخواهی با رایانه ({name})",
   "sm.title_friend": "کینه و بدخواهی با {name}",

@@ -119,45 +119,45 @@ export function motion(event) {
  * What the event says in words, for the live region. `names` gives [seat 0's, seat 1's] as the
  * sentences read them ("You", "Ada", "The computer"); `card(code)` names a card.
  */
-export function describe(event, { you, st, card, names }) {
+export function describe(event, { you, t, card, names }) {
   const who = names[event.seat] ?? "";
   const mine = event.seat === you;
-  const place = (target) => placeName(target, st);
+  const place = (target) => placeName(target, t);
   switch (event.kind) {
     case "dealt":
-      return st("sm.say.dealt", { game: event.game, who: names[event.starts] });
+      return t("sm.say.dealt", { game: event.game, who: names[event.starts] });
     case "draw":
       return mine && event.cards
-        ? st("sm.say.you_drew", { n: event.count, cards: event.cards.map(card).join(", ") })
-        : st("sm.say.they_drew", { who, n: event.count });
+        ? t("sm.say.you_drew", { n: event.count, cards: event.cards.map(card).join(", ") })
+        : t("sm.say.they_drew", { who, n: event.count });
     case "play":
-      return st(mine ? "sm.say.you_played" : "sm.say.they_played", {
+      return t(mine ? "sm.say.you_played" : "sm.say.they_played", {
         who, card: card(event.card), from: place(event.from), to: place(event.to),
-        rank: st(`sm.rank.${event.as}`),
+        rank: t(`sm.rank.${event.as}`),
       });
     case "discard":
-      return st(mine ? "sm.say.you_discarded" : "sm.say.they_discarded", { who, card: card(event.card), to: place(event.to) });
+      return t(mine ? "sm.say.you_discarded" : "sm.say.they_discarded", { who, card: card(event.card), to: place(event.to) });
     case "completed":
-      return st("sm.say.completed", { stack: place(event.stack), n: event.stock });
+      return t("sm.say.completed", { stack: place(event.stack), n: event.stock });
     case "game_over":
-      if (event.status === "tied") return st("sm.say.game_tied", { game: event.game });
-      return st(event.winner === you ? "sm.say.game_won" : "sm.say.game_lost", {
+      if (event.status === "tied") return t("sm.say.game_tied", { game: event.game });
+      return t(event.winner === you ? "sm.say.game_won" : "sm.say.game_lost", {
         game: event.game, n: event.points ?? 0, who: names[event.winner] ?? "",
         mine: event.scores?.[you] ?? 0, theirs: event.scores?.[1 - you] ?? 0,
       });
     case "match_over":
-      if (event.winner === null || event.winner === undefined) return st("sm.say.match_tied");
-      return st(event.winner === you ? "sm.say.match_won" : "sm.say.match_lost", {
+      if (event.winner === null || event.winner === undefined) return t("sm.say.match_tied");
+      return t(event.winner === you ? "sm.say.match_won" : "sm.say.match_lost", {
         who: names[event.winner] ?? "", mine: event.scores?.[you] ?? 0, theirs: event.scores?.[1 - you] ?? 0,
       });
     case "resigned":
-      return st(mine ? "sm.say.you_resigned" : "sm.say.they_resigned", { who });
+      return t(mine ? "sm.say.you_resigned" : "sm.say.they_resigned", { who });
     case "timeout":
-      return st(mine ? "sm.say.you_timed_out" : "sm.say.they_timed_out", { who });
+      return t(mine ? "sm.say.you_timed_out" : "sm.say.they_timed_out", { who });
     case "joined":
-      return st("sm.say.joined", { who: names[1] ?? "" });
+      return t("sm.say.joined", { who: names[1] ?? "" });
     case "aborted":
-      return st("sm.say.aborted", { why: st(abortedWhy({ reason: event.reason, seat: event.seat, you }), { who }) });
+      return t("sm.say.aborted", { why: t(abortedWhy({ reason: event.reason, seat: event.seat, you }), { who }) });
     default:
       return "";
   }
@@ -180,9 +180,9 @@ export function abortedWhy({ reason, seat = null, you }) {
 }
 
 /** A place's name in words: "centre stack 2", "side stack 3", "pay-off pile", "hand". */
-export function placeName(place, st) {
-  if (place === "P") return st("sm.place.payoff");
-  if (place.startsWith("C")) return st("sm.place.centre", { n: Number(place[1]) + 1 });
-  if (SIDES.includes(place)) return st("sm.place.side", { n: Number(place[1]) + 1 });
-  return st("sm.place.hand");
+export function placeName(place, t) {
+  if (place === "P") return t("sm.place.payoff");
+  if (place.startsWith("C")) return t("sm.place.centre", { n: Number(place[1]) + 1 });
+  if (SIDES.includes(place)) return t("sm.place.side", { n: Number(place[1]) + 1 });
+  return t("sm.place.hand");
 }

@@ -55,6 +55,14 @@ export function sourceKind(source) {
   return "hand";
 }
 
+/** The card a source holds out: the pay-off pile's top, a side stack's top, or the hand card
+ *  itself (a hand source is its card's code). */
+export function sourceCard(view, source) {
+  if (source === "P") return view.seats[view.you].payoffTop;
+  if (SIDES.includes(source)) return view.seats[view.you].sides[SIDES.indexOf(source)].at(-1) ?? null;
+  return source;
+}
+
 /** The sources offered now, each with its targets, in the order the table shows them: the
  *  pay-off pile, the side stacks, then the hand as it lies. A card held twice is one source. */
 export function choices(view) {
@@ -73,8 +81,7 @@ export function choices(view) {
     sources.push({
       source,
       kind: sourceKind(source),
-      card: source === "P" ? view.seats[view.you].payoffTop
-        : SIDES.includes(source) ? view.seats[view.you].sides[SIDES.indexOf(source)].at(-1) ?? null : source,
+      card: sourceCard(view, source),
       targets: [...CENTRES, ...SIDES].filter((target) => list.includes(target)),
       plays: list.some((target) => target.startsWith("C")),
       discards: list.some((target) => target.startsWith("S")),

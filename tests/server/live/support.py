@@ -8,6 +8,7 @@ import time
 from websockets.exceptions import ConnectionClosed
 
 from tests.make_run import call
+from tests.serving import WAIT_SECONDS
 
 
 class Socket:
@@ -23,7 +24,7 @@ class Socket:
         self.ready: dict | None = None
         self.presence: list[bool] | None = None
 
-    def recv(self, timeout: float = 10) -> dict:
+    def recv(self, timeout: float = WAIT_SECONDS) -> dict:
         message = json.loads(self.ws.recv(timeout=timeout))
         self.messages.append(message)
         kind = message["type"]
@@ -44,14 +45,14 @@ class Socket:
             self.presence = message["seats"]
         return message
 
-    def until(self, predicate, timeout: float = 10) -> dict:
+    def until(self, predicate, timeout: float = WAIT_SECONDS) -> dict:
         deadline = time.monotonic() + timeout
         while True:
             message = self.recv(timeout=max(0.01, deadline - time.monotonic()))
             if predicate(message):
                 return message
 
-    def through(self, number: int, timeout: float = 10) -> None:
+    def through(self, number: int, timeout: float = WAIT_SECONDS) -> None:
         """Read until the events up to ``number`` are in."""
         if self.cursor is not None and self.cursor >= number:
             return
@@ -68,7 +69,7 @@ class Socket:
                 break
         return got
 
-    def close_code(self, timeout: float = 15) -> int:
+    def close_code(self, timeout: float = WAIT_SECONDS) -> int:
         """Read until the server closes the socket; its close code."""
         try:
             while True:

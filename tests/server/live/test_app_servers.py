@@ -58,7 +58,7 @@ def test_each_server_hears_of_the_others_events_and_a_killed_workers_sockets_age
         turn = view["game"]["turn"]
         answer = play(through, match_of(through, match.pk, tokens[turn]), tokens[turn])
         for socket in sockets.values():
-            socket.through(answer["event"], timeout=5)
+            socket.through(answer["event"])
     for seat in (0, 1):
         assert sockets[seat].events == feed(one.base, match.pk, tokens[seat], after=start)
 

@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 
 from server.asgi_http import environ_of
+from tests.serving import WAIT_SECONDS
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]
 
@@ -18,7 +19,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]
 def request(server, method: str, path: str, body: bytes | None = None, headers=None,
             chunks: list[bytes] | None = None):
     host, port = server.base.removeprefix("http://").split(":")
-    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    connection = http.client.HTTPConnection(host, int(port), timeout=WAIT_SECONDS)
     try:
         connection.putrequest(method, path, skip_accept_encoding=True)
         for name, value in (headers or {}).items():

@@ -12,6 +12,7 @@ import pytest
 from tests.make_run import call, make_run
 from tests.server.spitemalice.live.support import Socket, feed
 from tests.server.spitemalice.support import greedy
+from tests.serving import WAIT_SECONDS
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
@@ -27,7 +28,8 @@ def test_make_run_serves_a_matchs_socket_on_its_port(tmp_path):
         assert status == 201, match
         ws_url = served.base.replace("http", "ws", 1)
         socket = Socket(connect(f"{ws_url}/ws/spite-malice/matches/{match['id']}?after=0",
-                                origin=served.base, open_timeout=10, legacy=True), after=0)
+                                origin=served.base, open_timeout=WAIT_SECONDS, legacy=True),
+                        after=0)
         socket.send({"type": "auth", "token": token})
         socket.until(lambda message: message["type"] == "ready")
         for _ in range(8):  # the person's actions and the bot's replies
@@ -37,7 +39,7 @@ def test_make_run_serves_a_matchs_socket_on_its_port(tmp_path):
                                  {"action": greedy(game), "game": game["number"],
                                   "actions": game["actions"]}, token=token)
             assert status == 200, match
-            socket.through(match["event"], timeout=5)
+            socket.through(match["event"])
             if match["status"] == "finished":
                 break
         assert socket.events == feed(served.base, match["id"], token)

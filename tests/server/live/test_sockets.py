@@ -163,7 +163,7 @@ def test_events_stored_by_another_process_reach_the_socket(server, table, settin
                                  expected_game=None, expected_actions=None)
         latest = Match.objects.get(pk=match.pk).event
         for socket in sockets.values():
-            socket.through(latest, timeout=5)
+            socket.through(latest)
         if Match.objects.get(pk=match.pk).turn != seat:
             break
     for other in (0, 1):
@@ -179,14 +179,14 @@ def test_presence_follows_who_holds_a_socket(server, table):
     bob = connect(server, match.pk, tokens[1])
     bob.until(lambda message: message["type"] == "presence")
     assert bob.presence == [True, True]
-    ada.until(lambda message: message["type"] == "presence", timeout=5)
+    ada.until(lambda message: message["type"] == "presence")
     assert ada.presence == [True, True]
     # A second socket of Bob's, then the first closing: Bob is still there.
     bob_again = connect(server, match.pk, tokens[1])
     bob.close()
     assert [m for m in ada.quiet(1) if m["type"] == "presence"] == []
     bob_again.close()
-    ada.until(lambda message: message["type"] == "presence", timeout=5)
+    ada.until(lambda message: message["type"] == "presence")
     assert ada.presence == [True, False]
     ada.send({"type": "ping"})
     assert ada.until(lambda message: message["type"] != "presence") == {"type": "pong"}
@@ -236,7 +236,7 @@ def test_no_token_within_ten_seconds_is_refused_4401(server, table):
     match, _ = table
     socket = Socket(server.ws(path(match.pk)))
     assert socket.quiet(8) == []
-    assert socket.close_code(timeout=5) == 4401
+    assert socket.close_code() == 4401
 
 
 def test_a_player_not_of_the_match_or_an_unknown_match_is_refused_4403(server, table):
@@ -284,4 +284,4 @@ def test_a_socket_whose_token_is_revoked_is_closed_4401(server, table):
     match, tokens = table
     socket = connect(server, match.pk, tokens[0])
     AccessToken.objects.filter(player=match.player0).delete()
-    assert socket.close_code(timeout=10) == 4401
+    assert socket.close_code() == 4401

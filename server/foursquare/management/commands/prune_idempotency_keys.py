@@ -10,7 +10,7 @@ from server.api.idempotency import records_prune
 
 class Command(BaseCommand):
     help = ("Delete Idempotency-Key responses older than FOURSQUARE_IDEMPOTENCY_KEY_HOURS; "
-            "run_jobs does it hourly by itself.")
+            "the background work (run_jobs, or each server's runner) does it hourly.")
 
     def handle(self, *args, **options):
         deleted = records_prune()

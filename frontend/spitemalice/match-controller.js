@@ -1,0 +1,245 @@
+// The match screen's state and how it answers the server: the match as the server last sent it,
+// the table's view as the events shown so far have moved it, the source chosen, an action on
+// its way, the events queued to be shown one by one, and the live connection's state. It reacts
+// to the answer of an action, to the feed and to the socket's events, and asks `ui` (the
+// drawing, match-view.js) to show each change; it touches no DOM, so node --test drives it with
+// a stand-in api, socket and ui. The input (match-input.js) calls its commands.
+
+import { t } from "../i18n.js";
+import { cardName } from "../model/cards.js";
+import { applyEvent, describe, motion } from "./model/events.js";
+import { EventQueue, paceOf, pausable } from "./model/queue.js";
+import { hasResult, isLegal, isOver, sourceCard, viewOf } from "./model/table.js";
+
+const nameOf = (code) => cardName(code, t);
+
+// The refusals after which the page's idea of the match is out of date: it is read again.
+const STALE = ["stale_action", "not_your_turn", "game_over", "illegal_action"];
+
+/**
+ * The controller of a match's screen, from the match `GET /matches/{id}` returned.
+ * `api`: smAct, smEvents, smMatch, smHint (api.js); `follow`: live.js's; `reducedMotion()`:
+ * whether to skip the flights and shorten the pauses; `wait(ms, cancelled)`: a pause.
+ *
+ * `ui`, given to start(), draws: draw({focus}) the whole screen, drawStatus() the heading and
+ * prompt only (while events are shown), drawBanner() the connection's state, acting(on),
+ * clearMessages(), showProblem(error), announce(text), showResult(number, event),
+ * showMatchResult(scores), showAborted(seat), and for a card's flight placeOf(place) (an
+ * opaque box, or null) and fly(from, to, move).
+ */
+export function matchController(initial, { api, follow, reducedMotion = () => false, wait = pausable }) {
+  let match = initial;
+  let view = viewOf(match);
+  let chosen = null;
+  let busy = false; // an action sent, not yet answered
+  let hinted = null; // [source, target] the bot suggested, until the next action
+  let pending = null; // a match the server answered, shown once the events before it are
+  let liveState = null;
+  let follower = null;
+  let stopped = false;
+  let ui = null;
+
+  const names = () => view.seats.map((seat) => (seat.seat === view.you ? t("sm.you")
+    : seat.bot ? t("sm.the_computer") : seat.name ?? t("sm.opponent")));
+
+  const queue = new EventQueue({
+    last: match.event,
+    show: showEvent,
+    wait,
+    pace: (event) => paceOf(event, { you: view.you, reduced: reducedMotion() }),
+    onIdle: settle,
+  });
+
+  function interactive() {
+    return !busy && !queue.busy && match.status === "playing" && view.turn === view.you && view.legal.length > 0;
+  }
+
+  /** Chooses `source`, or puts it back if it was the one chosen; false when nothing may be
+   *  chosen now. The caller draws (it knows where the focus goes). */
+  function choose(source) {
+    if (!interactive()) return false;
+    chosen = chosen === source ? null : source;
+    return true;
+  }
+
+  /** Makes `source` the chosen one (a card picked up to be dragged). */
+  function pick(source) {
+    if (!interactive()) return false;
+    chosen = source;
+    return true;
+  }
+
+  /** Puts the chosen card back; returns which it was (null if none). */
+  function unchoose() {
+    const was = chosen;
+    chosen = null;
+    return was;
+  }
+
+  async function act(source, target) {
+    if (!interactive() || busy) return;
+    if (!isLegal(view, source, target)) {
+      // Not offered: nothing is sent, nothing moves (the places offered are the server's).
+      return;
+    }
+    busy = true;
+    ui.acting(true);
+    ui.clearMessages();
+    hinted = null;
+    chosen = null;
+    ui.draw();
+    try {
+      const answer = await api.smAct(match.id, { action: [source, target], game: match.game.number, actions: match.game.actions });
+      pending = answer;
+      await catchUp(answer.event);
+      busy = false;
+      ui.acting(false);
+      if (!queue.busy) settle();
+    } catch (error) {
+      busy = false;
+      ui.acting(false);
+      if (stopped) return;
+      ui.showProblem(error);
+      if (STALE.includes(error.code)) await reload();
+      else ui.draw();
+    }
+  }
+
+  /** Asks the bot (bot matches): its source becomes the chosen one and its target is marked.
+   *  Resolves to [source, target]; the caller draws. */
+  async function hint() {
+    const answer = await api.smHint(match.id);
+    const [source, target] = answer.action;
+    chosen = source;
+    hinted = [source, target];
+    return [source, target];
+  }
+
+  /** The events up to `upTo`, from the feed (the answer to an action holds the match only). */
+  async function catchUp(upTo = Infinity) {
+    try {
+      while (queue.last < upTo) {
+        const answer = await api.smEvents(match.id, queue.last);
+        if (!answer.events.length) break;
+        queue.push(answer.events);
+        follower?.after(answer.last);
+        if (answer.last >= upTo || answer.events.length < 1000) break;
+      }
+    } catch { /* the follower catches up */ }
+  }
+
+  async function reload() {
+    try {
+      adopt(await api.smMatch(match.id));
+    } catch { ui.draw(); }
+  }
+
+  /** Shows the server's state of the match (its legal actions) once no event is being shown. */
+  function adopt(fresh) {
+    const wasOver = match.status === "finished";
+    match = fresh;
+    view = viewOf(match);
+    if (match.event > queue.last) queue.last = match.event;
+    chosen = null;
+    ui.draw();
+    if (isOver(match)) follower?.stop();
+    if (match.status === "aborted") ui.showAborted();
+    if (match.status === "finished" && !wasOver) ui.showResult(view.game);
+    if (match.status === "finished") ui.showMatchResult();
+    if (hasResult(match, match.game)) ui.showResult(view.game);
+  }
+
+  async function settle() {
+    const answer = pending;
+    pending = null;
+    if (answer && answer.event >= queue.last) adopt(answer);
+    else if (queue.last > match.event) await reload();
+    else ui.draw();
+    if (view.turn === view.you && match.status === "playing") ui.announce(t("sm.say.your_turn"));
+  }
+
+  /** One event of the feed on the table: moved there, said, and its card flown. */
+  async function showEvent(event, { instant }) {
+    const move = motion(event);
+    const from = move ? ui.placeOf(move.from) : null;
+    view = applyEvent(view, event);
+    if (event.kind === "game_over") {
+      match.seats.forEach((seat, index) => { seat.score = event.scores?.[index] ?? seat.score; });
+    }
+    ui.draw();
+    const text = describe(event, { you: view.you, t, card: nameOf, names: names() });
+    if (text) ui.announce(text);
+    if (event.kind === "game_over") ui.showResult(event.game, event);
+    if (event.kind === "aborted") {
+      // Nothing follows it: no game_over, no match_over, no winner.
+      Object.assign(match, { status: "aborted", winner: null, reason: event.reason, abortable: false });
+      ui.drawStatus();
+      ui.showAborted(event.seat);
+    }
+    if (event.kind === "match_over") {
+      match.status = "finished";
+      match.winner = event.winner;
+      match.reason = event.reason;
+      ui.drawStatus();
+      ui.showMatchResult(event.scores);
+    }
+    if (!move || instant || reducedMotion()) return;
+    const to = ui.placeOf(move.to);
+    if (from && to) await ui.fly(from, to, move);
+  }
+
+  /** Draws the table once and starts following the match. */
+  function start(drawing) {
+    ui = drawing;
+    ui.draw();
+    ui.drawBanner();
+    if (hasResult(match, match.game)) ui.showResult(view.game);
+    if (match.status === "finished") ui.showMatchResult();
+    if (match.status === "aborted") ui.showAborted();
+    follower = isOver(match) ? null : follow(match.id, {
+      after: match.event,
+      onEvents: (events) => {
+        queue.push(events);
+        if (queue.busy) ui.drawStatus();
+      },
+      onPresence: (seats) => {
+        seats.forEach((connected, index) => { view.seats[index].connected = connected; match.seats[index].connected = connected; });
+        if (!queue.busy) ui.draw();
+      },
+      onState: (state) => { liveState = state; ui.drawBanner(); },
+      pollEvery: () => (queue.busy || view.turn === view.you ? 10000 : 2000),
+    });
+    // The bot may still be finishing a long turn in the background: its events follow.
+    if (match.status === "playing" && view.turn !== view.you) follower?.poke();
+  }
+
+  /** The screen was left: nothing more is shown or asked for. */
+  function stop() {
+    stopped = true;
+    queue.stop();
+    follower?.stop();
+  }
+
+  return {
+    get match() { return match; },
+    get view() { return view; },
+    get chosen() { return chosen; },
+    get hinted() { return hinted; },
+    get busy() { return busy; },
+    /** Events are being shown. */
+    get animating() { return queue.busy; },
+    get liveState() { return liveState; },
+    interactive,
+    names,
+    /** The chosen card's name ("" if none): the pay-off top, a side stack's top, or a hand card. */
+    chosenName: () => (chosen ? nameOf(sourceCard(view, chosen)) : ""),
+    choose,
+    pick,
+    unchoose,
+    act,
+    hint,
+    skip: () => queue.skip(),
+    start,
+    stop,
+  };
+}
