@@ -14,6 +14,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
+
+from tests.serving import WAIT_SECONDS
 
 # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are still
 # plain synchronous code between browser steps.
@@ -26,6 +29,11 @@ CHROMIUM_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync",
 ]
+# Every wait on the page (an action's target, an expect() until it holds) is bounded by the tests'
+# generous WAIT_SECONDS: the page waits on the server, which a busy machine slows. A wait ends
+# as soon as what it waits for is there.
+WAIT_MS = WAIT_SECONDS * 1000
+expect.set_options(timeout=WAIT_MS)
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -91,7 +99,7 @@ def open_page(browser, base_url) -> Iterator[Callable]:
             base_url=base_url, permissions=["clipboard-read", "clipboard-write"],
             reduced_motion="reduce",
         )
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: problems.append(f"script error: {error}"))

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.flows import known_daily, play_until_over, wait_idle
+from tests.serving import WAIT_SECONDS
 
 TINY_BOT = {"seed": 0, "samples": 2, "screen": 1, "finalists": 1}
 
@@ -37,14 +38,13 @@ def test_practice_hint_then_the_review_after_the_game(open_page, shoot):
     expect(page.locator("#analysis .analysis-body")).to_have_text(
         "The bot is looking over your game…")
     job = None
-    for _ in range(150):  # the result screen's first request enqueues it
+    for _ in range(WAIT_SECONDS * 10):  # the result screen's first request enqueues it
         job = Job.objects.filter(kind="game_analyse").first()
         if job is not None:
             break
         page.wait_for_timeout(100)
     assert job is not None and job_run(job.pk).status == "done"
-    expect(page.locator("#analysis-rating")).to_have_text(re.compile(r"^Accuracy \d+%: "),
-                                                          timeout=15_000)
+    expect(page.locator("#analysis-rating")).to_have_text(re.compile(r"^Accuracy \d+%: "))
     assert page.locator(".analysis-chart svg polyline").count() == 1
     assert page.locator(".analysis-move").count() == moves
     shoot(page, "phone-light-analysis")

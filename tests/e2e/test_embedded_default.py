@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, WAIT_MS
 from tests.e2e.flows import moves_played, play_until_over, start_daily, token_of
 from tests.make_run import call, make_run
 
@@ -17,7 +17,7 @@ def test_a_daily_is_played_to_its_end_in_the_browser_against_make_run(browser, t
     with make_run(tmp_path) as served:
         context = browser.new_context(viewport=PHONE, base_url=served.base, timezone_id="UTC",
                                       reduced_motion="reduce")
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(WAIT_MS)
         page = context.new_page()
         problems, writes = [], []
         page.on("pageerror", lambda error: problems.append(f"script error: {error}"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP
+from tests.e2e.conftest import DESKTOP, WAIT_MS
 from tests.e2e.flows import (
     WON_12,
     ApiPlayer,
@@ -98,7 +98,7 @@ def test_a_first_tap_previews_and_a_second_places(browser, base_url, shoot):
     context = browser.new_context(viewport=PHONE_390, has_touch=True, is_mobile=True,
                                   locale="en-US", timezone_id="UTC", base_url=base_url,
                                   reduced_motion="reduce")
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     try:
         page = context.new_page()

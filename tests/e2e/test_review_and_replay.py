@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.flows import WON_12, click_cell, known_practice_deal, play_until_over, wait_idle
+from tests.serving import WAIT_SECONDS
 
 TINY_BOT = {"seed": 0, "samples": 2, "screen": 1, "finalists": 1}
 
@@ -33,13 +34,13 @@ def run_the_analysis(page) -> None:
     from server.jobs.models import Job
 
     job = None
-    for _ in range(150):  # the result screen's first request enqueues it
+    for _ in range(WAIT_SECONDS * 10):  # the result screen's first request enqueues it
         job = Job.objects.filter(kind="game_analyse").first()
         if job is not None:
             break
         page.wait_for_timeout(100)
     assert job is not None and job_run(job.pk).status == "done"
-    expect(page.locator("#analysis-rating")).to_be_visible(timeout=15_000)
+    expect(page.locator("#analysis-rating")).to_be_visible()
 
 
 def test_each_move_of_the_review_opens_its_position(open_page, shoot):

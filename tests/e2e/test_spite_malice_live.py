@@ -14,7 +14,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, WAIT_MS
+from tests.serving import WAIT_SECONDS
 
 
 def api(base: str, method: str, path: str, token: str | None = None, body: dict | None = None):
@@ -23,7 +24,7 @@ def api(base: str, method: str, path: str, token: str | None = None, body: dict 
         data=None if body is None else json.dumps(body).encode(),
         headers={"Content-Type": "application/json", "Accept": "application/json",
                  **({"Authorization": f"Bearer {token}"} if token else {})})
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=WAIT_SECONDS) as response:
         return json.loads(response.read() or b"null")
 
 
@@ -40,7 +41,7 @@ def server(tmp_path):
 def device(browser, server, token: str, problems: list[str]):
     context = browser.new_context(viewport=PHONE, locale="en-US", timezone_id="UTC",
                                   base_url=server.base, reduced_motion="reduce")
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
     page.on("console", lambda message: problems.append(f"console: {message.text}")
@@ -87,7 +88,7 @@ def test_a_friend_match_is_played_live_in_two_browsers(browser, server, shoot):
         page_b.goto(invite.replace(invite.split("/spite-malice/")[0], server.base))
         page_b.locator("#sm-join").click()
         page_b.locator(".sm-screen .sm-table").wait_for()
-        page_a.locator(".sm-screen .sm-table").wait_for(timeout=20_000)
+        page_a.locator(".sm-screen .sm-table").wait_for()
 
         # Both are connected, and each sees the other so.
         for page in (page_a, page_b):

@@ -97,7 +97,7 @@ def test_a_friend_joins_by_the_link_and_both_land_on_the_match(open_page, base_u
     join(bo, "Bo")
     expect(bo).to_have_url(MATCH_ROUTE)
     # The inviter's screen notices and goes to the same table.
-    expect(ada).to_have_url(bo.url, timeout=10_000)
+    expect(ada).to_have_url(bo.url)
 
     # A third player is too late: the screen says so before any name or Join (the preview
     # finds no open invitation).
@@ -247,7 +247,7 @@ def test_a_league_mate_is_invited_from_the_league_page_and_sees_it_waiting(open_
     )
     bo_page.locator("#sm-join").click()
     expect(bo_page).to_have_url(MATCH_ROUTE)
-    expect(ada).to_have_url(bo_page.url, timeout=10_000)
+    expect(ada).to_have_url(bo_page.url)
 
 
 def test_stats_and_profile_show_the_spite_malice_record(open_page):
@@ -328,7 +328,7 @@ def test_a_finished_friend_match_offers_a_rematch_that_the_opponent_joins(open_p
     bo_page.locator("#sm-active li[data-state=invited] [data-action=join]").click()
     bo_page.locator("#sm-join").click()
     expect(bo_page).to_have_url(MATCH_ROUTE)
-    expect(ada).to_have_url(bo_page.url, timeout=10_000)
+    expect(ada).to_have_url(bo_page.url)
 
 
 def test_an_invitation_nobody_joined_lapses(open_page):
@@ -417,7 +417,7 @@ def test_a_casual_invitation_says_it_is_unrated_before_it_is_accepted(open_page)
     expect(bo).to_have_url(MATCH_ROUTE)
     # The table says it, quietly; the list too.
     expect(bo.locator("#sm-unrated")).to_have_text("Unrated")
-    expect(ada).to_have_url(bo.url, timeout=10_000)
+    expect(ada).to_have_url(bo.url)
     ada.goto("/#/spite-malice")
     expect(ada.locator(f'#sm-active li[data-match="{match_id}"] .sm-match-detail')).to_have_text(
         "against Bo · 1 hour a turn · 50 points · Unrated · 0 to 0"
