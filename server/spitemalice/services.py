@@ -268,14 +268,21 @@ def _hint_seed(game: MatchGame) -> bytes:
     return _labelled_seed(bytes.fromhex(game.seed), "hint")
 
 
-def _match_end(*, match: Match, log: Log, winner: int | None, reason: str) -> None:
-    match.status = Match.Status.FINISHED
+def _match_close(*, match: Match, log: Log, status: str, winner: int | None,
+                 reason: str) -> None:
+    """The match over now: nobody to play, no clock, no bot turn pending."""
+    match.status = status
     match.winner = winner
     match.reason = reason
     match.turn = None
     match.bot_pending = False
     match.finished_at = log.now
     match.clock_stop()
+
+
+def _match_end(*, match: Match, log: Log, winner: int | None, reason: str) -> None:
+    _match_close(match=match, log=log, status=Match.Status.FINISHED, winner=winner,
+                 reason=reason)
     log.event("match_over", {"winner": winner, "reason": reason, "scores": match.scores})
 
 
@@ -495,13 +502,7 @@ def match_abort(*, match: Match, game: MatchGame | None, seat: int | None,
     if game is not None and not game.is_over:
         game.status = MatchGame.Status.ABORTED
         game.finished_at = log.now
-    match.status = Match.Status.ABORTED
-    match.winner = None
-    match.reason = reason
-    match.turn = None
-    match.bot_pending = False
-    match.finished_at = log.now
-    match.clock_stop()
+    _match_close(match=match, log=log, status=Match.Status.ABORTED, winner=None, reason=reason)
     log.event("aborted", {"game": match.game_number, "seat": seat, "reason": reason})
     _store(match=match, game=game, new_games=[], log=log)
 
