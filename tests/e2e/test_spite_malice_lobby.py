@@ -100,10 +100,10 @@ def test_a_friend_joins_by_the_link_and_both_land_on_the_match(open_page, base_u
     expect(ada).to_have_url(bo.url)
 
     # A third player is too late: the screen says so before any name or Join (the preview
-    # finds no open invitation).
+    # answers 409 match_full, as a join would).
     cy = open_page(None)
     cy.goto(link)
-    expect(cy.locator("#sm-join-problem")).to_contain_text("does not exist or has lapsed")
+    expect(cy.locator("#sm-join-problem")).to_contain_text("Someone else has already joined")
     expect(cy.locator("#sm-join")).to_have_count(0)
 
 

@@ -15,8 +15,8 @@ from server.players import services as players
 from server.spitemalice import services
 from server.spitemalice.models import Match
 from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
-from tests.server.spitemalice.live.support import Socket, feed
-from tests.server.spitemalice.live.test_sockets import match_of, play
+from tests.server.live.support import Socket, feed
+from tests.server.live.test_sockets import match_of, play
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]
 

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from tests.make_run import call, make_run
-from tests.server.spitemalice.live.support import Socket, feed
+from tests.server.live.support import Socket, feed
 from tests.server.spitemalice.support import greedy
 from tests.serving import WAIT_SECONDS
 

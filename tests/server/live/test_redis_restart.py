@@ -14,8 +14,8 @@ import pytest
 from server.players import services as players
 from server.spitemalice import services
 from tests.asgi_server import asgi_server, database_url, free_port
-from tests.server.spitemalice.live.support import Socket, feed
-from tests.server.spitemalice.live.test_sockets import match_of, play
+from tests.server.live.support import Socket, feed
+from tests.server.live.test_sockets import match_of, play
 from tests.serving import WAIT_SECONDS
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql,

@@ -15,7 +15,7 @@ from server.players import services as players
 from server.spitemalice import services
 from server.spitemalice.models import Match
 from tests.make_run import call
-from tests.server.spitemalice.live.support import Socket, feed
+from tests.server.live.support import Socket, feed
 from tests.server.spitemalice.support import cards_in, greedy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]
