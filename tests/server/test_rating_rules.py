@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
+from server.leagues.models import League, Membership
 from server.ratings.models import RatedMatch, Rating
 from server.spitemalice import clocks, rating_rules, services
 from server.spitemalice.models import FIRST_TURN_SECONDS, ClockSweep, Event, Match, MatchGame
@@ -27,12 +28,10 @@ from tests.server.spitemalice.friend_support import (
     take_turn,
     whose_turn,
 )
-from tests.server.spitemalice.support import url
+from tests.server.spitemalice.support import act, greedy, url
 
 
-def parse(text: str):
-    from datetime import datetime
-
+def parse(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
@@ -154,8 +153,6 @@ def test_the_pairs_allowance_comes_back_after_a_day(make_trusted_player):
 def test_direct_invitations_stocked_up_rate_only_the_allowance(make_trusted_player, db):
     ada, ada_api = make_trusted_player("Ada")
     bob, bob_api = make_trusted_player("Bob")
-    from server.leagues.models import League, Membership
-
     league = League.objects.create(name="Club", owner=ada)
     Membership.objects.create(league=league, player=ada)
     Membership.objects.create(league=league, player=bob)
@@ -320,8 +317,6 @@ def test_a_read_after_an_outage_moves_the_deadline_instead_of_ending_the_match(
     assert seen["status"] == "playing"
     assert parse(seen["deadline"]) > timezone.now()
     # The seat to play can still play: its write is not refused on the stale deadline.
-    from tests.server.spitemalice.support import act, greedy
-
     mine = apis[seat].get(url(views[0])).json()
     assert act(apis[seat], mine, greedy(mine["game"])).status_code == 200
 
