@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
 BOOTSTRAP_PYTHON := $(shell command -v python3.11 2>/dev/null || command -v python3)
 
-.PHONY: help run test lint test-python test-sqlite test-js test-e2e chromium bench
+.PHONY: help run static test lint test-python test-sqlite test-js test-e2e chromium bench
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -27,10 +27,20 @@ $(VENV_STAMP): pyproject.toml
 # process make waits on, so a SIGTERM that make forwards stops it gracefully. Pages, the API and
 # the live sockets on one port. SQLite under data/ unless DATABASE_URL is set; the in-memory
 # channel layer unless REDIS_URL is.
-run: $(VENV_STAMP) ## Serve pages, API and sockets on http://127.0.0.1:8000 (PORT=..., DATABASE_URL=..., REDIS_URL=...)
+run: $(VENV_STAMP) static ## Serve pages, API and sockets on http://127.0.0.1:8000 (PORT=..., DATABASE_URL=..., REDIS_URL=...)
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py collectstatic --noinput --verbosity 0
 	exec $(VENV)/bin/gunicorn --bind 127.0.0.1:$(PORT)
+
+# collectstatic hashes, rewrites and compresses every file (seconds), so it runs again only when
+# something it collects changed: the manifest it writes last is older than a source. The
+# server serves the same folder (FOURSQUARE_STATIC_ROOT, default staticfiles/).
+STATIC_ROOT := $(or $(FOURSQUARE_STATIC_ROOT),staticfiles)
+STATIC_SOURCES := $(shell find frontend -type f) server/core/storage.py server/settings.py
+$(STATIC_ROOT)/staticfiles.json: $(VENV_STAMP) $(STATIC_SOURCES)
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	@touch $@
+
+static: $(STATIC_ROOT)/staticfiles.json ## Collect the front end's files for the server (only when one changed)
 
 test: lint test-python test-sqlite test-js test-e2e ## Lint, then run every test suite (needs PostgreSQL; TEST_DATABASE_URL=...)
 

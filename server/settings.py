@@ -41,6 +41,8 @@ Environment variables:
                              revoked is closed, default 30
     FOURSQUARE_DATA_DIR      where the default SQLite database, the shared cache of the embedded
                              default and the secrets made on first start live, default <repo>/data
+    FOURSQUARE_STATIC_ROOT   where `collectstatic` puts the front end's files and the server
+                             serves them from, default <repo>/staticfiles
 """
 
 import os
@@ -263,7 +265,7 @@ USE_TZ = True
 # --- Static files ------------------------------------------------------------------------------
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("FOURSQUARE_STATIC_ROOT", "").strip() or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [FRONTEND_DIR]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

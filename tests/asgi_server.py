@@ -23,8 +23,9 @@ live sockets on one port — for tests that talk to it over real HTTP and WebSoc
   feed every second for the others' events).
 - The secrets (``SECRET_KEY``, the dailies' secrets) are the test process's, so both deal the
   same dailies; the request limits are off unless ``env`` sets them (``FOURSQUARE_RATE_*``).
-- ``collect_static=True`` runs ``manage.py collectstatic`` first, for a browser that loads the
-  pages' files (as `make run` does); the API and sockets need nothing collected.
+- ``collect_static=True`` serves the front end's files collected as `make run` collects them
+  (``tests.serving.collected_static``: once per change, shared by every test server), for a
+  browser that loads the pages' files; the API and sockets need nothing collected.
 - 2 workers by default: a socket and the request that stores its events are often served by
   different processes, as in production.
 
@@ -45,7 +46,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.serving import WAIT_SECONDS, free_port, stop_group, wait_for_health
+from tests.serving import WAIT_SECONDS, collected_static, free_port, stop_group, wait_for_health
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -152,8 +153,7 @@ def asgi_server(*, database_url: str, redis_url: str | None, log_dir: Path, work
     bin_dir = Path(sys.executable).parent
     log_path = log_dir / f"asgi-server-{port}.log"
     if collect_static:
-        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                       cwd=REPO_ROOT, env=environment, check=True)
+        environment["FOURSQUARE_STATIC_ROOT"] = str(collected_static())
     with log_path.open("ab") as log:
         process = subprocess.Popen(
             [str(bin_dir / "gunicorn"), "--bind", f"127.0.0.1:{port}"],

@@ -1,10 +1,13 @@
 """Session-wide test setup.
 
-The server's tests run against PostgreSQL, as production does, and again against SQLite, the
-embedded default that `make run` serves (`make test` runs both). SQLite locks, orders and
-checks constraints differently, so a test that pins PostgreSQL's behaviour (row locks under
-threads, the prepared statements of the move fast path, query plans) is marked
-``postgresql`` and left out of the SQLite run, which says how many it left out.
+The server's tests run against PostgreSQL, as production does. The modules marked ``sqlite``
+run again against SQLite, the embedded default that `make run` serves (`make test` runs both):
+those that reach code which differs by database (row locks, hand-written SQL, a branch on the
+database's vendor, migrations that rewrite rows). The rest (the schema's, the contract's, the
+hostile inputs', the engines') would only repeat themselves there. Within a ``sqlite`` module, a
+test that pins PostgreSQL's own behaviour (row locks under threads, the prepared statements of
+the move fast path, query plans) is marked ``postgresql`` and left out of the SQLite run, which
+says how many it left out.
 
 A run that would touch the database checks it first and aborts at once with a message that
 says how to fix it: it never falls back to another database than the one named. Tests that
@@ -72,6 +75,15 @@ def _database_problem() -> str | None:
     return None
 
 
+def worker_suffix() -> str:
+    """``_gw0``, ``_gw1``, … in a parallel run's workers (pytest-xdist), else nothing: each
+    worker's test database is its own, as pytest-django names it."""
+    import os
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return f"_{worker}" if worker else ""
+
+
 def require_database() -> None:
     problem = _database_problem()
     if problem:
@@ -79,6 +91,11 @@ def require_database() -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "sqlite: reaches code that differs by database (locks, hand-written SQL, vendor "
+        "branches, migrations); runs again on SQLite",
+    )
     config.addinivalue_line(
         "markers",
         "postgresql: pins PostgreSQL's own behaviour (row locks, prepared statements, plans); "
@@ -91,10 +108,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if any(item.get_closest_marker("django_db") for item in items):
         require_database()
     if on_sqlite():
-        left_out = [item for item in items if item.get_closest_marker("postgresql")]
+        left_out = [item for item in items if item.get_closest_marker("postgresql")
+                    or not item.get_closest_marker("sqlite")]
         if left_out:
             config.hook.pytest_deselected(items=left_out)
-            items[:] = [item for item in items if not item.get_closest_marker("postgresql")]
+            kept = set(map(id, items)) - set(map(id, left_out))
+            items[:] = [item for item in items if id(item) in kept]
 
 
 @pytest.fixture(scope="session")
@@ -109,7 +128,16 @@ def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
         from django.conf import settings
 
         database = settings.DATABASES["default"]
-        database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}.test"
+        database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}.test{worker_suffix()}"
+
+
+@pytest.fixture(autouse=True)
+def _quick_password_hashes(settings) -> None:
+    """Passwords hashed with a quick hasher, as Django advises for tests: the real one
+    (PBKDF2, a million rounds) is slow by design, and sign-ins run in hundreds of tests. What
+    the tests check (a password is stored hashed, checked, refused) holds for any hasher; the
+    servers that tests start in a subprocess keep the real one."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

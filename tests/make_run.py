@@ -19,7 +19,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.serving import WAIT_SECONDS, free_port, status_of, stop_group, wait_for_health
+from tests.serving import (
+    WAIT_SECONDS,
+    collected_static,
+    free_port,
+    status_of,
+    stop_group,
+    wait_for_health,
+)
 
 __all__ = ["REPO_ROOT", "Served", "call", "free_port", "make_run", "status_of"]
 
@@ -66,6 +73,8 @@ def make_run(tmp_path: Path, **env: str) -> Iterator[Served]:
     }
     data_dir = tmp_path / "data"
     environment["FOURSQUARE_DATA_DIR"] = str(data_dir)
+    # The tests' collected files: `make run` collects them again only if a source changed.
+    environment["FOURSQUARE_STATIC_ROOT"] = str(collected_static())
     environment.update(env)
     log_path = tmp_path / "make-run.log"
     # `-o` takes the environment running this test as installed instead of rebuilding .venv.

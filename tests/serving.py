@@ -8,19 +8,49 @@ every worker it forks.
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import signal
 import socket
 import subprocess
+import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 
 # The longest a test waits on a real server for any one thing (a response, a socket's message,
 # a page's change): generous, since a busy machine can be slow; a wait ends as soon as the
 # thing is there, so a passing test never waits it out.
 WAIT_SECONDS = 30
+
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+# One folder of collected static files per checkout, outside it: shared by every server the tests
+# start (in any process of a parallel run), never the checkout's own staticfiles/.
+STATIC_ROOT = Path(tempfile.gettempdir()) / (
+    "foursquare-test-static-" + hashlib.sha256(str(REPO_ROOT).encode()).hexdigest()[:12])
+
+
+def collected_static() -> Path:
+    """The front end's files collected as `make run` collects them (`make static`), into the
+    tests' own folder: collected again only when a source changed, by one process at a time."""
+    STATIC_ROOT.parent.mkdir(parents=True, exist_ok=True)
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in {"DATABASE_URL", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
+    environment["FOURSQUARE_STATIC_ROOT"] = str(STATIC_ROOT)
+    # The data folder is the tests' too: collectstatic loads the settings, which make a
+    # secret on first start.
+    environment["FOURSQUARE_DATA_DIR"] = str(STATIC_ROOT.with_name(STATIC_ROOT.name + "-data"))
+    venv = sys.prefix
+    with open(STATIC_ROOT.with_name(STATIC_ROOT.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run(["make", "--no-print-directory", "-o", f"{venv}/.installed", "static",
+                        f"VENV={venv}"], cwd=REPO_ROOT, env=environment, check=True)
+    return STATIC_ROOT
 
 
 def free_port() -> int:

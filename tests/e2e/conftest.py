@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import worker_suffix
 from tests.serving import WAIT_SECONDS
 
 # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are still
@@ -51,7 +52,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    database.setdefault("TEST", {})["NAME"] = f"test_{database['NAME']}_e2e"
+    database.setdefault("TEST", {})["NAME"] = f"test_{database['NAME']}_e2e{worker_suffix()}"
 
 
 @pytest.fixture(autouse=True)

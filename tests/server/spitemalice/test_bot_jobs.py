@@ -16,6 +16,8 @@ from server.spitemalice import house_bot, services, tasks
 from server.spitemalice.models import Match
 from tests.server.spitemalice.support import act, start, url
 
+pytestmark = pytest.mark.sqlite
+
 
 @pytest.fixture
 def bot_to_finish(player_api, settings) -> dict:

@@ -20,7 +20,7 @@ from server.spitemalice.models import Match, MatchGame
 from tests.server.conftest import assert_problem
 from tests.server.spitemalice.support import act, daily_won, play_out, url
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 BOARD = "spite-malice/daily/{}/leaderboard"
 

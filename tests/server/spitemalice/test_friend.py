@@ -26,6 +26,8 @@ from tests.server.spitemalice.friend_support import (
 from tests.server.spitemalice.support import act, engine_of, greedy, url
 from tests.server.spitemalice.test_matches import assert_shows_only_what_seat_sees
 
+pytestmark = pytest.mark.sqlite
+
 
 def parse(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))

@@ -16,6 +16,7 @@ from server.jobs import background
 from server.ratings.models import RatedMatch
 from server.spitemalice import clocks
 from server.spitemalice.models import Event, Match
+from tests.server.concurrently import THREADS, race
 from tests.server.conftest import assert_problem
 from tests.server.spitemalice.friend_support import (
     MATCHES,
@@ -28,7 +29,8 @@ from tests.server.spitemalice.friend_support import (
     whose_turn,
 )
 from tests.server.spitemalice.support import act, greedy, start, url
-from tests.server.test_concurrency import THREADS, race
+
+pytestmark = pytest.mark.sqlite
 
 ON_TIME = ["timeout", "game_over", "match_over"]
 

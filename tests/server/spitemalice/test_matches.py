@@ -24,6 +24,8 @@ from tests.server.spitemalice.support import (
     url,
 )
 
+pytestmark = pytest.mark.sqlite
+
 
 def visible(engine: Game, seat: int) -> Counter:
     """Every card ``seat`` may see, once per copy on the table."""

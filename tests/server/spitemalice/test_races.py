@@ -3,8 +3,8 @@
 import pytest
 
 from server.spitemalice.models import Action, Match
+from tests.server.concurrently import THREADS, race
 from tests.server.spitemalice.support import act, start, url
-from tests.server.test_concurrency import THREADS, race
 
 pytestmark = pytest.mark.postgresql  # row locks under threads
 
