@@ -48,15 +48,23 @@ lint: $(VENV_STAMP) ## Check the code with ruff, and the layering with import-li
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
-test-python: $(VENV_STAMP) ## Run pytest against PostgreSQL at TEST_DATABASE_URL
-	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest --ignore=tests/e2e
+# The tests run in parallel processes (pytest-xdist), each with a test database of its own: three
+# keep two cores busy while some wait on a browser or a server. A file's tests stay together in
+# one process (the live tests share a server per file); the browser's are spread one by one.
+# TEST_WORKERS=0 runs them all in the one process, as a debugger wants.
+TEST_WORKERS ?= 3
+PARALLEL = -n $(TEST_WORKERS) --dist
 
-# The embedded default that `make run` serves. Tests marked `postgresql` pin PostgreSQL's own
-# behaviour and are left out (tests/conftest.py says why); the database file is a scratch one.
+test-python: $(VENV_STAMP) ## Run pytest against PostgreSQL at TEST_DATABASE_URL (TEST_WORKERS=3)
+	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest --ignore=tests/e2e $(PARALLEL) loadfile
+
+# The embedded default that `make run` serves: the modules marked `sqlite`, those that reach code
+# which differs by database, less their tests marked `postgresql` (tests/conftest.py says why).
+# The database files are scratch ones, one per worker.
 SQLITE_TEST_DIR := $(or $(TMPDIR),/tmp)/foursquare-sqlite-tests
-test-sqlite: $(VENV_STAMP) ## Run the server's tests again on SQLite, the embedded default
+test-sqlite: $(VENV_STAMP) ## Run the server's tests that differ by database again on SQLite, the embedded default
 	@mkdir -p $(SQLITE_TEST_DIR)
-	DATABASE_URL='sqlite:///$(SQLITE_TEST_DIR)/db.sqlite3' $(PY) -m pytest tests/server -p no:cacheprovider
+	DATABASE_URL='sqlite:///$(SQLITE_TEST_DIR)/db.sqlite3' $(PY) -m pytest tests/server -m sqlite -p no:cacheprovider $(PARALLEL) loadfile
 
 test-js: ## Unit-test the front end's pure modules with Node's test runner
 	node --test tests/frontend/
@@ -67,7 +75,7 @@ chromium: ## Install Debian's chromium for the end-to-end tests when it is missi
 	@command -v chromium >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
 test-e2e: $(VENV_STAMP) chromium ## Play the browser app in headless Chromium against a live server
-	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest tests/e2e
+	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest tests/e2e $(PARALLEL) load
 
 bench: $(VENV_STAMP) ## Time the game engines (Foursquare, then Spite & Malice)
 	$(PY) -m foursquare.bench

@@ -1,7 +1,8 @@
 """Session-wide test setup.
 
 The server's tests run against PostgreSQL, as production does. The modules marked ``sqlite``
-run again against SQLite, the embedded default that `make run` serves (`make test` runs both):
+run again against SQLite, the embedded default that `make run` serves (`make test-sqlite`
+picks them with ``-m sqlite``; `make test` runs both passes):
 those that reach code which differs by database (row locks, hand-written SQL, a branch on the
 database's vendor, migrations that rewrite rows). The rest (the schema's, the contract's, the
 hostile inputs', the engines') would only repeat themselves there. Within a ``sqlite`` module, a
@@ -15,8 +16,17 @@ need no database (the engines') don't trigger the check.
 """
 
 import functools
+import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# The property tests draw the same examples on every run (derived from each test's name), so a
+# run that fails fails again on any machine; HYPOTHESIS_PROFILE=explore draws fresh ones each
+# run and keeps what it found in .hypothesis/, for hunting new failures on purpose.
+hypothesis_settings.register_profile("repeatable", derandomize=True, database=None)
+hypothesis_settings.register_profile("explore", derandomize=False)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 _HOW_TO_FIX = (
     "Run `make test`, which sets DATABASE_URL=postgres://postgres@127.0.0.1:5432/test "
@@ -39,8 +49,6 @@ def on_sqlite() -> bool:
 @functools.cache
 def _database_problem() -> str | None:
     """Why the configured database can't run the server's tests, or None if it can."""
-    import os
-
     from django.conf import settings
 
     database = settings.DATABASES["default"]
@@ -78,8 +86,6 @@ def _database_problem() -> str | None:
 def worker_suffix() -> str:
     """``_gw0``, ``_gw1``, … in a parallel run's workers (pytest-xdist), else nothing: each
     worker's test database is its own, as pytest-django names it."""
-    import os
-
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     return f"_{worker}" if worker else ""
 
@@ -108,12 +114,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if any(item.get_closest_marker("django_db") for item in items):
         require_database()
     if on_sqlite():
-        left_out = [item for item in items if item.get_closest_marker("postgresql")
-                    or not item.get_closest_marker("sqlite")]
+        left_out = [item for item in items if item.get_closest_marker("postgresql")]
         if left_out:
             config.hook.pytest_deselected(items=left_out)
-            kept = set(map(id, items)) - set(map(id, left_out))
-            items[:] = [item for item in items if id(item) in kept]
+            items[:] = [item for item in items if not item.get_closest_marker("postgresql")]
 
 
 @pytest.fixture(scope="session")

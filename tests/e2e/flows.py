@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rest_framework.test import APIClient
 
-VECTORS = Path(__file__).resolve().parents[1] / "engine" / "vectors"
+VECTORS = Path(__file__).resolve().parents[1] / "foursquare" / "vectors"
 
 
 def vector(name: str) -> dict:

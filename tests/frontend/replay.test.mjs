@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 import { replaySteps, stepAsGame } from "../../frontend/foursquare/model/replay.js";
 
-const VECTORS = new URL("../engine/vectors/", import.meta.url).pathname;
+const VECTORS = new URL("../foursquare/vectors/", import.meta.url).pathname;
 // Vectors with an "error_at" pin an illegal move instead; they have no per-move results.
 const vectors = readdirSync(VECTORS).filter((name) => name.endsWith(".json"))
   .map((name) => [name, JSON.parse(readFileSync(VECTORS + name, "utf8"))])
