@@ -57,6 +57,10 @@ LOAD_RATES = {
     "FOURSQUARE_RATE_GAMES_ADDRESS": "100000/min",
     "FOURSQUARE_RATE_MOVES_TOKEN": "100000/min",
     "FOURSQUARE_RATE_MOVES_ADDRESS": "1000000/min",
+    # The Spite & Malice players' sockets, all from this one address.
+    "FOURSQUARE_RATE_SOCKETS_ADDRESS": "100000/min",
+    "FOURSQUARE_LIVE_SOCKETS_PER_ADDRESS": "100000",
+    "FOURSQUARE_LIVE_UNAUTHENTICATED_PER_ADDRESS": "100000",
 }
 GAMES = ("foursquare", "spite-malice")
 LOCUSTFILES = {"foursquare": "locustfile.py", "spite-malice": "sm_locustfile.py"}

@@ -39,6 +39,11 @@ Environment variables:
                              channel layer's notices, default 5 with Redis, 1 without
     FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS  how soon a live socket whose token was signed out or
                              revoked is closed, default 30
+    FOURSQUARE_LIVE_MAX_MESSAGE_BYTES  the largest message a live socket reads, default 1024
+    FOURSQUARE_LIVE_SOCKETS_PER_SEAT  open sockets one seat of a match may hold, default 6
+    FOURSQUARE_LIVE_SOCKETS_PER_ADDRESS  open sockets per client address in one app process,
+                             default 200; FOURSQUARE_LIVE_UNAUTHENTICATED_PER_ADDRESS: of
+                             them not yet authenticated, default 20
     FOURSQUARE_DATA_DIR      where the default SQLite database, the shared cache of the embedded
                              default and the secrets made on first start live, default <repo>/data
     FOURSQUARE_STATIC_ROOT   where `collectstatic` puts the front end's files and the server
@@ -356,6 +361,16 @@ LIVE_TOKEN_CHECK_SECONDS = float(
     os.environ.get("FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS", "").strip() or 30.0
 )
 
+# What one client may hold of the live sockets (server.spitemalice.live.limits): a message
+# bigger than any the protocol has is refused before it is parsed; one seat's open sockets are
+# its presence slots; the sockets per address are counted in each app process (a process that
+# dies takes its counts with it), the handshakes per address in the shared cache ("sockets"
+# below).
+LIVE_MAX_MESSAGE_BYTES = env_int("FOURSQUARE_LIVE_MAX_MESSAGE_BYTES", 1024)
+LIVE_SOCKETS_PER_SEAT = env_int("FOURSQUARE_LIVE_SOCKETS_PER_SEAT", 6)
+LIVE_SOCKETS_PER_ADDRESS = env_int("FOURSQUARE_LIVE_SOCKETS_PER_ADDRESS", 200)
+LIVE_UNAUTHENTICATED_PER_ADDRESS = env_int("FOURSQUARE_LIVE_UNAUTHENTICATED_PER_ADDRESS", 20)
+
 # "<scope>.<token|address>": at most N requests per second, minute, hour or day, or "off". Each
 # scope counts the unsafe requests (POST, PATCH, DELETE) of the views that name it in their
 # `throttle_scope`, and their reads too where a view asks (hints, boards). A player plays a move
@@ -380,6 +395,9 @@ THROTTLE_RATES = {
         # Board, daily, profile and statistics reads: public, so per address above all.
         "boards.token": "300/min",
         "boards.address": "1200/min",
+        # Live sockets' handshakes: a browser opens one per match screen, and again on a
+        # reconnect (backing off).
+        "sockets.address": "120/min",
     }.items()
 }
 

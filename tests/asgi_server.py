@@ -89,12 +89,13 @@ class AsgiServer:
         return "ws" + self.base.removeprefix("http")
 
     def ws(self, path: str, *, token: str | None = None, origin: str | None = None,
-           timeout: float = WAIT_SECONDS):
+           timeout: float = WAIT_SECONDS, headers: dict[str, str] | None = None):
         """A connected ``websockets`` client (sync API) on ``path``; ``token`` is sent as the
-        handshake's ``Authorization: Bearer`` header, ``origin`` as its Origin."""
+        handshake's ``Authorization: Bearer`` header, ``origin`` as its Origin, ``headers``
+        besides (an ``X-Forwarded-For``, say)."""
         from websockets.sync.client import connect
 
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        headers = {**({"Authorization": f"Bearer {token}"} if token else {}), **(headers or {})}
         return connect(self.ws_base + path, additional_headers=headers, origin=origin,
                        open_timeout=timeout, close_timeout=2, legacy=True)
 

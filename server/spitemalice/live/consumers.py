@@ -8,12 +8,19 @@ twice, none missing. What tells a socket to read is a notice on the channel laye
 besides, which
 covers a notice lost and, in the embedded default, the app's other processes (its in-memory
 layer reaches only its own). docs/API.md describes the messages and close codes.
+
+A hostile client gets nothing for its trouble (``server.api.sockets``): a frame bigger than any
+the protocol has is refused unread, an address holds a bounded number of sockets and
+handshakes, a seat as many sockets as it has presence slots, and a handler that fails for any
+reason closes the socket and still gives back everything it held (its tasks, its presence
+slot, its group, its count), as a clean close does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -22,10 +29,14 @@ from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import DatabaseError
 
+from server.api import sockets
 from server.players.models import AccessToken
 from server.players.tokens import access_of
 from server.spitemalice.live import presence, publish
@@ -37,10 +48,14 @@ logger = logging.getLogger(__name__)
 AUTH_SECONDS = 10
 MAX_AFTER = 10**9  # the feed's own bound on ``after``
 
-BAD_MESSAGE = 4400  # not JSON, not an object, an unknown type, or a bad ``after``
+BAD_MESSAGE = sockets.BAD_MESSAGE  # too big, not text, not JSON, not an object, an unknown
+#                                    type, or a bad ``after``
+TOO_MANY = sockets.TOO_MANY  # this address's sockets or handshakes, or this seat's sockets
 BAD_TOKEN = 4401  # no token in time, or a token that is unknown or revoked
 NOT_YOURS = 4403  # no such match, or not a player of it
 SERVER_ERROR = 1011  # the database failed: reconnect with ``after`` and catch up
+# The longest token the API hands out is 43 characters; anything else is not one.
+TOKEN_MAX_LENGTH = 200
 
 
 def _in_thread(function):
@@ -103,6 +118,13 @@ def _query_after(query_string: bytes) -> int | None | bool:
     return int(value)
 
 
+def _token_shaped(token) -> bool:
+    """A token is short printable ASCII: anything else (a lone surrogate, a megabyte) is refused
+    as a bad token before it reaches the database."""
+    return (isinstance(token, str) and 0 < len(token) <= TOKEN_MAX_LENGTH and token.isascii()
+            and token.isprintable())
+
+
 def _bearer_of(headers) -> str | None | bool:
     """The handshake's ``Authorization: Bearer <token>``: the token, None when absent, False
     when it is not a Bearer token."""
@@ -111,11 +133,54 @@ def _bearer_of(headers) -> str | None | bool:
             parts = value.split()
             if len(parts) != 2 or parts[0].lower() != b"bearer" or not parts[1].isascii():
                 return False
-            return parts[1].decode("ascii")
+            token = parts[1].decode("ascii")
+            return token if _token_shaped(token) else False
     return None
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
+    # What a socket holds, as it is before connect() runs: release() may run after a failure
+    # anywhere.
+    seat: int | None = None
+    counted = False
+    closed = False
+    joined = False
+    released = False
+    tasks: tuple | list = ()
+
+    async def __call__(self, scope, receive, send):
+        """Channels' own loop, less its one failure: a channel layer that cannot make this
+        socket's channel (Redis down) fails the handshake with a 500. Such a socket is served
+        without notices, from the feed checks, as an open socket is while Redis is away."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            try:
+                self.channel_name = await self.channel_layer.new_channel()
+                sources.append(functools.partial(self.channel_layer.receive,
+                                                 self.channel_name))
+            except Exception:
+                logger.warning("live socket without notices: the channel layer failed",
+                               exc_info=True)
+                self.channel_layer = None
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            await await_many_dispatch(sources, self.dispatch)
+
+    async def dispatch(self, message) -> None:
+        """Any handler's failure closes the socket (1011) and gives back what it held, once:
+        never a dropped connection whose tasks go on polling and whose seat shows present."""
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            logger.exception("live socket closed: a handler failed")
+            await self._close(SERVER_ERROR)
+            await self._release()
+            raise StopConsumer() from None
+
     async def connect(self) -> None:
         self.match_id = uuid.UUID(str(self.scope["url_route"]["kwargs"]["match_id"]))
         self.group = publish.group_of(self.match_id)
@@ -130,7 +195,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.closed = False
         self.tasks: list[asyncio.Task] = []
         self.pushing = asyncio.Lock()
+        self.released = False
+        self.address = sockets.address_of(self.scope)
+        # Counted before anything else, so that every way out (release) can uncount it.
+        self.counted = sockets.open_sockets.open(self.address)
         await self.accept()
+        if not self.counted or not await _in_thread_presence(sockets.handshake_allowed)(
+                self.address):
+            await self._close(TOO_MANY)
+            return
         self.after = _query_after(self.scope.get("query_string", b""))
         if self.after is False:
             await self._close(BAD_MESSAGE)
@@ -159,19 +232,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if verdict != "ok":
             await self._close(BAD_TOKEN if verdict == "bad_token" else NOT_YOURS)
             return
-        self.seat, self.bot_seat = seat, bot_seat
+        slot = await _in_thread_presence(presence.arrive)(self.match_id, seat, self.socket_id)
+        if slot == presence.FULL:
+            await self._close(TOO_MANY)  # the seat holds all the sockets it may
+            return
+        self.seat, self.bot_seat, self.slot = seat, bot_seat, slot
+        sockets.open_sockets.authenticated(self.address)
         # Joined before the cursor is set: a notice sent meanwhile finds the socket listening.
         await self._join()
         publish.serve_from(asyncio.get_running_loop())
         self.last = latest if self.after is None else min(self.after, latest)
-        self.slot = await _in_thread_presence(presence.arrive)(self.match_id, seat,
-                                                               self.socket_id)
         await self._send({"type": "ready", "seat": seat, "last": latest})
         await self._push()
         await self._presence_changed()
         self.tasks.append(asyncio.create_task(self._tick()))
 
     async def _join(self) -> None:
+        if self.channel_layer is None:
+            return  # none for this socket: the feed checks serve it
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
             self.joined = True
@@ -183,13 +261,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None) -> None:
         if self.closed:
             return
+        # Bounded before it is parsed: a deeply nested array is a RecursionError to json.
+        if bytes_data is not None or sockets.message_too_big(text_data, bytes_data):
+            await self._close(BAD_MESSAGE)
+            return
         try:
-            message = json.loads(text_data) if text_data is not None else None
-        except ValueError:
+            message = json.loads(text_data)
+        except (ValueError, RecursionError):
             message = None
         kind = message.get("type") if isinstance(message, dict) else None
         if self.seat is None:
-            if kind == "auth" and isinstance(message.get("token"), str) and message["token"]:
+            if kind == "auth" and _token_shaped(message.get("token")):
                 await self._authenticate(message["token"])
             else:
                 await self._close(BAD_TOKEN if kind is not None else BAD_MESSAGE)
@@ -293,12 +375,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=code)
 
     async def disconnect(self, code) -> None:
+        await self._release()
+
+    async def _release(self) -> None:
+        """Give back everything the socket held, once, however it ended."""
         self.closed = True
+        if self.released:
+            return
+        self.released = True
+        if self.counted:
+            sockets.open_sockets.closed(self.address, authenticated=self.seat is not None)
+        current = asyncio.current_task()
         for task in self.tasks:
-            task.cancel()
+            if task is not current:
+                task.cancel()
         for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            if task is not current:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         if self.seat is None:
             return
         if self.joined:

@@ -4,9 +4,9 @@ Each open socket holds one of a few slot keys of its seat in the shared cache (R
 production, the embedded default's file cache otherwise: every process of the app sees the
 same keys), taken with the cache's atomic ``add`` and kept alive by a heartbeat. A slot lives
 ``TTL_SECONDS`` past its socket's last heartbeat, so the sockets of a worker that was killed
-without closing them age out by themselves. A socket that finds every slot of its seat taken
-(more tabs than slots) is served all the same: its seat shows connected already, and it tries
-again at each heartbeat.
+without closing them age out by themselves. The slots are also the bound on one seat's open
+sockets (``LIVE_SOCKETS_PER_SEAT``): a socket that finds every slot of its seat taken is
+refused (``arrive`` answers ``FULL``), so one token cannot hold hundreds of sockets on a match.
 
 The cache failing (Redis down) never fails a socket or a request: presence then shows people
 as away, and the log says so.
@@ -17,13 +17,14 @@ from __future__ import annotations
 import logging
 import uuid
 
+from django.conf import settings
 from django.core.cache import cache
 
 from server.spitemalice.models import Match
 
 logger = logging.getLogger(__name__)
 
-SLOTS = 4
+FULL = "full"
 TTL_SECONDS = 20
 HEARTBEAT_SECONDS = 5  # well inside TTL_SECONDS: a slow beat or two does not show a seat away
 
@@ -34,15 +35,22 @@ def _key(match_id, seat: int, slot: int) -> str:
     return f"live:presence:{uuid.UUID(str(match_id)).hex}:{seat}:{slot}"
 
 
-def arrive(match_id, seat: int, socket_id: str) -> int | None:
-    """Take a free slot of ``seat`` for the socket ``socket_id``; its number, or None."""
+def _slots() -> range:
+    return range(settings.LIVE_SOCKETS_PER_SEAT)
+
+
+def arrive(match_id, seat: int, socket_id: str) -> int | str | None:
+    """Take a free slot of ``seat`` for the socket ``socket_id``: its number, ``FULL`` when
+    every slot is taken, or None when the cache failed (the socket is served, unbounded, and
+    tries again at each heartbeat)."""
     try:
-        for slot in range(SLOTS):
+        for slot in _slots():
             if cache.add(_key(match_id, seat, slot), socket_id, TTL_SECONDS):
                 return slot
     except Exception as error:  # any cache failure: presence pauses, sockets go on
         logger.warning("presence not recorded: %r", error)
-    return None
+        return None
+    return FULL
 
 
 def heartbeat(match_id, seat: int, socket_id: str, slot: int | None) -> int | None:
@@ -55,7 +63,10 @@ def heartbeat(match_id, seat: int, socket_id: str, slot: int | None) -> int | No
         except Exception as error:
             logger.warning("presence not refreshed: %r", error)
             return slot
-    return arrive(match_id, seat, socket_id)
+    # A socket admitted while the cache was down, or whose slot expired: it keeps its place
+    # at the table even when every slot is taken meanwhile.
+    slot = arrive(match_id, seat, socket_id)
+    return None if slot == FULL else slot
 
 
 def leave(match_id, seat: int, socket_id: str, slot: int | None) -> None:
@@ -80,7 +91,7 @@ def seats_connected(match, bot_seat=_ASK) -> list[bool]:
         if bot_seat is _ASK:
             bot_seat = (Match.objects.filter(pk=match_id).values_list("bot_seat", flat=True)
                         .first())
-    keys = {_key(match_id, seat, slot): seat for seat in (0, 1) for slot in range(SLOTS)}
+    keys = {_key(match_id, seat, slot): seat for seat in (0, 1) for slot in _slots()}
     try:
         found = cache.get_many(list(keys))
     except Exception as error:

@@ -35,12 +35,26 @@ def test_a_seat_is_connected_while_any_of_its_sockets_holds_a_slot():
     assert presence.seats_connected(match_id, bot_seat=None) == [False, False]
 
 
-def test_more_sockets_than_slots_are_served_and_take_a_slot_when_one_frees():
+def test_a_seat_holds_at_most_its_slots_and_one_more_is_full(settings):
+    settings.LIVE_SOCKETS_PER_SEAT = 3
     match_id = uuid.uuid4()
-    slots = [presence.arrive(match_id, 0, f"tab-{n}") for n in range(presence.SLOTS)]
-    assert presence.arrive(match_id, 0, "one-too-many") is None
+    slots = [presence.arrive(match_id, 0, f"tab-{n}") for n in range(3)]
+    assert sorted(slots) == [0, 1, 2]
+    assert presence.arrive(match_id, 0, "one-too-many") == presence.FULL
+    assert presence.arrive(match_id, 1, "the other seat") == 0  # each seat its own slots
     presence.leave(match_id, 0, "tab-0", slots[0])
-    assert presence.heartbeat(match_id, 0, "one-too-many", None) == slots[0]
+    assert presence.arrive(match_id, 0, "now-there-is-room") == slots[0]
+
+
+def test_a_socket_admitted_without_a_slot_keeps_its_place_when_all_are_taken(settings):
+    # Admitted while the cache was down: its heartbeats take a slot when one is free, and
+    # never close it when none is.
+    settings.LIVE_SOCKETS_PER_SEAT = 2
+    match_id = uuid.uuid4()
+    taken = [presence.arrive(match_id, 0, f"tab-{n}") for n in range(2)]
+    assert presence.heartbeat(match_id, 0, "admitted-earlier", None) is None
+    presence.leave(match_id, 0, "tab-1", taken[1])
+    assert presence.heartbeat(match_id, 0, "admitted-earlier", None) == taken[1]
 
 
 def test_a_heartbeat_keeps_the_slot_and_an_expired_slot_is_taken_again():

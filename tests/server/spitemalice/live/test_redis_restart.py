@@ -110,3 +110,29 @@ def test_sockets_recover_when_redis_restarts(tmp_path):
             assert "live notice not sent" not in server.log()
     finally:
         redis.stop()
+
+
+def test_a_handshake_while_redis_is_down_is_served_from_the_feed(tmp_path):
+    """With Redis away, a new socket is let in all the same (not a 500 from the channel layer)
+    and gets its events from its checks of the feed, every second here."""
+    redis = OwnRedis()
+    redis.start()
+    try:
+        with asgi_server(database_url=database_url(), redis_url=redis.url, log_dir=tmp_path,
+                         env={"FOURSQUARE_LIVE_POLL_SECONDS": "1"}) as server:
+            ada, ada_token = players.player_create(name="Ada")
+            bob, bob_token = players.player_create(name="Bob")
+            match = services.match_start_friend(player=ada, opponent=bob, target=1)
+            tokens = {0: ada_token, 1: bob_token}
+            redis.stop()
+            socket = Socket(server.ws(f"/ws/spite-malice/matches/{match.pk}?after=0",
+                                      token=tokens[1]), after=0)
+            socket.until(lambda message: message["type"] == "ready")
+            turn = match_of(server, match.pk, tokens[0])["game"]["turn"]
+            latest = play(server, match_of(server, match.pk, tokens[turn]), tokens[turn])["event"]
+            socket.through(latest)
+            assert socket.events == feed(server.base, match.pk, tokens[1])
+            socket.close()
+            assert "Exception in ASGI application" not in server.log()
+    finally:
+        redis.stop()
