@@ -5,7 +5,7 @@ Every write runs on a match locked for update (``match_lock``) inside one transa
 actions, the events, the games' and the match's new state and (for a daily) the boards are
 stored together or not at all, and the unique (match, game, number) constraint on actions
 backs the lock: an action number can never be stored twice. Once stored events commit, the
-live layer is told (``server.spitemalice.live.publish.events_stored``) so open sockets fetch them; a
+live layer is told (``server.spitemalice.live.publish.events_stored``) so open sockets get them; a
 friend match that finishes is rated in the same transaction.
 
 Invitations, joining and cancelling live in ``invitations``; turn clocks in ``clocks``.
@@ -234,8 +234,8 @@ def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
     if match.mode == Match.Mode.FRIEND and match.is_over:
         rating_rules.match_rate(match)  # the same transaction: a finished match is rated with it
     if log.events:
-        match_id, last = match.pk, match.event
-        transaction.on_commit(lambda: events_stored(match_id, last))
+        match_id, events = match.pk, log.events
+        transaction.on_commit(lambda: events_stored(match_id, events))
 
 
 # --- Playing -----------------------------------------------------------------------------------

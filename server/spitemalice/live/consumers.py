@@ -1,13 +1,14 @@
 """The socket of one match, ``/ws/spite-malice/matches/<id>``: the match's events as they are
 stored, from the connected player's seat, and who is at the table.
 
-The events pushed are exactly the feed's (``GET .../events``), read from the database by
-``selectors.events_of`` for this socket's seat after the last number it sent: in order, none
-twice, none missing. What tells a socket to read is a notice on the channel layer
-(``server.spitemalice.live.publish``), and a check of the feed every ``LIVE_POLL_SECONDS``
-besides, which
-covers a notice lost and, in the embedded default, the app's other processes (its in-memory
-layer reaches only its own). docs/API.md describes the messages and close codes.
+The events pushed are exactly the feed's (``GET .../events``) for this socket's seat, after the
+last number it sent: in order, none twice, none missing. They come with the notice that they
+were stored (``server.spitemalice.live.publish``: each seat's own, as the feed gives them), and
+a socket forwards them as they are when they follow on from the last it sent; otherwise (a
+gap, or a notice without its events) it reads them from the feed (``selectors.events_of``), as
+it also does every ``LIVE_POLL_SECONDS``, which covers a notice lost and, in the embedded
+default, the app's other processes (its in-memory layer reaches only its own). docs/API.md
+describes the messages and close codes.
 
 A hostile client gets nothing for its trouble (``server.api.sockets``): a frame bigger than any
 the protocol has is refused unread, an address holds a bounded number of sockets and
@@ -251,7 +252,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.channel_layer is None:
             return  # none for this socket: the feed checks serve it
         try:
+            # The match's group (presence) and the seat's own (its events).
             await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.channel_layer.group_add(publish.group_of(self.match_id, self.seat),
+                                               self.channel_name)
             self.joined = True
         except Exception:  # the layer is down: the feed checks serve until it is back
             logger.warning("live socket without notices for now", exc_info=True)
@@ -284,8 +288,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def events_stored(self, message: dict) -> None:
         latest = message.get("last", 0)
-        if self.seat is not None and latest > self.last:
-            await self._push(latest)
+        if self.seat is None or latest <= self.last:
+            return
+        events = message.get("events")
+        if events is not None:
+            async with self.pushing:
+                if message.get("first") == self.last + 1 and not self.closed:
+                    # What the feed would give, from the process that stored it: no read.
+                    await self._send({"type": "events", "events": events, "last": latest})
+                    self.last = latest
+                    return
+        await self._push(latest)
 
     async def presence_changed(self, message: dict) -> None:
         if self.seat is not None:
@@ -398,6 +411,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.joined:
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(
+                    publish.group_of(self.match_id, self.seat), self.channel_name)
         await _in_thread_presence(presence.leave)(self.match_id, self.seat, self.socket_id,
                                                   self.slot)
         seats = await _in_thread_presence(presence.seats_connected)(

@@ -1,11 +1,14 @@
 """Telling a match's sockets that it has new events: a notice on the channel layer.
 
 ``server.spitemalice.services`` calls ``events_stored`` from ``transaction.on_commit``, so a
-notice leaves only once its events are in the database; each socket then reads its own seat's
-view of them from the feed (``server.spitemalice.live.consumers``). The notice carries a
-number and no
-event: no seat's payload ever crosses the layer, and a notice lost (Redis restarting) only
-delays, since every socket also checks the feed every ``LIVE_POLL_SECONDS``.
+notice leaves only once its events are in the database. The process that stored them knows
+each seat's view of them already (the rows it wrote hold one per seat), so each seat's group
+gets its own events with the notice, exactly as the feed gives them to that seat, and a socket
+forwards them without reading the database (``server.spitemalice.live.consumers``). No seat's
+notice holds the other seat's view. A socket that finds a gap (a notice lost while Redis
+restarted, one too big to carry its events, one from the embedded default's other processes,
+which its in-memory layer does not reach) reads the feed instead, as it does every
+``LIVE_POLL_SECONDS`` anyway.
 
 Publishing never holds up the request that stored the events: the notice is handed to an event
 loop and sent from there. In a process that serves sockets that is the server's own loop (the
@@ -34,14 +37,30 @@ _server_loop: asyncio.AbstractEventLoop | None = None
 _own: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop) of this module's thread
 
 
-def group_of(match_id) -> str:
-    """The channel-layer group of a match's sockets."""
-    return f"sm-match-{uuid.UUID(str(match_id)).hex}"
+# More events than this (a long bot turn and a new game's deal) go as a bare notice: the
+# sockets read them from the feed, a page at a time.
+EVENTS_PER_NOTICE = 100
 
 
-def events_stored(match_id, last_event: int) -> None:
-    """Tell the match's sockets that its events up to ``last_event`` are stored."""
-    send(group_of(match_id), {"type": "events.stored", "last": last_event})
+def group_of(match_id, seat: int | None = None) -> str:
+    """The channel-layer group of a match's sockets (presence), or of one seat's (its
+    events)."""
+    group = f"sm-match-{uuid.UUID(str(match_id)).hex}"
+    return group if seat is None else f"{group}-{seat}"
+
+
+def events_stored(match_id, events: list) -> None:
+    """Tell each seat's sockets that ``events`` (the ``Event`` rows just stored, in number
+    order) are stored, with that seat's view of each, as the feed gives it."""
+    if not events:
+        return
+    first, last = events[0].number, events[-1].number
+    for seat in (0, 1):
+        notice = {"type": "events.stored", "first": first, "last": last}
+        if len(events) <= EVENTS_PER_NOTICE:
+            notice["events"] = [{"number": event.number, "kind": event.kind,
+                                 **getattr(event, f"seat{seat}")} for event in events]
+        send(group_of(match_id, seat), notice)
 
 
 def serve_from(loop: asyncio.AbstractEventLoop) -> None:
