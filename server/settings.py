@@ -37,6 +37,8 @@ Environment variables:
                              (seconds, default 10) moves every running deadline on by it
     FOURSQUARE_LIVE_POLL_SECONDS  how often each live socket checks the event feed besides the
                              channel layer's notices, default 5 with Redis, 1 without
+    FOURSQUARE_LIVE_FEED_CHECK_SECONDS  how often a live socket reads the feed even when the
+                             cache's latest event number says nothing is new, default 60
     FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS  how soon a live socket whose token was signed out or
                              revoked is closed, default 30
     FOURSQUARE_LIVE_MAX_MESSAGE_BYTES  the largest message a live socket reads, default 1024
@@ -354,6 +356,11 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 LIVE_POLL_SECONDS = float(
     os.environ.get("FOURSQUARE_LIVE_POLL_SECONDS", "").strip() or (5.0 if _redis_url else 1.0)
+)
+# A socket's periodic check compares the match's latest event number in the cache with its own;
+# it reads the feed itself only when behind, or the cache cannot say, and this often whatever.
+LIVE_FEED_CHECK_SECONDS = float(
+    os.environ.get("FOURSQUARE_LIVE_FEED_CHECK_SECONDS", "").strip() or 60.0
 )
 # An open socket outlives nothing that would refuse a request: its token signed out or revoked,
 # its player deactivated, it is closed (4401) within this many seconds.

@@ -238,6 +238,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._close(TOO_MANY)  # the seat holds all the sockets it may
             return
         self.seat, self.bot_seat, self.slot = seat, bot_seat, slot
+        await _in_thread_presence(publish.latest_remember)(self.match_id, latest)
         sockets.open_sockets.authenticated(self.address)
         # Joined before the cursor is set: a notice sent meanwhile finds the socket listening.
         await self._join()
@@ -342,11 +343,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         publish.send(self.group, {"type": "presence.changed", "seats": seats})
 
     async def _tick(self) -> None:
-        """Check the feed every LIVE_POLL_SECONDS; keep the presence slot alive and look at
-        who is there (a killed worker's sockets age out) every heartbeat; close the socket once
-        its token is gone (checked every LIVE_TOKEN_CHECK_SECONDS)."""
+        """Every LIVE_POLL_SECONDS, compare the match's latest event number in the cache with
+        the last one sent, and read the feed if it is ahead or unknown, and every
+        LIVE_FEED_CHECK_SECONDS in any case; keep the presence slot alive and look at who is
+        there (a killed worker's sockets age out) every heartbeat; close the socket once its
+        token is gone (checked every LIVE_TOKEN_CHECK_SECONDS)."""
         now = time.monotonic()
         poll_due = now + settings.LIVE_POLL_SECONDS
+        feed_every = max(settings.LIVE_FEED_CHECK_SECONDS, settings.LIVE_POLL_SECONDS)
+        feed_due = now + feed_every
         beat_due = now + presence.HEARTBEAT_SECONDS
         token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
         while not self.closed:
@@ -360,7 +365,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
                         return
                 if now >= poll_due:
                     poll_due = now + settings.LIVE_POLL_SECONDS
-                    await self._push()
+                    latest = await _in_thread_presence(publish.latest_known)(self.match_id)
+                    if latest is None or now >= feed_due:
+                        feed_due = now + feed_every
+                        await self._push()
+                    elif latest > self.last:
+                        await self._push(latest)
                 if now >= beat_due:
                     beat_due = now + presence.HEARTBEAT_SECONDS
                     if not self.joined:

@@ -7,8 +7,12 @@ gets its own events with the notice, exactly as the feed gives them to that seat
 forwards them without reading the database (``server.spitemalice.live.consumers``). No seat's
 notice holds the other seat's view. A socket that finds a gap (a notice lost while Redis
 restarted, one too big to carry its events, one from the embedded default's other processes,
-which its in-memory layer does not reach) reads the feed instead, as it does every
-``LIVE_POLL_SECONDS`` anyway.
+which its in-memory layer does not reach) reads the feed instead.
+
+Besides the notice, the match's latest event number is kept in the shared cache
+(``latest_known``), so a socket's periodic check (every ``LIVE_POLL_SECONDS``) compares a
+number rather than querying the database; it reads the feed only when that number is ahead of
+it, when the cache cannot say, and every ``LIVE_FEED_CHECK_SECONDS`` whatever it says.
 
 Publishing never holds up the request that stored the events: the notice is handed to an event
 loop and sent from there. In a process that serves sockets that is the server's own loop (the
@@ -25,6 +29,7 @@ import threading
 import uuid
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.core.cache import cache
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +45,8 @@ _own: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop) of this
 # More events than this (a long bot turn and a new game's deal) go as a bare notice: the
 # sockets read them from the feed, a page at a time.
 EVENTS_PER_NOTICE = 100
+# The latest event number stays in the cache while the match may still have open sockets.
+LATEST_SECONDS = 7 * 86400
 
 
 def group_of(match_id, seat: int | None = None) -> str:
@@ -55,12 +62,39 @@ def events_stored(match_id, events: list) -> None:
     if not events:
         return
     first, last = events[0].number, events[-1].number
+    try:
+        cache.set(_latest_key(match_id), last, LATEST_SECONDS)
+    except Exception as error:  # the sockets' reads of the feed cover it
+        logger.warning("latest event number not kept: %r", error)
     for seat in (0, 1):
         notice = {"type": "events.stored", "first": first, "last": last}
         if len(events) <= EVENTS_PER_NOTICE:
             notice["events"] = [{"number": event.number, "kind": event.kind,
                                  **getattr(event, f"seat{seat}")} for event in events]
         send(group_of(match_id, seat), notice)
+
+
+def _latest_key(match_id) -> str:
+    return f"live:latest:{uuid.UUID(str(match_id)).hex}"
+
+
+def latest_known(match_id) -> int | None:
+    """The match's latest event number as its last notice left it in the cache, or None when
+    the cache cannot say (no notice since it was emptied, or it failed)."""
+    try:
+        latest = cache.get(_latest_key(match_id))
+    except Exception:
+        return None
+    return latest if isinstance(latest, int) else None
+
+
+def latest_remember(match_id, latest: int) -> None:
+    """Keep ``latest`` as the match's latest event number unless a notice left one already (a
+    socket that read it from the database: its match's checks compare numbers from now on)."""
+    try:
+        cache.add(_latest_key(match_id), latest, LATEST_SECONDS)
+    except Exception as error:
+        logger.warning("latest event number not kept: %r", error)
 
 
 def serve_from(loop: asyncio.AbstractEventLoop) -> None:

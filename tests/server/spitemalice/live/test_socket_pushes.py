@@ -8,12 +8,16 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.core.cache import cache
+from django.utils import timezone
 
 from server.players import services as players
 from server.spitemalice import services
-from server.spitemalice.live import publish
+from server.spitemalice.live import consumers, publish
 from server.spitemalice.models import Event
 from tests.server.spitemalice.live.test_socket_failures import Socket
+from tests.serving import WAIT_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +34,7 @@ def unstored(match, number: int) -> Event:
     """An event as a request would have stored it: each seat sees its own draw."""
     return Event(match=match, number=number, kind="draw",
                  seat0={"seat": 0, "count": 1, "cards": ["7D"]},
-                 seat1={"seat": 0, "count": 1})
+                 seat1={"seat": 0, "count": 1}, created_at=timezone.now())
 
 
 def test_each_seat_gets_its_own_view_from_the_notice(table):
@@ -75,3 +79,83 @@ def test_a_notice_after_a_gap_is_not_forwarded_but_read_from_the_feed(table):
     number = match.event + 1
     assert asyncio.run(scenario()) == {"type": "events", "last": number, "events": [
         {"number": number, "kind": "draw", "seat": 0, "count": 1, "cards": ["7D"]}]}
+
+
+def stored_quietly(match, number: int) -> None:
+    """An event stored with no notice (as the embedded default's other process would)."""
+    unstored(match, number).save()
+    type(match).objects.filter(pk=match.pk).update(event=number)
+
+
+def test_the_periodic_check_reads_the_feed_when_the_cache_is_ahead(table, settings):
+    settings.LIVE_POLL_SECONDS = 0.05
+    settings.LIVE_FEED_CHECK_SECONDS = 600  # so only the cache's number can send it reading
+    match, tokens = table
+
+    async def scenario():
+        socket = Socket(match, tokens[0])
+        await socket.connect()
+        await socket.until_type("ready")
+        number = match.event + 1
+        await sync_to_async(stored_quietly)(match, number)
+        cache.set(publish._latest_key(match.pk), number)
+        message = await socket.until_type("events")
+        await socket.disconnect()
+        return message
+
+    assert [event["number"] for event in asyncio.run(scenario())["events"]] == [match.event + 1]
+
+
+def test_the_periodic_check_reads_the_feed_now_and_then_whatever_the_cache_says(table, settings):
+    settings.LIVE_POLL_SECONDS = 0.05
+    settings.LIVE_FEED_CHECK_SECONDS = 0.2
+    match, tokens = table
+
+    async def scenario():
+        socket = Socket(match, tokens[0])
+        await socket.connect()
+        await socket.until_type("ready")
+        assert publish.latest_known(match.pk) == match.event  # kept when the socket arrived
+        await sync_to_async(stored_quietly)(match, match.event + 1)  # the cache: match.event
+        message = await socket.until_type("events")
+        await socket.disconnect()
+        return message
+
+    assert [event["number"] for event in asyncio.run(scenario())["events"]] == [match.event + 1]
+
+
+def test_an_idle_sockets_checks_compare_a_number_and_read_nothing(table, settings,
+                                                                  monkeypatch):
+    settings.LIVE_POLL_SECONDS = 0.02
+    settings.LIVE_FEED_CHECK_SECONDS = 600
+    match, tokens = table
+    checks, reads = [], []
+    known, read = publish.latest_known, consumers._events_after
+
+    def counted_check(match_id):
+        checks.append(match_id)
+        return known(match_id)
+
+    async def counted_read(*args):
+        reads.append(args)
+        return await read(*args)
+
+    monkeypatch.setattr(publish, "latest_known", counted_check)
+    monkeypatch.setattr(consumers, "_events_after", counted_read)
+
+    async def scenario():
+        socket = Socket(match, tokens[0])
+        await socket.connect()
+        await socket.until_type("ready")
+        await socket.until_type("presence")  # sent after the catch-up, which may read
+        reads.clear()
+
+        async def ten_checks():
+            while len(checks) < 10:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(ten_checks(), WAIT_SECONDS)
+        await socket.disconnect()
+
+    asyncio.run(scenario())
+    assert len(checks) >= 10 and reads == []
