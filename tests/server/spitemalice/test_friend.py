@@ -416,15 +416,16 @@ def test_a_player_has_at_most_the_documented_number_of_active_matches(make_playe
 def test_stored_events_are_published_once_committed(make_player, monkeypatch,
                                                     django_capture_on_commit_callbacks):
     published = []
-    monkeypatch.setattr(services, "events_stored",
-                        lambda match_id, last: published.append((str(match_id), last)))
+    monkeypatch.setattr(services, "events_stored", lambda match_id, events: published.append(
+        (str(match_id), [event.number for event in events])))
     _, ada = make_player()
     _, bob = make_player()
     match = invite(ada)
     assert published == []  # a waiting match has no events yet
     with django_capture_on_commit_callbacks(execute=True):
         joined = join(bob, match["invite"]["code"]).json()
-    assert published == [(match["id"], joined["event"])]
+    # Every event the join stored, in order, up to the one the answer names.
+    assert published == [(match["id"], list(range(1, joined["event"] + 1)))]
 
 
 def test_seats_show_who_is_connected_and_the_bot_always_is(make_player, monkeypatch):
