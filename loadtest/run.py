@@ -311,8 +311,9 @@ class LoadRun:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def play(game: str, keep: bool) -> bool:
-    """One game's load and audit, reported; True when the audit is clean."""
+def play(game: str, keep: bool) -> tuple[bool, dict | None]:
+    """One game's load and audit, reported: whether the audit is clean, and what a unit of
+    its work cost (``verify.cost``)."""
     load = LoadRun(game=game)
     if game == "foursquare":
         what = f"{load.users} players at {env('LOAD_PACE', '10')} moves/s each"
@@ -322,7 +323,7 @@ def play(game: str, keep: bool) -> bool:
     print(f"load: {what} for {load.seconds}s against {load.describe_server()} on {load.host}, "
           f"database {load.database}, cache {load.redis_url or 'per-process memory'}",
           flush=True)
-    ok = False
+    ok, spent = False, None
     try:
         machine, report = load.play_and_audit()
         if game == "spite-malice":
@@ -330,13 +331,24 @@ def play(game: str, keep: bool) -> bool:
         else:
             from loadtest.verify import print_report
 
-        print_report(report, machine, load)
+        spent = print_report(report, machine, load)
         ok = report["ok"]
     finally:
         load.cleanup(keep=keep or not ok)
     if keep or not ok:
         print(f"kept database {load.database} and logs in {load.workdir}")
-    return ok
+    return ok, spent
+
+
+def print_ratios(foursquare: dict, spite_malice: dict) -> None:
+    """The two games against each other, in this sitting: the goals of docs/OPERATIONS.md
+    ("Spite & Malice under load") are CPU per action <= 1.3 x a move's, actions/s >= 0.8 x
+    moves/s (flat out)."""
+    print(f"\n== Spite & Malice against Foursquare, this sitting: CPU (app + PostgreSQL) per "
+          f"action {spite_malice['cpu_ms']:.1f} ms / per move {foursquare['cpu_ms']:.1f} ms = "
+          f"{spite_malice['cpu_ms'] / foursquare['cpu_ms']:.2f}x; actions/s "
+          f"{spite_malice['rate']:.1f} / moves/s {foursquare['rate']:.1f} = "
+          f"{spite_malice['rate'] / foursquare['rate']:.2f}x")
 
 
 def main() -> int:
@@ -345,8 +357,11 @@ def main() -> int:
     if any(game not in GAMES for game in games):
         raise SystemExit(f"LOAD_GAME is foursquare, spite-malice or both, not {choice!r}")
     keep = env("LOAD_KEEP", "") not in ("", "0")
-    results = [play(game, keep) for game in games]
-    return 0 if all(results) else 1
+    results = dict(zip(games, (play(game, keep) for game in games), strict=True))
+    spent = {game: cost for game, (_, cost) in results.items()}
+    if len(games) == 2 and all(spent.values()) and spent["foursquare"]["rate"]:
+        print_ratios(spent["foursquare"], spent["spite-malice"])
+    return 0 if all(ok for ok, _ in results.values()) else 1
 
 
 if __name__ == "__main__":

@@ -173,7 +173,16 @@ def _print_row(name: str, row: dict) -> None:
           f"{row['p95']:8.1f} {row['p99']:8.1f} {row['max']:8.1f}")
 
 
-def print_report(report: dict, machine: dict, load) -> None:
+def cost(machine: dict, units: int, rate: float) -> dict:
+    """What one unit of work (a move, an action) cost, app and this database's PostgreSQL
+    together, and how many were done each second: what ``make load`` compares across games."""
+    cpu = machine["cpu_seconds"]
+    spent = cpu.get("gunicorn", 0.0) + cpu.get("postgres (this database)", 0.0)
+    return {"cpu_ms": spent * 1000 / units if units else float("nan"), "rate": rate}
+
+
+def print_report(report: dict, machine: dict, load) -> dict:
+    """Print the run's report; returns its ``cost``."""
     latency = report["latency"]
     pace = os.environ.get("LOAD_PACE", "10")
     print(f"\n== {load.users} players at {pace} moves/s each, {report['duration']:.1f} s of "
@@ -221,3 +230,5 @@ def print_report(report: dict, machine: dict, load) -> None:
             print(f"goal (>= {GOAL_MOVES_PER_SECOND} moves/s, p95 <= {GOAL_P95_MS} ms, 0 errors, "
                   f"0 lost or doubled), {label}: {'met' if goal else 'missed'}")
     print("audit: " + ("clean" if report["ok"] else "VIOLATIONS (see above)"))
+    moves = latency.get(MOVE) or {"count": 0, "per_second": 0.0}
+    return cost(machine, moves["count"], moves["per_second"])

@@ -22,7 +22,7 @@ import os
 import re
 from collections import Counter, defaultdict
 
-from loadtest.verify import _latency, _setup_django, percentile
+from loadtest.verify import _latency, _setup_django, cost, percentile
 
 GOAL_ACTIONS_PER_SECOND = 300
 GOAL_P95_MS = 50
@@ -427,7 +427,8 @@ def _print_row(name: str, row: dict) -> None:
           f"{row['p95']:8.1f} {row['p99']:8.1f} {row['max']:8.1f}")
 
 
-def print_report(report: dict, machine: dict, load) -> None:
+def print_report(report: dict, machine: dict, load) -> dict:
+    """Print the run's report; returns its cost per acknowledged action (``verify.cost``)."""
     friends, bots, pace = (os.environ.get(name, default) for name, default in (
         ("LOAD_SM_FRIENDS", "80"), ("LOAD_SM_BOTS", "20"), ("LOAD_SM_PACE", "8")))
     pace = "flat out" if float(pace) == 0 else f"{pace} actions/s each during their turns"
@@ -480,4 +481,6 @@ def print_report(report: dict, machine: dict, load) -> None:
               f"p95 <= {GOAL_DELIVERY_P95_MS} ms, 0 errors, 0 lost or doubled): "
               f"{'met' if goal else 'missed'}")
     print("audit: " + ("clean" if report["ok"] else "VIOLATIONS (see above)"))
+    acknowledged = actions["actions_acknowledged"]
+    return cost(machine, acknowledged, acknowledged / duration if report["duration"] else 0.0)
 
