@@ -46,6 +46,8 @@ from pathlib import Path
 import psutil
 import psycopg
 
+from loadtest.verify import print_ratios
+
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
@@ -338,17 +340,6 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     if keep or not ok:
         print(f"kept database {load.database} and logs in {load.workdir}")
     return ok, spent
-
-
-def print_ratios(foursquare: dict, spite_malice: dict) -> None:
-    """The two games against each other, in this sitting: the goals of docs/OPERATIONS.md
-    ("Spite & Malice under load") are CPU per action <= 1.3 x a move's, actions/s >= 0.8 x
-    moves/s (flat out)."""
-    print(f"\n== Spite & Malice against Foursquare, this sitting: CPU (app + PostgreSQL) per "
-          f"action {spite_malice['cpu_ms']:.1f} ms / per move {foursquare['cpu_ms']:.1f} ms = "
-          f"{spite_malice['cpu_ms'] / foursquare['cpu_ms']:.2f}x; actions/s "
-          f"{spite_malice['rate']:.1f} / moves/s {foursquare['rate']:.1f} = "
-          f"{spite_malice['rate'] / foursquare['rate']:.2f}x")
 
 
 def main() -> int:

@@ -181,6 +181,17 @@ def cost(machine: dict, units: int, rate: float) -> dict:
     return {"cpu_ms": spent * 1000 / units if units else float("nan"), "rate": rate}
 
 
+def print_ratios(foursquare: dict, spite_malice: dict) -> None:
+    """The two games against each other, in this sitting: the goals of docs/OPERATIONS.md
+    ("Spite & Malice under load") are CPU per action <= 1.3 x a move's, actions/s >= 0.8 x
+    moves/s (flat out)."""
+    print(f"\n== Spite & Malice against Foursquare, this sitting: CPU (app + PostgreSQL) per "
+          f"action {spite_malice['cpu_ms']:.1f} ms / per move {foursquare['cpu_ms']:.1f} ms = "
+          f"{spite_malice['cpu_ms'] / foursquare['cpu_ms']:.2f}x; actions/s "
+          f"{spite_malice['rate']:.1f} / moves/s {foursquare['rate']:.1f} = "
+          f"{spite_malice['rate'] / foursquare['rate']:.2f}x")
+
+
 def print_report(report: dict, machine: dict, load) -> dict:
     """Print the run's report; returns its ``cost``."""
     latency = report["latency"]

@@ -1,8 +1,7 @@
 """make load's comparison of the two games: what a unit of work costs (app and this database's
 PostgreSQL, per move or per acknowledged action) and the ratios printed for LOAD_GAME=both."""
 
-from loadtest.run import print_ratios
-from loadtest.verify import cost
+from loadtest.verify import cost, print_ratios
 
 
 def test_a_units_cost_is_the_app_and_its_databases_cpu_per_unit():
