@@ -107,6 +107,14 @@ async function start() {
   await loadLanguage(isSupported(saved) ? saved : matchLanguage(navigator.languages ?? [navigator.language]));
   applyLanguage();
   window.addEventListener("hashchange", () => show());
+  // The skip link moves focus to the screen's content. Followed as a plain "#main" link it
+  // would change the hash, which the app reads as a route ("There is nothing here").
+  document.querySelector(".skip-link").addEventListener("click", (event) => {
+    event.preventDefault();
+    const main = document.getElementById("main");
+    main.focus();
+    main.scrollIntoView();
+  });
   await show();
 }
 

@@ -71,3 +71,16 @@ def test_persian_turns_the_page_right_to_left_and_every_language_is_remembered(o
     expect(page.locator(".game-panel .label").first).to_have_text("کارت فعلی")
     page.locator('.game .cell[data-target="true"]').first.click()
     expect(page.locator("#announcer")).to_contain_text("گذاشته شد")
+
+
+def test_the_skip_link_moves_to_the_content_and_keeps_the_screen(open_page):
+    for path, ready in (("/", "#start-daily"), ("/#/rules", "main h1")):
+        page = open_page(path)
+        page.locator(ready).first.wait_for()
+        before = page.url
+        page.keyboard.press("Tab")  # the first stop on every page
+        expect(page.locator(".skip-link")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.locator("main#main")).to_be_focused()
+        assert page.url == before
+        expect(page.locator(ready).first).to_be_visible()  # the same screen, not "nothing here"
