@@ -115,7 +115,8 @@ function hand(view, { chosen, sources }) {
   const cards = view.hand.map((code) => {
     const first = !seen.has(code);
     seen.add(code);
-    const offered = !chosen && sources.has(code) && first;
+    // Every copy of a card held twice is offered (either is that card); the first shows chosen.
+    const offered = !chosen && sources.has(code);
     const isChosen = chosen === code && first;
     const role = isChosen ? "source" : offered ? "source" : null;
     return place(`${view.you}:hand`, {

@@ -158,6 +158,34 @@ def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_pag
     expect(page.locator('.sm-result[data-game="1"]')).to_be_visible()
 
 
+def match_with_a_pair_in_hand(player: Player) -> tuple[Match, str]:
+    """The first of the deals pair-0, pair-1, … that puts two copies of one card in your hand at
+    your first turn (two decks hold every card twice), and that card."""
+    for n in range(200):
+        match = bot_match(player, seed=f"pair-{n}".encode(), target=50)
+        game = MatchGame.objects.get(match=match, number=match.game_number)
+        engine = rebuild(game)
+        if engine.turn != 0:
+            continue
+        hand = list(player_view(engine, 0, since=len(engine.actions))["hand"])
+        pairs = sorted({card for card in hand if hand.count(card) > 1})
+        if pairs:
+            return match, pairs[0]
+    raise AssertionError("no deal of the 200 gives a pair")
+
+
+def test_both_copies_of_a_card_held_twice_can_be_chosen(open_page, shoot):
+    page = open_page("/")
+    match, card = match_with_a_pair_in_hand(signed_in(page))
+    open_settled(page, match)
+    copies = page.locator(f'.sm-hand [data-source="{card}"]')
+    expect(copies).to_have_count(2)
+    shoot(page, "sm-phone-light-pair-in-hand")
+    copies.nth(1).click()  # the second copy, not only the first, is a card you can play
+    expect(page.locator("[data-target]").first).to_be_visible()
+    expect(page.locator(f'.sm-hand [data-card="{card}"][aria-pressed="true"]')).to_have_count(1)
+
+
 def test_a_turn_is_played_by_keyboard_alone(open_page, shoot):
     page = open_page("/", viewport=DESKTOP)
     match = long_match(page)
