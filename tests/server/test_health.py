@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import signal
 from pathlib import Path
@@ -56,7 +57,12 @@ def test_api_docs_serve_swagger_ui_from_our_own_static_files(client):
     assert response.status_code == 200
     page = response.content.decode()
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in page
-    assert "cdn" not in page.lower()
+    # Every file the page loads is this site's own: no address of another host (the page also
+    # holds a random token, so a bare "cdn" could appear in it by chance).
+    loaded = re.findall(r'(?:src|href)\s*=\s*["\']([^"\']+)', page)
+    assert loaded, page
+    assert all(url.startswith("/") and not url.startswith("//") for url in loaded), loaded
+    assert not re.search(r"https?://", page)  # nor one in a script
 
 
 # --- `make run` ----------------------------------------------------------------------------------
