@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import pytest
 
+from server.players import services as players
+from server.spitemalice import services
 from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
+
+
+@pytest.fixture
+def table():
+    """Ada (seat 0) and Bob (seat 1) in a single-game friend match, and their tokens by seat."""
+    ada, ada_token = players.player_create(name="Ada")
+    bob, bob_token = players.player_create(name="Bob")
+    match = services.match_start_friend(player=ada, opponent=bob, target=1)
+    return match, {0: ada_token, 1: bob_token}
 
 
 @pytest.fixture(scope="module")

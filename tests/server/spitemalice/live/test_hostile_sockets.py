@@ -15,8 +15,6 @@ import time
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from server.players import services as players
-from server.spitemalice import services
 from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url
 from tests.server.spitemalice.live.support import Socket
 from tests.serving import WAIT_SECONDS
@@ -45,14 +43,6 @@ def server(django_db_setup, django_db_blocker, tmp_path_factory):
     log = running.log()
     for failure in ("Traceback", "Exception in ASGI application", "Internal Server Error"):
         assert failure not in log, log
-
-
-@pytest.fixture
-def table():
-    ada, ada_token = players.player_create(name="Ada")
-    bob, bob_token = players.player_create(name="Bob")
-    match = services.match_start_friend(player=ada, opponent=bob, target=1)
-    return match, {0: ada_token, 1: bob_token}
 
 
 @pytest.fixture

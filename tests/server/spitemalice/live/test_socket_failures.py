@@ -14,19 +14,10 @@ from asgiref.testing import ApplicationCommunicator
 from channels.routing import URLRouter
 
 from server.api import sockets
-from server.players import services as players
-from server.spitemalice import services
 from server.spitemalice.live import consumers, presence
 from server.spitemalice.live.routing import BrowserOriginValidator, websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def table():
-    ada, ada_token = players.player_create(name="Ada")
-    bob, _ = players.player_create(name="Bob")
-    return services.match_start_friend(player=ada, opponent=bob, target=1), ada_token
 
 
 class Socket(ApplicationCommunicator):
@@ -61,7 +52,8 @@ class Socket(ApplicationCommunicator):
 
 def test_a_handler_that_fails_closes_1011_and_gives_back_all_it_held(table, monkeypatch,
                                                                      caplog):
-    match, token = table
+    match, tokens = table
+    token = tokens[0]
 
     async def broken(self, text_data=None, bytes_data=None):
         raise RuntimeError("a bug in a handler")
@@ -86,7 +78,8 @@ def test_a_handler_that_fails_closes_1011_and_gives_back_all_it_held(table, monk
 
 
 def test_a_channel_layer_that_fails_lets_the_socket_in_on_the_feed(table, monkeypatch):
-    match, token = table
+    match, tokens = table
+    token = tokens[0]
 
     class DownLayer:
         async def new_channel(self):

@@ -12,22 +12,12 @@ from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.utils import timezone
 
-from server.players import services as players
-from server.spitemalice import services
 from server.spitemalice.live import consumers, publish
 from server.spitemalice.models import Event
 from tests.server.spitemalice.live.test_socket_failures import Socket
 from tests.serving import WAIT_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def table():
-    ada, ada_token = players.player_create(name="Ada")
-    bob, bob_token = players.player_create(name="Bob")
-    match = services.match_start_friend(player=ada, opponent=bob, target=1)
-    return match, (ada_token, bob_token)
 
 
 def unstored(match, number: int) -> Event:
@@ -41,7 +31,7 @@ def test_each_seat_gets_its_own_view_from_the_notice(table):
     match, tokens = table
 
     async def scenario():
-        sockets = [Socket(match, token) for token in tokens]
+        sockets = [Socket(match, tokens[seat]) for seat in (0, 1)]
         for socket in sockets:
             await socket.connect()
         last = [(await socket.until_type("ready"))["last"] for socket in sockets]

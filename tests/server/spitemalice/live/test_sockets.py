@@ -25,15 +25,6 @@ def path(match_id, after: int | None = None) -> str:
     return f"/ws/spite-malice/matches/{match_id}" + ("" if after is None else f"?after={after}")
 
 
-@pytest.fixture
-def table():
-    """Ada (seat 0) and Bob (seat 1) in a single-game friend match, and their tokens."""
-    ada, ada_token = players.player_create(name="Ada")
-    bob, bob_token = players.player_create(name="Bob")
-    match = services.match_start_friend(player=ada, opponent=bob, target=1)
-    return match, {0: ada_token, 1: bob_token}
-
-
 def connect(server, match_id, token, after: int | None = None) -> Socket:
     socket = Socket(server.ws(path(match_id, after), token=token), after=after)
     socket.until(lambda message: message["type"] == "ready")
