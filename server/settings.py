@@ -30,6 +30,7 @@ Environment variables:
     FOURSQUARE_RATE_<SCOPE>  request limits such as "240/min" or "off"; see THROTTLE_RATES below
     FOURSQUARE_IDEMPOTENCY_KEY_HOURS  how long a stored response answers retries, default 24
     FOURSQUARE_FAST_MOVES    true/false, default true: answer moves on the fast path (see below)
+    SPITE_MALICE_FAST_ACTIONS  true/false, default true: the same for Spite & Malice's actions
     SPITE_MALICE_DAILY_SECRET  deals the Spite & Malice dailies; like FOURSQUARE_DAILY_SECRET
     SPITE_MALICE_BOT_SECONDS the bot's time in a request before its turn goes on in the
                              background, default 2
@@ -418,6 +419,8 @@ IDEMPOTENCY_KEY_HOURS = env_int("FOURSQUARE_IDEMPOTENCY_KEY_HOURS", 24)
 # Moves that succeed are answered in two statements, without DRF (server.foursquare.fastmove); off,
 # every move takes the full view's path. The answers are the same either way.
 FOURSQUARE_FAST_MOVES = env_bool("FOURSQUARE_FAST_MOVES", True)
+# The same for Spite & Malice's actions (server.spitemalice.fastaction).
+SPITE_MALICE_FAST_ACTIONS = env_bool("SPITE_MALICE_FAST_ACTIONS", True)
 
 # --- The game ----------------------------------------------------------------------------------
 

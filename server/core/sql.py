@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import psycopg
 from django.db import connection
 
 
@@ -9,3 +10,17 @@ def db_value(model, field: str, value):
     """``value`` as the database driver wants it for ``model.field``: a hand-written statement
     bypasses the ORM's conversions, and drivers differ (SQLite's takes a UUID only as text)."""
     return model._meta.get_field(field).get_db_prep_value(value, connection)
+
+
+def execute_prepared(sql: str, parameters: list):
+    """Run a hot path's statement and return its one row (PostgreSQL only).
+
+    Prepared: PostgreSQL parses and plans it once per connection, not once per request. Django's
+    cursors bind parameters on the client, which rules that out, so it runs on psycopg's own
+    (server-side binding) cursor over Django's connection, in its transaction if one is open,
+    with Django's translation of driver errors (a database outage stays a 503).
+    """
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, parameters, prepare=True)
+        return cursor.fetchone()

@@ -6,7 +6,6 @@ import json
 import secrets
 from datetime import date
 
-import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -16,6 +15,7 @@ from server.api import idempotency
 from server.api.models import IdempotencyRecord
 from server.api.problems import DailyUnavailable, GameOver
 from server.boards import services as boards
+from server.core.sql import execute_prepared
 from server.dailies import calendar
 from server.foursquare import dailies
 from server.foursquare.engine import rebuild
@@ -125,20 +125,6 @@ _STORE_ANSWER_SQL = (
     f'({idempotency.RECORD_COLUMNS_SQL}) SELECT %s, %s, %s, %s, %s, %s FROM moved) '
 )
 _MOVED_SQL = "SELECT count(*) FROM moved"
-
-
-def execute_prepared(sql: str, parameters: list):
-    """Run a statement of a move and return its one row (PostgreSQL only).
-
-    Prepared: PostgreSQL parses and plans it once per connection, not once per move. Django's
-    cursors bind parameters on the client, which rules that out, so it runs on psycopg's own
-    (server-side binding) cursor over Django's connection, in its transaction if one is open,
-    with Django's translation of driver errors (a database outage stays a 503).
-    """
-    connection.ensure_connection()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(sql, parameters, prepare=True)
-        return cursor.fetchone()
 
 
 def move_store(*, game: Game, played: int, card: Card, row: int, col: int,

@@ -51,6 +51,7 @@ from server.spitemalice.problems import (
     StaleAction,
     TooManyMatches,
 )
+from server.spitemalice.statements import GAME_FIELDS, MATCH_FIELDS
 from server.spitemalice.table import Log, rebuild
 from spitemalice import PLAYING, WON, Game, game_seed, player_view, unseen_cards
 
@@ -211,18 +212,12 @@ def match_lock(*, player, match_id) -> tuple[Match, MatchGame | None]:
     return match, game
 
 
-_MATCH_FIELDS = ["status", "score0", "score1", "winner", "reason", "game_number", "turn",
-                 "actions_played", "event", "bot_pending", "started_at", "updated_at",
-                 "finished_at", "turn_started_at", "deadline"]
-_GAME_FIELDS = ["actions", "status", "winner", "points", "turn_number", "finished_at"]
-
-
 def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
            log: Log) -> None:
     """Write what ``log`` holds: the games, actions, events and the match's new state. A
     stored ``game`` is updated; ``new_games`` are created."""
     if game is not None:
-        game.save(update_fields=_GAME_FIELDS)
+        game.save(update_fields=GAME_FIELDS)
     if new_games:
         MatchGame.objects.bulk_create(new_games)
     if log.actions:
@@ -230,7 +225,7 @@ def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
     if log.events:
         Event.objects.bulk_create(log.events)
     match.updated_at = log.now
-    match.save(update_fields=_MATCH_FIELDS)
+    match.save(update_fields=MATCH_FIELDS)
     if match.mode == Match.Mode.FRIEND and match.is_over:
         rating_rules.match_rate(match)  # the same transaction: a finished match is rated with it
     if log.events:
@@ -286,20 +281,27 @@ def _match_end(*, match: Match, log: Log, winner: int | None, reason: str) -> No
     log.event("match_over", {"winner": winner, "reason": reason, "scores": match.scores})
 
 
+class TurnOutlastsRequest(Exception):
+    """The bot's turn needs longer than the request may take, and the caller asked not to
+    leave it to the background (the action's fast path, which then hands the request over)."""
+
+
 def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
             new_games: list[MatchGame], budget: float | None = None,
-            fallback: bool = False) -> MatchGame:
+            fallback: bool = False, background: bool = True) -> MatchGame:
     """Carry the match on after ``engine`` changed: end the game (and the match, or deal the
     next game), and play the bot's turns, for at most ``budget`` seconds (default
     ``SPITE_MALICE_BOT_SECONDS``; None: no limit) before leaving the rest of a turn to the
     background. With ``fallback`` the bot's turns are played by ``_fallback_action``, not
-    the bot (``bot_turn_give_up``). Returns the match's current game.
+    the bot (``bot_turn_give_up``). Returns the match's current game. Without
+    ``background``, a bot turn over its budget raises ``TurnOutlastsRequest`` instead of
+    queueing its job.
 
     Between people, a turn that began here (the other seat's, or a new game's first) starts
     its clock now."""
     before = (game.number, game.turn_number, match.turn)
     current = _advance(match=match, game=game, engine=engine, log=log, new_games=new_games,
-                       budget=budget, fallback=fallback)
+                       budget=budget, fallback=fallback, background=background)
     if (match.turn_seconds is not None and match.status == Match.Status.PLAYING
             and (current.number, current.turn_number, match.turn) != before):
         # Turns 1 and 2 of the first game are each seat's first: their grace.
@@ -308,7 +310,8 @@ def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
 
 
 def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
-             new_games: list[MatchGame], budget: float | None, fallback: bool) -> MatchGame:
+             new_games: list[MatchGame], budget: float | None, fallback: bool,
+             background: bool) -> MatchGame:
     budget = settings.SPITE_MALICE_BOT_SECONDS if budget is None else budget
     started = time.monotonic()
     while True:
@@ -342,6 +345,8 @@ def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
             match.bot_pending = False
             return game
         if time.monotonic() - started > budget:
+            if not background:
+                raise TurnOutlastsRequest()
             match.bot_pending = True
             _bot_job_enqueue(match)
             return game
@@ -418,6 +423,17 @@ def action_play(*, match: Match, game: MatchGame, player, action: list[str],
     """Play ``action`` for ``player`` on their locked match, then the bot's reply; store it
     all. Returns the match's current game. A refused action raises a problem and changes
     nothing."""
+    engine, log = action_apply(match=match, game=game, player=player, action=action,
+                               expected_game=expected_game, expected_actions=expected_actions)
+    return _advance_and_store(match=match, game=game, engine=engine, log=log)
+
+
+def action_apply(*, match: Match, game: MatchGame, player, action: list[str],
+                 expected_game: int | None, expected_actions: int | None,
+                 ) -> tuple[Game, Log]:
+    """Play ``action`` for ``player`` in memory: the engine after it, and the log of what it
+    did. Nothing is stored and the bot has not replied yet (``advance``). A refused action
+    raises a problem."""
     seat = match.seat_of(player)
     _check_playable(match)
     if expected_game is not None and expected_game != match.game_number:
@@ -435,7 +451,7 @@ def action_play(*, match: Match, game: MatchGame, player, action: list[str],
         log.play(engine, action, game.number)
     except ValueError as error:  # IllegalActionError or ParseError: the engine's message
         raise IllegalAction(str(error)) from None
-    return _advance_and_store(match=match, game=game, engine=engine, log=log)
+    return engine, log
 
 
 def _advance_and_store(*, match: Match, game: MatchGame, engine: Game, log: Log,

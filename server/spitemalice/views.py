@@ -36,7 +36,14 @@ from server.players.serializers import player_ref
 from server.ratings import serializers as rating_serializers
 from server.ratings.views import PAGE_PARAMETERS as RATING_PAGE_PARAMETERS
 from server.ratings.views import RatingBoardView
-from server.spitemalice import clocks, invitations, rating_rules, selectors, services
+from server.spitemalice import (
+    clocks,
+    fastaction,
+    invitations,
+    rating_rules,
+    selectors,
+    services,
+)
 from server.spitemalice import serializers as s
 from server.spitemalice.boards import GAME
 from server.spitemalice.models import INVITE_DAYS, Match
@@ -219,6 +226,15 @@ class MatchDetailView(ApiView):
 class ActionCreateView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_scope = "moves"
+
+    def dispatch(self, request, *args, **kwargs):
+        # Most actions are answered by the fast path; it hands over the rest (see fastaction).
+        if request.method == "POST":
+            response = fastaction.action_response(request, kwargs["match_id"],
+                                                  scope=self.throttle_scope)
+            if response is not None:
+                return response
+        return super().dispatch(request, *args, **kwargs)
 
     @extend_schema(
         tags=TAG, operation_id="spite_malice_actions_create",

@@ -1,0 +1,127 @@
+"""What every write's fast path shares: the requests it may answer, their token and body, and
+answers DRF would render byte for byte.
+
+A game's fast path (``server.foursquare.fastmove``, ``server.spitemalice.fastaction``) answers
+the requests that succeed in a couple of prepared statements, without DRF, and returns None
+for everything else so the full view answers exactly as it always does. This module decides
+the part of "could succeed" that does not depend on the game: a plain JSON request with a
+bearer token, a valid ``Idempotency-Key`` if any, a body the full view would parse the same
+way, and a token whose player is active and within the rate limit.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import nullcontext
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.http import HttpResponse
+from rest_framework.renderers import JSONRenderer
+
+from server.api import idempotency, parsers, throttling
+from server.players.tokens import last_use_due
+
+_ACCEPTED = frozenset({None, "*/*", "application/json"})
+_CONTENT_TYPES = frozenset({"application/json", "application/json; charset=utf-8",
+                            "application/json;charset=utf-8"})
+RENDERER = JSONRenderer()
+
+
+class Request:
+    """What a fast path reads from a request it may answer: the token's text, the key (or
+    None) and the parsed body."""
+
+    __slots__ = ("token", "key", "body")
+
+    def __init__(self, token: str, key: str | None, body: Any) -> None:
+        self.token, self.key, self.body = token, key, body
+
+
+def plain_request(request) -> Request | None:
+    """The request's token, key and body if the full view would read them as this path does
+    (no query, JSON in and out, no content encoding, a bearer token, a valid key, a body that
+    parses), else None."""
+    meta = request.META
+    if (meta.get("QUERY_STRING") or meta.get("HTTP_ACCEPT") not in _ACCEPTED
+            or meta.get("CONTENT_TYPE", "").lower() not in _CONTENT_TYPES
+            or meta.get("HTTP_CONTENT_ENCODING")):  # the full view says 415
+        return None
+    token = _bearer_token(meta.get("HTTP_AUTHORIZATION", ""))
+    key = meta.get("HTTP_IDEMPOTENCY_KEY")
+    if token is None or (key is not None and not idempotency.valid_key(key)):
+        return None
+    body = _json_body(request)
+    if body is _UNREADABLE:
+        return None
+    return Request(token, key, body)
+
+
+def token_admitted(request, *, scope: str, token_id, last_used_at, active: bool) -> bool:
+    """Whether the token's request may go on here: its player active, its last use recent (a
+    due write of it is the full view's), and the rate limit not reached. The limit's verdict,
+    reached once, travels with the request should the full view answer it after all."""
+    if not active or last_use_due(last_used_at):
+        return False
+    retry_after = throttling.verdict(scope=scope, token_id=str(token_id),
+                                     address=throttling.client_address(request))
+    setattr(request, throttling.VERDICT_ATTRIBUTE, retry_after)
+    return retry_after is None
+
+
+def stored_answer(stored_hash: str, status: int, body: str, request_hash: str,
+                  allow: str) -> HttpResponse | None:
+    """The stored answer to a retry with the same key and body; None (the full view says 422)
+    for a key used with another request."""
+    if stored_hash != request_hash:
+        return None
+    return json_response(status, RENDERER.render(json.loads(body)), allow=allow)
+
+
+def store_guarded(store) -> bool:
+    """``store()``'s verdict; False when the database refused it (the key or a number stored
+    meanwhile by a racing request), so the full view answers instead."""
+    # Inside a transaction (a test's), a refused statement must not spoil the rest of it.
+    guard = transaction.atomic() if connection.in_atomic_block else nullcontext()
+    try:
+        with guard:
+            return store()
+    except IntegrityError:
+        return False
+
+
+def json_response(status: int, content: bytes, *, allow: str) -> HttpResponse:
+    """What DRF's ``Response(body, status)`` from the full view becomes, byte for byte:
+    ``content`` is the body rendered by DRF's own JSON renderer."""
+    response = HttpResponse(content, status=status, content_type="application/json")
+    response["Allow"] = allow
+    return response
+
+
+def _bearer_token(header: str) -> str | None:
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token or " " in token or not token.isascii():
+        return None
+    return token
+
+
+_UNREADABLE = object()
+
+
+def _json_body(request):
+    """The body as the full view's parser reads it, or ``_UNREADABLE``."""
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    if not length.isdigit() or int(length) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+        return _UNREADABLE
+    try:
+        return parsers.loads(request.body.decode("utf-8"))  # the full view's reading of JSON
+    except (ValueError, RecursionError):  # ValueError covers UnicodeDecodeError
+        return _UNREADABLE
+
+
+def integer_bounds(serializer_class, name: str) -> tuple[int | None, int | None]:
+    """A serializer's integer field's (min_value, max_value): a fast path checks the bounds
+    its full view's serializer sets, not a copy of them."""
+    field = serializer_class().fields[name]
+    return field.min_value, field.max_value

@@ -1,0 +1,127 @@
+"""``POST /spite-malice/matches/{id}/actions`` in two statements, for the request a match is
+made of.
+
+The full view (``ActionCreateView.post``, through DRF) defines what an action request does
+and answers every error. This path answers only the requests that succeed and change no more
+than the current game: an action (and the bot's reply to it, when that is quick), or the
+replay of one already answered under the same ``Idempotency-Key``. For anything else it
+returns None and the caller hands the request to the full view, which answers exactly as it
+always does: an error of any kind, a game or match that ends (a new game is dealt, the match
+is rated or recorded on the boards), a deadline passed, a bot turn that needs the background.
+Nothing is written before this path's single final statement, so handing over is always safe.
+
+Both paths run the same code between reading and writing (``services.action_apply`` and
+``services.advance``) and build the answer with the same ``table.match_output``; what this
+path saves is DRF, the ORM and all but two round trips to PostgreSQL (``statements``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.http import HttpResponse
+
+from server.api import fastpath, idempotency
+from server.api.problems import Problem
+from server.players.models import Player
+from server.spitemalice import services, statements
+from server.spitemalice.live.publish import events_stored
+from server.spitemalice.models import Match, MatchGame
+from server.spitemalice.serializers import PART_PATTERN, ActionInput
+from server.spitemalice.table import match_output
+
+ALLOW = "POST, OPTIONS"
+FIELDS = frozenset(ActionInput().fields)
+_PART = re.compile(PART_PATTERN)  # fullmatch: no trailing newline, which ``$`` would allow
+# (name, low, high) of the optional counts, from the serializer the full view validates with.
+_BOUNDS = tuple((name, *fastpath.integer_bounds(ActionInput, name))
+                for name in ("game", "actions"))
+
+
+def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
+    """The response to an action request this path can answer, or None to hand it over."""
+    if connection.vendor != "postgresql" or not settings.SPITE_MALICE_FAST_ACTIONS:
+        return None
+    plain = fastpath.plain_request(request)
+    values = _action_input(plain.body) if plain is not None else None
+    if values is None:
+        return None
+
+    found = statements.action_find(plain.token, match_id, plain.key)
+    if found is None:
+        return None  # unknown token: the full view says 401
+    if not fastpath.token_admitted(request, scope=scope, token_id=found.token_id,
+                                   last_used_at=found.last_used_at, active=found.active):
+        return None
+    if found.match_values[0] is None:
+        return None  # not a match of theirs: the full view says 404 (or, invited, 409)
+    request_hash = idempotency.fingerprint(request, values)
+    if found.stored is not None:  # None: the key was used for another request (422)
+        return fastpath.stored_answer(*found.stored, request_hash, allow=ALLOW)
+
+    match, game = _match_from(found)
+    if game is None or match.status != Match.Status.PLAYING:
+        return None
+    read_event, read_deadline = match.event, match.deadline
+    player = Player(pk=found.player_id)
+    try:
+        engine, log = services.action_apply(
+            match=match, game=game, player=player, action=values["action"],
+            expected_game=values.get("game"), expected_actions=values.get("actions"))
+        new_games: list[MatchGame] = []
+        current = services.advance(match=match, game=game, engine=engine, log=log,
+                                   new_games=new_games, background=False)
+    except (Problem, services.TurnOutlastsRequest):
+        return None  # refused, overdue or a long bot turn: the full view says or does which
+    if new_games or match.status != Match.Status.PLAYING:
+        return None  # the full view deals the next game, rates or records the match
+    match.updated_at = log.now
+    content = fastpath.RENDERER.render(match_output(
+        match, match.seat_of(player), current, engine,
+        origin=request.build_absolute_uri("/").rstrip("/")))
+    answer = ((found.player_id, plain.key, request_hash, content.decode())
+              if plain.key is not None else None)
+    if not fastpath.store_guarded(lambda: statements.action_store(
+            match=match, game=game, read_event=read_event, read_deadline=read_deadline,
+            actions=log.actions, events=log.events, now=log.now, answer=answer)):
+        return None  # the match moved on meanwhile: the full view waits for it and answers
+    match_pk, events = match.pk, log.events
+    transaction.on_commit(lambda: events_stored(match_pk, events))
+    return fastpath.json_response(200, content, allow=ALLOW)
+
+
+def _action_input(values) -> dict | None:
+    """The body if it is a valid action request (the full view's rules), else None."""
+    if type(values) is not dict or not values.keys() <= FIELDS:
+        return None
+    action = values.get("action")
+    if (type(action) is not list or len(action) != 2
+            or not all(type(part) is str and _PART.fullmatch(part) for part in action)):
+        return None
+    for name, low, high in _BOUNDS:
+        value = values.get(name)
+        if value is not None and (type(value) is not int or not low <= value <= high):
+            return None
+    return values
+
+
+def _match_from(found: statements.Found) -> tuple[Match, MatchGame | None]:
+    """The match and its current game from the row, as ``services.match_lock`` returns them
+    (its players and invitee in hand, with the names the answer shows)."""
+    alias = connection.alias
+    match = Match.from_db(alias, statements.MATCH_ATTNAMES, found.match_values)
+    for field, name in zip(("player0", "player1", "invitee"), found.names, strict=True):
+        player_id = getattr(match, f"{field}_id")
+        match._state.fields_cache[field] = (
+            None if player_id is None else Player.from_db(alias, ["id", "name"],
+                                                          [player_id, name]))
+    if found.game_values[0] is None:
+        return match, None
+    game = MatchGame.from_db(alias, statements.GAME_ATTNAMES, found.game_values)
+    if isinstance(game.actions, str):  # jsonb arrives as text; the ORM would decode it
+        game.actions = json.loads(game.actions)
+    game._state.fields_cache["match"] = match
+    return match, game

@@ -1,0 +1,135 @@
+"""The hand-written SQL of Spite & Malice's action fast path (``fastaction``), all of it here.
+
+Two statements answer an action: ``action_find`` reads the token, its player, the match, its
+current game, the seats' names and any answer stored for the ``Idempotency-Key`` in one
+round trip; ``action_store`` writes the game, the match, the action rows, the events and the
+stored answer in one. Both are prepared (``server.core.sql.execute_prepared``): PostgreSQL
+plans them once per connection. Their text does not depend on how many actions or events an
+answer holds (those travel as one JSON array each), so each stays one prepared statement.
+
+No row is locked between the two: the write changes the match only while it still holds the
+event number, the deadline and the status it was read with, and writes nothing else when it
+does not. A request that changed the match in between (an action, a resignation, a timeout)
+always logs an event, so a write that lost a race stores nothing and says so, and the full
+view, which does lock, answers instead.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from server.api import idempotency
+from server.api.models import IdempotencyRecord
+from server.core.sql import execute_prepared
+from server.players.models import AccessToken, Player
+from server.players.tokens import hash_token
+from server.spitemalice.models import Action, Event, Match, MatchGame
+
+# What the full view's writes store of a match and of its game (services._store).
+MATCH_FIELDS = ("status", "score0", "score1", "winner", "reason", "game_number", "turn",
+                "actions_played", "event", "bot_pending", "started_at", "updated_at",
+                "finished_at", "turn_started_at", "deadline")
+GAME_FIELDS = ("actions", "status", "winner", "points", "turn_number", "finished_at")
+
+MATCH_ATTNAMES = [field.attname for field in Match._meta.concrete_fields]
+GAME_ATTNAMES = [field.attname for field in MatchGame._meta.concrete_fields]
+_TOKEN_COLUMNS = 7  # t.id, t.player_id, t.last_used_at, p.is_active, r.* (three)
+
+
+def _columns(alias: str, model) -> str:
+    return ", ".join(f'{alias}."{field.column}"' for field in model._meta.concrete_fields)
+
+
+def _set(model, fields) -> str:
+    return ", ".join(f'"{model._meta.get_field(name).column}" = %s' for name in fields)
+
+
+_FIND_SQL = (
+    'SELECT t."id", t."player_id", t."last_used_at", p."is_active", '
+    'r."request_hash", r."response_status", r."response_body", '
+    f'{_columns("m", Match)}, {_columns("g", MatchGame)}, '
+    'p0."name", p1."name", pi."name" '
+    f'FROM "{AccessToken._meta.db_table}" t '
+    f'JOIN "{Player._meta.db_table}" p ON p."id" = t."player_id" '
+    f'LEFT JOIN "{IdempotencyRecord._meta.db_table}" r '
+    'ON r."player_id" = t."player_id" AND r."key" = %s '
+    f'LEFT JOIN "{Match._meta.db_table}" m '
+    'ON m."id" = %s AND t."player_id" IN (m."player0_id", m."player1_id") '
+    f'LEFT JOIN "{MatchGame._meta.db_table}" g '
+    'ON g."match_id" = m."id" AND g."number" = m."game_number" '
+    f'LEFT JOIN "{Player._meta.db_table}" p0 ON p0."id" = m."player0_id" '
+    f'LEFT JOIN "{Player._meta.db_table}" p1 ON p1."id" = m."player1_id" '
+    f'LEFT JOIN "{Player._meta.db_table}" pi ON pi."id" = m."invitee_id" '
+    'WHERE t."key_hash" = %s'
+)
+
+_STORE_SQL = (
+    f'WITH moved AS (UPDATE "{Match._meta.db_table}" SET {_set(Match, MATCH_FIELDS)} '
+    'WHERE "id" = %s AND "status" = %s AND "event" = %s '
+    'AND "deadline" IS NOT DISTINCT FROM %s RETURNING "id"), '
+    f'played AS (UPDATE "{MatchGame._meta.db_table}" SET {_set(MatchGame, GAME_FIELDS)} '
+    'WHERE "id" = %s AND EXISTS (SELECT FROM moved)), '
+    f'acted AS (INSERT INTO "{Action._meta.db_table}" '
+    '("match_id", "game", "number", "seat", "source", "target", "card", "played_at") '
+    'SELECT moved."id", a."game", a."number", a."seat", a."source", a."target", a."card", %s '
+    'FROM moved, jsonb_to_recordset(%s::jsonb) AS a("game" int, "number" int, "seat" int, '
+    '"source" text, "target" text, "card" text)), '
+    f'logged AS (INSERT INTO "{Event._meta.db_table}" '
+    '("match_id", "number", "kind", "seat0", "seat1", "created_at") '
+    'SELECT moved."id", e."number", e."kind", e."seat0", e."seat1", %s '
+    'FROM moved, jsonb_to_recordset(%s::jsonb) AS e("number" int, "kind" text, '
+    '"seat0" jsonb, "seat1" jsonb)), '
+    f'remembered AS (INSERT INTO "{IdempotencyRecord._meta.db_table}" '
+    f'({idempotency.RECORD_COLUMNS_SQL}) '
+    'SELECT %s::uuid, %s::text, %s::text, %s::int, %s::text, %s::timestamptz FROM moved '
+    'WHERE %s::boolean) '
+    'SELECT count(*) FROM moved'
+)
+
+
+class Found:
+    """``action_find``'s row, by part."""
+
+    __slots__ = ("token_id", "player_id", "last_used_at", "active", "stored", "match_values",
+                 "game_values", "names")
+
+    def __init__(self, row) -> None:
+        (self.token_id, self.player_id, self.last_used_at, self.active,
+         *stored) = row[:_TOKEN_COLUMNS]
+        self.stored = tuple(stored) if stored[1] is not None else None
+        end_of_match = _TOKEN_COLUMNS + len(MATCH_ATTNAMES)
+        self.match_values = row[_TOKEN_COLUMNS:end_of_match]
+        self.game_values = row[end_of_match:end_of_match + len(GAME_ATTNAMES)]
+        self.names = row[-3:]
+
+
+def action_find(token: str, match_id, key: str | None) -> Found | None:
+    """The token's player with the match (if they hold one of its seats), its current game,
+    the names of its players and invitee, and the answer stored for ``key``; None for an
+    unknown token."""
+    row = execute_prepared(_FIND_SQL, [key, match_id, hash_token(token)])
+    return None if row is None else Found(row)
+
+
+def action_store(*, match: Match, game: MatchGame, read_event: int,
+                 read_deadline: datetime | None, actions: list[Action], events: list[Event],
+                 now: datetime, answer: tuple | None) -> bool:
+    """Store the game's and the match's new state, ``actions`` and ``events`` and, with
+    ``answer`` = (player id, key, request hash, body), the stored answer for its key, in one
+    statement, if the match still holds the event number and deadline it was read with (and
+    is being played). False, storing nothing, if it does not."""
+    parameters = [getattr(match, name) for name in MATCH_FIELDS]
+    parameters += [match.pk, Match.Status.PLAYING, read_event, read_deadline]
+    parameters += [json.dumps(game.actions) if name == "actions" else getattr(game, name)
+                   for name in GAME_FIELDS]
+    parameters += [game.pk, now, json.dumps([
+        {"game": row.game, "number": row.number, "seat": row.seat, "source": row.source,
+         "target": row.target, "card": row.card} for row in actions])]
+    parameters += [now, json.dumps([
+        {"number": row.number, "kind": row.kind, "seat0": row.seat0, "seat1": row.seat1}
+        for row in events])]
+    player_id, key, request_hash, body = answer or (None, None, None, None)
+    parameters += [player_id, key, request_hash, 200, body, now, answer is not None]
+    (stored,) = execute_prepared(_STORE_SQL, parameters)
+    return stored == 1
