@@ -81,6 +81,7 @@ class Journal:
         self.connections = 0
         self.reconnects = 0
         self.polls = 0  # reads of a match because its socket was silent for POLL_SECONDS
+        self.tables = 0  # turns taken from the table their draw event carried, without a read
         self.matches: dict[str, str] = {}  # match -> "friend" or "bot"
 
     def answered(self, name: str, started: float, elapsed_ms: float) -> None:
@@ -143,6 +144,8 @@ class MatchSocket:
         self.last = 0  # the last event number received in order
         self.kinds: list[str] = []
         self.wake = Flag()  # set when an event that may change the turn arrives
+        # (number, table) of the latest draw that began this seat's turn: what to act on.
+        self.table: tuple[int, dict] | None = None
         self.closing = False
         self.ws: websocket.WebSocket | None = None
         self.reader = gevent.spawn(self._hold)
@@ -194,6 +197,8 @@ class MatchSocket:
         for event in message["events"]:
             if event["number"] == self.last + 1:
                 self.last = event["number"]
+            if "table" in event:
+                self.table = (event["number"], event["table"])
             if event["kind"] in TURN_EVENTS and not (
                     event["kind"] == "discard" and event.get("seat") == self.seat):
                 self.wake.set()
@@ -292,6 +297,19 @@ class SpiteMalicePlayer(FastHttpUser):
         if PACE > 0:
             gevent.sleep(max(0.0, 1 / PACE - (time.monotonic() - started)))
 
+    def _take_table(self, socket: MatchSocket) -> bool:
+        """Take the turn the socket's latest event began, from the table that event carries,
+        as the browser does: no read. False when the latest event is no such draw."""
+        if socket.table is None or socket.table[0] != socket.last:
+            return False
+        number, table = socket.table
+        if number <= self.match["event"]:
+            return False
+        self.match = {**self.match, **table, "event": number}
+        journal.answers.append(("table", self.match))
+        journal.tables += 1
+        return True
+
     def _wait_for_turn(self) -> None:
         """Until an event says the turn may have changed (or the socket is silent too long):
         then read the match."""
@@ -302,7 +320,8 @@ class SpiteMalicePlayer(FastHttpUser):
             return
         if socket.wake.wait(timeout=POLL_SECONDS):
             socket.wake.clear()
-            self._read()
+            if not self._take_table(socket):
+                self._read()
         else:
             journal.polls += 1
             self._read("poll")

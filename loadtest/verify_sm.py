@@ -37,7 +37,8 @@ def merge(journals: list[dict]) -> dict:
     merged: dict = {"acks": [], "answers": [], "messages": [], "times": defaultdict(list),
                     "failures": Counter(), "failure_log": [], "samples": {}, "gave_up": 0,
                     "socket_errors": Counter(), "socket_error_log": [], "connections": 0,
-                    "reconnects": 0, "polls": 0, "matches": {}, "first": None, "last": 0.0}
+                    "reconnects": 0, "polls": 0, "tables": 0, "matches": {}, "first": None,
+                    "last": 0.0}
     for journal in journals:
         for key in ("acks", "answers", "messages", "failure_log", "socket_error_log"):
             merged[key] += journal[key]
@@ -47,8 +48,8 @@ def merge(journals: list[dict]) -> dict:
         merged["socket_errors"].update(journal["socket_errors"])
         for status, body in journal["samples"].items():
             merged["samples"].setdefault(status, body)
-        for key in ("gave_up", "connections", "reconnects", "polls"):
-            merged[key] += journal[key]
+        for key in ("gave_up", "connections", "reconnects", "polls", "tables"):
+            merged[key] += journal.get(key, 0)
         merged["matches"].update(journal["matches"])
         if journal["first"] is not None:
             first = merged["first"]
@@ -188,7 +189,6 @@ _SHOWN_KEYS = frozenset({"hand", "payoff_top", "sides", "top", "legal_actions", 
 
 def check_answers(answers: list, truth: Truth) -> tuple[int, list]:
     """Each answer of a game in play against the replayed game, seat by seat."""
-    from spitemalice import player_view
 
     wanted: dict[tuple[str, int], dict[int, list]] = defaultdict(lambda: defaultdict(list))
     leaks = []
@@ -208,29 +208,37 @@ def check_answers(answers: list, truth: Truth) -> tuple[int, list]:
         for k, engine in truth.positions(match_id, number, set(by_count)):
             for match in by_count[k]:
                 checked += 1
-                seat, game = match["you"], match["game"]
-                view = player_view(engine, seat)
-                shown = {
-                    "hand": game["hand"],
-                    "payoff_top": [s["payoff_top"] for s in game["seats"]],
-                    "sides": [s["sides"] for s in game["seats"]],
-                    "centre": [(c["size"], c["top"]) for c in game["centre"]],
-                    "sizes": ([s["hand"] for s in game["seats"]],
-                              [s["payoff"] for s in game["seats"]], game["stock"]),
-                    "legal": sorted(map(tuple, game["legal_actions"])),
-                }
-                true = {
-                    "hand": view["hand"], "payoff_top": view["payoff_top"],
-                    "sides": view["sides"],
-                    "centre": [(len(c), c[-1] if c else None) for c in view["centre"]],
-                    "sizes": (view["hand_sizes"], view["payoff"], view["stock"]),
-                    "legal": sorted(map(tuple, view["legal_actions"])),
-                }
-                for field, value in shown.items():
-                    if value != true[field]:
-                        leaks.append((match_id, number, f"after {k} actions seat {seat} was "
-                                      f"shown {field} {value}, the game holds {true[field]}"))
+                for wrong in view_mismatches(match["game"], engine, match["you"]):
+                    leaks.append((match_id, number, f"after {k} actions {wrong}"))
     return checked, leaks
+
+
+def view_mismatches(game: dict, engine, seat: int) -> list[str]:
+    """How the API's game object ``game`` shown to ``seat`` differs from ``engine``'s game as
+    that seat may see it (nothing: it showed exactly that)."""
+    from spitemalice import player_view
+
+    view = player_view(engine, seat)
+    shown = {
+        "hand": game["hand"],
+        "payoff_top": [s["payoff_top"] for s in game["seats"]],
+        "sides": [s["sides"] for s in game["seats"]],
+        "centre": [(c["size"], c["top"]) for c in game["centre"]],
+        "sizes": ([s["hand"] for s in game["seats"]],
+                  [s["payoff"] for s in game["seats"]], game["stock"]),
+        "legal": sorted(map(tuple, game["legal_actions"])),
+        "actions": game["actions"],
+    }
+    true = {
+        "hand": view["hand"], "payoff_top": view["payoff_top"],
+        "sides": view["sides"],
+        "centre": [(len(c), c[-1] if c else None) for c in view["centre"]],
+        "sizes": (view["hand_sizes"], view["payoff"], view["stock"]),
+        "legal": sorted(map(tuple, view["legal_actions"])),
+        "actions": view["actions_played"],
+    }
+    return [f"seat {seat} was shown {field} {value}, the game holds {true[field]}"
+            for field, value in shown.items() if value != true[field]]
 
 
 def check_feed(truth: Truth) -> tuple[int, list, dict]:
@@ -272,7 +280,14 @@ def check_feed(truth: Truth) -> tuple[int, list, dict]:
         for seat, seen in ((0, seat0), (1, seat1)):
             checked += 1
             # A card played from the hand is named twice (``card`` and ``from``): once counts.
-            named = Counter(cards_in(seen, frozenset({"from"})))
+            # The table a turn's draw carries is a whole view: checked as an answer is.
+            named = Counter(cards_in(seen, frozenset({"from", "table"})))
+            if "table" in seen:
+                if kind != "draw" or seen["seat"] != seat or engine is None:
+                    leaks.append((match_id, number, f"seat {seat} was given a table in {kind}"))
+                else:
+                    for wrong in view_mismatches(seen["table"]["game"], engine, seat):
+                        leaks.append((match_id, number, f"the turn's table: {wrong}"))
             if kind == "draw" and seen["seat"] != seat and "cards" in seen:
                 leaks.append((match_id, number, f"seat {seat} told of seat {seen['seat']}'s "
                               f"draw: {seen['cards']}"))
@@ -418,6 +433,7 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
         "socket_error_log": merged["socket_error_log"],
         "connections": merged["connections"], "reconnects": merged["reconnects"],
         "polls": merged["polls"],
+        "tables": merged["tables"],
         "matches": Counter(merged["matches"].values()),
     }
 
@@ -452,7 +468,8 @@ def print_report(report: dict, machine: dict, load) -> dict:
     print(f"sockets: {report['connections']} connections, {report['reconnects']} reconnects, "
           f"errors {sum(report['socket_errors'].values())} {report['socket_errors'] or ''}; "
           f"{s['events_delivered']} events delivered, messages {s['message_types']}; "
-          f"{report['polls']} reads after a silent socket")
+          f"{report['polls']} reads after a silent socket; {report['tables']} turns taken "
+          "from their draw event's table, without a read")
     failures = report["failures"]
     print(f"failed attempts: {sum(failures.values())} {failures or ''}")
     print(f"database: {dict(report['matches'])} matches played; {actions['actions_stored']} "

@@ -34,6 +34,7 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
   let busy = false; // an action sent, not yet answered
   let hinted = null; // [source, target] the bot suggested, until the next action
   let pending = null; // a match the server answered, shown once the events before it are
+  let turnTable = null; // {number, table} of the draw that began your turn (docs/API.md)
   let liveState = null;
   let follower = null;
   let stopped = false;
@@ -153,7 +154,10 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
     const answer = pending;
     pending = null;
     if (answer && answer.event >= queue.last) adopt(answer);
-    else if (queue.last > match.event) await reload();
+    else if (turnTable && turnTable.number === queue.last && turnTable.number > match.event) {
+      // Your turn began with the events just shown, and its draw brought what you play on.
+      adopt({ ...match, ...turnTable.table, event: turnTable.number });
+    } else if (queue.last > match.event) await reload();
     else ui.draw();
     if (view.turn === view.you && match.status === "playing") ui.announce(t("sm.say.your_turn"));
   }
@@ -162,6 +166,7 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
   async function showEvent(event, { instant }) {
     const move = motion(event);
     const from = move ? ui.placeOf(move.from) : null;
+    if (event.table && event.seat === view.you) turnTable = { number: event.number, table: event.table };
     view = applyEvent(view, event);
     if (event.kind === "game_over") {
       match.seats.forEach((seat, index) => { seat.score = event.scores?.[index] ?? seat.score; });

@@ -52,7 +52,7 @@ from server.spitemalice.problems import (
     TooManyMatches,
 )
 from server.spitemalice.statements import GAME_FIELDS, MATCH_FIELDS
-from server.spitemalice.table import Log, rebuild
+from server.spitemalice.table import Log, rebuild, turn_table
 from spitemalice import PLAYING, WON, Game, game_seed, player_view, unseen_cards
 
 logger = logging.getLogger(__name__)
@@ -298,20 +298,25 @@ def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
     queueing its job.
 
     Between people, a turn that began here (the other seat's, or a new game's first) starts
-    its clock now."""
+    its clock now. A person whose turn began here finds in their copy of the turn's draw
+    event what they need to act on (``Log.turn_began``), so nobody reads the match to play."""
     before = (game.number, game.turn_number, match.turn)
-    current = _advance(match=match, game=game, engine=engine, log=log, new_games=new_games,
-                       budget=budget, fallback=fallback, background=background)
-    if (match.turn_seconds is not None and match.status == Match.Status.PLAYING
-            and (current.number, current.turn_number, match.turn) != before):
+    current, engine = _advance(match=match, game=game, engine=engine, log=log,
+                               new_games=new_games, budget=budget, fallback=fallback,
+                               background=background)
+    began = (match.status == Match.Status.PLAYING
+             and (current.number, current.turn_number, match.turn) != before)
+    if began and match.turn_seconds is not None:
         # Turns 1 and 2 of the first game are each seat's first: their grace.
         match.clock_start(log.now, first_turn=current.number == 1 and current.turn_number <= 2)
+    if began and match.turn != match.bot_seat:
+        log.turn_began(match.turn, turn_table(match, current, engine, match.turn))
     return current
 
 
 def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
              new_games: list[MatchGame], budget: float | None, fallback: bool,
-             background: bool) -> MatchGame:
+             background: bool) -> tuple[MatchGame, Game]:
     budget = settings.SPITE_MALICE_BOT_SECONDS if budget is None else budget
     started = time.monotonic()
     while True:
@@ -329,10 +334,10 @@ def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
             if max(match.scores) >= match.target:
                 _match_end(match=match, log=log, winner=0 if match.score0 >= match.target
                            else 1, reason=Match.Reason.TARGET)
-                return game
+                return game, engine
             if match.target == 1:  # a single game, tied
                 _match_end(match=match, log=log, winner=None, reason=Match.Reason.TIED)
-                return game
+                return game, engine
             number = game.number + 1
             game = MatchGame(match=match, number=number,
                              seed=game_seed(bytes.fromhex(match.seed), number - 1).hex())
@@ -343,13 +348,13 @@ def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
             continue
         if match.bot_seat is None or engine.turn != match.bot_seat:
             match.bot_pending = False
-            return game
+            return game, engine
         if time.monotonic() - started > budget:
             if not background:
                 raise TurnOutlastsRequest()
             match.bot_pending = True
             _bot_job_enqueue(match)
-            return game
+            return game, engine
         if fallback:
             log.play(engine, _fallback_action(engine), game.number)
             continue

@@ -61,6 +61,14 @@ def game_view(game: MatchGame, engine: Game, seat: int, *, match_over: bool = Fa
     }
 
 
+def turn_table(match: Match, game: MatchGame, engine: Game, seat: int) -> dict[str, Any]:
+    """What ``seat`` needs to act on when its turn begins: the parts of its match object the
+    turn's start changed (its ``game``, with ``legal_actions``; the ``deadline``; whether
+    leaving now would abort the match), as ``match_output`` gives them."""
+    return {"game": game_view(game, engine, seat), "deadline": iso_datetime(match.deadline),
+            "abortable": match.is_abortable(game)}
+
+
 def _hands(engine: Game) -> list[Counter[str]]:
     return [Counter(str(card) for card in engine.hand(seat)) for seat in SEATS]
 
@@ -95,6 +103,16 @@ class Log:
                           "stock": engine.stock_size}
                 mine = {**public, "cards": cards}
                 self.event("draw", public, (mine, public) if seat == 0 else (public, mine))
+
+    def turn_began(self, seat: int, table: dict[str, Any]) -> None:
+        """Give ``seat``'s copy of its latest draw event (the one that began its turn) the
+        ``table`` it acts on; the other seat's copy is unchanged. Nothing when this request
+        drew nothing for it."""
+        for event in reversed(self.events):
+            if event.kind == "draw" and event.seat0["seat"] == seat:
+                copy = f"seat{seat}"
+                setattr(event, copy, {**getattr(event, copy), "table": table})
+                return
 
     def dealt(self, engine: Game, game: int) -> None:
         """A new game: who starts, what shows, and the starter's first draw."""

@@ -159,6 +159,37 @@ test("events from the socket and the feed are shown once each, and the match rea
   assert.equal(controller.match.event, 12);
 });
 
+test("a turn that begins with its table in the draw is played on without reading the match", async () => {
+  const { controller, asked, named, live, start } = harness({ ...MATCH, mode: "friend", game: { ...MATCH.game, turn: 1 } });
+  start();
+  const table = {
+    game: { ...copy(MATCH.game), turn: 0, actions: 11, hand: ["AC", "3S", "7H", "7H", "9D"], legal_actions: [["AC", "C2"], ["9D", "S0"]] },
+    deadline: "2026-12-02T10:00:00Z", abortable: false,
+  };
+  const discard = { number: 10, kind: "discard", game: 2, seat: 1, card: "8H", from: "8H", to: "S3", action: 10 };
+  const draw = { number: 11, kind: "draw", game: 2, seat: 0, count: 1, stock: 50, cards: ["9D"], table };
+  live().options.onEvents([discard, draw]);
+  await flush();
+  await flush();
+  assert.deepEqual(asked.filter((call) => call[0] === "match"), []); // no read
+  assert.equal(controller.match.event, 11);
+  assert.equal(controller.match.deadline, "2026-12-02T10:00:00Z");
+  assert.deepEqual(controller.match.game.legal_actions, [["AC", "C2"], ["9D", "S0"]]);
+  assert.equal(controller.interactive(), true);
+  assert.equal(named("announce").at(-1)[1], "sm.say.your_turn");
+});
+
+test("a table older than the latest event shown is not played on: the match is read", async () => {
+  const { asked, live, start } = harness({ ...MATCH, mode: "friend", game: { ...MATCH.game, turn: 1 } });
+  start();
+  const draw = { number: 10, kind: "draw", game: 2, seat: 0, count: 1, stock: 50, cards: ["9D"], table: { game: copy(MATCH.game), deadline: null, abortable: false } };
+  const resigned = { number: 11, kind: "resigned", game: 2, seat: 1 };
+  live().options.onEvents([draw, resigned]);
+  await flush();
+  await flush();
+  assert.deepEqual(asked.filter((call) => call[0] === "match"), [["match", "m1"]]);
+});
+
 test("a refusal says the server's problem, and a stale one reads the match again", async () => {
   const stale = Object.assign(new Error("stale"), { code: "stale_action", status: 409 });
   const { controller, asked, named, start } = harness(MATCH, {

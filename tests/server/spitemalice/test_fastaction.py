@@ -67,11 +67,20 @@ def comparable(response) -> tuple:
     return response.status_code, dict(response.headers), body
 
 
+def without_deadline(seen: dict) -> dict:
+    """An event as a seat sees it, less the deadline a turn's table gives (it differs between
+    two matches played one after the other)."""
+    if "table" not in seen:
+        return seen
+    return {**seen, "table": {**seen["table"], "deadline": None}}
+
+
 def stored(match_id) -> tuple[list, list]:
     return (list(Action.objects.filter(match_id=match_id).order_by("game", "number")
                  .values_list("game", "number", "seat", "source", "target", "card")),
-            list(Event.objects.filter(match_id=match_id).order_by("number")
-                 .values_list("number", "kind", "seat0", "seat1")))
+            [(number, kind, without_deadline(seat0), without_deadline(seat1))
+             for number, kind, seat0, seat1 in Event.objects.filter(match_id=match_id)
+             .order_by("number").values_list("number", "kind", "seat0", "seat1")])
 
 
 def both_ways(settings, start_match, apis_of) -> tuple[list, list, object]:

@@ -23,7 +23,7 @@ from tests.server.spitemalice.friend_support import (
     take_turn,
     whose_turn,
 )
-from tests.server.spitemalice.support import act, engine_of, greedy, url
+from tests.server.spitemalice.support import act, engine_of, greedy, start, url
 from tests.server.spitemalice.test_matches import assert_shows_only_what_seat_sees
 
 pytestmark = pytest.mark.sqlite
@@ -190,6 +190,43 @@ def test_two_people_play_turns_both_ways_and_each_sees_only_their_own_seat(make_
                 assert ("cards" in event) == (event["seat"] == seat)
         mine = json.dumps(events)
         assert Match.objects.get(pk=views[0]["id"]).seed not in mine
+
+
+def test_a_turn_begins_with_what_its_seat_needs_to_act_in_its_draw_event(make_player):
+    """The seat whose turn begins finds its table (game with legal actions, deadline,
+    abortable) in its copy of the draw that began the turn, equal to what a read of the match
+    would give it; the other seat's copy holds none of it."""
+    apis, views = pair(make_player, turn_seconds=3600, target=1)
+    tables = 0
+    while views[0]["status"] == "playing":
+        seat = whose_turn(views)
+        views = take_turn(apis, views)
+        if views[0]["status"] != "playing":
+            break
+        other = 1 - seat
+        feeds = {viewer: apis[viewer].get(url(views[viewer], "/events"),
+                                          {"after": views[viewer]["event"] - 1}).json()
+                 for viewer in (0, 1)}
+        began = feeds[other]["events"][-1]
+        assert began["kind"] == "draw" and began["seat"] == other
+        read = views[other]  # read after the turn passed
+        assert began["table"] == {"game": read["game"], "deadline": read["deadline"],
+                                  "abortable": read["abortable"]}
+        assert began["table"]["game"]["legal_actions"]
+        assert "table" not in feeds[seat]["events"][-1] and "cards" not in feeds[seat][
+            "events"][-1]
+        tables += 1
+    assert tables >= 4
+
+
+def test_against_the_bot_the_turn_that_comes_back_carries_its_table(player_api):
+    match = start(player_api, target=50)
+    discard = next(a for a in match["game"]["legal_actions"] if a[1].startswith("S"))
+    answer = act(player_api, match, discard).json()  # the bot replies, then it is ours again
+    last = player_api.get(url(answer, "/events"), {"after": answer["event"] - 1}).json()
+    (began,) = last["events"]
+    assert began["kind"] == "draw" and began["seat"] == 0
+    assert began["table"]["game"] == answer["game"]
 
 
 def test_a_waiting_match_has_nothing_to_play_or_resign(make_player):

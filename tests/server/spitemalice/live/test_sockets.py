@@ -82,8 +82,11 @@ def test_both_sockets_get_every_event_of_their_own_seat_in_order(server, table):
             assert mine["kind"] == theirs["kind"] == "draw"
             drawer = mine if "cards" in mine else theirs
             other = theirs if drawer is mine else mine
-            assert {**drawer, "cards": None} == {**other, "cards": None}
-            assert "cards" not in other and drawer["seat"] == (0 if drawer is mine else 1)
+            # The drawer's copy alone names the cards, and the table of a turn it begins.
+            assert {**drawer, "cards": None, "table": None} == {**other, "cards": None,
+                                                                "table": None}
+            assert "cards" not in other and "table" not in other
+            assert drawer["seat"] == (0 if drawer is mine else 1)
         elif mine["kind"] == "draw":
             assert "cards" not in mine  # a draw both may see names no card
     for seat in (0, 1):
