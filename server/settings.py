@@ -310,7 +310,7 @@ _redis_url = os.environ.get("REDIS_URL", "").strip()
 if _redis_url:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "server.core.redis_cache.RedisCache",  # Django's, its clients kept
             "LOCATION": _redis_url,
             "KEY_PREFIX": os.environ.get("REDIS_KEY_PREFIX", "").strip() or "foursquare",
             # A Redis that is slow or gone costs a request at most this, then it goes on.

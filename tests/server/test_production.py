@@ -191,7 +191,7 @@ def test_limits_are_counted_in_redis_once_per_request(settings, make_player):
     except redis.RedisError:
         pytest.skip(f"no Redis at {url}")
     prefix = f"test-{uuid.uuid4().hex}"
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    settings.CACHES = {"default": {"BACKEND": "server.core.redis_cache.RedisCache",
                                    "LOCATION": url, "KEY_PREFIX": prefix}}
     settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "games.token": "1/min",
                                "games.address": "100/min"}
@@ -211,11 +211,28 @@ def test_limits_are_counted_in_redis_once_per_request(settings, make_player):
             client.delete(key)
 
 
+def test_the_redis_cache_keeps_one_client_per_pool_across_calls_and_threads(settings):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.core.cache import caches
+
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    settings.CACHES = {"default": {"BACKEND": "server.core.redis_cache.RedisCache",
+                                   "LOCATION": url, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
+    backend = caches["default"]
+    backend.set("shared", 1, 60)
+    with ThreadPoolExecutor(4) as pool:
+        counts = list(pool.map(lambda _: backend.incr("shared"), range(20)))
+    assert sorted(counts) == list(range(2, 22))  # every increment seen once, from any thread
+    assert backend._cache.get_client(write=True) is backend._cache.get_client(write=True)
+    backend.delete("shared")
+
+
 def test_game_keeps_working_when_redis_is_down_and_the_log_says_so(settings, player_api,
                                                                     practice_game, caplog):
     # Port 9 (discard) has no Redis on it: every cache call fails at once.
     settings.CACHES = {"default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "server.core.redis_cache.RedisCache",
         "LOCATION": "redis://127.0.0.1:9/0",
         "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
     }}
