@@ -12,9 +12,9 @@ import os
 
 ASGI_WORKER = "server.worker.Worker"
 
-workers = int(os.environ.get("GUNICORN_WORKERS", "") or 4)
+workers = int(os.environ.get("GUNICORN_WORKERS", "") or 3)
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "") or ASGI_WORKER
-threads = int(os.environ.get("GUNICORN_THREADS", "") or 4)
+threads = int(os.environ.get("GUNICORN_THREADS", "") or 2)
 # The app that suits the worker class; an app named on the command line wins.
 wsgi_app = "server.asgi:application" if worker_class == ASGI_WORKER else "server.wsgi"
 accesslog = "-"

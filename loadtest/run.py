@@ -21,7 +21,7 @@ Environment (all optional):
     LOAD_PACE=10                        moves a second each player aims at; 0: flat out
     LOAD_APP=asgi                       asgi: the ASGI app under uvicorn workers (as served);
                                         wsgi: the WSGI app under LOAD_WORKER_CLASS, for comparison
-    LOAD_WORKERS=4 LOAD_WORKER_CLASS=gthread LOAD_THREADS=4   gunicorn's process model
+    LOAD_WORKERS=3 LOAD_WORKER_CLASS=gthread LOAD_THREADS=2   gunicorn's process model
     LOAD_LOCUST_PROCESSES=1             locust processes generating the load
     LOAD_POSTGRES=postgres://postgres@127.0.0.1:5432   server; the database is foursquare_load
     LOAD_REDIS_URL=redis://127.0.0.1:6379/0   ("" for no Redis: a per-process memory cache)
@@ -147,10 +147,10 @@ class LoadRun:
     game: str = "foursquare"
     users: int = int(env("LOAD_USERS", "50"))
     seconds: int = int(env("LOAD_SECONDS", "60"))
-    workers: int = int(env("LOAD_WORKERS", "4"))
+    workers: int = int(env("LOAD_WORKERS", "3"))
     app: str = env("LOAD_APP", "asgi")
     worker_class: str = env("LOAD_WORKER_CLASS", "gthread")
-    threads: int = int(env("LOAD_THREADS", "4"))
+    threads: int = int(env("LOAD_THREADS", "2"))
     locust_processes: int = int(env("LOAD_LOCUST_PROCESSES", "1"))
     postgres: str = env("LOAD_POSTGRES", "postgres://postgres@127.0.0.1:5432")
     database: str = env("LOAD_DATABASE", "foursquare_load")

@@ -29,7 +29,7 @@ def _http():
         from django.core.asgi import get_asgi_application
 
         return get_asgi_application()
-    return WSGIOnThreads(django_wsgi, threads=int(os.environ.get("GUNICORN_THREADS", "") or 4))
+    return WSGIOnThreads(django_wsgi, threads=int(os.environ.get("GUNICORN_THREADS", "") or 2))
 
 
 application = ProtocolTypeRouter({

@@ -23,9 +23,13 @@ class Worker(UvicornWorker):
         # under the WSGI workers: uvicorn rewriting the client's address would bypass that.
         "proxy_headers": False,
         "server_header": False,
-        # gunicorn's keepalive (2 s) is short for a browser between two actions; a connection
-        # closed just as a client reuses it costs that request a retry.
-        "timeout_keep_alive": 5,
+        # A connection closed just as a client reuses it costs that request a retry (a client
+        # sees it as a dropped connection, a load balancer as a 502). Keep idle connections
+        # longer than a player's pause between two actions and than the idle timeout of the
+        # load balancers in front (60 s by default on AWS's and Google's): under `make load`,
+        # uvicorn's 5 s met the players' 5 s waits for their turn and dropped a few requests a
+        # run. An idle connection costs the event loop a few kilobytes and no work.
+        "timeout_keep_alive": 75,
         # A client sends a few small JSON messages; nothing needs more.
         "ws_max_size": 64 * 1024,
         "ws_ping_interval": 20.0,
