@@ -91,10 +91,11 @@ _count_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _count_script(backend: RedisCache, key: str):
-    """The counting script, bound to the redis-py client of Django's Redis cache and kept:
-    Django builds a new client for every call, which cost a third of a move's CPU. The client
-    is thread-safe (it shares one connection pool) and reached through Django's private but
-    stable (since 4.0) ``_cache``. The script runs by its hash once Redis has seen it."""
+    """The counting script, bound to the redis-py client of the Redis cache and kept (Django's
+    own backend builds a new client for every call, which cost a third of a move's CPU; the
+    service's, ``server.core.redis_cache``, keeps one per pool). The client is thread-safe (it
+    shares one connection pool) and reached through Django's private but stable (since 4.0)
+    ``_cache``. The script runs by its hash once Redis has seen it."""
     script = _count_scripts.get(backend)
     if script is None:
         client = backend._cache.get_client(key, write=True)
