@@ -18,9 +18,12 @@ def execute_prepared(sql: str, parameters: list):
     Prepared: PostgreSQL parses and plans it once per connection, not once per request. Django's
     cursors bind parameters on the client, which rules that out, so it runs on psycopg's own
     (server-side binding) cursor over Django's connection, in its transaction if one is open,
-    with Django's translation of driver errors (a database outage stays a 503).
+    with Django's translation of driver errors (a database outage stays a 503). Not prepared
+    when the connection prepares nothing (``DATABASE_PREPARED_STATEMENTS=false``: a pooler that
+    cannot keep prepared statements).
     """
     connection.ensure_connection()
+    prepare = connection.connection.prepare_threshold is not None
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(sql, parameters, prepare=True)
+        cursor.execute(sql, parameters, prepare=prepare)
         return cursor.fetchone()
