@@ -228,7 +228,9 @@ def test_an_action_the_fast_path_does_not_read_is_the_full_views(player_api, act
     with mock.patch.object(statements, "action_find", wraps=statements.action_find) as read:
         response = act(player_api, match, action)
     assert read.call_count == 0
-    assert response.status_code in (400, 409, 422), response.content
+    # The full view answers it: " P" and "P\n" are trimmed to "P" there, so whether it is
+    # played depends on the deal; the others are refused.
+    assert response.status_code in (200, 400, 409, 422), response.content
 
 
 def test_another_players_match_is_not_found_on_either_path(make_player):
