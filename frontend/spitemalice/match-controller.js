@@ -10,6 +10,10 @@ import { cardName } from "../model/cards.js";
 import { applyEvent, describe, motion } from "./model/events.js";
 import { EventQueue, paceOf, pausable } from "./model/queue.js";
 import { hasResult, isLegal, isOver, sourceCard, viewOf } from "./model/table.js";
+import { emptyLog, logEvent, logOf, movedPlaces } from "./model/turn-log.js";
+
+// How far back the feed is read when the screen opens, for the opponent's last turn.
+const HISTORY = 100;
 
 const nameOf = (code) => cardName(code, t);
 
@@ -18,14 +22,15 @@ const STALE = ["stale_action", "not_your_turn", "game_over", "illegal_action"];
 
 /**
  * The controller of a match's screen, from the match `GET /matches/{id}` returned.
- * `api`: smAct, smEvents, smMatch, smHint (api.js); `follow`: live.js's; `reducedMotion()`:
+ * `api`: smAct, smEvents, smMatch, smHint, smResign, smPlayBot, smRematch (api.js); `follow`: live.js's; `reducedMotion()`:
  * whether to skip the flights and shorten the pauses; `wait(ms, cancelled)`: a pause.
  *
  * `ui`, given to start(), draws: draw({focus}) the whole screen, drawStatus() the heading and
  * prompt only (while events are shown), drawBanner() the connection's state, acting(on),
- * clearMessages(), showProblem(error), announce(text), showResult(number, event),
- * showMatchResult(scores), showAborted(seat), and for a card's flight placeOf(place) (an
- * opaque box, or null) and fly(from, to, move).
+ * clearMessages(), showProblem(error), announce(text), showResult(number, event, {live}),
+ * showMatchResult(scores, {live}), showAborted(seat, {live}) (live: it just happened, so it is
+ * brought into view), and for a card's flight placeOf(place) (an opaque box, or null) and
+ * fly(from, to, move).
  */
 export function matchController(initial, { api, follow, reducedMotion = () => false, wait = pausable }) {
   let match = initial;
@@ -36,6 +41,9 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
   let pending = null; // a match the server answered, shown once the events before it are
   let turnTable = null; // {number, table} of the draw that began your turn (docs/API.md)
   let liveState = null;
+  let log = emptyLog(); // each seat's latest turn, as the events shown so far tell it
+  let marking = false; // the opponent's last turn is marked on the table until you act
+  let shownSince = []; // the events shown while the history is being read (the log's newest part)
   let follower = null;
   let stopped = false;
   let ui = null;
@@ -88,6 +96,7 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
     ui.clearMessages();
     hinted = null;
     chosen = null;
+    marking = false;
     ui.draw();
     try {
       const answer = await api.smAct(match.id, { action: [source, target], game: match.game.number, actions: match.game.actions });
@@ -116,6 +125,46 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
     return [source, target];
   }
 
+  /** Resigns (or, before both first turns are played, leaves) the match; what follows is shown
+   *  as any answer is. Rejects with the server's problem. */
+  async function resign() {
+    busy = true;
+    ui.acting(true);
+    chosen = null;
+    try {
+      const answer = await api.smResign(match.id);
+      pending = answer;
+      await catchUp(answer.event);
+    } finally {
+      busy = false;
+      ui.acting(false);
+    }
+    if (!queue.busy) await settle();
+  }
+
+  /** A new match against the same bot, of the same length (a daily's is one game). */
+  function playAgain() {
+    const bot = view.seats[1 - view.you].bot;
+    return api.smPlayBot({ level: bot, target: match.mode === "daily" ? 1 : match.target });
+  }
+
+  const rematch = () => api.smRematch(match.id);
+
+  /** The opponent's turns already played when the screen opened, for the log (best effort). */
+  async function loadHistory() {
+    const opened = initial.event;
+    if (opened <= 0) { shownSince = null; return; }
+    try {
+      const answer = await api.smEvents(match.id, Math.max(0, opened - HISTORY));
+      const older = (answer.events ?? []).filter((event) => event.number <= opened);
+      if (!older.length || stopped) return;
+      // The events shown since the screen opened come after these.
+      log = logOf(shownSince, logOf(older));
+      if (!shownSince.length) marking = view.turn === view.you && log.turns[1 - view.you] !== null;
+      if (!queue.busy) ui.draw();
+    } catch { /* the log starts with the next turn */ } finally { shownSince = null; }
+  }
+
   /** The events up to `upTo`, from the feed (the answer to an action holds the match only). */
   async function catchUp(upTo = Infinity) {
     try {
@@ -136,7 +185,7 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
   }
 
   /** Shows the server's state of the match (its legal actions) once no event is being shown. */
-  function adopt(fresh) {
+  function adopt(fresh, { live = true } = {}) {
     const wasOver = match.status === "finished";
     match = fresh;
     view = viewOf(match);
@@ -144,16 +193,16 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
     chosen = null;
     ui.draw();
     if (isOver(match)) follower?.stop();
-    if (match.status === "aborted") ui.showAborted();
-    if (match.status === "finished" && !wasOver) ui.showResult(view.game);
-    if (match.status === "finished") ui.showMatchResult();
-    if (hasResult(match, match.game)) ui.showResult(view.game);
+    if (match.status === "aborted") ui.showAborted(null, { live });
+    if (match.status === "finished" && !wasOver) ui.showResult(view.game, null, { live });
+    if (match.status === "finished") ui.showMatchResult(undefined, { live });
+    if (hasResult(match, match.game)) ui.showResult(view.game, null, { live });
   }
 
   async function settle() {
     const answer = pending;
     pending = null;
-    if (answer && answer.event >= queue.last) adopt(answer);
+    if (answer && answer.event >= queue.last) adopt(answer, { live: true });
     else if (turnTable && turnTable.number === queue.last && turnTable.number > match.event) {
       // Your turn began with the events just shown, and its draw brought what you play on.
       adopt({ ...match, ...turnTable.table, event: turnTable.number });
@@ -168,25 +217,29 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
     const from = move ? ui.placeOf(move.from) : null;
     if (event.table && event.seat === view.you) turnTable = { number: event.number, table: event.table };
     view = applyEvent(view, event);
+    log = logEvent(log, event);
+    shownSince?.push(event);
+    if (event.seat === 1 - view.you && ["play", "discard"].includes(event.kind)) marking = true;
+    if (event.kind === "dealt") marking = false;
     if (event.kind === "game_over") {
       match.seats.forEach((seat, index) => { seat.score = event.scores?.[index] ?? seat.score; });
     }
     ui.draw();
     const text = describe(event, { you: view.you, t, card: nameOf, names: names() });
     if (text) ui.announce(text);
-    if (event.kind === "game_over") ui.showResult(event.game, event);
+    if (event.kind === "game_over") ui.showResult(event.game, event, { live: true });
     if (event.kind === "aborted") {
       // Nothing follows it: no game_over, no match_over, no winner.
       Object.assign(match, { status: "aborted", winner: null, reason: event.reason, abortable: false });
       ui.drawStatus();
-      ui.showAborted(event.seat);
+      ui.showAborted(event.seat, { live: true });
     }
     if (event.kind === "match_over") {
       match.status = "finished";
       match.winner = event.winner;
       match.reason = event.reason;
       ui.drawStatus();
-      ui.showMatchResult(event.scores);
+      ui.showMatchResult(event.scores, { live: true });
     }
     if (!move || instant || reducedMotion()) return;
     const to = ui.placeOf(move.to);
@@ -236,6 +289,14 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
     get liveState() { return liveState; },
     interactive,
     names,
+    /** The opponent's latest turn (or null): what the log shows. */
+    lastTurn: () => log.turns[1 - view.you],
+    /** The places the opponent's last turn left its cards on, until you act. */
+    moved: () => (marking ? movedPlaces(log.turns[1 - view.you], view) : new Set()),
+    loadHistory,
+    resign,
+    playAgain,
+    rematch,
     /** The chosen card's name ("" if none): the pay-off top, a side stack's top, or a hand card. */
     chosenName: () => (chosen ? nameOf(sourceCard(view, chosen)) : ""),
     choose,

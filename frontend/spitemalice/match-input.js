@@ -16,7 +16,7 @@ const sourceIn = (table, source) => table.querySelector(`[data-source="${CSS.esc
 /** Listens to `screen` (match-view.js) for the player's input to `controller`, until `signal`
  *  aborts (the screen was left). */
 export function bindInput(screen, controller, { signal }) {
-  const { tableSlot, cancelButton, skipButton, hintButton, suggestion } = screen;
+  const { tableSlot, cancelButton, skipButton, hintButton, suggestion, resignButton, confirmYes, confirmNo } = screen;
   let drag = null;
   let suppressClick = false;
 
@@ -33,6 +33,8 @@ export function bindInput(screen, controller, { signal }) {
 
   tableSlot.addEventListener("click", (clickEvent) => {
     if (suppressClick) { suppressClick = false; return; }
+    const under = clickEvent.target.closest("button[data-open]");
+    if (under) { screen.toggleStack(under.dataset.open); return; }
     const button = clickEvent.target.closest("button.sm-place");
     if (!button) return;
     if (button.dataset.target && controller.chosen) controller.act(controller.chosen, button.dataset.target);
@@ -40,6 +42,12 @@ export function bindInput(screen, controller, { signal }) {
   });
 
   tableSlot.addEventListener("keydown", (keyEvent) => {
+    if (keyEvent.key === "Escape" && screen.closeStack()) {
+      const open = keyEvent.target.closest?.("[data-open]")?.dataset.open;
+      screen.draw({ focus: (table) => (open ? table.querySelector(`[data-open="${open}"]`)?.focus() : null) });
+      keyEvent.preventDefault();
+      return;
+    }
     if (keyEvent.key === "Escape" && controller.chosen) {
       const was = controller.unchoose();
       screen.draw({ focus: (table) => sourceIn(table, was)?.focus() });
@@ -58,7 +66,10 @@ export function bindInput(screen, controller, { signal }) {
   tableSlot.addEventListener("pointerdown", (down) => {
     const button = down.target.closest("button.sm-place[data-source]");
     if (!button || !controller.interactive() || down.button > 0) return;
-    drag = { source: button.dataset.source, x: down.clientX, y: down.clientY, moving: false, ghost: null, card: button.querySelector(".card") };
+    drag = {
+      source: button.dataset.source, x: down.clientX, y: down.clientY, moving: false, ghost: null,
+      card: button.querySelector(".card"), wasChosen: controller.chosen,
+    };
   });
 
   window.addEventListener("pointermove", (move) => {
@@ -85,20 +96,40 @@ export function bindInput(screen, controller, { signal }) {
 
   const endDrag = (up) => {
     if (!drag) return;
-    const { moving, ghost, source } = drag;
+    const { moving, ghost, source, wasChosen } = drag;
     drag = null;
     if (!moving) return;
     ghost.remove();
     suppressClick = true;
     setTimeout(() => { suppressClick = false; }, 80);
     const over = up.type === "pointerup" ? document.elementFromPoint(up.clientX, up.clientY)?.closest("[data-target]") : null;
-    if (over && isLegal(controller.view, source, over.dataset.target)) controller.act(source, over.dataset.target);
-    else screen.draw();
+    if (over && isLegal(controller.view, source, over.dataset.target)) {
+      controller.act(source, over.dataset.target);
+      return;
+    }
+    // Dropped where it cannot go: the card goes back, and what was chosen before the drag is
+    // chosen again (nothing, usually), so any card can be picked up next.
+    controller.unchoose();
+    if (wasChosen && wasChosen !== source) controller.pick(wasChosen);
+    screen.draw();
   };
   window.addEventListener("pointerup", endDrag, { signal });
   window.addEventListener("pointercancel", endDrag, { signal });
 
   cancelButton.addEventListener("click", () => { controller.unchoose(); screen.draw(); });
+  resignButton.addEventListener("click", () => screen.askResign());
+  confirmNo.addEventListener("click", () => screen.closeResign());
+  confirmYes.addEventListener("click", async () => {
+    confirmYes.disabled = true;
+    try {
+      await controller.resign();
+    } catch (error) {
+      screen.showProblem(error);
+    } finally {
+      confirmYes.disabled = false;
+      screen.closeResign();
+    }
+  });
   skipButton.addEventListener("click", () => { controller.skip(); announce(t("sm.say.skipped")); });
   hintButton?.addEventListener("click", async () => {
     hintButton.disabled = true;

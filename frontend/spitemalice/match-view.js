@@ -1,15 +1,23 @@
 // The match screen's drawing: its heading, status and clock, the connection's banner, the table
-// (table-view.js) with the chosen source and the bot's hint marked, the prompt beside it, the
-// results above it, and the flight of a card between two places. It reads the state from the
+// (table-view.js) with the chosen source, the bot's hint and the opponent's last turn marked,
+// the prompt, tools and the last turn in words beside it (above it on a phone), the results
+// above it, and the flight of a card between two places. It reads the state from the
 // controller (match-controller.js) and decides nothing: the controller says when to draw what.
 
 import { announce, h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { current, t } from "../i18n.js";
-import { activePlaces, renderTable } from "./table-view.js";
+import { navigate } from "../lib/router.js";
+import { activePlaces, nameOf, renderTable, STOCK_LOW } from "./table-view.js";
 import { clockParts, score, secondsLeft, showsUnrated, targetsOf } from "./model/table.js";
+import { placeName } from "./model/events.js";
+import { cardFace } from "../components/card.js";
 import { fly } from "./motion.js";
 import { abortedResult, gameResult, matchResult } from "./after.js";
+
+// Below this many seconds a turn's clock turns urgent (and at a tenth of a long clock).
+const CLOCK_LOW = 30;
+const CLOCK_URGENT = 10;
 
 /** The screen of `controller`'s match: `root` to put on the page, the elements the input
  *  listens to, and what the controller's `ui` asks for. */
@@ -31,14 +39,29 @@ export function matchView(controller) {
   const hintButton = initial.mode === "bot"
     ? h("button", { type: "button", class: "button sm-hint" }, t("sm.hint")) : null;
   const cancelButton = h("button", { type: "button", class: "button button-quiet sm-cancel", hidden: true }, t("sm.cancel"));
+  const resignButton = h("button", { type: "button", class: "button button-quiet sm-resign", hidden: true, "aria-haspopup": "true" }, t("sm.resign"));
+  const confirmYes = h("button", { type: "button", class: "button button-danger sm-resign-yes" });
+  const confirmNo = h("button", { type: "button", class: "button sm-resign-no" }, t("sm.resign_keep"));
+  const confirmText = h("p", { class: "sm-confirm-text", id: "sm-confirm-text" });
+  const confirm = h("div", { class: "sm-confirm", role: "group", "aria-labelledby": "sm-confirm-text", hidden: true },
+    confirmText, h("div", { class: "sm-tools" }, confirmYes, confirmNo));
+  const stockWarning = h("p", { class: "sm-stock-warning", role: "status", hidden: true });
+  const logSummary = h("summary", { class: "sm-log-summary" });
+  const logList = h("ol", { class: "sm-log-list" });
+  // Open beside a desktop's table; one tap away above a phone's.
+  const logBox = h("details", { class: "sm-log", hidden: true, open: window.matchMedia?.("(min-width: 900px)").matches ?? true }, logSummary, logList);
+  let opened = null; // a side stack shown whole ("1:S2"), until the table changes
 
   const root = h("section", { class: "sm-screen", "aria-labelledby": "sm-heading", dataset: { match: initial.id, mode: initial.mode } },
     h("div", { class: "sm-head" }, heading, scoreLine, h("p", { class: "sm-status-row" }, statusLine, clock, unrated)),
     banner,
     results,
     h("div", { class: "sm-body" },
-      tableSlot,
-      h("div", { class: "sm-side-panel" }, prompt, h("div", { class: "sm-tools" }, cancelButton, hintButton, skipButton), suggestion, messages)));
+      h("div", { class: "sm-side-panel" },
+        prompt,
+        h("div", { class: "sm-tools" }, cancelButton, hintButton, skipButton, resignButton),
+        confirm, suggestion, messages, stockWarning, logBox),
+      tableSlot));
 
   const ticker = setInterval(drawClock, 1000);
 
@@ -75,15 +98,69 @@ export function matchView(controller) {
   function drawClock() {
     const { match, view } = controller;
     const left = match.status === "playing" ? secondsLeft(match.deadline) : null;
-    if (left === null) { clock.hidden = true; return; }
-    clock.hidden = false;
+    const seatClock = tableSlot.querySelector(".sm-seat-clock");
+    if (left === null) {
+      clock.hidden = true;
+      if (seatClock) seatClock.hidden = true;
+      return;
+    }
     const { days, hours, minutes, seconds } = clockParts(left);
     const { twoDigits, number } = current();
-    const text = days > 0 ? t("sm.clock_days", { n: days, h: hours })
-      : hours > 0 ? t("sm.clock_hours", { h: number(hours), m: twoDigits(minutes) })
-        : t("sm.clock_minutes", { m: number(minutes), s: twoDigits(seconds) });
-    clock.textContent = t(view.turn === view.you ? "sm.clock_yours" : "sm.clock_theirs", { time: text });
-    clock.classList.toggle("sm-clock-low", left < 30 || (left < 600 && (match.turn_seconds ?? 0) > 600));
+    const yours = view.turn === view.you;
+    // At zero the turn is over: the server's timeout follows (an event), not a "0:00".
+    const text = left === 0 ? t("sm.clock_up")
+      : days > 0 ? t("sm.clock_days", { n: days, h: hours })
+        : hours > 0 ? t("sm.clock_hours", { h: number(hours), m: twoDigits(minutes) })
+          : t("sm.clock_minutes", { m: number(minutes), s: twoDigits(seconds) });
+    const low = left < CLOCK_LOW || (left < 600 && (match.turn_seconds ?? 0) > 600);
+    const urgent = left < CLOCK_URGENT;
+    clock.hidden = false;
+    clock.textContent = left === 0 ? text : t(yours ? "sm.clock_yours" : "sm.clock_theirs", { time: text });
+    clock.dataset.left = String(left);
+    for (const element of [clock, seatClock].filter(Boolean)) {
+      element.classList.toggle("sm-clock-low", low);
+      element.classList.toggle("sm-clock-urgent", urgent);
+    }
+    if (seatClock) {
+      seatClock.hidden = false;
+      seatClock.textContent = text;
+    }
+  }
+
+  function drawWarnings() {
+    const { match, view } = controller;
+    const low = match.status === "playing" && view.status === "playing" && view.stock <= STOCK_LOW;
+    stockWarning.hidden = !low;
+    stockWarning.textContent = low ? t(view.stock ? "sm.stock_low" : "sm.stock_empty", { n: view.stock }) : "";
+  }
+
+  /** The opponent's latest turn, in card faces and "from → to" words. */
+  function drawLog() {
+    const { view } = controller;
+    const turn = controller.lastTurn();
+    logBox.hidden = !turn || !turn.moves.length;
+    if (logBox.hidden) return;
+    const who = controller.names()[turn.seat];
+    const chip = (code) => h("span", { class: "sm-chip sm-log-chip", "aria-hidden": "true" }, cardFace(code, { label: false }));
+    const mine = turn.seat === view.you;
+    replace(logSummary,
+      h("span", { class: "sm-log-title" }, t(mine ? "sm.log.your_turn" : turn.ended ? "sm.log.their_turn" : "sm.log.their_turn_now", { who })),
+      h("span", { class: "sm-chips sm-log-chips" }, turn.moves.map((move) => chip(move.card))));
+    replace(logList, turn.moves.map((move) => h("li", { class: ["sm-log-move", move.kind === "discard" ? "sm-log-discard" : null], dataset: { card: move.card, to: move.to } },
+      chip(move.card),
+      h("span", { class: "sm-log-words" },
+        h("span", { class: "sm-log-card" }, nameOf(move.card)), " ",
+        t("sm.log.from_to", { from: placeName(move.from, t), to: placeName(move.to, t) }),
+        move.kind === "discard" ? h("span", { class: "sm-log-tag" }, t("sm.log.discard")) : null,
+        move.completed ? h("span", { class: "sm-log-tag sm-log-completed" }, t("sm.log.completed")) : null))));
+  }
+
+  function drawResign() {
+    const { match } = controller;
+    const can = match.status === "playing" && !controller.busy;
+    resignButton.hidden = !can || !confirm.hidden;
+    resignButton.textContent = t(match.abortable ? "sm.leave" : "sm.resign");
+    if (!can) confirm.hidden = true;
   }
 
   function drawBanner() {
@@ -114,7 +191,7 @@ export function matchView(controller) {
     const { view, chosen, hinted, busy, animating } = controller;
     const hadFocus = tableSlot.contains(document.activeElement);
     const focused = document.activeElement?.dataset ?? {};
-    const table = renderTable(view, { chosen, live: controller.interactive() });
+    const table = renderTable(view, { chosen, live: controller.interactive(), moved: controller.moved(), opened });
     if (hinted) {
       table.querySelector(`[data-target="${hinted[1]}"]`)?.classList.add("sm-hinted");
     }
@@ -122,9 +199,13 @@ export function matchView(controller) {
     tableSlot.setAttribute("aria-busy", animating || busy ? "true" : "false");
     drawHead();
     drawPrompt();
+    drawLog();
+    drawWarnings();
+    drawResign();
     if (focus) focus(table);
     else if (hadFocus) {
-      const again = (focused.target && table.querySelector(`[data-target="${focused.target}"]`))
+      const again = (focused.open && table.querySelector(`[data-open="${focused.open}"]`))
+        || (focused.target && table.querySelector(`[data-target="${focused.target}"]`))
         || (focused.source && table.querySelector(`[data-source="${CSS.escape(focused.source)}"]`))
         || activePlaces(table)[0];
       (again ?? tableSlot.querySelector(".sm-table"))?.focus?.();
@@ -139,25 +220,91 @@ export function matchView(controller) {
     return target.getBoundingClientRect();
   }
 
-  /** A match of several games, or one a clock or a resignation ended, says how it ended. */
-  function showMatchResult(scores = controller.view.seats.map((seat) => seat.score)) {
-    const { match, view } = controller;
-    if (results.querySelector(".sm-match-result")) return;
-    if (match.target === 1 && !["timeout", "resigned"].includes(match.reason)) return;
-    results.prepend(matchResult({ match, you: view.you, names: controller.names(), winner: match.winner, reason: match.reason, scores }));
+  /** A result just added is where the player looks: scrolled to, focused and said. */
+  function bringIntoView(box, { live }) {
+    if (!live || !box.isConnected) return;
+    const title = box.querySelector("h2");
+    title?.setAttribute("tabindex", "-1");
+    box.scrollIntoView({ block: "start" });
+    title?.focus({ preventScroll: true });
+    announce(title?.textContent ?? "");
   }
 
-  function showAborted(seat = null) {
+  /** A match of several games, or one a clock or a resignation ended, says how it ended. */
+  function showMatchResult(scores = controller.view.seats.map((seat) => seat.score), { live = false } = {}) {
     const { match, view } = controller;
+    showAgain();
+    if (results.querySelector(".sm-match-result")) return;
+    if (match.target === 1 && !["timeout", "resigned"].includes(match.reason)) return;
+    const box = matchResult({ match, you: view.you, names: controller.names(), winner: match.winner, reason: match.reason, scores });
+    results.prepend(box);
+    bringIntoView(box, { live });
+  }
+
+  function showAborted(seat = null, { live = false } = {}) {
+    const { match, view } = controller;
+    showAgain();
     if (results.querySelector(".sm-result-aborted")) return;
-    results.prepend(abortedResult({ match, you: view.you, names: controller.names(), reason: match.reason, seat }));
+    const box = abortedResult({ match, you: view.you, names: controller.names(), reason: match.reason, seat });
+    results.prepend(box);
+    bringIntoView(box, { live });
   }
 
   /** Game `number`'s result, once. */
-  function showResult(number, event = null) {
+  function showResult(number, event = null, { live = false } = {}) {
     const { match, view } = controller;
     if (results.querySelector(`[data-game="${number}"]`)) return;
-    results.prepend(gameResult({ match, view, number, event, names: controller.names() }));
+    const box = gameResult({ match, view, number, event, names: controller.names() });
+    results.prepend(box);
+    bringIntoView(box, { live });
+  }
+
+  /** Once the match is over: one tap to the next one (the same level and length against the
+   *  computer, a rematch with a friend), at the top of the results. */
+  function showAgain() {
+    const { match, view } = controller;
+    if (results.querySelector(".sm-again") || !["finished", "aborted"].includes(match.status)) return;
+    const opponent = view.seats[1 - view.you];
+    const note = h("p", { class: "sm-again-note", role: "status" });
+    let button = null;
+    if (opponent.bot) {
+      button = h("button", { type: "button", class: "button button-primary", dataset: { action: "again" } },
+        t(match.mode === "daily" ? "sm.again_after_daily" : "sm.again", { level: t(`sm.level.${opponent.bot}`) }));
+      button.addEventListener("click", () => start(() => controller.playAgain(), (next) => navigate(`/spite-malice/match/${next.id}`)));
+    } else if (match.status === "finished" && !match.rematch) {
+      button = h("button", { type: "button", class: "button button-primary", dataset: { action: "rematch" } }, t("sm.rematch"));
+      button.addEventListener("click", () => start(() => controller.rematch(), (next) => navigate(`/spite-malice/invite/${next.id}`)));
+    } else if (match.rematch) {
+      button = h("a", { class: "button button-primary", href: `#/spite-malice/invite/${encodeURIComponent(match.rematch)}`, dataset: { action: "rematch" } }, t("sm.rematch_open"));
+    }
+    if (!button) return;
+    async function start(make, go) {
+      button.disabled = true;
+      replace(note);
+      try { go(await make()); } catch (error) { replace(note, problemView(error, { role: "status" })); button.disabled = false; }
+    }
+    results.prepend(h("div", { class: "sm-again" }, button, note));
+  }
+
+  /** Asks before resigning (or leaving a match whose first turns are not both played). */
+  function askResign() {
+    const { match } = controller;
+    confirmText.textContent = t(match.abortable ? "sm.leave_confirm" : "sm.resign_confirm");
+    confirmYes.textContent = t(match.abortable ? "sm.leave_yes" : "sm.resign_yes");
+    confirm.hidden = false;
+    resignButton.hidden = true;
+    confirmNo.focus();
+  }
+
+  function closeResign() {
+    confirm.hidden = true;
+    drawResign();
+    resignButton.focus();
+  }
+
+  function toggleStack(placeId) {
+    opened = opened === placeId ? null : placeId;
+    draw({ focus: (table) => table.querySelector(`[data-open="${placeId}"]`)?.focus() });
   }
 
   return {
@@ -167,8 +314,15 @@ export function matchView(controller) {
     skipButton,
     hintButton,
     suggestion,
+    resignButton,
+    confirmYes,
+    confirmNo,
     draw,
-    drawStatus() { drawHead(); drawPrompt(); },
+    drawStatus() { drawHead(); drawPrompt(); drawLog(); drawResign(); },
+    askResign,
+    closeResign,
+    toggleStack,
+    closeStack() { if (opened) { opened = null; return true; } return false; },
     drawBanner,
     acting(on) { root.classList.toggle("is-busy", on); },
     clearMessages() { replace(messages); replace(suggestion); },

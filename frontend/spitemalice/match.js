@@ -44,6 +44,8 @@ export default async function show(main, route, { signal }) {
   const screen = matchScreen(match, { signal });
   replace(main, screen);
   screen.querySelector("h1")?.focus({ preventScroll: true });
+  // A phone gives the table the whole screen: the site's header is scrolled out of sight.
+  if (window.matchMedia?.("(max-width: 899px)").matches) screen.scrollIntoView({ block: "start" });
 }
 
 /** A match nobody has joined yet: says so, links to its invitation, and resolves with the
@@ -74,5 +76,6 @@ function matchScreen(match, { signal }) {
   bindInput(screen, controller, { signal });
   signal?.addEventListener("abort", () => { controller.stop(); screen.stop(); });
   controller.start(screen);
+  if (match.status === "playing") controller.loadHistory();
   return screen.root;
 }

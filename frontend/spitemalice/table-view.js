@@ -37,32 +37,52 @@ function payoffPile(seat, { role, chosen, mine }) {
   return h("div", { class: "sm-pile sm-payoff" },
     place(`${seat.seat}:P`, { label, role, chosen, className: "sm-card-box", data: role ? { [role]: "P" } : {} },
       top ? cardStack(face(top), { height: Math.min(seat.payoff, 4) }) : cardSlot()),
-    h("span", { class: "sm-count", "aria-hidden": "true" }, t("sm.payoff_count", { n: seat.payoff })));
+    h("span", { class: "sm-count", "aria-hidden": "true" }, t(mine ? "sm.payoff_count" : "sm.payoff_left", { n: seat.payoff })));
 }
 
-function sideStack(seat, index, { role, chosen, discard, mine }) {
+// A side stack is spread within a fixed height (table.css): up to this many cards show their
+// ranks, the newest last; the older ones lie under a "+n" that opens the whole stack.
+export const SPREAD_SHOWN = { near: 5, far: 4 };
+
+function sideStack(seat, index, { role, chosen, discard, mine, moved, opened }) {
   const stack = seat.sides[index];
   const id = SIDES[index];
-  const cards = stack.length ? stack.map((code) => face(code)) : [cardSlot()];
+  const placeId = `${seat.seat}:${id}`;
+  const limit = mine ? SPREAD_SHOWN.near : SPREAD_SHOWN.far;
+  const under = stack.length > limit ? stack.length - (limit - 1) : 0;
+  const shown = under ? stack.slice(under) : stack;
+  const cards = shown.length ? shown.map((code) => face(code)) : [cardSlot()];
   const names = stack.map(nameOf).join(", ");
   let label = t(mine ? "sm.aria.your_side" : "sm.aria.their_side", { n: index + 1, cards: stack.length ? names : t("sm.aria.empty") });
   if (role === "target") label = discard ? t("sm.aria.discard_here", { n: index + 1, cards: stack.length ? names : t("sm.aria.empty") }) : label;
-  return h("div", { class: "sm-pile sm-side" },
-    place(`${seat.seat}:${id}`, { label, role, chosen, discard, className: "sm-spread-box", data: role ? { [role]: id } : {} },
-      cardSpread(cards, { axis: "block", className: "sm-side-spread" }),
-      discard ? h("span", { class: "sm-discard-tag", "aria-hidden": "true" }, t("sm.discard_tag")) : null));
+  const isOpen = opened === placeId && under > 0;
+  return h("div", { class: ["sm-pile", "sm-side", isOpen ? "sm-open" : null] },
+    place(placeId, { label, role, chosen, discard, className: ["sm-spread-box", moved.has(placeId) ? "sm-moved" : null].join(" "), data: role ? { [role]: id } : {} },
+      cardSpread(cards, { axis: "block", className: ["sm-side-spread", under ? "sm-side-spread-cut" : null].join(" ") }),
+      discard ? h("span", { class: "sm-discard-tag", "aria-hidden": "true" }, t("sm.discard_tag")) : null),
+    under ? h("button", {
+      type: "button",
+      class: "sm-under",
+      "aria-expanded": String(isOpen),
+      "aria-label": t("sm.aria.open_stack", { n: under, cards: names }),
+      dataset: { open: placeId },
+    }, t("sm.under", { n: under })) : null,
+    isOpen ? h("div", { class: "sm-stack-open", role: "group", "aria-label": label },
+      cardSpread(stack.map((code) => face(code)), { axis: "block", className: "sm-open-spread" })) : null);
 }
 
-function seatRow(view, seat, { mine, chosen, sources, targets }) {
+function seatRow(view, seat, { mine, chosen, sources, targets, moved, opened }) {
   const sourceOf = (id) => (mine && !chosen && sources.has(id) ? "source" : null);
   const payoffRole = chosen === "P" ? "source" : sourceOf("P");
   return h("div", { class: "sm-row sm-piles" },
     payoffPile(seat, { role: payoffRole, chosen: chosen === "P", mine }),
-    h("div", { class: "sm-sides" }, SIDES.map((id, index) => {
-      const asTarget = mine && chosen && targets.has(id);
-      const role = asTarget ? "target" : chosen === id ? "source" : sourceOf(id);
-      return sideStack(seat, index, { role, chosen: chosen === id, discard: asTarget, mine });
-    })));
+    h("div", { class: "sm-sides" },
+      SIDES.map((id, index) => {
+        const asTarget = mine && chosen && targets.has(id);
+        const role = asTarget ? "target" : chosen === id ? "source" : sourceOf(id);
+        return sideStack(seat, index, { role, chosen: chosen === id, discard: asTarget, mine, moved, opened });
+      }),
+      h("span", { class: "sm-area-label", "aria-hidden": "true" }, t("sm.label.sides"))));
 }
 
 function seatLabel(view, seat, { mine, live }) {
@@ -72,23 +92,28 @@ function seatLabel(view, seat, { mine, live }) {
     ? h("span", { class: ["sm-presence", seat.connected ? "sm-online" : "sm-offline"], dataset: { connected: String(seat.connected) } },
       h("span", { class: "sm-dot", "aria-hidden": "true" }), t(seat.connected ? "sm.connected" : "sm.not_connected"))
     : null;
-  return h("div", { class: ["sm-seat-label", turn ? "sm-turn" : null] },
+  // Before a seat's first turn its hand is empty: it fills at the turn's start (the rules).
+  const waitsToDraw = seat.hand === 0 && !turn && view.status === "playing";
+  return h("div", { class: ["sm-seat-label", turn ? "sm-turn" : null], dataset: { seat: seat.seat } },
     h("span", { class: "sm-name" }, name),
     h("span", { class: "sm-score", dataset: { score: seat.score } }, t("sm.points", { n: seat.score })),
     !mine ? h("span", { class: "sm-hand-size", dataset: { hand: seat.hand } },
       h("span", { class: "sm-mini-hand", "aria-hidden": "true" }, Array.from({ length: seat.hand }, () => cardBack({ label: "" }))),
-      t("sm.hand_size", { n: seat.hand })) : null,
+      waitsToDraw ? t("sm.hand_draws_soon") : t("sm.hand_size", { n: seat.hand })) : null,
     turn && live ? h("span", { class: "sm-turn-mark" }, t(mine ? "sm.your_turn_short" : "sm.their_turn_short")) : null,
+    // The turn's clock, on the seat whose turn it is: match-view.js keeps it ticking.
+    turn && view.status === "playing" ? h("span", { class: "sm-seat-clock", hidden: true }) : null,
     presence);
 }
 
-function middle(view, { chosen, targets }) {
+function middle(view, { chosen, targets, moved }) {
   const stockLabel = t("sm.aria.stock", { n: view.stock });
+  const low = view.stock > 0 && view.stock <= STOCK_LOW;
   return h("div", { class: "sm-row sm-middle" },
-    h("div", { class: "sm-pile sm-stock" },
+    h("div", { class: ["sm-pile", "sm-stock", low ? "sm-stock-low" : null] },
       place("stock", { label: stockLabel, className: "sm-card-box" },
         view.stock ? cardStack(cardBack({ label: "" }), { height: Math.min(view.stock, 4) }) : cardSlot()),
-      h("span", { class: "sm-count", "aria-hidden": "true" }, t("sm.stock_count", { n: view.stock }))),
+      h("span", { class: "sm-count sm-stock-count", "aria-hidden": "true", dataset: { stock: view.stock } }, t("sm.stock_count", { n: view.stock }))),
     h("div", { class: "sm-centres" }, view.centre.map((stack, index) => {
       const id = `C${index}`;
       const shows = centreShows(stack);
@@ -101,12 +126,16 @@ function middle(view, { chosen, targets }) {
         stands: standsFor ? t("sm.aria.stands_for", { rank: t(`sm.rank.${standsFor}`) }) : "",
       }).trim();
       return h("div", { class: "sm-pile sm-centre" },
-        place(id, { label: asTarget ? t("sm.aria.play_here", { place: label }) : label, role: asTarget ? "target" : null, className: "sm-card-box", data: asTarget ? { target: id } : {} },
+        place(id, { label: asTarget ? t("sm.aria.play_here", { place: label }) : label, role: asTarget ? "target" : null, className: ["sm-card-box", moved.has(id) ? "sm-moved" : null].join(" "), data: asTarget ? { target: id } : {} },
           stack.top ? cardStack(face(stack.top), { height: Math.min(stack.size, 4) }) : cardSlot({ label: t("sm.centre_empty") }),
           standsFor ? h("span", { class: "sm-stands", "aria-hidden": "true" }, t("sm.stands_for", { rank: rankFace(standsFor) })) : null),
         h("span", { class: "sm-next", "aria-hidden": "true" }, stack.next ? t("sm.next", { rank: rankFace(stack.next) }) : ""));
-    })));
+    })),
+    h("span", { class: "sm-area-label", "aria-hidden": "true" }, t("sm.label.centre")));
 }
+
+/** At or below this many cards in the stock the table warns that an empty one ties the game. */
+export const STOCK_LOW = 12;
 
 const rankFace = (code) => (code === "T" ? "10" : code);
 
@@ -116,18 +145,24 @@ function hand(view, { chosen, sources }) {
     const first = !seen.has(code);
     seen.add(code);
     // Every copy of a card held twice is offered (either is that card); the first shows chosen.
-    const offered = !chosen && sources.has(code);
+    const offer = !chosen ? sources.get(code) : null;
     const isChosen = chosen === code && first;
-    const role = isChosen ? "source" : offered ? "source" : null;
+    const role = isChosen || offer ? "source" : null;
+    // A card that fits a centre stack is marked apart from one that can only be discarded.
+    const fit = offer ? (offer.plays ? "sm-plays" : "sm-discard-only") : null;
     return place(`${view.you}:hand`, {
-      label: nameOf(code),
+      label: offer ? t(offer.plays ? "sm.aria.hand_plays" : "sm.aria.hand_discard_only", { card: nameOf(code) }) : nameOf(code),
       role,
       chosen: isChosen,
-      className: "sm-hand-card",
+      className: ["sm-hand-card", fit].filter(Boolean).join(" "),
       data: { card: code, ...(role ? { source: code } : {}) },
     }, face(code));
   });
-  return h("div", { class: "sm-hand", role: "group", "aria-label": t("sm.aria.your_hand", { n: view.hand.length }), dataset: { place: `${view.you}:hand` } }, cards);
+  const empty = !view.hand.length && view.status === "playing"
+    ? h("p", { class: "sm-hand-empty" }, t(view.turn === view.you ? "sm.hand_empty" : "sm.hand_draws_at_turn"))
+    : null;
+  return h("div", { class: "sm-hand", role: "group", "aria-label": t("sm.aria.your_hand", { n: view.hand.length }), dataset: { place: `${view.you}:hand` } },
+    h("span", { class: "sm-area-label", "aria-hidden": "true" }, t("sm.label.hand")), cards, empty);
 }
 
 function farHand(cards) {
@@ -137,9 +172,10 @@ function farHand(cards) {
 
 /**
  * The table. `chosen` is the source picked so far (or null); `live` false draws it without
- * choices (events being shown, a replay, a game over).
+ * choices (events being shown, a replay, a game over). `moved`: the places whose top card the
+ * opponent's last turn put there (marked until you act); `opened`: a side stack shown whole.
  */
-export function renderTable(view, { chosen = null, live = true } = {}) {
+export function renderTable(view, { chosen = null, live = true, moved = new Set(), opened = null } = {}) {
   const offered = live ? choices(view) : [];
   const sources = new Map(offered.map((choice) => [choice.source, choice]));
   const targets = new Set(chosen ? targetsOf(view, chosen).map((option) => option.target) : []);
@@ -149,10 +185,10 @@ export function renderTable(view, { chosen = null, live = true } = {}) {
     h("div", { class: "sm-seat sm-far", dataset: { seat: far.seat } },
       seatLabel(view, far, { mine: false, live }),
       view.farHand ? farHand(view.farHand) : null,
-      seatRow(view, far, { mine: false, chosen: null, sources: new Map(), targets: new Set() })),
-    middle(view, { chosen, targets }),
+      seatRow(view, far, { mine: false, chosen: null, sources: new Map(), targets: new Set(), moved, opened })),
+    middle(view, { chosen, targets, moved }),
     h("div", { class: "sm-seat sm-near", dataset: { seat: near.seat } },
-      seatRow(view, near, { mine: true, chosen, sources, targets }),
+      seatRow(view, near, { mine: true, chosen, sources, targets, moved, opened }),
       hand(view, { chosen, sources }),
       seatLabel(view, near, { mine: true, live })));
   return table;

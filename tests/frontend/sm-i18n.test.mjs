@@ -12,8 +12,9 @@ const DIR = new URL("../../frontend/spitemalice/", import.meta.url).pathname;
 const tables = Object.fromEntries(await Promise.all(LANGUAGES.map(async ({ code }) =>
   [code, (await import(`../../frontend/spitemalice/locales/${code}.js`)).default])));
 const english = tables.en;
-// Notation that reads the same everywhere: a marker, a card index, a colon, a clock.
-const SAME = new Set(["sm.centre_empty", "sm.prompt_target", "sm.stands_for", "sm.clock_minutes"]);
+// Notation that reads the same everywhere: a marker, a card index, a colon, a clock, an arrow
+// (Persian points it the other way), a count of cards under a stack.
+const SAME = new Set(["sm.centre_empty", "sm.prompt_target", "sm.stands_for", "sm.clock_minutes", "sm.log.from_to", "sm.under"]);
 
 const texts = (value) => (typeof value === "string" ? [value] : Object.values(value));
 const names = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort().join(",");

@@ -255,7 +255,8 @@ test("an aborted match says so and whose doing it was; nothing follows it", asyn
   // Shown at once, whose doing it was from the event (the match read later only has the reason).
   assert.equal(controller.match.status, "aborted");
   assert.equal(controller.match.winner, null);
-  assert.deepEqual(named("showAborted")[0], ["showAborted", 1]);
+  // As it happens: brought into view (a match read later is not).
+  assert.deepEqual(named("showAborted")[0], ["showAborted", 1, { live: true }]);
   assert.equal(named("announce")[0][1], "sm.say.aborted");
   await flush();
   await flush();
@@ -273,12 +274,72 @@ test("a game's end and the match's are shown as they come, with the scores they 
   const gameOver = { number: 10, kind: "game_over", game: 2, status: "won", winner: 1, points: 44, scores: [12, 51] };
   const matchOver = { number: 11, kind: "match_over", winner: 1, reason: "points", scores: [12, 51] };
   live().options.onEvents([gameOver]);
-  assert.deepEqual(named("showResult")[0], ["showResult", 2, gameOver]);
+  assert.deepEqual(named("showResult")[0], ["showResult", 2, gameOver, { live: true }]);
   assert.deepEqual(controller.match.seats.map((seat) => seat.score), [12, 51]);
   live().options.onEvents([matchOver]);
   await flush();
-  assert.deepEqual(named("showMatchResult")[0], ["showMatchResult", [12, 51]]);
+  assert.deepEqual(named("showMatchResult")[0], ["showMatchResult", [12, 51], { live: true }]);
   await flush();
   assert.equal(controller.match, finished);
   assert.equal(live().stopped, true);
+});
+
+test("the opponent's turn is logged and its cards marked until you act", async () => {
+  const events = [
+    { number: 10, kind: "discard", game: 2, seat: 0, card: "KD", from: "KD", to: "S2" },
+    { number: 11, kind: "draw", game: 2, seat: 1, count: 1, stock: 50 },
+    { number: 12, kind: "play", game: 2, seat: 1, card: "3H", from: "3H", to: "C0", as: "3" },
+    { number: 13, kind: "discard", game: 2, seat: 1, card: "5C", from: "5C", to: "S1" },
+  ];
+  const { controller, live, start } = harness({ ...MATCH, game: { ...MATCH.game, turn: 1 } }, {
+    smMatch: async () => later(13, { turn: 0, actions: 12 }),
+  });
+  start();
+  live().options.onEvents(events);
+  await flush();
+  await flush();
+  const turn = controller.lastTurn();
+  assert.equal(turn.seat, 1);
+  assert.deepEqual(turn.moves.map((move) => [move.card, move.to]), [["3H", "C0"], ["5C", "S1"]]);
+  // The server's table after the turn (MATCH's) holds neither card on top: nothing to mark.
+  assert.deepEqual([...controller.moved()], []);
+  controller.view.centre[0].top = "3H";
+  assert.deepEqual([...controller.moved()], ["C0"]);
+  controller.choose("3S");
+  await controller.act("3S", "C0");
+  assert.deepEqual([...controller.moved()], []); // acting clears the marks, not the log
+  assert.equal(controller.lastTurn().seat, 1);
+});
+
+test("the history read when the screen opens fills the log with the turns before it", async () => {
+  const older = [
+    { number: 7, kind: "draw", game: 2, seat: 1, count: 5, stock: 52 },
+    { number: 8, kind: "play", game: 2, seat: 1, card: "2S", from: "P", to: "C0", as: "2" },
+    { number: 9, kind: "discard", game: 2, seat: 1, card: "8H", from: "8H", to: "S1" },
+  ];
+  const { controller, asked, start } = harness(MATCH, {
+    smEvents: async (id, after) => { asked.push(["events", id, after]); return { events: older, last: 9 }; },
+  });
+  start();
+  await controller.loadHistory();
+  assert.deepEqual(asked, [["events", "m1", 0]]);
+  assert.deepEqual(controller.lastTurn().moves.map((move) => move.card), ["2S", "8H"]);
+  // Your turn now: the opponent's cards still on top are marked (2S on centre stack 1, 8H on
+  // their side stack 2).
+  assert.deepEqual([...controller.moved()], ["C0", "1:S1"]);
+});
+
+test("resigning sends it and shows what follows; playing again asks for the same bot and length", async () => {
+  const resigned = later(10, { status: "resigned", winner: 1, turn: null }, { status: "finished", winner: 1, reason: "resigned" });
+  const { controller, asked, named, start } = harness(MATCH, {
+    smResign: async (id) => { asked.push(["resign", id]); return resigned; },
+    smPlayBot: async (body) => { asked.push(["bot", body]); return { id: "m2" }; },
+  });
+  start();
+  await controller.resign();
+  assert.deepEqual(asked[0], ["resign", "m1"]);
+  assert.equal(controller.match, resigned);
+  assert.deepEqual(named("showMatchResult").at(-1).slice(2), [{ live: true }]);
+  assert.deepEqual(await controller.playAgain(), { id: "m2" });
+  assert.deepEqual(asked.at(-1), ["bot", { level: "normal", target: 50 }]);
 });
