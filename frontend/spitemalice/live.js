@@ -137,6 +137,8 @@ export function follow(id, { after = 0, onEvents, onPresence = () => {}, onState
     },
     /** Asks the feed now (after an action, or when the bot is still thinking). */
     poke: () => poll(),
+    /** The pace of polling may have changed (the turn passed): the next poll is timed anew. */
+    repace: () => { if (pollTimer) schedule(); },
     after(number) { last = Math.max(last, number); },
     get state() { return state; },
   };

@@ -208,6 +208,8 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
       adopt({ ...match, ...turnTable.table, event: turnTable.number });
     } else if (queue.last > match.event) await reload();
     else ui.draw();
+    // Without a socket the feed is polled faster while the opponent plays: time it anew.
+    follower?.repace?.();
     if (view.turn === view.you && match.status === "playing") ui.announce(t("sm.say.your_turn"));
   }
 

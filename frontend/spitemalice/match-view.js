@@ -222,10 +222,13 @@ export function matchView(controller) {
 
   /** A result just added is where the player looks: scrolled to, focused and said. */
   function bringIntoView(box, { live }) {
+    // "Play again" stays first, above the newest result.
+    const again = results.querySelector(".sm-again");
+    if (again && results.firstElementChild !== again) results.prepend(again);
     if (!live || !box.isConnected) return;
     const title = box.querySelector("h2");
     title?.setAttribute("tabindex", "-1");
-    box.scrollIntoView({ block: "start" });
+    results.scrollIntoView({ block: "start" });
     title?.focus({ preventScroll: true });
     announce(title?.textContent ?? "");
   }
@@ -284,6 +287,7 @@ export function matchView(controller) {
       try { go(await make()); } catch (error) { replace(note, problemView(error, { role: "status" })); button.disabled = false; }
     }
     results.prepend(h("div", { class: "sm-again" }, button, note));
+    results.scrollIntoView({ block: "nearest" });
   }
 
   /** Asks before resigning (or leaving a match whose first turns are not both played). */

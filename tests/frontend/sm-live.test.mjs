@@ -111,3 +111,28 @@ test("where no socket opens, the feed alone keeps the table current", async () =
     mock.timers.reset();
   }
 });
+
+test("when the turn passes the next poll is timed at the new pace, not the old one", async () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    sockets.length = 0;
+    asked.length = 0;
+    feed = [{ number: 1 }];
+    let every = 10000; // your turn: the feed is asked rarely
+    const got = [];
+    const live = follow("m-3", { after: 0, onEvents: (events) => got.push(...events.map((e) => e.number)),
+      pollEvery: () => every });
+    sockets[0].emit("close", {});
+    await flush();
+    assert.deepEqual(got, [1]);
+    every = 2000; // you ended your turn: the opponent's plays are asked for often
+    live.repace();
+    feed.push({ number: 2 });
+    mock.timers.tick(2000);
+    await flush();
+    assert.deepEqual(got, [1, 2]);
+    live.stop();
+  } finally {
+    mock.timers.reset();
+  }
+});
