@@ -28,7 +28,11 @@ export function gameResult({ match, view, number, event = null, names }) {
   const lines = [];
   if (status === "tied") lines.push(t("sm.result.tied_line"));
   else if (status === "resigned") lines.push(t(won ? "sm.result.they_resigned" : "sm.result.you_resigned"));
-  else lines.push(t(won ? "sm.result.won_line" : "sm.result.lost_line", { n: points, who: names[winner] ?? "" }));
+  else if (status === "timeout") {
+    // A clock ended it: no pay-off pile was emptied, so no points were scored for it.
+    lines.push(t(won ? "sm.say.they_timed_out" : "sm.say.you_timed_out", { who: names[1 - you] }));
+    lines.push(t("sm.result.no_points"));
+  } else lines.push(t(won ? "sm.result.won_line" : "sm.result.lost_line", { n: points, who: names[winner] ?? "" }));
   if (match.target > 1) {
     lines.push(t("sm.result.match_score", { mine: scores[you], theirs: scores[1 - you], target: match.target }));
   }
@@ -75,8 +79,10 @@ export function matchResult({ match, you, names, winner, reason, scores }) {
   const lines = [];
   if (reason === "timeout") lines.push(t(won ? "sm.say.they_timed_out" : "sm.say.you_timed_out", { who: names[1 - you] }));
   if (reason === "resigned") lines.push(t(won ? "sm.say.they_resigned" : "sm.say.you_resigned", { who: names[1 - you] }));
+  // A single game's match has no score worth saying ("0 to 0"): only who won it.
   const title = winner === null || winner === undefined ? t("sm.say.match_tied")
-    : t(won ? "sm.say.match_won" : "sm.say.match_lost", { who: names[winner] ?? "", mine: scores[you], theirs: scores[1 - you] });
+    : match.target === 1 ? (won ? t("sm.result.won_title") : t("sm.result.lost_title", { who: names[winner] ?? "" }))
+      : t(won ? "sm.say.match_won" : "sm.say.match_lost", { who: names[winner] ?? "", mine: scores[you], theirs: scores[1 - you] });
   return h("section", { class: ["result", "sm-result", "sm-match-result", won ? "sm-result-won" : "sm-result-lost"], dataset: { match: match.id, winner: winner ?? "", reason: reason ?? "" }, role: "status" },
     h("h2", {}, won ? h("span", { class: "won-star", "aria-hidden": "true" }, icon("star")) : null, title),
     lines.map((line) => h("p", { class: "sm-result-line" }, line)));

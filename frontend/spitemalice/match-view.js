@@ -233,12 +233,13 @@ export function matchView(controller) {
     announce(title?.textContent ?? "");
   }
 
-  /** A match of several games, or one a clock or a resignation ended, says how it ended. */
+  /** A match of several games says how it ended, above its last game's result. */
   function showMatchResult(scores = controller.view.seats.map((seat) => seat.score), { live = false } = {}) {
     const { match, view } = controller;
     showAgain();
     if (results.querySelector(".sm-match-result")) return;
-    if (match.target === 1 && !["timeout", "resigned"].includes(match.reason)) return;
+    // A single game's own result already says how it ended (points, a clock, a resignation).
+    if (match.target === 1) return;
     const box = matchResult({ match, you: view.you, names: controller.names(), winner: match.winner, reason: match.reason, scores });
     results.prepend(box);
     bringIntoView(box, { live });

@@ -278,3 +278,35 @@ def test_a_card_dropped_where_it_cannot_go_lets_go(open_page):
     page.mouse.up()
     expect(page.locator(".sm-screen")).to_have_attribute("data-animating", "true")
     settled(page)
+
+
+def test_a_match_lost_on_time_says_how_it_ended_and_that_nothing_was_scored(open_page, shoot):
+    from django.db import transaction
+
+    from server.spitemalice import services
+    from server.spitemalice.models import MatchGame
+    from tests.e2e.flows import first_turns_played
+
+    page = open_page("/", viewport=PHONE_390)
+    host = ApiPlayer(name="Ada")
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", host.token)
+    invitation = host.post("spite-malice/matches",
+                           {"opponent": "friend", "turn_seconds": 60, "target": 1})
+    friend = ApiPlayer(name="Bea")
+    friend.post("spite-malice/matches/join", {"code": invitation["invite"]["code"]})
+    state = first_turns_played(invitation["id"], host, friend)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=invitation["id"])
+        services.match_time_out(match=match, game=MatchGame.objects.get(
+            match=match, number=match.game_number))
+    sleeper = "You" if state["game"]["turn"] == state["you"] else "Bea"
+    open_match(page, match)
+    result = page.locator('.sm-result[data-game="1"]')
+    expect(result).to_have_attribute("data-status", "timeout")
+    expect(result).to_contain_text("no points were scored")
+    expect(result).to_contain_text("Your time ran out." if sleeper == "You" else "Bea's time ran out.")
+    expect(page.locator(".sm-results")).not_to_contain_text("by 0 points")
+    expect(page.locator(".sm-results")).not_to_contain_text("0 to 0")
+    expect(result.locator("h2")).to_have_text(re.compile("You won" if sleeper == "Bea" else "Bea won"))
+    expect(page.locator(".sm-match-result")).to_have_count(0)  # the game's result says it all
+    shoot(page, "sm-phone390-light-timeout", full_page=False)

@@ -193,4 +193,5 @@ export default {
   "sm.hand_draws_at_turn": "আপনার চাল শুরু হলে হাতের তাস টানবেন।",
   "sm.aria.hand_plays": "{card}: মাঝের একটি গাদায় বসে",
   "sm.aria.hand_discard_only": "{card}: শুধু ফেলে দেওয়া যায়",
+  "sm.result.no_points": "খেলা সেখানেই শেষ: এর জন্য কোনো পয়েন্ট হয়নি।",
 };

@@ -194,4 +194,5 @@ export default {
   "sm.hand_draws_at_turn": "You draw your hand when your turn starts.",
   "sm.aria.hand_plays": "{card}: fits a centre stack",
   "sm.aria.hand_discard_only": "{card}: can only be discarded",
+  "sm.result.no_points": "The game ended there: no points were scored for it.",
 };

@@ -193,4 +193,5 @@ export default {
   "sm.hand_draws_at_turn": "با آغاز نوبتتان کارت‌های دستتان را می‌کشید.",
   "sm.aria.hand_plays": "{card}: روی یک دستهٔ وسط می‌نشیند",
   "sm.aria.hand_discard_only": "{card}: فقط می‌توان دورش انداخت",
+  "sm.result.no_points": "بازی همان‌جا تمام شد: امتیازی برای آن داده نشد.",
 };

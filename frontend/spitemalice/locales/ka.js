@@ -193,4 +193,5 @@ export default {
   "sm.hand_draws_at_turn": "ხელს შენი სვლის დასაწყისში აიღებ.",
   "sm.aria.hand_plays": "{card}: ცენტრის დასტაზე ჯდება",
   "sm.aria.hand_discard_only": "{card}: მხოლოდ გადაგდება შეიძლება",
+  "sm.result.no_points": "თამაში იქვე დასრულდა: მისთვის ქულა არავის მიუღია.",
 };

@@ -193,4 +193,5 @@ export default {
   "sm.hand_draws_at_turn": "നിങ്ങളുടെ ഊഴം തുടങ്ങുമ്പോൾ കൈയിലേക്ക് ചീട്ടുകൾ എടുക്കും.",
   "sm.aria.hand_plays": "{card}: നടുവിലെ ഒരു കൂനയിൽ വയ്ക്കാം",
   "sm.aria.hand_discard_only": "{card}: ഉപേക്ഷിക്കാൻ മാത്രം",
+  "sm.result.no_points": "കളി അവിടെ തീർന്നു: അതിന് പോയിന്റുകളൊന്നും ലഭിച്ചില്ല.",
 };
