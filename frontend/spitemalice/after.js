@@ -11,9 +11,9 @@ import { icon } from "../lib/icons.js";
 import { barChart } from "../components/bar-chart.js";
 import { cardFace } from "../components/card.js";
 import { nameOf, renderTable } from "./table-view.js";
-import { asView, positions } from "./model/replay.js";
+import { asView, positions, turnEnds, turnStep } from "./model/replay.js";
 import { shareText } from "./model/share.js";
-import { abortedWhy } from "./model/events.js";
+import { abortedWhy, placeName } from "./model/events.js";
 
 /** The result of game `number` (from its game_over `event`, or the view of a finished game). */
 export function gameResult({ match, view, number, event = null, names }) {
@@ -118,36 +118,76 @@ export function reveal(record, { you, names }) {
       record.final.stock.length ? chips(record.final.stock) : h("p", {}, t("sm.reveal.none"))));
 }
 
-/** The game again, action by action, on a table that only shows. */
+// One action a step when the replay plays itself.
+const AUTOPLAY_MS = 700;
+
+/** The game again, on a table that only shows: action by action or turn by turn, dragged along
+ *  a slider, or played by itself; each action said in words, from where to where. */
 export function replay(record, { you, names, scores }) {
   const list = positions(record, you);
+  const ends = turnEnds(record);
   let index = 0;
+  let timer = null;
   const slot = h("div", { class: "sm-replay-table" });
   const caption = h("p", { class: "sm-replay-caption", "aria-live": "polite" });
-  const button = (name, label, onClick) => {
-    const element = h("button", { type: "button", class: "button sm-replay-step", "aria-label": label, dataset: { step: name } }, icon(name));
-    element.addEventListener("click", onClick);
+  const slider = h("input", {
+    type: "range", class: "sm-replay-slider", min: "0", max: String(list.length - 1), step: "1", value: "0",
+    "aria-label": t("sm.replay.slider"),
+  });
+  const button = (name, label, onClick, { text = null } = {}) => {
+    const element = h("button", { type: "button", class: ["button", "sm-replay-step", text ? "sm-replay-turn" : null], "aria-label": text ? null : label, dataset: { step: name } },
+      text ?? icon(name));
+    element.addEventListener("click", () => { if (name !== "auto") stop(); onClick(); });
     return element;
   };
   const go = (to) => {
     index = Math.max(0, Math.min(list.length - 1, to));
+    slider.value = String(index);
+    slider.setAttribute("aria-valuetext", index === 0 ? t("sm.replay.start") : t("sm.replay.slider_at", { n: index, total: record.actions.length }));
     replace(slot, renderTable(asView(list[index], { you, names, scores }), { live: false }));
     const step = record.steps[index - 1];
+    const [from, to2] = record.actions[index - 1] ?? [];
     replace(caption, index === 0 ? t("sm.replay.start")
       : t("sm.replay.step", {
         n: index, total: record.actions.length, who: names[step.seat], card: nameOf(step.card),
+        from: placeName(from, t), to: placeName(to2, t),
       }));
+    if (index >= list.length - 1) stop();
   };
+  const auto = button("auto", t("sm.replay.play"), () => (timer ? stop() : play()));
+  function play() {
+    if (index >= list.length - 1) go(0);
+    timer = setInterval(() => {
+      if (!root.isConnected) { stop(); return; }
+      go(index + 1);
+    }, AUTOPLAY_MS);
+    replace(auto, icon("pause"));
+    auto.setAttribute("aria-label", t("sm.replay.pause"));
+    auto.dataset.playing = "true";
+  }
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+    replace(auto, icon("play"));
+    auto.setAttribute("aria-label", t("sm.replay.play"));
+    auto.dataset.playing = "false";
+  }
+  slider.addEventListener("input", () => { stop(); go(Number(slider.value)); });
   const root = h("div", { class: "sm-replay" },
     h("h3", {}, t("sm.replay.title")),
     h("div", { class: "sm-replay-controls" },
       button("first", t("sm.replay.first"), () => go(0)),
+      button("turn-back", "", () => go(turnStep(ends, index, -1)), { text: t("sm.replay.turn_back") }),
       button("previous", t("sm.replay.back"), () => go(index - 1)),
+      auto,
       button("next", t("sm.replay.forward"), () => go(index + 1)),
+      button("turn-on", "", () => go(turnStep(ends, index, 1)), { text: t("sm.replay.turn_on") }),
       button("last", t("sm.replay.end"), () => go(list.length - 1))),
+    slider,
     caption,
     slot);
   go(0);
+  stop();
   return root;
 }
 

@@ -146,9 +146,25 @@ def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_pag
     expect(caption).to_have_text("The deal, before the first card.")
     page.locator('.sm-replay [data-step="next"]').click()
     expect(caption).to_contain_text("Action 1 of")
+    expect(caption).to_contain_text("→")  # from where to where, in words
+    game = MatchGame.objects.get(match=match, number=1)
+    total = len(game.actions)
+    # Turn by turn: to the end of the first turn (its discard), then of the next.
+    seats = [result.player for result in rebuild(game).history]
+    ends = [i + 1 for i in range(total) if i + 1 == total or seats[i + 1] != seats[i]]
+    page.locator('.sm-replay [data-step="turn-on"]').click()
+    expect(caption).to_contain_text(f"Action {ends[0]} of {total}")
+    page.locator('.sm-replay [data-step="turn-on"]').click()
+    expect(caption).to_contain_text(f"Action {ends[1]} of {total}")
+    # The slider goes anywhere; the game plays by itself to its end.
+    page.locator(".sm-replay-slider").fill(str(total // 2))
+    expect(caption).to_contain_text(f"Action {total // 2} of {total}")
     page.locator('.sm-replay [data-step="last"]').click()
-    total = len(MatchGame.objects.get(match=match, number=1).actions)
     expect(caption).to_contain_text(f"Action {total} of {total}")
+    page.locator('.sm-replay [data-step="previous"]').click()
+    page.locator('.sm-replay [data-step="auto"]').click()
+    expect(caption).to_contain_text(f"Action {total} of {total}")
+    expect(page.locator('.sm-replay [data-step="auto"]')).to_have_attribute("data-playing", "false")
     shoot(page, "sm-phone-light-replay")
 
     # A reload shows the same finished match, from the server.

@@ -163,3 +163,16 @@ test("the replay's positions move the record's cards action by action", () => {
   assert.deepEqual(view.legal, []);
   assert.deepEqual(RECORD.deal.payoff[0], ["AD", "5C", "6C"]); // the record itself is left as it was
 });
+
+test("the replay's turn steps land where each turn ended", async () => {
+  const { turnEnds, turnStep } = await import("../../frontend/spitemalice/model/replay.js");
+  // Seat 0 plays twice then discards, seat 1 discards, seat 0 plays once (the last action).
+  const record = { steps: [{ seat: 0 }, { seat: 0 }, { seat: 0 }, { seat: 1 }, { seat: 0 }] };
+  const ends = turnEnds(record);
+  assert.deepEqual(ends, [3, 4, 5]);
+  assert.equal(turnStep(ends, 0, 1), 3);
+  assert.equal(turnStep(ends, 3, 1), 4);
+  assert.equal(turnStep(ends, 5, 1), 5); // the end stays the end
+  assert.equal(turnStep(ends, 2, -1), 0);
+  assert.equal(turnStep(ends, 4, -1), 3);
+});

@@ -85,3 +85,20 @@ export function asView(position, { you = 0, names = [null, null], scores = [0, 0
     legal: [],
   };
 }
+
+/** The positions where a turn has ended (after a discard, or the game's last action), in
+ *  order: the replay's turn-by-turn steps. Position 0, the deal, comes before them all. */
+export function turnEnds(record) {
+  const ends = [];
+  record.steps.forEach((step, index) => {
+    const next = record.steps[index + 1];
+    if (!next || next.seat !== step.seat) ends.push(index + 1);
+  });
+  return ends;
+}
+
+/** The position a turn step lands on from `index`: the next turn's end, or the one before. */
+export function turnStep(ends, index, direction) {
+  if (direction > 0) return ends.find((end) => end > index) ?? ends.at(-1) ?? index;
+  return [...ends].reverse().find((end) => end < index) ?? 0;
+}
