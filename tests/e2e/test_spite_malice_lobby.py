@@ -159,11 +159,16 @@ def test_the_rules_page_and_the_tutorial(open_page):
     page.locator("#sm-tutorial-next").click()
     for move in range(6):
         expect(page.locator(".tutorial-progress")).to_have_text(f"Move {move + 1} of 6")
-        # A tap elsewhere is refused, and the glowing card then its glowing place are the move.
-        page.locator('.sm-tutorial-card[aria-disabled="true"]').first.click(force=True)
+        # On the real table, labelled as a match's is, one source is offered: a tap elsewhere
+        # is refused, and that card then its one target are the move.
+        expect(page.locator(".sm-tutorial .sm-table")).to_contain_text("side stacks")
+        expect(page.locator(".sm-tutorial [data-source]")).to_have_count(1)
+        page.locator('.sm-tutorial [data-place="stock"]').click()
         expect(page.locator("#announcer")).to_contain_text("Not that one")
-        page.locator('.sm-tutorial-card[data-target="true"]').click()
-        page.locator('.sm-tutorial-card[data-target="true"]').click()
+        page.locator(".sm-tutorial [data-source]").click()
+        expect(page.locator(".sm-tutorial [data-target]")).to_have_count(1)
+        page.locator(".sm-tutorial [data-target]").click()
+        expect(page.locator(".sm-tutorial [data-source]")).to_have_count(0)
         page.locator("#sm-tutorial-next").click()
     expect(page.locator("#sm-tutorial-done")).to_be_focused()
 

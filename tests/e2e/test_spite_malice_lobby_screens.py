@@ -102,5 +102,5 @@ def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
 
     page.goto("/#/spite-malice/tutorial")
     page.locator("#sm-tutorial-next").click()
-    page.locator('.sm-tutorial-card[data-target="true"]').click()
+    page.locator(".sm-tutorial [data-source]").click()
     shoot_checked(shoot, page, f"lobby-{name}-tutorial")

@@ -1,12 +1,19 @@
-// #/spite-malice/tutorial: six scripted moves on a small table, each explained: an ace opens a
-// centre stack, the pay-off pile's top plays, a king stands in for any rank, a side stack's top
-// plays, and a discard ends the turn. The positions are written out below; nothing here decides
-// a rule of a real match (the server does that, and the table shows what it allows).
+// #/spite-malice/tutorial: six scripted moves on the real table (table-view.js, as a match
+// draws it), each explained: an ace opens a centre stack, the pay-off pile's top plays, a king
+// stands in for any rank, a side stack's top plays, and a discard ends the turn. The positions
+// are written out below; nothing here decides a rule of a real match (the server does that, and
+// the table shows what it allows): each step offers exactly its one move.
 
 import { announce, h, replace } from "../../lib/dom.js";
+import { loadStylesheet } from "../../lib/stylesheet.js";
 import { t } from "../../i18n.js";
-import { cardFace, cardSlot } from "../../components/card.js";
-import { parseCard } from "../../model/cards.js";
+import { loadTableStrings } from "../i18n.js";
+import { renderTable } from "../table-view.js";
+import { RANKS } from "../model/table.js";
+
+const TABLE_STYLES = new URL("../table.css", import.meta.url);
+// The opponent across the table, as a few turns in.
+const OPPONENT = { payoff: ["9C", 19], sides: [["QD"], [], ["6S", "5H"], []], hand: 5 };
 
 const EMPTY_SIDES = [[], [], [], []];
 const SIDES = [["4C"], [], [], []];
@@ -21,9 +28,6 @@ export const STEPS = [
   { centre: [["AS", "2H", "KH", "4C", "5D"], [], []], payoff: ["8S", 18], sides: EMPTY_SIDES, hand: ["7C", "9D", "JS"], move: ["JS", "S1"] },
 ];
 
-const RANK_FACES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"];
-const short = (code) => `${parseCard(code).face}${parseCard(code).symbol}`;
-
 /** The table after a step's move, from the step's own script. */
 export function played(step) {
   const [source, target] = step.move;
@@ -37,77 +41,62 @@ export function played(step) {
   return { centre, sides, payoff, hand: step.hand.filter((code) => code !== source) };
 }
 
-export default function tutorial(root) {
+/** A step's table in the shape the match screen draws (model/table.js's viewOf), offering
+ *  only the step's move (none once it is made). */
+export function tutorialView(state, move) {
+  return {
+    you: 0,
+    game: 1,
+    status: "playing",
+    turn: 0,
+    stock: 38,
+    target: 1,
+    centre: state.centre.map((stack) => ({ size: stack.length, top: stack.at(-1) ?? null, next: RANKS[stack.length] ?? null })),
+    seats: [
+      { seat: 0, name: null, bot: null, score: 0, connected: null, payoff: state.payoff[1], payoffTop: state.payoff[0], hand: state.hand.length, sides: state.sides },
+      { seat: 1, name: null, bot: null, score: 0, connected: null, payoff: OPPONENT.payoff[1], payoffTop: OPPONENT.payoff[0], hand: OPPONENT.hand, sides: OPPONENT.sides },
+    ],
+    hand: [...state.hand],
+    legal: move ? [move] : [],
+  };
+}
+
+export default async function tutorial(root) {
+  await Promise.all([loadTableStrings(), loadStylesheet(TABLE_STYLES)]);
   let index = -1;
   let chosen = null;
   let done = false;
   const progress = h("p", { class: "subtle tutorial-progress" });
   const text = h("div", { class: "tutorial-text", "aria-live": "polite" });
-  const stage = h("div");
+  const stage = h("div", { class: "sm-tutorial-stage" });
   const actions = h("div", { class: "actions" });
   replace(root, h("section", { class: "page tutorial sm-tutorial", "aria-labelledby": "sm-tutorial-heading" },
     h("p", {}, h("a", { href: "#/spite-malice" }, t("sm.lobby.back"))),
-    h("h1", { id: "sm-tutorial-heading" }, t("sm.tutorial.title")), progress, text, stage, actions));
+    h("h1", { id: "sm-tutorial-heading" }, t("sm.tutorial.title")), progress, text, actions, stage));
 
   const button = (label, id, onClick, primary = true) => h("button", { type: "button", class: ["button", primary ? "primary" : null], id, on: { click: onClick } }, label);
 
-  function pile({ id, label, content, caption }) {
+  // The table's own buttons: the step's source, then its target. A tap on any other place
+  // says which to tap.
+  stage.addEventListener("click", (event) => {
+    if (done || index < 0 || index >= STEPS.length) return;
     const step = STEPS[index];
-    const isSource = !done && !chosen && step.move[0] === id;
-    const isTarget = !done && Boolean(chosen) && step.move[1] === id;
-    return h("div", { class: "sm-tutorial-pile" },
-      h("button", {
-        type: "button", class: "sm-tutorial-card", dataset: { place: id, target: String(isSource || isTarget), chosen: String(!done && chosen === id) },
-        "aria-label": label, "aria-disabled": isSource || isTarget ? null : "true",
-        on: { click: () => pick(id) },
-      }, content),
-      caption ? h("span", {}, caption) : null);
-  }
-
-  function pick(id) {
-    const step = STEPS[index];
-    if (done) return;
-    if (!chosen && id === step.move[0]) {
-      chosen = id;
-      draw();
-      announce(t("sm.tutorial.now_target"));
-      stage.querySelector('[data-target="true"]')?.focus();
-    } else if (chosen && id === step.move[1]) {
+    const source = event.target.closest("button[data-source]");
+    const target = event.target.closest("button[data-target]");
+    if (target && chosen) {
       done = true;
       draw();
       announce(t(`sm.tutorial.after${index + 1}`));
       actions.querySelector("button")?.focus();
-    } else {
+    } else if (source && !chosen && source.dataset.source === step.move[0]) {
+      chosen = source.dataset.source;
+      draw();
+      announce(t("sm.tutorial.now_target"));
+      stage.querySelector("[data-target]")?.focus();
+    } else if (event.target.closest("[data-place]")) {
       announce(t(chosen ? "sm.tutorial.wrong_target" : "sm.tutorial.wrong_source"));
     }
-  }
-
-  function table(state) {
-    const face = (code) => h("span", { class: "sm-tutorial-face" }, cardFace(code, { label: false }));
-    const empty = () => h("span", { class: "sm-tutorial-face" }, cardSlot());
-    const next = (stack) => (stack.length < 12 ? RANK_FACES[stack.length] : "");
-    return h("div", {},
-      h("p", { class: "sm-tutorial-row-label" }, t("sm.tutorial.centre")),
-      h("div", { class: "sm-tutorial-table", dataset: { row: "centre" } }, state.centre.map((stack, i) => pile({
-        id: `C${i}`,
-        label: t("sm.tutorial.centre_stack", { n: i + 1, top: stack.length ? short(stack.at(-1)) : t("sm.tutorial.empty"), next: next(stack) }),
-        content: stack.length ? face(stack.at(-1)) : empty(),
-        caption: t("sm.tutorial.next_rank", { rank: next(stack) }),
-      }))),
-      h("p", { class: "sm-tutorial-row-label" }, t("sm.tutorial.yours")),
-      h("div", { class: "sm-tutorial-table", dataset: { row: "yours" } },
-        pile({ id: "P", label: t("sm.tutorial.payoff", { top: short(state.payoff[0]), n: state.payoff[1] }), content: face(state.payoff[0]), caption: t("sm.tutorial.payoff_left", { n: state.payoff[1] }) }),
-        state.sides.map((stack, i) => pile({
-          id: `S${i}`,
-          label: t("sm.tutorial.side_stack", { n: i + 1, top: stack.length ? short(stack.at(-1)) : t("sm.tutorial.empty") }),
-          content: stack.length ? face(stack.at(-1)) : empty(),
-          caption: t("sm.tutorial.side", { n: i + 1 }),
-        }))),
-      h("p", { class: "sm-tutorial-row-label" }, t("sm.tutorial.hand")),
-      h("div", { class: "sm-tutorial-table sm-tutorial-hand", dataset: { row: "hand" } }, state.hand.map((code) => pile({
-        id: code, label: t("sm.tutorial.hand_card", { card: short(code) }), content: face(code),
-      }))));
-  }
+  });
 
   function draw() {
     if (index < 0 || index >= STEPS.length) {
@@ -115,7 +104,7 @@ export default function tutorial(root) {
       replace(stage);
       if (index < 0) {
         replace(text, h("p", { class: "lead" }, t("sm.tutorial.intro")));
-        replace(actions, button(t("sm.tutorial.begin"), "sm-tutorial-next", () => { index = 0; draw(); stage.querySelector('[data-target="true"]')?.focus(); }));
+        replace(actions, button(t("sm.tutorial.begin"), "sm-tutorial-next", () => { index = 0; draw(); stage.querySelector("[data-source]")?.focus(); }));
       } else {
         replace(text, h("p", {}, t("sm.tutorial.end")));
         replace(actions, h("a", { class: "button primary", href: "#/spite-malice/play", id: "sm-tutorial-done" }, t("sm.bot.title")),
@@ -128,10 +117,11 @@ export default function tutorial(root) {
     progress.textContent = t("sm.tutorial.progress", { n: index + 1, total: STEPS.length });
     replace(text, h("p", {}, done ? t(`sm.tutorial.after${index + 1}`) : t(`sm.tutorial.step${index + 1}`)),
       done ? null : h("p", { class: "subtle" }, t(chosen ? "sm.tutorial.now_target" : "sm.tutorial.choose_source")));
-    replace(stage, table(done ? played(step) : step));
+    const view = tutorialView(done ? played(step) : step, done ? null : step.move);
+    replace(stage, renderTable(view, { chosen: done ? null : chosen, live: !done }));
     replace(actions, done ? button(t("sm.tutorial.next"), "sm-tutorial-next", () => {
       index += 1; chosen = null; done = false; draw();
-      stage.querySelector('[data-target="true"]')?.focus();
+      stage.querySelector("[data-source]")?.focus();
     }) : null);
   }
   draw();
