@@ -62,10 +62,14 @@ def discard_a_card(page, watcher=None) -> str:
     target.wait_for()
     if watcher is not None:
         watcher.evaluate(WATCH, code)
-        target.evaluate("element => element.addEventListener('pointerdown', () => { window.smTappedAt = Date.now(); }, { once: true })")
+        target.evaluate(NOTE_TAP)
     target.click()
     return code
 
+
+# Notes the time the element is tapped.
+NOTE_TAP = """element => element.addEventListener(
+  'pointerdown', () => { window.smTappedAt = Date.now(); }, { once: true })"""
 
 # Notes the time one more copy of a card than now is on the opponent's side stacks.
 WATCH = """code => {

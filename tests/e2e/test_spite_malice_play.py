@@ -14,7 +14,13 @@ from playwright.sync_api import expect
 from server.spitemalice.models import Match
 from tests.e2e.flows import ApiPlayer, token_of
 from tests.e2e.test_spite_malice_table import (
-    bot_match, long_match, next_action, open_match, open_settled, settled, signed_in,
+    bot_match,
+    long_match,
+    next_action,
+    open_match,
+    open_settled,
+    settled,
+    signed_in,
     skipped_to_settled,
 )
 
@@ -32,9 +38,13 @@ GEOMETRY = """() => {
     const { top, bottom } = element.getBoundingClientRect();
     return [Math.round(top), Math.round(bottom)];
   };
-  return { height: innerHeight, hand: box('.sm-screen .sm-near .sm-hand'), status: box('.sm-status'),
-           table: box('.sm-screen .sm-table') };
+  return { height: innerHeight, hand: box('.sm-screen .sm-near .sm-hand'),
+           status: box('.sm-status'), table: box('.sm-screen .sm-table') };
 }"""
+
+
+# The top card of each place given.
+TOP_CARDS = "places => places.map(p => [...p.querySelectorAll('.card')].at(-1).dataset.card)"
 
 
 def assert_in_view(page, when: str) -> None:
@@ -46,7 +56,8 @@ def assert_in_view(page, when: str) -> None:
 
 def last_turn_of(api: ApiPlayer, match_id, seat: int) -> list[str]:
     """The cards `seat` moved in its latest turn, in order, as the feed has them."""
-    events = api.client.get(f"/api/v1/spite-malice/matches/{match_id}/events?after=0").json()["events"]
+    feed = api.client.get(f"/api/v1/spite-malice/matches/{match_id}/events?after=0")
+    events = feed.json()["events"]
     cards: list[str] = []
     current = None
     for event in events:
@@ -94,8 +105,7 @@ def test_a_whole_game_against_the_bot_on_a_phone(open_page, shoot):
             assert logged_cards(page) == bot_cards
             expect(page.locator(".sm-log-summary")).to_contain_text("The computer's last turn")
             # Each marked place holds one of those cards on top.
-            for code in page.locator(".sm-moved").evaluate_all(
-                    "places => places.map(p => [...p.querySelectorAll('.card')].at(-1).dataset.card)"):
+            for code in page.locator(".sm-moved").evaluate_all(TOP_CARDS):
                 assert code in bot_cards
             checked_log += 1
             if checked_log == 1:
@@ -122,7 +132,7 @@ def test_a_whole_game_against_the_bot_on_a_phone(open_page, shoot):
     again = page.locator('.sm-again [data-action="again"]')
     expect(again).to_have_text("Play again (easy)")
     again.click()
-    page.wait_for_url(re.compile(r"#/spite-malice/match/(?!%s)" % match.pk))
+    page.wait_for_url(re.compile(rf"#/spite-malice/match/(?!{match.pk})"))
     page.locator(".sm-screen .sm-table").wait_for()
     new_id = page.url.rsplit("/", 1)[-1]
     fresh = Match.objects.get(pk=new_id)
@@ -206,7 +216,8 @@ def test_a_long_match_fits_the_window_on_a_phone_and_a_desktop(open_page, shoot)
             if turn % 8 == 7:
                 open_settled(page, match)
                 assert_in_view(page, f"{name} after {turn + 1} discards")
-                heights.add(page.evaluate(GEOMETRY)["table"][1] - page.evaluate(GEOMETRY)["table"][0])
+                top, bottom = page.evaluate(GEOMETRY)["table"]
+                heights.add(bottom - top)
         assert len(heights) == 1, heights  # the table keeps its height as stacks grow
         under = page.locator(".sm-near .sm-under").first
         expect(under).to_be_visible()
@@ -304,9 +315,11 @@ def test_a_match_lost_on_time_says_how_it_ended_and_that_nothing_was_scored(open
     result = page.locator('.sm-result[data-game="1"]')
     expect(result).to_have_attribute("data-status", "timeout")
     expect(result).to_contain_text("no points were scored")
-    expect(result).to_contain_text("Your time ran out." if sleeper == "You" else "Bea's time ran out.")
+    expect(result).to_contain_text(
+        "Your time ran out." if sleeper == "You" else "Bea's time ran out.")
     expect(page.locator(".sm-results")).not_to_contain_text("by 0 points")
     expect(page.locator(".sm-results")).not_to_contain_text("0 to 0")
-    expect(result.locator("h2")).to_have_text(re.compile("You won" if sleeper == "Bea" else "Bea won"))
+    expect(result.locator("h2")).to_have_text(
+        re.compile("You won" if sleeper == "Bea" else "Bea won"))
     expect(page.locator(".sm-match-result")).to_have_count(0)  # the game's result says it all
     shoot(page, "sm-phone390-light-timeout", full_page=False)
