@@ -1,5 +1,6 @@
 // After a game: who won it and by how many points, the match score, the whole deal laid open
-// (the record's deal, final hands and stock), a replay action by action, and after a daily its
+// (the record's deal, final hands and stock), a replay with its review (the turns you ended
+// while your pay-off card could still be played: the server's engine says where), and after a daily its
 // rank on the day's board, the points chart and a share text that spoils nothing. A match
 // aborted before the first turns were played has no result: it says so, and why.
 
@@ -173,8 +174,25 @@ export function replay(record, { you, names, scores }) {
     auto.dataset.playing = "false";
   }
   slider.addEventListener("input", () => { stop(); go(Number(slider.value)); });
+  // The review: each turn you ended with a discard while your pay-off top could still play.
+  const misses = record.steps.map((step, at) => ({ step, at }))
+    .filter(({ step }) => step.seat === you && step.payoff_missed?.length);
+  const review = h("section", { class: "sm-review", "aria-labelledby": "sm-review-title" },
+    h("h4", { id: "sm-review-title" }, t("sm.review.title")),
+    misses.length
+      ? h("ol", { class: "sm-review-list" }, misses.map(({ step, at }) => {
+        const show = h("button", { type: "button", class: "button button-quiet sm-review-miss", dataset: { at: String(at) } },
+          t("sm.review.miss", {
+            n: at + 1, card: nameOf(step.card), payoff: nameOf(list[at].piles[you][0]),
+            to: placeName(step.payoff_missed[0][1], t),
+          }));
+        show.addEventListener("click", () => { stop(); go(at); slot.scrollIntoView({ block: "nearest" }); });
+        return h("li", {}, show);
+      }))
+      : h("p", { class: "subtle" }, t("sm.review.none")));
   const root = h("div", { class: "sm-replay" },
     h("h3", {}, t("sm.replay.title")),
+    review,
     h("div", { class: "sm-replay-controls" },
       button("first", t("sm.replay.first"), () => go(0)),
       button("turn-back", "", () => go(turnStep(ends, index, -1)), { text: t("sm.replay.turn_back") }),

@@ -25,13 +25,17 @@ def _hands(engine: Game) -> list[Counter[str]]:
 def revealed(game: MatchGame) -> dict[str, Any]:
     """``deal``: both pay-off piles and the stock (top first) and both hands once the starter
     has drawn; ``steps``: for each action, who played it, the card it moved, the rank it
-    counted as (null for a discard), whether it completed a centre stack and the cards each
-    seat drew right after it; ``final``: both hands, pay-off piles and the stock at the end."""
+    counted as (null for a discard), whether it completed a centre stack, the pay-off plays
+    its seat could still have made when the action was a discard (which ended the turn) and the
+    cards each seat drew right after it; ``final``: both hands, pay-off piles and the stock at the end."""
     engine = Game(bytes.fromhex(game.seed))
     start = engine.position()
     steps = []
     for action in game.actions:
         before = _hands(engine)
+        # A turn ended while the pay-off pile's top could still be played: the review's miss.
+        missed = ([list(legal) for legal in engine.legal_actions() if legal.source == "P"]
+                  if str(action[1]).startswith("S") else [])
         result = engine.play(action)
         if result.action.source == str(result.card):
             before[result.player][str(result.card)] -= 1
@@ -41,6 +45,7 @@ def revealed(game: MatchGame) -> dict[str, Any]:
             "card": str(result.card),
             "as": None if result.counts_as is None else RANK_CODES[result.counts_as - 1],
             "completed": result.completed,
+            "payoff_missed": missed,
             "drawn": [sorted((after[seat] - before[seat]).elements(), key=_order)
                       for seat in SEATS],
         })

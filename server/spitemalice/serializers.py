@@ -292,6 +292,10 @@ REVEALED_STEP_FIELDS = {
     "as": serializers.CharField(
         allow_null=True, help_text="The rank it counted as on a centre stack; null for a discard."),
     "completed": serializers.BooleanField(),
+    "payoff_missed": serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2),
+        help_text="For a discard (which ends the turn): the pay-off plays its seat could still "
+                  "have made, each a [\"P\", centre] action; empty otherwise."),
     "drawn": serializers.ListField(
         child=serializers.ListField(child=serializers.CharField()), min_length=2, max_length=2,
         help_text="The cards each seat drew right after the action."),

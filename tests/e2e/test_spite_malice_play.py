@@ -323,3 +323,35 @@ def test_a_match_lost_on_time_says_how_it_ended_and_that_nothing_was_scored(open
         re.compile("You won" if sleeper == "Bea" else "Bea won"))
     expect(page.locator(".sm-match-result")).to_have_count(0)  # the game's result says it all
     shoot(page, "sm-phone390-light-timeout", full_page=False)
+
+
+def test_the_review_shows_where_a_pay_off_card_was_left_unplayed(open_page, shoot):
+    from tests.server.spitemalice.support import match_offering_a_payoff_play
+
+    page = open_page("/", viewport=PHONE_390)
+    player = signed_in(page)
+    match = match_offering_a_payoff_play(player)
+    api = ApiPlayer(token=token_of(page))
+    path = f"spite-malice/matches/{match.pk}"
+    state = api.client.get(f"/api/v1/{path}").json()
+    # The turn is ended at once, the pay-off card left where it could have played.
+    discard = next(a for a in state["game"]["legal_actions"] if a[1].startswith("S"))
+    api.post(f"{path}/actions",
+             {"action": discard, "game": 1, "actions": state["game"]["actions"]})
+    assert api.client.post(f"/api/v1/{path}/resign").status_code == 200
+    record = api.client.get(f"/api/v1/{path}/games/1/record").json()
+    misses = [at for at, step in enumerate(record["steps"])
+              if step["seat"] == 0 and step["payoff_missed"]]
+    first = state["game"]["actions"]  # the bot may have opened the game
+    assert misses and misses[0] == first
+    open_match(page, match)
+    page.locator('.sm-result [data-action="replay"]').click()
+    listed = page.locator(".sm-review-miss")
+    expect(listed).to_have_count(len(misses))
+    expect(listed.first).to_contain_text(f"Action {first + 1}: you discarded")
+    page.locator('.sm-replay [data-step="last"]').click()
+    listed.first.click()
+    # The replay stands just before that discard.
+    expect(page.locator(".sm-replay-caption")).to_have_text(
+        "The deal, before the first card." if first == 0 else re.compile(f"^Action {first} of"))
+    shoot(page, "sm-phone390-light-review")

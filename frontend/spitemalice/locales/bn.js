@@ -200,4 +200,7 @@ export default {
   "sm.replay.pause": "থামুন",
   "sm.replay.slider": "খেলার চাল",
   "sm.replay.slider_at": "{total}টির মধ্যে {n} নম্বর চাল",
+  "sm.review.title": "পর্যালোচনা: যে পে-অফ তাস খেলা যেত",
+  "sm.review.miss": "{n} নম্বর চাল: আপনি {card} ফেলে দিলেন, অথচ আপনার পে-অফ {payoff} {to}-এ বসত।",
+  "sm.review.none": "পে-অফ তাস খেলা যেত এমন অবস্থায় আপনি কোনো চাল শেষ করেননি।",
 };

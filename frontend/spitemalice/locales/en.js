@@ -201,4 +201,7 @@ export default {
   "sm.replay.pause": "Pause",
   "sm.replay.slider": "Action in the game",
   "sm.replay.slider_at": "Action {n} of {total}",
+  "sm.review.title": "Review: pay-off cards you could have played",
+  "sm.review.miss": "Action {n}: you discarded {card} while your pay-off {payoff} could go on {to}.",
+  "sm.review.none": "You never ended a turn while your pay-off card could be played.",
 };

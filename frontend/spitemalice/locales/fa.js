@@ -200,4 +200,7 @@ export default {
   "sm.replay.pause": "توقف",
   "sm.replay.slider": "حرکت در بازی",
   "sm.replay.slider_at": "حرکت {n} از {total}",
+  "sm.review.title": "مرور: کارت‌های پاداشی که می‌شد بازی کرد",
+  "sm.review.miss": "حرکت {n}: {card} را دور انداختید، در حالی که {payoff} پاداش شما روی {to} می‌نشست.",
+  "sm.review.none": "هیچ نوبتی را با کارت پاداشِ قابل بازی تمام نکردید.",
 };

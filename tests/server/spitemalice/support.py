@@ -94,3 +94,26 @@ def daily_won(player, day, points: int, finished_at=None) -> Match:
         match.refresh_from_db()
         boards.daily_result_record(match)
     return match
+
+
+def match_offering_a_payoff_play(player):
+    """A single game against the easy bot, on the first of the deals review-0, review-1, …
+    whose first position for seat 0 (``player``'s) offers a pay-off play. Those not taken are
+    resigned."""
+    from django.db import transaction
+
+    from server.spitemalice import services
+    from server.spitemalice.models import Match, MatchGame
+    from server.spitemalice.table import rebuild
+
+    for n in range(200):
+        with transaction.atomic():
+            match = services._match_create(player=player, mode=Match.Mode.BOT, level="easy",
+                                           target=1, seed=f"review-{n}".encode())
+            game = MatchGame.objects.get(match=match, number=1)
+            engine = rebuild(game)
+            if engine.turn == 0 and any(a.source == "P" for a in engine.legal_actions()):
+                return match
+            services.match_resign(match=Match.objects.select_for_update().get(pk=match.pk),
+                                  game=game, player=player)
+    raise AssertionError("no deal of the 200 offers a pay-off play at once")

@@ -7,7 +7,14 @@ from collections import Counter
 
 from spitemalice import Game
 from tests.server.conftest import assert_problem
-from tests.server.spitemalice.support import play_out, start, url
+from tests.server.spitemalice.support import (
+    act,
+    greedy,
+    match_offering_a_payoff_play,
+    play_out,
+    start,
+    url,
+)
 
 
 def test_a_finished_games_record_reveals_the_deal_each_step_and_the_end(player_api):
@@ -44,3 +51,38 @@ def test_a_finished_games_record_reveals_the_deal_each_step_and_the_end(player_a
                                "stock": list(end.stock),
                                "hands": [list(hand) for hand in end.hands]}
     assert any(step["drawn"][1] for step in record["steps"])  # the bot's draws are shown too
+
+
+def careless(game: dict) -> list[str]:
+    """Ends the turn with a discard whenever the pay-off pile's top could be played."""
+    legal = game["legal_actions"]
+    if any(action[0] == "P" for action in legal):
+        return next(action for action in legal if action[1].startswith("S"))
+    return greedy(game)
+
+
+def test_the_record_names_each_pay_off_play_a_discard_left_unplayed(make_player):
+    player, api = make_player()
+    created = match_offering_a_payoff_play(player)
+    match = api.get(url({"id": str(created.pk)})).json()
+    for _ in range(8):  # a few careless turns, then the game is given up
+        if match["status"] != "playing":
+            break
+        response = act(api, match, careless(match["game"]))
+        assert response.status_code == 200, response.content
+        match = response.json()
+    api.post(url(match, "/resign"))
+    record = api.get(url(match, "/games/1/record")).json()
+
+    engine = Game(bytes.fromhex(record["seed"]))
+    missed = 0
+    for action, step in zip(record["actions"], record["steps"], strict=True):
+        offered = sorted(list(a) for a in engine.legal_actions() if a.source == "P")
+        engine.play(action)
+        if action[1].startswith("S"):
+            assert sorted(step["payoff_missed"]) == offered
+            missed += bool(offered)
+        else:
+            assert step["payoff_missed"] == []  # a play ends no turn: nothing was missed yet
+    assert missed >= 1
+    assert record["steps"][0]["payoff_missed"] or record["steps"][0]["seat"] == 1
