@@ -125,3 +125,24 @@ def integer_bounds(serializer_class, name: str) -> tuple[int | None, int | None]
     its full view's serializer sets, not a copy of them."""
     field = serializer_class().fields[name]
     return field.min_value, field.max_value
+
+
+class FastPathView:
+    """A write view whose POSTs go to a game's fast path first: ``fast_response(request,
+    object_id, scope=...)`` answers the request or returns None, and then the view itself
+    (DRF, the full path) answers as it always does. ``fast_object`` names the URL keyword of
+    the object written to."""
+
+    fast_object: str
+
+    @staticmethod
+    def fast_response(request, object_id, *, scope: str):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.method == "POST":
+            response = self.fast_response(request, kwargs[self.fast_object],
+                                          scope=self.throttle_scope)
+            if response is not None:
+                return response
+        return super().dispatch(request, *args, **kwargs)

@@ -8,6 +8,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from server.api import idempotency
+from server.api.fastpath import FastPathView
 from server.api.headers import LOCATION, absolute_url
 from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.problems import GameInProgress, GameOver, HintsNotAllowed
@@ -97,18 +98,13 @@ class GameDetailView(ApiView):
         return Response(game_output(selectors.game_of(request.user, game_id)))
 
 
-class MoveCreateView(ApiView):
+class MoveCreateView(FastPathView, ApiView):
     permission_classes = [IsAuthenticated]
     throttle_scope = "moves"
 
-    def dispatch(self, request, *args, **kwargs):
-        # Most moves are answered by the fast path; it hands over the rest (see fastmove).
-        if request.method == "POST":
-            response = fastmove.move_response(request, kwargs["game_id"],
-                                              scope=self.throttle_scope)
-            if response is not None:
-                return response
-        return super().dispatch(request, *args, **kwargs)
+    # Most moves are answered by the fast path; it hands over the rest (see fastmove).
+    fast_object = "game_id"
+    fast_response = staticmethod(fastmove.move_response)
 
     @extend_schema(
         tags=TAG, operation_id="games_moves_create",

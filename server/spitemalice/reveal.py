@@ -26,8 +26,9 @@ def revealed(game: MatchGame) -> dict[str, Any]:
     """``deal``: both pay-off piles and the stock (top first) and both hands once the starter
     has drawn; ``steps``: for each action, who played it, the card it moved, the rank it
     counted as (null for a discard), whether it completed a centre stack, the pay-off plays
-    its seat could still have made when the action was a discard (which ended the turn) and the
-    cards each seat drew right after it; ``final``: both hands, pay-off piles and the stock at the end."""
+    its seat could still have made when the action was a discard (which ended the turn) and
+    the cards each seat drew right after it; ``final``: both hands, pay-off piles and the
+    stock at the end."""
     engine = Game(bytes.fromhex(game.seed))
     start = engine.position()
     steps = []

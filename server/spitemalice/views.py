@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from server.api import idempotency
+from server.api.fastpath import FastPathView
 from server.api.formats import iso_datetime
 from server.api.headers import LOCATION, absolute_url
 from server.api.idempotency import IDEMPOTENCY_PARAMETER
@@ -223,18 +224,13 @@ class MatchDetailView(ApiView):
         return Response(output(request, match))
 
 
-class ActionCreateView(ApiView):
+class ActionCreateView(FastPathView, ApiView):
     permission_classes = [IsAuthenticated]
     throttle_scope = "moves"
 
-    def dispatch(self, request, *args, **kwargs):
-        # Most actions are answered by the fast path; it hands over the rest (see fastaction).
-        if request.method == "POST":
-            response = fastaction.action_response(request, kwargs["match_id"],
-                                                  scope=self.throttle_scope)
-            if response is not None:
-                return response
-        return super().dispatch(request, *args, **kwargs)
+    # Most actions are answered by the fast path; it hands over the rest (see fastaction).
+    fast_object = "match_id"
+    fast_response = staticmethod(fastaction.action_response)
 
     @extend_schema(
         tags=TAG, operation_id="spite_malice_actions_create",
