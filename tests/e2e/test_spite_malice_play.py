@@ -23,9 +23,9 @@ from tests.e2e.test_spite_malice_table import (
     signed_in,
     skipped_to_settled,
 )
+from tests.e2e.test_table_screens import DESKTOP as DESKTOP_1366
+from tests.e2e.test_table_screens import PHONE as PHONE_390
 
-PHONE_390 = {"width": 390, "height": 844}
-DESKTOP_1366 = {"width": 1366, "height": 900}
 # A friend match's deal (its match seed) that seat 0, playing as the normal bot would, wins
 # in about 64 actions against an opponent who plays the first centre play it is offered, else
 # its first discard (21 turns).
@@ -157,16 +157,23 @@ def opponent_plays_its_turn(opponent: ApiPlayer, match_id) -> None:
     raise AssertionError("the friend's turn did not end")
 
 
-def test_a_whole_friend_match_on_a_phone(open_page, shoot):
-    page = open_page("/", viewport=PHONE_390)
+def friend_match(page, *, turn_seconds: int, seed: bytes | None = None):
+    """A single-game friend match of Ada (the page's player, seat 0) and Bea, who has joined
+    it through the API: (Ada's ApiPlayer, Bea's, the match). ``seed``: the deal, the test's."""
     host = ApiPlayer(name="Ada")
     page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", host.token)
     invitation = host.post("spite-malice/matches",
-                           {"opponent": "friend", "turn_seconds": 3600, "target": 1})
-    Match.objects.filter(pk=invitation["id"]).update(seed=FRIEND_DEAL.hex())
+                           {"opponent": "friend", "turn_seconds": turn_seconds, "target": 1})
+    if seed is not None:
+        Match.objects.filter(pk=invitation["id"]).update(seed=seed.hex())
     friend = ApiPlayer(name="Bea")
     friend.post("spite-malice/matches/join", {"code": invitation["invite"]["code"]})
-    match = Match.objects.get(pk=invitation["id"])
+    return host, friend, Match.objects.get(pk=invitation["id"])
+
+
+def test_a_whole_friend_match_on_a_phone(open_page, shoot):
+    page = open_page("/", viewport=PHONE_390)
+    host, friend, match = friend_match(page, turn_seconds=3600, seed=FRIEND_DEAL)
     open_match(page, match)
     root = page.locator(".sm-screen")
     told = 0
@@ -299,15 +306,10 @@ def test_a_match_lost_on_time_says_how_it_ended_and_that_nothing_was_scored(open
     from tests.e2e.flows import first_turns_played
 
     page = open_page("/", viewport=PHONE_390)
-    host = ApiPlayer(name="Ada")
-    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", host.token)
-    invitation = host.post("spite-malice/matches",
-                           {"opponent": "friend", "turn_seconds": 60, "target": 1})
-    friend = ApiPlayer(name="Bea")
-    friend.post("spite-malice/matches/join", {"code": invitation["invite"]["code"]})
-    state = first_turns_played(invitation["id"], host, friend)
+    host, friend, match = friend_match(page, turn_seconds=60)
+    state = first_turns_played(str(match.pk), host, friend)
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=invitation["id"])
+        match = Match.objects.select_for_update().get(pk=match.pk)
         services.match_time_out(match=match, game=MatchGame.objects.get(
             match=match, number=match.game_number))
     sleeper = "You" if state["game"]["turn"] == state["you"] else "Bea"
