@@ -32,6 +32,13 @@ class ProblemSerializer(serializers.Serializer):
         required=False, help_text="With `illegal_move`: where the current card may go.")
     moves_played = serializers.IntegerField(
         required=False, help_text="With `stale_move`: the moves played so far.")
+    suggestion = serializers.CharField(
+        required=False, help_text="With `name_taken`: a free name like the one asked for "
+                                  "(\"Ada 2\"), when one of the first few numbered variants is.")
+    reason = serializers.ChoiceField(
+        choices=["cancelled", "declined", "expired"], required=False,
+        help_text="With a Spite & Malice invitation's `not_found`, for a code that was open to "
+                  "you: how it closed (cancelled by its maker, declined, expired).")
 
 
 class ClosedProblemSchema(OpenApiSerializerExtension):

@@ -113,5 +113,20 @@ def name_key(name: str) -> str:
     return skeleton(skeleton(compared).lower())
 
 
+def numbered_names(name: str, count: int) -> list[str]:
+    """``count`` variants of ``name`` (a valid one) to offer when it is taken: "Ada 2",
+    "Ada 3", ...; the name is cut at its end where a number would make it too long. Each
+    follows the rule; whether one is free is the caller's to find out (their keys)."""
+    variants = []
+    for number in range(2, 2 + count):
+        suffix = f" {number}"
+        base = name[: MAX_LENGTH - len(suffix)].rstrip()
+        try:
+            variants.append(clean_name(base + suffix))
+        except InvalidName:  # a cut that left only an unpaired joiner, say
+            continue
+    return variants
+
+
 def guest_name() -> str:
     return "Player " + "".join(secrets.choice(_GUEST_ALPHABET) for _ in range(6))

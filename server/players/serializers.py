@@ -15,7 +15,8 @@ from server.players.models import AccessToken, Player
 NAME_HELP = (
     f"Display name. {names.NAME_RULE} Unique ignoring case, spaces and look-alike characters "
     "(their Unicode TR39 confusable skeleton): a name that looks like another player's is "
-    "taken (409 `name_taken`)."
+    "taken (409 `name_taken`, whose `suggestion` is a free name like it, \"Ada 2\", when one "
+    "of the first few numbered variants is free)."
 )
 
 

@@ -22,6 +22,8 @@ from server.players.problems import (
 from server.players.tokens import token_create, token_issue
 
 _GUEST_NAME_ATTEMPTS = 5
+# How many numbered variants of a taken name are tried for a free one to suggest.
+_SUGGESTION_TRIES = 20
 
 
 def _clean_name(raw: object) -> str:
@@ -31,6 +33,19 @@ def _clean_name(raw: object) -> str:
         raise InvalidName(str(error), errors=[{"field": "name", "message": str(error)}]) from None
 
 
+def name_suggestion(name: str, *, player: Player | None = None) -> str | None:
+    """A free name like ``name`` ("Ada 2", "Ada 3", ...), as the uniqueness rule compares
+    names (their keys: case, spacing and look-alikes aside); None if the first few are all
+    taken. Free when asked: a join racing for it may still find it taken."""
+    variants = {names.name_key(variant): variant for variant in names.numbered_names(
+        name, _SUGGESTION_TRIES)}
+    taken = Player.objects.filter(name_key__in=variants)
+    if player is not None and player.pk is not None:
+        taken = taken.exclude(pk=player.pk)
+    used = set(taken.values_list("name_key", flat=True))
+    return next((variant for key, variant in variants.items() if key not in used), None)
+
+
 def _save_name(player: Player, name: str) -> None:
     player.name, player.name_key = name, names.name_key(name)
     try:
@@ -38,7 +53,7 @@ def _save_name(player: Player, name: str) -> None:
             player.save()
     except IntegrityError:
         raise NameTaken(f"Another player's name is or looks like {name!r}; choose another "
-                        "name.") from None
+                        "name.", suggestion=name_suggestion(name, player=player)) from None
 
 
 @transaction.atomic

@@ -35,7 +35,9 @@ class PlayerCreateView(ApiView):
         summary="Create a guest player",
         description="No password needed. Keep the returned token: it is shown only once.",
         request=s.PlayerCreateInput,
-        responses={201: s.PlayerWithToken, **problems(400, 409, 413, 415, 429)},
+        responses={201: s.PlayerWithToken, **problems(
+            400, 409, 413, 415, 429,
+            s409="`name_taken`; `suggestion` is a free name like it (\"Ada 2\"), if any.")},
         examples=[OpenApiExample("named", value={"name": "Ada"}, request_only=True)],
     )
     def post(self, request):
@@ -59,7 +61,10 @@ class MeView(ApiView):
 
     @extend_schema(tags=TAG, operation_id="players_me_update", summary="Change your display name",
                    request=s.PlayerUpdateInput,
-                   responses={200: s.PlayerProfileOutput, **problems(400, 401, 409, 415)})
+                   responses={200: s.PlayerProfileOutput, **problems(
+                       400, 401, 409, 415,
+                       s409="`name_taken`; `suggestion` is a free name like it (\"Ada 2\"), "
+                            "if any.")})
     def patch(self, request):
         data = s.PlayerUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)

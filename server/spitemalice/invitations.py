@@ -96,6 +96,22 @@ def match_invite(*, player, turn_seconds: int, target: int, invitee_id=None,
                                rated=rated, invitee=invitee)
 
 
+_CLOSED = {
+    Match.Reason.EXPIRED: "This invitation has expired: nobody joined it in time.",
+    Match.Reason.CANCELLED: "This invitation was cancelled by the player who made it.",
+    Match.Reason.DECLINED: "This invitation was declined.",
+}
+
+
+def _closed(match: Match) -> InvitationNotFound:
+    """The 404 for an invitation that is over, to someone it was open to: ``reason`` says how
+    it closed (expired, cancelled or declined)."""
+    reason = (Match.Reason.EXPIRED if match.status == Match.Status.WAITING
+              else Match.Reason(match.reason or Match.Reason.CANCELLED))
+    return InvitationNotFound(_CLOSED.get(reason, _CLOSED[Match.Reason.CANCELLED]),
+                              reason=str(reason))
+
+
 def _match_with(code: str):
     normal = code_normalise(code)
     if normal is None:
@@ -111,10 +127,11 @@ def invitation_preview(*, code: str, viewer) -> tuple[Match, bool, str]:
     match = (Match.objects.select_related("player0", "invitee").filter(pk=found).first()
              if found is not None else None)
     now = timezone.now()
-    if (match is None or match.status == Match.Status.CANCELLED or match.is_expired(now)
-            or (match.invitee_id is not None
-                and (viewer is None or match.invitee_id != viewer.pk))):
+    if (match is None or (match.invitee_id is not None
+                          and (viewer is None or match.invitee_id != viewer.pk))):
         raise InvitationNotFound("No invitation with this code is open to you.")
+    if match.status == Match.Status.CANCELLED or match.is_expired(now):
+        raise _closed(match)
     if match.status != Match.Status.WAITING:  # as a join would say
         raise MatchFull("Someone has already joined this match."
                         if viewer is None or match.player1_id != viewer.pk
@@ -155,9 +172,7 @@ def match_join(*, player, code: str) -> Match:
         if match.invitee_id is not None and match.invitee_id != player.pk:
             raise InvitationNotFound("No invitation with this code is open to you.")
         if match.status == Match.Status.CANCELLED or match.is_expired(timezone.now()):
-            raise InvitationNotFound(
-                "This invitation has expired." if match.reason == Match.Reason.EXPIRED
-                or match.status == Match.Status.WAITING else "This invitation was cancelled.")
+            raise _closed(match)
         if match.status != Match.Status.WAITING:
             raise MatchFull("Someone has already joined this match."
                             if match.player1_id != player.pk else "You joined it already.")
@@ -191,7 +206,9 @@ def match_cancel(*, match: Match, game, player) -> Match:
             f"The match is {match.status}: only a match nobody has joined, or one whose "
             "first turns are not both played, can be cancelled"
             + (" (resign instead)." if match.status == Match.Status.PLAYING else "."))
-    _close(match, Match.Reason.CANCELLED, by=match.viewer_seat(player))
+    by = match.viewer_seat(player)
+    # Seat 1 of a waiting match is its invitee's: they said no, which the creator is told.
+    _close(match, Match.Reason.DECLINED if by == 1 else Match.Reason.CANCELLED, by=by)
     return match
 
 

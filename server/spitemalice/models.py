@@ -77,8 +77,9 @@ class Match(models.Model):
         RESIGNED = "resigned", "a seat resigned"
         UNFINISHED = "unfinished", "its daily's date closed before the game ended"
         TIMEOUT = "timeout", "a seat let its turn's deadline pass"
-        CANCELLED = "cancelled", ("its creator cancelled it, or its invitee declined, unjoined; "
-                                  "or a seat left it before the first turns (aborted)")
+        CANCELLED = "cancelled", ("its creator cancelled it, unjoined; or a seat left it "
+                                  "before the first turns (aborted)")
+        DECLINED = "declined", "its invitee declined it, unjoined"
         EXPIRED = "expired", "nobody joined it within the invitation's days"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)

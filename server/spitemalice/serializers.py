@@ -212,7 +212,8 @@ class MatchOutput(serializers.Serializer):
         choices=Match.Reason.values, allow_null=True,
         help_text="How it ended: target, tied, resigned, unfinished (a daily whose date "
                   "closed), timeout (the seat to play let its deadline pass), cancelled "
-                  "(before anyone joined) or expired (nobody joined in time). An aborted "
+                  "(by its maker before anyone joined), declined (by its invitee) or expired "
+                  "(nobody joined in time). An aborted "
                   "match's reason is how a seat left it: resigned, timeout or cancelled.")
     event = serializers.IntegerField(help_text="The latest event's number.")
     rated = serializers.BooleanField(
@@ -238,6 +239,12 @@ class MatchOutput(serializers.Serializer):
     invitee = PlayerRef(allow_null=True, help_text="The league mate invited directly, if any.")
     rematch = serializers.UUIDField(allow_null=True,
                                     help_text="The rematch offered after this match, if any.")
+    rematch_status = serializers.ChoiceField(
+        choices=["waiting", "playing", "finished", "aborted", "cancelled", "declined",
+                 "expired"], allow_null=True,
+        help_text="Where the rematch offered stands: its status, except that an invitation "
+                  "that closed unjoined says how (cancelled by its maker, declined by its "
+                  "invitee, or expired). Null without a rematch.")
     rematch_of = serializers.UUIDField(allow_null=True,
                                        help_text="The match this one is the rematch of.")
     game = GameViewOutput(allow_null=True)

@@ -163,13 +163,25 @@ def _player(player) -> dict[str, str] | None:
     return None if player is None else {"id": str(player.pk), "name": player.name}
 
 
-def _rematch_id(match: Match) -> str | None:
+def _rematch(match: Match) -> Match | None:
     if match.mode != Match.Mode.FRIEND or not match.is_over:
         return None
     try:
-        return str(match.rematch.pk)
+        return match.rematch
     except Match.rematch.RelatedObjectDoesNotExist:
         return None
+
+
+def _rematch_status(rematch: Match | None) -> str | None:
+    """Where the rematch offered stands: its status, but a closed invitation says how it
+    closed (cancelled, declined or expired)."""
+    if rematch is None:
+        return None
+    if rematch.status == Match.Status.CANCELLED:
+        return rematch.reason or Match.Reason.CANCELLED
+    if rematch.status == Match.Status.WAITING and rematch.is_expired(timezone.now()):
+        return Match.Reason.EXPIRED
+    return rematch.status
 
 
 def _connected(match: Match) -> list[bool]:
@@ -196,6 +208,7 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
     players = (match.player0, match.player1)
     connected = _connected(match)
     waiting = match.status == Match.Status.WAITING
+    rematch = _rematch(match)
     return {
         "id": str(match.pk),
         "mode": match.mode,
@@ -224,7 +237,8 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
                     "expires_at": iso_datetime(match.invite_expires_at)}
                    if waiting and match.invite_code else None),
         "invitee": _player(match.invitee) if match.invitee_id else None,
-        "rematch": _rematch_id(match),
+        "rematch": str(rematch.pk) if rematch is not None else None,
+        "rematch_status": _rematch_status(rematch),
         "rematch_of": str(match.rematch_of_id) if match.rematch_of_id else None,
         "game": (game_view(game, engine, seat, match_over=match.is_over)
                  if game is not None else None),

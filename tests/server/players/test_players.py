@@ -186,3 +186,23 @@ def test_token_lookup_matches_the_orm(make_player):
         assert getattr(fast.player, field.attname) == getattr(portable.player, field.attname)
     assert _token_with_player(hash_token("nope")) is None
     assert _token_with_player_orm(hash_token("nope")) is None
+
+
+def test_a_taken_name_comes_back_with_a_free_one_like_it(make_player):
+    make_player("Ada")
+    make_player("ADA 2")  # the first variant is taken too, as the names are compared
+    _, other = make_player()
+    taken = other.patch("players/me", {"name": "ada"})
+    assert_problem(taken, 409, "name_taken")
+    assert taken.json()["suggestion"] == "ada 3"
+    assert other.patch("players/me", {"name": "ada 3"}).status_code == 200
+    created = other.post("players", {"name": "Ada"})
+    assert_problem(created, 409, "name_taken")
+    assert created.json()["suggestion"] == "Ada 4"
+
+
+def test_a_suggestion_for_a_long_name_stays_within_the_length(make_player):
+    make_player("A" * 24)
+    _, other = make_player()
+    taken = other.patch("players/me", {"name": "a" * 24})
+    assert taken.json()["suggestion"] == "a" * 22 + " 2"

@@ -374,8 +374,27 @@ def test_the_invitee_may_decline(make_player):
     response = bob.post(url(match, "/cancel"))
 
     assert response.status_code == 200 and response.json()["status"] == "cancelled"
+    assert ada.get(url(match)).json()["reason"] == "declined"  # the inviter is told so
     event = ada.get(url(match, "/events")).json()["events"][0]
-    assert (event["kind"], event["by"]) == ("cancelled", 1)
+    assert (event["kind"], event["reason"], event["by"]) == ("cancelled", "declined", 1)
+    for refused in (bob.get(f"spite-malice/invitations/{match['invite']['code']}"),
+                    join(bob, match["invite"]["code"])):
+        assert_problem(refused, 404, "not_found")
+        assert refused.json()["reason"] == "declined"
+
+
+def test_a_cancelled_invitation_says_so_to_whoever_opens_it(make_player):
+    _, ada = make_player()
+    _, bob = make_player()
+    match = invite(ada)
+    ada.post(url(match, "/cancel"))
+    for refused in (bob.get(f"spite-malice/invitations/{match['invite']['code']}"),
+                    join(bob, match["invite"]["code"])):
+        assert_problem(refused, 404, "not_found")
+        assert refused.json()["reason"] == "cancelled"
+    unknown = bob.get("spite-malice/invitations/ZZZZZZZZ")
+    assert_problem(unknown, 404, "not_found")
+    assert "reason" not in unknown.json()
 
 
 def test_only_a_league_mate_may_be_invited_directly(make_player):
@@ -405,11 +424,23 @@ def test_a_rematch_invites_the_opponent_with_the_same_settings(make_player):
     assert rematch["seats"][0]["player"] == old["seats"][1]["player"]  # who asked
     assert rematch["invitee"] == old["seats"][0]["player"]
     for seat in (0, 1):
-        assert apis[seat].get(url(old)).json()["rematch"] == rematch["id"]
+        after = apis[seat].get(url(old)).json()
+        assert (after["rematch"], after["rematch_status"]) == (rematch["id"], "waiting")
     assert apis[0].get(MATCHES).json()["results"][0]["id"] == rematch["id"]
     assert_problem(apis[0].post(url(old, "/rematch")), 409, "rematch_unavailable")
     joined = join(apis[0], rematch["invite"]["code"])
     assert joined.status_code == 200 and joined.json()["you"] == 1
+
+
+def test_a_declined_rematch_is_said_so_on_the_finished_match(make_player):
+    apis, views = pair(make_player, first_turns=True)
+    old = views[0]
+    assert apis[0].post(url(old, "/resign")).status_code == 200
+    rematch = apis[1].post(url(old, "/rematch")).json()
+    assert apis[0].post(url(rematch, "/cancel")).status_code == 200  # the invitee says no
+    for seat in (0, 1):
+        assert apis[seat].get(url(old)).json()["rematch_status"] == "declined"
+    assert apis[1].get(url(rematch)).json()["reason"] == "declined"
 
 
 def test_no_rematch_of_a_match_being_played_or_against_the_bot(make_player):
