@@ -133,14 +133,24 @@ def test_cancelling_an_invitation_and_the_join_screens_refusals(open_page):
     ada.goto("/#/spite-malice")
     waiting = ada.locator("#sm-active li[data-state=waiting]")
     expect(waiting).to_contain_text("Waiting for a friend to join")
+    # Cancelling asks first; "Keep it" keeps it.
     waiting.locator("[data-action=cancel]").click()
+    expect(waiting.locator(".sm-confirm")).to_contain_text(
+        "Cancel this invitation? Its link will stop working."
+    )
+    waiting.locator("[data-confirm=keep]").click()
+    expect(waiting.locator(".sm-confirm")).to_have_count(0)
+    me_matches = ApiPlayer(token=token_of(ada)).client.get("/api/v1/spite-malice/matches")
+    assert [m["status"] for m in me_matches.json()["results"]] == ["waiting"]
+    waiting.locator("[data-action=cancel]").click()
+    waiting.locator("[data-confirm=yes]").click()
     expect(ada.locator("#toast")).to_have_text("Invitation cancelled.")
     expect(ada.locator("#sm-active li[data-state=waiting]")).to_have_count(0)
 
-    # Refused up front: no name asked for, no Join offered.
+    # Refused up front, saying it was cancelled: no name asked for, no Join offered.
     bo = open_page(f"/#/spite-malice/join/{code}")
     expect(bo.locator("#sm-join-problem")).to_have_text(
-        "This invitation does not exist or has lapsed. Ask your friend for a new link."
+        "Your friend cancelled this invitation. Ask them for a new link."
     )
     expect(bo.locator("#sm-join")).to_have_count(0)
 
@@ -359,7 +369,9 @@ def test_an_invitation_nobody_joined_lapses(open_page):
     )
     bo = open_page(None)
     bo.goto(link)
-    expect(bo.locator("#sm-join-problem")).to_contain_text("does not exist or has lapsed")
+    expect(bo.locator("#sm-join-problem")).to_have_text(
+        "This invitation lapsed: nobody joined it in time. Ask your friend for a new link."
+    )
 
 
 def test_the_home_page_follows_todays_daily(open_page):
@@ -414,7 +426,9 @@ def test_a_casual_invitation_says_it_is_unrated_before_it_is_accepted(open_page)
     bo = open_page(None)
     bo.goto(ada.locator("#sm-invite-link").input_value())
     expect(bo.locator("#sm-join-heading + .lead")).to_contain_text("Ada invites you to a match")
-    expect(bo.locator("#sm-join-settings")).to_have_text("1 hour a turn · 50 points")
+    expect(bo.locator("#sm-term-clock")).to_have_text("1 hour a turn")
+    expect(bo.locator("#sm-term-length")).to_have_text("50 points")
+    expect(bo.locator("#sm-term-rating")).to_have_text("Unrated")
     expect(bo.locator("#sm-join-rated")).to_have_text(
         "Casual, unrated: the result changes nobody's rating."
     )
@@ -522,3 +536,66 @@ def test_the_table_shows_the_abort_as_it_happens(open_page):
     expect(ada.locator(".sm-status")).to_have_text("The match was aborted")
     expect(ada.locator("#announcer")).to_contain_text(
         "The match is aborted. Bo called the match off")
+
+
+def test_the_join_screen_names_the_invitations_terms(open_page):
+    ada = open_page()
+    signed_in(ada, "Ada")
+    link = invitation(ada, clock="1 minute", length="Single game")
+    bo = open_page(None)
+    bo.goto(link)
+    terms = bo.locator("#sm-join-terms")
+    expect(terms.locator("dt")).to_have_text(["Invited by", "Turn clock", "Length", "Rating"])
+    expect(terms.locator("dd")).to_have_text(["Ada", "1 minute a turn", "Single game", "Unrated"])
+    # Above the name and the Join button, where it is read first.
+    above = bo.evaluate("""() => document.querySelector('#sm-join-terms')
+        .compareDocumentPosition(document.querySelector('#sm-join-form'))
+        & Node.DOCUMENT_POSITION_FOLLOWING""")
+    assert above
+
+
+def test_a_guest_whose_name_is_taken_joins_with_the_free_one_offered(open_page):
+    ada = open_page()
+    signed_in(ada, "Ada")
+    ApiPlayer(name="Bo")  # someone has the name already
+    link = invitation(ada)
+    guest = open_page(None)
+    guest.goto(link)
+    guest.get_by_label("Your name").fill("bo")
+    guest.locator("#sm-join").click()
+    offer = guest.locator("#sm-join-problem [data-code=name_taken]")
+    expect(offer).to_contain_text("Another player already has the name bo.")
+    expect(guest.locator("#sm-join-suggestion")).to_have_text("Join as bo 2")
+    guest.locator("#sm-join-suggestion").click()  # one tap: the name, then the join
+    expect(guest).to_have_url(MATCH_ROUTE)
+    me = ApiPlayer(token=token_of(guest)).client.get("/api/v1/players/me").json()
+    assert me["name"] == "bo 2"
+    expect(ada).to_have_url(guest.url)
+
+
+def test_a_declined_invitation_and_rematch_are_shown_declined(open_page):
+    ada = open_page()
+    me = signed_in(ada, "Ada")
+    bo = ApiPlayer(name="Bo")
+    match = me.post(
+        "spite-malice/matches", {"opponent": "friend", "turn_seconds": 3600, "target": 1}
+    )
+    bo.post("spite-malice/matches/join", {"code": match["invite"]["code"]})
+    first_turns_played(match["id"], me, bo)
+    assert bo.client.post(f"/api/v1/spite-malice/matches/{match['id']}/resign").status_code == 200
+    offered = me.client.post(f"/api/v1/spite-malice/matches/{match['id']}/rematch")
+    assert offered.status_code == 201, offered.content
+    rematch = offered.json()
+    ada.goto("/#/spite-malice")
+    finished = ada.locator(f'#sm-finished li[data-match="{match["id"]}"]')
+    expect(finished.locator("[data-rematch]")).to_have_text("Rematch offered")
+
+    declined = bo.client.post(f"/api/v1/spite-malice/matches/{rematch['id']}/cancel")
+    assert declined.status_code == 200, declined.content
+    ada.reload()
+    expect(finished.locator("[data-rematch]")).to_have_text("Rematch declined")
+    expect(ada.locator(f'li[data-match="{rematch["id"]}"] .sm-match-state')).to_have_text(
+        "Declined by Bo"
+    )
+    ada.goto(f"/#/spite-malice/invite/{rematch['id']}")
+    expect(ada.locator("#sm-invite-over")).to_have_text("Bo declined this invitation.")

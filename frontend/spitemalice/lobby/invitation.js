@@ -14,6 +14,7 @@ import { form } from "../../components/form.js";
 import { needsName, playerNameField, saveName } from "../../components/player-name.js";
 import { toast } from "../../components/toast.js";
 import { opponent } from "./model.js";
+import { confirmFirst } from "./confirm.js";
 import { ratedSentence } from "./rated.js";
 import { clockName, lengthName } from "./words.js";
 
@@ -56,16 +57,16 @@ async function invitePage(root, route, { signal }) {
   share?.addEventListener("click", () => navigator.share(shareData).catch(() => null));
   const cancel = h("button", { type: "button", class: "button danger", id: "sm-invite-cancel" }, t("sm.invite.cancel"));
   const problems = h("div");
-  cancel.addEventListener("click", async () => {
-    cancel.disabled = true;
+  confirmFirst(cancel, { question: t("sm.confirm.cancel_question"), yes: t("sm.confirm.yes_cancel") }, async () => {
     try {
       await api.smCancel(id);
-      toast(t("sm.invite.cancelled"));
-      navigate("/spite-malice");
     } catch (error) {
-      cancel.disabled = false;
       replace(problems, problemView(error));
+      return false;
     }
+    toast(t("sm.invite.cancelled"));
+    navigate("/spite-malice");
+    return true;
   });
 
   replace(root, page("sm-invite-heading",
@@ -105,15 +106,46 @@ function settled(root, match) {
   if (match.status !== "cancelled") return redirect(`/spite-malice/match/${match.id}`);
   replace(root, page("sm-invite-heading", back(),
     h("h1", { id: "sm-invite-heading" }, t("sm.invite.title")),
-    h("p", { class: "lead", id: "sm-invite-over" }, t(match.reason === "expired" ? "sm.invite.expired" : "sm.invite.was_cancelled")),
+    h("p", { class: "lead", id: "sm-invite-over" }, match.reason === "declined"
+      ? t("sm.invite.was_declined", { name: opponent(match)?.name ?? "" })
+      : t(match.reason === "expired" ? "sm.invite.expired" : "sm.invite.was_cancelled")),
     h("div", { class: "actions" }, h("a", { class: "button primary", href: "#/spite-malice/friend" }, t("sm.invite.new")))));
 }
 
 const JOIN_PROBLEMS = { not_found: "sm.join.unknown", invitation_not_found: "sm.join.unknown", match_full: "sm.join.full", own_match: "sm.join.own" };
+// An invitation that was open to you and has closed: the 404's `reason` says how.
+const CLOSED = { cancelled: "sm.join.cancelled", declined: "sm.join.was_declined", expired: "sm.join.expired" };
 
 /** Why a join would be refused, as the join screen says it: null for a problem it does not
  *  know (a lost answer), which the Join button then meets again. */
-const joinRefusal = (error) => JOIN_PROBLEMS[error.code] ?? (error.status === 404 ? "sm.join.unknown" : null);
+const joinRefusal = (error) => (error.status === 404 && CLOSED[error.body?.reason])
+  || (JOIN_PROBLEMS[error.code] ?? (error.status === 404 ? "sm.join.unknown" : null));
+
+/** The invitation's terms, each named: who invites, the turn clock, the length, and whether
+ *  it is rated (the sentence below says why not). */
+function terms(about, from) {
+  const term = (key, value, id) => value ? [h("dt", {}, t(key)), h("dd", { id }, value)] : null;
+  const rated = typeof about.rated === "boolean" ? t(about.rated ? "sm.rated.tag_rated" : "sm.rated.tag_unrated") : null;
+  return h("dl", { class: "sm-terms", id: "sm-join-terms" },
+    term("sm.join.term_from", from, "sm-term-from"),
+    term("sm.join.term_clock", about.turn_seconds ? t("sm.invite.clock", { clock: clockName(about.turn_seconds) }) : null, "sm-term-clock"),
+    term("sm.join.term_length", lengthName(about.target), "sm-term-length"),
+    term("sm.join.term_rating", rated, "sm-term-rating"));
+}
+
+/** A name someone else has, and the free one the server found like it: one tap takes it
+ *  and goes on joining. */
+function nameOffer(joinForm, error, name) {
+  const suggestion = error.body?.suggestion;
+  const take = suggestion ? h("button", { type: "button", class: "button primary", id: "sm-join-suggestion", dataset: { name: suggestion } }, t("sm.join.use_name", { name: suggestion })) : null;
+  take?.addEventListener("click", () => {
+    joinForm.querySelector("input[name=player_name]").value = suggestion;
+    joinForm.requestSubmit();
+  });
+  return h("div", { class: "problem sm-name-offer", role: "alert", dataset: { code: error.code } },
+    h("p", { class: "problem-text" }, t("sm.join.name_taken", { name })),
+    take ? h("div", { class: "actions" }, take) : null);
+}
 
 /** The invitation before joining (GET /invitations/{code}), or {refused: key} where no join
  *  would succeed (no open invitation has the code); null where the server could not say. */
@@ -145,8 +177,15 @@ async function joinPage(root, route, { signal }) {
     fields: askName ? playerNameField({ label: t("sm.join.your_name"), hint: t("sm.join.your_name_hint") }) : [],
     submit: t("sm.join.button"),
     action: async (values) => {
-      await saveName(values);
       replace(problems);
+      try {
+        await saveName(values);
+      } catch (error) {
+        if (error.code !== "name_taken") throw error;
+        replace(problems, nameOffer(joinForm, error, values.player_name.trim()));
+        problems.querySelector("button")?.focus();
+        return;
+      }
       try {
         const match = await api.smJoin(code);
         redirect(`/spite-malice/match/${match.id}`);
@@ -177,7 +216,7 @@ async function joinPage(root, route, { signal }) {
   replace(root, card(page("sm-join-heading",
     h("h1", { id: "sm-join-heading" }, t("sm.join.title")),
     h("p", { class: "lead" }, from ? t("sm.join.from", { name: from }) : t("sm.join.text")),
-    about ? h("p", { class: "sm-settings", id: "sm-join-settings" }, settings(about)) : null,
+    about ? terms(about, from) : null,
     // As the server would rate it if you joined now: your account and the pair's matches today.
     about ? ratedLine(about, { id: "sm-join-rated" }) : null,
     h("p", { class: "subtle" }, t("sm.invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),

@@ -10,11 +10,15 @@ import { navigate } from "../../lib/router.js";
 import { current, t } from "../../i18n.js";
 import { toast } from "../../components/toast.js";
 import { abortedLine, canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
+import { confirmFirst } from "./confirm.js";
 import { ratedTag } from "./rated.js";
 import { matchHref } from "./turns.js";
 import { clockName, lengthName, levelName } from "./words.js";
 
 const PAGE = 50;
+// What a finished match says of the rematch offered after it, by its rematch_status: while it
+// waits, and once its invitee said no; one being played or over is in the list itself.
+const REMATCH_LINES = { waiting: "sm.list.rematch_offered", declined: "sm.list.rematch_declined" };
 
 /** "2:05:09 left", or "1 d 04:10:00 left": a turn's clock as it runs down. */
 export function timeLeft(deadline, now = Date.now()) {
@@ -37,7 +41,9 @@ function stateLine(match, state) {
     case "their_turn": return opponent(match)?.bot ? t("sm.list.computer_turn") : t("sm.list.their_turn", { name });
     case "waiting": return name ? t("sm.list.waiting_for", { name }) : t("sm.list.waiting");
     case "invited": return t("sm.list.invited", { name });
-    case "cancelled": return t(match.reason === "expired" ? "sm.list.expired" : "sm.list.cancelled");
+    case "cancelled":
+      if (match.reason === "declined") return match.you === 1 ? t("sm.list.you_declined") : t("sm.list.declined", { name });
+      return t(match.reason === "expired" ? "sm.list.expired" : "sm.list.cancelled");
     case "aborted": return t(abortedLine(match));
     case "won": case "lost": return ["timeout", "resigned"].includes(match.reason) ? t(`sm.list.${state}_${match.reason}`, { name }) : t(`sm.list.${state}`);
     default: return t(`sm.list.${state}`);
@@ -77,7 +83,19 @@ function matchItem(match, { again }) {
   const actions = [];
   if (state === "waiting") {
     actions.push(h("a", { class: "button", href: `#/spite-malice/invite/${match.id}`, dataset: { action: "invitation" } }, t("sm.list.invitation")));
-    actions.push(act(t("sm.invite.cancel"), "cancel", async () => { await api.smCancel(match.id); toast(t("sm.invite.cancelled")); again(); }, "button danger"));
+    const cancel = h("button", { type: "button", class: "button danger", dataset: { action: "cancel" } }, t("sm.invite.cancel"));
+    confirmFirst(cancel, { question: t("sm.confirm.cancel_question"), yes: t("sm.confirm.yes_cancel") }, async () => {
+      try {
+        await api.smCancel(match.id);
+      } catch (error) {
+        replace(problems, problemView(error));
+        return false;
+      }
+      toast(t("sm.invite.cancelled"));
+      again();
+      return true;
+    });
+    actions.push(cancel);
   } else if (state === "invited") {
     actions.push(h("a", { class: "button primary", href: `#/spite-malice/join/${match.invite?.code ?? ""}`, dataset: { action: "join" } }, t("sm.join.button")));
     actions.push(act(t("sm.join.decline"), "decline", async () => { await api.smCancel(match.id); toast(t("sm.join.declined")); again(); }));
@@ -90,8 +108,8 @@ function matchItem(match, { again }) {
       const rematch = await api.smRematch(match.id);
       navigate(`/spite-malice/invite/${rematch.id}`);
     }));
-  } else if (match.rematch) {
-    actions.push(h("span", { class: "subtle" }, t("sm.list.rematch_offered")));
+  } else if (REMATCH_LINES[match.rematch_status]) {
+    actions.push(h("span", { class: "subtle", dataset: { rematch: match.rematch_status } }, t(REMATCH_LINES[match.rematch_status])));
   }
   return h("li", { class: ["sm-match", `sm-state-${state}`], dataset: { match: match.id, state } },
     h("p", { class: "sm-match-state" }, h("strong", {}, stateLine(match, state)),
