@@ -56,7 +56,7 @@ export function markSection(section, container = document.getElementById("site-h
   revealCurrent(container);
 }
 
-/** On a phone the nav is one row that scrolls sideways: keep the current screen in sight. */
+/** Where the nav is one row that overflows (it wraps on a phone): keep the current screen in sight. */
 function revealCurrent(container) {
   const link = container?.querySelector('.site-nav a[aria-current="page"]');
   const list = link?.closest("ul");

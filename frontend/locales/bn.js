@@ -404,7 +404,7 @@ export default {
   "archive.played_playing": "আপনি এটি খেলছেন",
   "leagues.your_name": "লিগের তালিকায় আপনার নাম",
   "leagues.your_name_hint": "বন্ধুরা আপনার স্কোরের পাশে এই নাম দেখবেন। পরে প্রোফাইলে বদলাতে পারবেন।",
-  "nav.matches": "ম্যাচ",
+  "nav.matches": "হিংসা ও বিদ্বেষ",
   "smhome.title": "হিংসা ও বিদ্বেষ",
   "smhome.intro": "দুজন খেলোয়াড়ের দৌড়: কে আগে নিজের পে-অফ গাদা খালি করতে পারে।",
   "smhome.daily": "আজকের খেলা খেলুন",

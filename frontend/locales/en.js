@@ -405,7 +405,7 @@ export default {
   "archive.played_playing": "You are playing it",
   "leagues.your_name": "Your name on the league's boards",
   "leagues.your_name_hint": "Your friends see this name beside your scores. You can change it later in your profile.",
-  "nav.matches": "Matches",
+  "nav.matches": "Spite & Malice",
   "smhome.title": "Spite & Malice",
   "smhome.intro": "Two players race to empty their pay-off piles.",
   "smhome.daily": "Play today's daily",

@@ -12,7 +12,6 @@ import { h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { loadStylesheet } from "../lib/stylesheet.js";
 import { t } from "../i18n.js";
-import { markSection } from "../components/header.js";
 import { loadTableStrings } from "./i18n.js";
 import { follow } from "./live.js";
 import { matchController } from "./match-controller.js";
@@ -35,8 +34,6 @@ export default async function show(main, route, { signal }) {
     return;
   }
   if (signal.aborted) return;
-  // A daily is today's game; any other match is among your matches.
-  markSection(match.mode === "daily" ? "today" : "matches");
   if (match.status === "waiting") {
     match = await waitForJoin(main, match, { signal });
     if (!match || signal.aborted) return;

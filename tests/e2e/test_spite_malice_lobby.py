@@ -599,3 +599,26 @@ def test_a_declined_invitation_and_rematch_are_shown_declined(open_page):
     )
     ada.goto(f"/#/spite-malice/invite/{rematch['id']}")
     expect(ada.locator("#sm-invite-over")).to_have_text("Bo declined this invitation.")
+
+
+def test_the_phone_header_shows_every_section_and_spite_malice_above_the_fold(open_page):
+    page = open_page(viewport={"width": 390, "height": 844})
+    links = page.locator(".site-nav a")
+    expect(links).to_have_count(8)
+    width = page.evaluate("window.innerWidth")
+    for box in (links.nth(i).bounding_box() for i in range(8)):
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box  # none cut off
+    entry = page.locator(".site-nav a[data-section=matches]")
+    expect(entry).to_have_text("Spite & Malice")
+    assert entry.bounding_box()["y"] + entry.bounding_box()["height"] <= 844  # above the fold
+
+
+def test_spite_malices_daily_is_under_its_own_section(open_page):
+    page = open_page()
+    signed_in(page, "Ada")
+    page.goto("/#/spite-malice/daily")
+    expect(page).to_have_url(MATCH_ROUTE)
+    page.locator(".sm-table").wait_for()
+    expect(page.locator('.site-nav a[aria-current="page"]')).to_have_attribute(
+        "data-section", "matches"
+    )
