@@ -17,11 +17,18 @@ export function boardSpan(board) {
 }
 
 /** Where you stand: your rank and share of players behind you, or why you have no rank. */
-export function standingLine(standing, { claimed = false } = {}) {
+export function standingLine(standing, { claimed = false, players = null } = {}) {
   if (!standing) return null;
   // Played, but not counted here: a global board ranks only trusted accounts' dailies.
   // A saved account is not told to save itself: only that its next dailies will rank.
-  if (standing.ranked === false) return h("p", { class: "standing-line subtle", id: "standing" }, t(claimed ? "boards.unranked_claimed" : "boards.unranked"));
+  const why = t(claimed ? "boards.unranked_claimed" : "boards.unranked");
+  if (standing.ranked === false && standing.would_rank && players !== null) {
+    // An unranked win on a day's board: where it would stand first, then why it is not listed.
+    return h("div", { class: "standing-line", id: "standing", dataset: { wouldRank: String(standing.would_rank) } },
+      h("p", { class: "rank-would" }, players ? t("result.would_rank", { rank: standing.would_rank, n: players }) : t("result.would_lead")),
+      h("p", { class: "subtle" }, why));
+  }
+  if (standing.ranked === false) return h("p", { class: "standing-line subtle", id: "standing" }, why);
   if (standing.rank) {
     const parts = [t("boards.your_rank", { rank: standing.rank })];
     if (standing.better_than_percent) {

@@ -622,3 +622,25 @@ def test_spite_malices_daily_is_under_its_own_section(open_page):
     expect(page.locator('.site-nav a[aria-current="page"]')).to_have_attribute(
         "data-section", "matches"
     )
+
+
+def test_an_unranked_win_is_shown_where_it_would_stand_on_the_day_board(open_page):
+    """The board's own answer for a guest's won daily (its standing: ranked false, would_rank,
+    as the shared boards give it) drawn as the day board draws it."""
+    import json
+
+    page = open_page(None)
+    board = {"period": "day", "date": "2026-12-02", "number": 3, "players": 4, "winners": 3,
+             "distribution": {}, "entries": [], "me": None, "next": None,
+             "standing": {"status": "won", "ranked": False, "would_rank": 2,
+                          "would_better_than_percent": 50}}
+    page.route(re.compile(r".*/api/v1/spite-malice/daily/[0-9-]+/leaderboard.*"),
+               lambda route: route.fulfill(status=200, content_type="application/json",
+                                           body=json.dumps(board)))
+    page.goto("/#/boards/spite-malice")
+    standing = page.locator("#standing")
+    expect(standing).to_have_attribute("data-would-rank", "2")
+    expect(standing.locator(".rank-would")).to_have_text(
+        "Among today's ranked players, your score would be rank 2 of 4."
+    )
+    expect(standing).to_contain_text("You are not on the global board")

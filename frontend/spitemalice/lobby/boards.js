@@ -40,7 +40,7 @@ async function dayBoard(body, { around, signal }) {
   replace(body,
     h("p", { class: "board-span" }, boardSpan(board)),
     h("p", { class: "subtle" }, t("boards.counts", { n: board.players, winners: board.winners })),
-    standingLine(board.standing),
+    standingLine(board.standing, { players: board.players }),
     table,
     moreButton(board.next, (page) => table.querySelector("tbody")?.append(
       ...leaderboardTable(page.entries, { me: board.me, period: "day" }).querySelectorAll("tbody tr"))),
