@@ -99,6 +99,18 @@ def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
     guest.locator("#sm-join-form input[name=player_name]").wait_for()
     guest.locator("#sm-join-rated").wait_for()
     shoot_checked(shoot, guest, f"lobby-{name}-join-guest")
+    # A name someone has: the free one offered in its place.
+    guest.locator("#sm-join-form input[name=player_name]").fill("Bo")
+    guest.locator("#sm-join").click()
+    guest.locator("#sm-join-suggestion").wait_for()
+    shoot_checked(shoot, guest, f"lobby-{name}-join-name-taken")
+
+    # Cancelling asks first.
+    page.goto("/#/spite-malice")
+    settle(page, "#sm-active li[data-state=waiting]")
+    page.locator("#sm-active li[data-state=waiting] [data-action=cancel]").first.click()
+    page.locator(".sm-confirm").wait_for()
+    shoot_checked(shoot, page, f"lobby-{name}-cancel-confirm", full_page=False)
 
     page.goto("/#/spite-malice/tutorial")
     page.locator("#sm-tutorial-next").click()

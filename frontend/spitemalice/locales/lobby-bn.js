@@ -198,7 +198,7 @@ export default {
   "sm.stats.best_daily": "সেরা দৈনিক খেলা: {date}-এর #{number}, {n} পয়েন্টে জয়",
   "sm.stats.distribution": "পয়েন্ট অনুযায়ী আপনার জেতা দৈনিক খেলা",
   "sm.join.term_from": "আমন্ত্রণ জানিয়েছেন",
-  "sm.join.term_clock": "প্রতি চালের সময়",
+  "sm.join.term_clock": "প্রতি পালার সময়",
   "sm.join.term_length": "দৈর্ঘ্য",
   "sm.join.term_rating": "রেটিং",
   "sm.join.name_taken": "{name} নামটি অন্য এক খেলোয়াড়ের আছে।",
