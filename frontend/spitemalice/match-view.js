@@ -220,7 +220,7 @@ export function matchView(controller) {
     return target.getBoundingClientRect();
   }
 
-  /** A result just added is where the player looks: scrolled to, focused and said. */
+  /** A result just added is where the player looks: scrolled to and focused. */
   function bringIntoView(box, { live }) {
     // "Play again" stays first, above the newest result.
     const again = results.querySelector(".sm-again");
@@ -229,8 +229,8 @@ export function matchView(controller) {
     const title = box.querySelector("h2");
     title?.setAttribute("tabindex", "-1");
     results.scrollIntoView({ block: "start" });
+    // Focused, so a screen reader reads it; its event was already said in the live region.
     title?.focus({ preventScroll: true });
-    announce(title?.textContent ?? "");
   }
 
   /** A match of several games says how it ended, above its last game's result. */
