@@ -137,7 +137,8 @@ function middle(view, { chosen, targets, moved }) {
 /** At or below this many cards in the stock the table warns that an empty one ties the game. */
 export const STOCK_LOW = 12;
 
-const rankFace = (code) => (code === "T" ? "10" : code);
+// A number rank goes to t() as a number, so each language writes it in its own digits.
+const rankFace = (code) => (code === "T" ? 10 : /^[2-9]$/.test(code) ? Number(code) : code);
 
 function hand(view, { chosen, sources }) {
   const seen = new Set();

@@ -60,6 +60,19 @@ def test_play_the_computer_starts_a_match_and_lands_on_its_table(open_page):
         "href", f"#/spite-malice/match/{match_id}"
     )
 
+    # Left aside, it can be abandoned from the list, after a question.
+    item.locator("[data-action=abandon]").click()
+    expect(item.locator(".sm-confirm")).to_contain_text("the computer wins it")
+    item.locator("[data-confirm=keep]").click()
+    assert me.client.get(f"/api/v1/spite-malice/matches/{match_id}").json()["status"] == "playing"
+    item.locator("[data-action=abandon]").click()
+    item.locator("[data-confirm=yes]").click()
+    finished = page.locator(f'#sm-finished li[data-match="{match_id}"]')
+    expect(finished).to_be_visible()
+    expect(page.locator(f'#sm-active li[data-match="{match_id}"]')).to_have_count(0)
+    ended = me.client.get(f"/api/v1/spite-malice/matches/{match_id}").json()
+    assert (ended["status"], ended["reason"], ended["winner"]) == ("finished", "resigned", 1)
+
 
 def join(page, name: str) -> None:
     """Joins from the join screen, giving a name first when the screen asks for one."""

@@ -103,6 +103,22 @@ function matchItem(match, { again }) {
     actions.push(h("a", { class: ["button", state === "your_turn" ? "primary" : null], href: matchHref(match), dataset: { action: "open" } },
       t(state === "your_turn" ? "sm.list.play" : "sm.list.open")));
   }
+  if (match.mode === "bot" && match.status === "playing") {
+    // A match against the computer left aside need not stay "Your turn" for ever.
+    const abandon = h("button", { type: "button", class: "button danger", dataset: { action: "abandon" } }, t("sm.list.abandon"));
+    confirmFirst(abandon, { question: t("sm.confirm.abandon_question"), yes: t("sm.confirm.yes_abandon") }, async () => {
+      try {
+        await api.smResign(match.id);
+      } catch (error) {
+        replace(problems, problemView(error));
+        return false;
+      }
+      toast(t("sm.list.abandoned"));
+      again();
+      return true;
+    });
+    actions.push(abandon);
+  }
   if (canRematch(match)) {
     actions.push(act(t("sm.list.rematch"), "rematch", async () => {
       const rematch = await api.smRematch(match.id);
