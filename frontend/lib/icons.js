@@ -7,12 +7,14 @@ const SVG = "http://www.w3.org/2000/svg";
 
 // 16 × 16 drawings: [element, attributes] pairs.
 const DRAWINGS = {
-  first: [["rect", { x: 2, y: 3, width: 2, height: 10 }], ["path", { d: "M14 3v10L5 8z" }]],
-  previous: [["path", { d: "M12 3v10L3 8z" }]],
-  play: [["path", { d: "M4 2.5v11L13.5 8z" }]],
+  // Stepping is a chevron, playing a solid triangle, so ▶ and "next" never look alike;
+  // the ends are a chevron against a bar.
+  first: [["rect", { x: 2.5, y: 3, width: 2, height: 10 }], ["path", { d: "M12.4 3.4L11 2 5 8l6 6 1.4-1.4L7.8 8z" }]],
+  previous: [["path", { d: "M11.4 3.4L10 2 4 8l6 6 1.4-1.4L6.8 8z" }]],
+  play: [["path", { d: "M3.5 2v12L14 8z" }]],
   pause: [["rect", { x: 3.5, y: 3, width: 3, height: 10 }], ["rect", { x: 9.5, y: 3, width: 3, height: 10 }]],
-  next: [["path", { d: "M4 3v10l9-5z" }]],
-  last: [["path", { d: "M2 3v10l9-5z" }], ["rect", { x: 12, y: 3, width: 2, height: 10 }]],
+  next: [["path", { d: "M4.6 3.4L6 2l6 6-6 6-1.4-1.4L9.2 8z" }]],
+  last: [["path", { d: "M3.6 3.4L5 2l6 6-6 6-1.4-1.4L8.2 8z" }], ["rect", { x: 11.5, y: 3, width: 2, height: 10 }]],
   bot: [["rect", { x: 2.5, y: 5, width: 11, height: 8.5, rx: 2 }], ["rect", { x: 7.25, y: 1.5, width: 1.5, height: 3.5 }],
     ["circle", { cx: 6, cy: 9, r: 1.3, class: "icon-cut" }], ["circle", { cx: 10, cy: 9, r: 1.3, class: "icon-cut" }]],
   you: [["circle", { cx: 8, cy: 5, r: 3 }], ["path", { d: "M2.5 14.5c0-3.3 2.5-5.5 5.5-5.5s5.5 2.2 5.5 5.5z" }]],
@@ -44,3 +46,6 @@ export function icon(name, { className = "" } = {}) {
 }
 
 export const ICONS = Object.keys(DRAWINGS);
+
+/** The drawings themselves, for the tests that compare them. */
+export const ICON_DRAWINGS = DRAWINGS;
