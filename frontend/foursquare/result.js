@@ -8,7 +8,7 @@ import { icon } from "../lib/icons.js";
 import { problemView } from "../lib/problems.js";
 import { read } from "../prefs.js";
 import { current, t } from "../i18n.js";
-import { challengeLink, compareResults, shareText } from "./model/share.js";
+import { challengeLink, compareResults, shareStrip, shareText } from "./model/share.js";
 import { renderAnalysis } from "./analysis-view.js";
 import { rememberedStory } from "./game-screen.js";
 import { barChart } from "../components/bar-chart.js";
@@ -72,6 +72,7 @@ export async function renderResult(slot, game, { signal } = {}) {
     ranked ? chart : null,
     h("div", { class: "actions" }, shareButton, challengeButton, replayButton),
     preview,
+    shareStripView(game, rememberedStory(game)),
     ranked ? countdown(signal) : null,
     replaySlot,
     analysisSlot);
@@ -142,6 +143,26 @@ export function standingView(board, game, { claimed = false } = {}) {
       t(claimed ? "result.unranked_claimed" : "result.unranked_guest")));
   }
   return rows;
+}
+
+/** The squares the share text shows, drawn (not as emoji, which need a font) with a key that
+ *  says what each one means; each square of the story carries its face-down count as well. */
+export function shareStripView(game, counts) {
+  const strip = shareStrip(game, counts);
+  const story = strip.kind === "story";
+  const intro = t(story ? "share.strip_story" : "share.strip_picture");
+  const square = (item) => (story
+    ? h("span", { class: ["share-square", `share-level-${item.level}`] }, current().number(item.count))
+    : h("span", { class: ["share-square", `share-${item.kind}`] }));
+  return h("figure", { class: "share-strip", id: "share-strip", dataset: { kind: strip.kind } },
+    h("figcaption", {}, h("span", { class: "share-strip-title" }, t("share.strip_title")), " ", h("span", { class: "subtle" }, intro)),
+    // The text's first line as it will be sent, the squares under it.
+    h("p", { class: "share-line" }, shareText(game, t, "", counts).split("\n")[0]),
+    h("div", { class: "share-squares", role: "img", "aria-label": intro },
+      strip.rows.map((row) => h("div", { class: "share-row" }, row.map(square)))),
+    h("ul", { class: "share-key" }, strip.key.map((entry) => h("li", { dataset: { symbol: entry.symbol } },
+      h("span", { class: ["share-square", "share-swatch", story ? `share-level-${entry.level}` : `share-${entry.kind}`], "aria-hidden": "true" }),
+      t(entry.key, entry.params)))));
 }
 
 function comparison(game, challenge) {

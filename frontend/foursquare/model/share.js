@@ -9,37 +9,81 @@ const FACE_UP = "🟦";
 const FACE_DOWN = "🟧";
 const EMPTY = "⬜";
 const CELLS = 16;
-// Face-down piles after a move: 0, 1–2, 3, 4 (one more loses), 5 (lost).
+// Face-down piles after a move: 0, 1–2, 3, 4 (one more loses), 5 or more (lost).
 const TENSION = ["🟩", "🟨", "🟨", "🟧", "🟥", "⬛"];
 const STORY_ROW = 8;
 
+/** What each square of the story means, for the key shown beside it: the square, its level
+ *  (an index of TENSION) and the words, a key of the string table and its numbers. */
+export const STORY_KEY = [
+  { symbol: "🟩", level: 0, key: "share.key_none", params: {} },
+  { symbol: "🟨", level: 1, key: "share.key_few", params: { a: 1, b: 2 } },
+  { symbol: "🟧", level: 3, key: "share.key_n", params: { n: 3 } },
+  { symbol: "🟥", level: 4, key: "share.key_four", params: { n: 4 } },
+  { symbol: "⬛", level: 5, key: "share.key_lost", params: { n: 5 } },
+];
+
+/** What each square of the picture means. */
+export const PICTURE_KEY = [
+  { symbol: FACE_UP, kind: "up", key: "share.key_up", params: {} },
+  { symbol: FACE_DOWN, kind: "down", key: "share.key_down", params: {} },
+  { symbol: EMPTY, kind: "empty", key: "share.key_empty", params: {} },
+];
+
+const level = (n) => Math.max(0, Math.min(TENSION.length - 1, n));
+const rowsOf = (items, width) => {
+  const rows = [];
+  for (let start = 0; start < items.length; start += width) rows.push(items.slice(start, start + width));
+  return rows;
+};
+
 /** The story's rows: a square per move, by the face-down count after it. */
 export function story(counts) {
-  const squares = counts.map((n) => TENSION[Math.max(0, Math.min(TENSION.length - 1, n))]);
-  const rows = [];
-  for (let start = 0; start < squares.length; start += STORY_ROW) rows.push(squares.slice(start, start + STORY_ROW).join(""));
-  return rows.join("\n");
+  return rowsOf(counts.map((n) => TENSION[level(n)]), STORY_ROW).map((row) => row.join("")).join("\n");
+}
+
+/** The picture's squares, in order: face up, face down, then the empty places. */
+function pictureKinds(game) {
+  const up = game.grid.filter((pile) => pile.face_up).length;
+  const down = game.grid.length - up;
+  const kinds = [...Array(up).fill("up"), ...Array(down).fill("down")];
+  while (kinds.length < CELLS) kinds.push("empty");
+  return kinds;
 }
 
 export function picture(game) {
-  const up = game.grid.filter((pile) => pile.face_up).length;
-  const down = game.grid.length - up;
-  const squares = [...Array(up).fill(FACE_UP), ...Array(down).fill(FACE_DOWN)];
-  while (squares.length < CELLS) squares.push(EMPTY);
-  const lines = [];
-  for (let start = 0; start < CELLS; start += 4) lines.push(squares.slice(start, start + 4).join(""));
-  return lines.join("\n");
+  const symbols = { up: FACE_UP, down: FACE_DOWN, empty: EMPTY };
+  return rowsOf(pictureKinds(game).map((kind) => symbols[kind]), 4).map((row) => row.join("")).join("\n");
 }
 
-/** e.g. "Foursquare #123 · won · 9 left", then the story (`counts`: the face-down count after
- *  each move, if known) or the picture, then the link. */
+/**
+ * The squares the share text shows, for drawing them on the page with their key: the story
+ * (`counts` known: each square's face-down count and level, rows of eight) or else the
+ * picture (each square's kind, rows of four).
+ */
+export function shareStrip(game, counts = null) {
+  if (counts?.length) {
+    return {
+      kind: "story",
+      rows: rowsOf(counts.map((n) => ({ count: n, level: level(n) })), STORY_ROW),
+      key: STORY_KEY,
+    };
+  }
+  return { kind: "picture", rows: rowsOf(pictureKinds(game).map((kind) => ({ kind })), 4), key: PICTURE_KEY };
+}
+
+/** e.g. "Foursquare #123 · won · 9 left" or "… · lost after 30 cards", then the story
+ *  (`counts`: the face-down count after each move, if known) or the picture, then the link. */
 export function shareText(game, t, url = "", counts = null) {
   const name = game.mode === "daily" || game.mode === "archive"
     ? t("share.daily_name", { number: game.number })
     : t("share.practice_name");
-  const outcome = game.status === "won"
-    ? t("share.won", { n: game.score })
-    : t("share.lost", { n: game.grid.length, max: CELLS });
+  // A loss says how far the game went, the cards placed before the fifth pile turned down;
+  // how many piles the grid held reads like a score, which a loss has not.
+  const played = game.moves_played ?? game.grid.reduce((sum, pile) => sum + (pile.height ?? 1), 0);
+  const outcome = game.status === "won" ? t("share.won", { n: game.score })
+    : game.status === "lost" ? t("share.lost", { n: played })
+      : t("share.unfinished", { n: played });
   // The language's own separator: in Persian "·" beside a number reads as its zero.
   const lines = [`${name}${t("list.separator")}${outcome}`, counts?.length ? story(counts) : picture(game)];
   if (url) lines.push(url);
