@@ -373,6 +373,9 @@ def test_an_action_played_elsewhere_is_refused_with_the_servers_message_and_the_
         open_page):
     page = open_page("/", viewport={"width": 1280, "height": 1200})
     match = long_match(page)
+    # The page must not catch up from the feed before it acts (it polls it, this server holding
+    # no socket): the feed is cut off until the refusal is shown.
+    page.route("**/events?*", lambda route: route.abort())
     open_settled(page, match)
     root = page.locator(".sm-screen")
     # Another device of the same player ends the turn first (the page shows the old table).
@@ -383,6 +386,7 @@ def test_an_action_played_elsewhere_is_refused_with_the_servers_message_and_the_
     message = page.locator(".sm-messages .problem")
     expect(message).to_contain_text("This match moved on elsewhere")
     expect(message.locator(".problem-detail")).to_contain_text("actions")  # the server's words
+    page.unroute("**/events?*")
     settled(page)
     now = other.client.get(f"/api/v1/spite-malice/matches/{match.pk}").json()
     expect(root).to_have_attribute("data-event", str(now["event"]))
