@@ -14,8 +14,15 @@ import { rememberedStory } from "./game-screen.js";
 import { barChart } from "../components/bar-chart.js";
 import { countdown } from "./countdown.js";
 import { toast } from "../components/toast.js";
+import { loadStylesheet } from "../lib/stylesheet.js";
+import { loadMoreStrings } from "./strings.js";
+
+// Not in the first load: the result's own styles and strings come with it.
+const STYLES = new URL("./result.css", import.meta.url);
 
 export async function renderResult(slot, game, { signal } = {}) {
+  await Promise.all([loadStylesheet(STYLES), loadMoreStrings()]);
+  if (signal?.aborted) return;
   const won = game.status === "won";
   const standing = h("div", { class: "standing" });
   const chart = h("div", { class: "chart-slot" });

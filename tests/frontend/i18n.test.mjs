@@ -12,15 +12,17 @@ const FRONTEND = new URL("../../frontend/", import.meta.url).pathname;
 const tables = Object.fromEntries(await Promise.all(LANGUAGES.map(async ({ code }) =>
   [code, (await import(`../../frontend/locales/${code}.js`)).default])));
 const english = tables.en;
-// The game tables that join the app's (loadStrings): Spite & Malice's table and its lobby's.
+// The tables that join the app's (loadStrings): Spite & Malice's table and its lobby's, and
+// Foursquare's for a finished game's screens.
 const load = async (path) => (await import(path)).default;
 const gameTables = {
+  "foursquare/locales/en.js": await load("../../frontend/foursquare/locales/en.js"),
   "spitemalice/locales/en.js": await load("../../frontend/spitemalice/locales/en.js"),
   "spitemalice/locales/lobby-en.js": await load("../../frontend/spitemalice/locales/lobby-en.js"),
 };
 
 // Values that are the same in every language: names, and pure notation.
-const UNTRANSLATED = new Set(["app.name", "share.daily_name", "meter.short", "list.separator", "games.foursquare"]);
+const UNTRANSLATED = new Set(["app.name", "meter.short", "list.separator", "games.foursquare"]);
 
 const placeholders = (value) => {
   const texts = typeof value === "string" ? [value] : Object.values(value);

@@ -5,12 +5,17 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { createTranslator } from "../../frontend/i18n.js";
-import english from "../../frontend/locales/en.js";
-import persian from "../../frontend/locales/fa.js";
+import appEnglish from "../../frontend/locales/en.js";
+import appPersian from "../../frontend/locales/fa.js";
+import finishedEnglish from "../../frontend/foursquare/locales/en.js";
+import finishedPersian from "../../frontend/foursquare/locales/fa.js";
 import { cardName } from "../../frontend/model/cards.js";
 import { cellLabel, findCell, key, layout, previewPhrases, previewsByCell } from "../../frontend/foursquare/model/grid.js";
 import { shareText, story } from "../../frontend/foursquare/model/share.js";
 
+// The app's tables and the ones a finished game's screens (the share text) add to them.
+const english = { ...appEnglish, ...finishedEnglish };
+const persian = { ...appPersian, ...finishedPersian };
 const { t } = createTranslator("en", english);
 const name = (code) => cardName(code, t);
 

@@ -6,9 +6,11 @@ import { test } from "node:test";
 
 import { createTranslator } from "../../frontend/i18n.js";
 import english from "../../frontend/locales/en.js";
+import finished from "../../frontend/foursquare/locales/en.js";
 import { PICTURE_KEY, STORY_KEY, challengeLink, compareResults, picture, shareStrip, shareText } from "../../frontend/foursquare/model/share.js";
 
-const { t } = createTranslator("en", english);
+// The app's table and the one a finished game's screens add to it.
+const { t } = createTranslator("en", { ...english, ...finished });
 const pile = (row, col, up) => ({ row, col, height: 1, face_up: up, card: up ? "AS" : null });
 const full = [];
 for (let row = 0; row < 4; row += 1) for (let col = 0; col < 4; col += 1) full.push(pile(row, col, true));
@@ -54,7 +56,10 @@ test("a win beats a loss, more cards left beats fewer", () => {
 });
 
 test("the Persian share text separates with its comma, not a dot that reads as zero", async () => {
-  const fa = createTranslator("fa", (await import("../../frontend/locales/fa.js")).default);
+  const fa = createTranslator("fa", {
+    ...(await import("../../frontend/locales/fa.js")).default,
+    ...(await import("../../frontend/foursquare/locales/fa.js")).default,
+  });
   const text = shareText({ mode: "daily", number: 4, status: "won", score: 5, grid: [] }, fa.t);
   assert.doesNotMatch(text.split("\n")[0], /·/);
   assert.match(text.split("\n")[0], /۴، /);
@@ -97,6 +102,6 @@ test("the strip drawn on the page is the share text's squares, with their counts
   const drawn = shareStrip({ grid: [pile(0, 0, true), pile(0, 1, false)] }, null);
   assert.equal(drawn.kind, "picture");
   assert.deepEqual(drawn.rows.flat().map((square) => square.kind).slice(0, 3), ["up", "down", "empty"]);
-  const fa = createTranslator("fa", (await import("../../frontend/locales/fa.js")).default);
+  const fa = createTranslator("fa", (await import("../../frontend/foursquare/locales/fa.js")).default);
   assert.equal(fa.t(STORY_KEY[1].key, STORY_KEY[1].params), "۱ یا ۲ دستهٔ رو به پایین");
 });
