@@ -10,9 +10,8 @@ import { icon } from "../lib/icons.js";
 import { problemView } from "../lib/problems.js";
 import { current, t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { cellWhere } from "./model/grid.js";
 import { MARKED_VERDICTS, chartMarkers, polylinePoints, positionBefore, verdictTally, winChancePoints } from "./model/analysis.js";
-import { replaySteps } from "./model/replay.js";
+import { drawnPlace, replaySteps } from "./model/replay.js";
 import { renderBoard } from "./board.js";
 import { cardFace } from "../components/card.js";
 import { rememberedFlips } from "./game-screen.js";
@@ -129,9 +128,10 @@ function moveList(analysis, onSelect) {
 function positionView(analysis, steps, index, { onSelect }) {
   const move = analysis.moves[index];
   const step = positionBefore(steps, move);
-  const board = renderBoard(step, { label: t("analysis.position_board", { n: index + 1 }) });
+  const board = renderBoard(step, { label: t("analysis.position_board", { n: index + 1 }), drawnPlaces: true });
   const same = move.played[0] === move.best[0] && move.played[1] === move.best[1];
-  const where = ([row, col]) => cellWhere(row, col, t);
+  // Named as the grid beside the words is drawn: rows from its top, columns from its start.
+  const where = ([row, col]) => t("cell.where", drawnPlace(step, row, col));
   markCell(board, move.played, "you", t("analysis.you"));
   if (!same) markCell(board, move.best, "bot", t("analysis.bot"));
   const estimate = (e) => t("analysis.estimate", { percent: percent(e.win_probability), cards: oneDecimal(Number(e.expected_score) || 0) });

@@ -17,11 +17,12 @@ import { cardBack, cardFace, cardSlot, cardStack } from "../components/card.js";
 /**
  * game: {grid, legal_moves, previews?, current_card?, last_move?}. Options: onPlace(row, col)
  * (omit for a read-only board), focus {row, col} to start from, onFocus(position),
- * onPreview(preview | null, {armed, refused}) when the previewed target changes, label, and
- * `animate` to play the last move's landing and flips.
+ * onPreview(preview | null, {armed, refused}) when the previewed target changes, label,
+ * `animate` to play the last move's landing and flips, `drawnPlaces` to name cells as drawn.
  */
 export function renderBoard(game, {
   onPlace = null, focus = null, onFocus = () => {}, onPreview = () => {}, label, animate = false, highlight = null,
+  drawnPlaces = false,
 } = {}) {
   const grid = layout(game);
   const name = (code) => cardName(code, t);
@@ -35,7 +36,7 @@ export function renderBoard(game, {
     class: ["board", onPlace ? "board-live" : "board-readonly"],
     role: "grid",
     "aria-label": label ?? t("board.label"),
-    "aria-description": t("board.coordinates"),
+    "aria-description": t(drawnPlaces ? "board.coordinates_drawn" : "board.coordinates"),
     "aria-readonly": onPlace ? null : "true",
     style: {
       "--cols": grid.colCount, "--rows": grid.rowCount,
@@ -69,7 +70,8 @@ export function renderBoard(game, {
       ],
       role: "gridcell",
       tabindex: onPlace && resting && resting.row === cell.row && resting.col === cell.col ? "0" : "-1",
-      "aria-label": cellLabel({ ...cell, target, preview: previews.get(here) ?? null }, t, name),
+      "aria-label": cellLabel({ ...cell, target, preview: previews.get(here) ?? null }, t, name,
+        drawnPlaces ? t("cell.where", { row: cell.line, col: cell.column }) : undefined),
       dataset: { row: cell.row, col: cell.col, target: target ? "true" : "false" },
     },
     pile ? cardStack(cardView(pile), { height: pile.height }) : cardSlot({ className: target ? "slot-target" : "" }),

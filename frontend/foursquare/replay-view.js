@@ -5,8 +5,7 @@ import { h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { t } from "../i18n.js";
 import { cardName } from "../model/cards.js";
-import { cellPlace } from "./model/grid.js";
-import { replaySteps, stepAsGame } from "./model/replay.js";
+import { drawnPlace, replaySteps, stepAsGame } from "./model/replay.js";
 import { icon } from "../lib/icons.js";
 import { renderBoard } from "./board.js";
 import { cardFace } from "../components/card.js";
@@ -93,11 +92,12 @@ export async function renderReplay(slot, game, { at = 0 } = {}) {
     const asGame = stepAsGame(step);
     if (step.card) {
       caption.textContent = `${t("replay.step", { n: index, total: last })}: ${t("replay.placed", {
-        card: cardName(step.card, t), ...cellPlace(step.at[0], step.at[1]),
+        // Where the card went, as the board below draws this step.
+        card: cardName(step.card, t), ...drawnPlace(asGame, step.at[0], step.at[1]),
       })} ${step.known ? (step.flipped.length ? t("announce.flipped", { n: step.flipped.length }) : t("announce.no_flip")) : ""}`;
     } else caption.textContent = t("replay.start");
     replace(boardSlot, step.piles.length
-      ? renderBoard(asGame, { label: t("replay.board"), highlight: step.card ? { at: step.at, flipped: step.flipped } : null })
+      ? renderBoard(asGame, { label: t("replay.board"), drawnPlaces: true, highlight: step.card ? { at: step.at, flipped: step.flipped } : null })
       : h("p", { class: "subtle replay-empty" }, t("replay.empty")));
     for (const item of deck.children) {
       const position = Number(item.dataset.index);

@@ -1,5 +1,7 @@
 """After a game, in the browser: the bot's review names the cards, marks the mistakes on its
-chart and opens each move's position; the replay starts at the beginning and ▶ plays it."""
+chart and opens each move's position, named as its grid is drawn, in a list the page scrolls;
+the replay starts at the beginning, ▶ plays it and its words name places as its board draws
+them."""
 
 from __future__ import annotations
 
@@ -9,7 +11,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.flows import WON_12, click_cell, known_practice_deal, play_until_over, wait_idle
+from tests.e2e.flows import (
+    WON_12,
+    ApiPlayer,
+    click_cell,
+    known_practice_deal,
+    play_until_over,
+    wait_idle,
+)
 from tests.serving import WAIT_SECONDS
 
 TINY_BOT = {"seed": 0, "samples": 2, "screen": 1, "finalists": 1}
@@ -41,6 +50,84 @@ def run_the_analysis(page) -> None:
         page.wait_for_timeout(100)
     assert job is not None and job_run(job.pk).status == "done"
     expect(page.locator("#analysis-rating")).to_be_visible()
+
+
+def won_practice_on_the_page(open_page, **options):
+    """A practice game of a known deal won through the API by a player the page is signed in
+    as, its result open on the page."""
+    player = ApiPlayer()
+    game = player.post("games", {"mode": "practice", "deal": known_practice_deal()})
+    player.play(game, WON_12["moves"])
+    page = open_page(None, **options)
+    page.goto("/")
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", player.token)
+    page.goto(f"/#/game/{game['id']}")
+    expect(page.locator("#result-heading")).to_have_text("You won!")
+    return page, player, game
+
+
+# Where a cell is drawn: its row among the board's rows and its column in that row, from 1.
+DRAWN_AT = """cell => {
+  const row = cell.closest('.board-row');
+  return [[...row.parentElement.children].indexOf(row) + 1, [...row.children].indexOf(cell) + 1];
+}"""
+
+
+def test_the_reviews_and_the_replays_words_count_places_as_their_grid_is_drawn(open_page):
+    page, _, _ = won_practice_on_the_page(open_page)
+    run_the_analysis(page)
+    # Move 6 goes above the first card: the fixed frame would call it row 3, column 4.
+    page.locator(".analysis-move-button").nth(5).click()
+    position = page.locator("#analysis-position")
+    expect(position).to_have_attribute("data-index", "5")
+    facts = position.locator(".analysis-facts > div")
+    for who, line in (("you", facts.nth(0)), ("bot", facts.nth(1))):
+        cell = position.locator(f'.cell[data-mark="{who}"]')
+        if who == "bot" and cell.count() == 0:
+            break  # the bot would have put it where it went
+        row, col = cell.evaluate(DRAWN_AT)
+        expect(line.locator("dd")).to_have_text(re.compile(rf"^Row {row}, column {col} · "))
+        expect(cell).to_have_attribute("aria-label", re.compile(rf"^Row {row}, column {col}: "))
+    assert page.locator("#analysis-position .board").get_attribute("aria-description") == (
+        "Rows are counted from the top of this grid and columns from its start, as it is drawn.")
+
+    page.locator("#replay").click()
+    replay = page.locator(".replay")
+    for _ in range(6):
+        replay.locator('[data-control="next"]').click()
+    expect(replay).to_have_attribute("data-step", "6")
+    landed = replay.locator(".cell-landed")
+    row, col = landed.evaluate(DRAWN_AT)
+    expect(replay.locator(".replay-caption")).to_have_text(
+        re.compile(rf"^Move 6 of 28: .+ to row {row}, column {col}\."))
+    expect(landed).to_have_attribute("aria-label", re.compile(rf"^Row {row}, column {col}: "))
+
+
+NESTED_SCROLL = """list => {
+  for (let box = list; box && box !== document.scrollingElement; box = box.parentElement) {
+    const overflow = getComputedStyle(box).overflowY;
+    if ((overflow === 'auto' || overflow === 'scroll') && box.scrollHeight > box.clientHeight) {
+      return box.className || box.tagName;
+    }
+  }
+  return null;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844},
+                                      {"width": 1366, "height": 900}], ids=["phone", "desktop"])
+def test_the_review_list_is_the_pages_to_scroll_not_a_box_of_its_own(open_page, viewport):
+    page, _, _ = won_practice_on_the_page(open_page, viewport=viewport)
+    run_the_analysis(page)
+    moves = page.locator(".analysis-moves")
+    expect(moves.locator(".analysis-move")).to_have_count(28)
+    # Every move's line is in the page's flow: nothing between it and the page scrolls.
+    assert moves.evaluate(NESTED_SCROLL) is None
+    assert page.evaluate("document.scrollingElement.scrollHeight > innerHeight")
+    last = moves.locator(".analysis-move-button").last
+    last.scroll_into_view_if_needed()
+    expect(last).to_be_in_viewport()
+    assert moves.evaluate(NESTED_SCROLL) is None
 
 
 def test_each_move_of_the_review_opens_its_position(open_page, shoot):

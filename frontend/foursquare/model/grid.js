@@ -110,9 +110,9 @@ export function restingFocus(grid, previous) {
   return target ? { row: target.row, col: target.col } : null;
 }
 
-/** The screen-reader name of a cell (t is the active translator's t, cardName its card namer). */
-export function cellLabel(cell, t, cardName) {
-  const where = cellWhere(cell.row, cell.col, t);
+/** The screen-reader name of a cell (t is the active translator's t, cardName its card namer;
+ *  `where` names its place another way). */
+export function cellLabel(cell, t, cardName, where = cellWhere(cell.row, cell.col, t)) {
   let what;
   if (!cell.pile) what = cell.target ? t("cell.empty_target") : t("cell.empty");
   else {

@@ -4,7 +4,7 @@
 // The final picture is the server's finished grid. Steps whose flips were not seen here show
 // their cards without a face state.
 
-import { key } from "./grid.js";
+import { findCell, key, layout } from "./grid.js";
 
 /**
  * steps[0] is the empty grid; steps[k] is the grid after move k: piles with their cards
@@ -45,6 +45,14 @@ export function replaySteps(record, flipsByMove = {}, finalGrid = null) {
     last.known = true;
   }
   return steps;
+}
+
+/** A place as the board drawing `game` counts it, from 1: its row from the top of the grid and
+ *  its column from its start. A board that stands still (a review's position, a replay's step)
+ *  is named so, so its words and its picture agree; the live board keeps the fixed frame. */
+export function drawnPlace(game, row, col) {
+  const cell = findCell(layout(game), row, col);
+  return cell ? { row: cell.line, col: cell.column } : null;
 }
 
 /** A step as a game-like object the board can draw: grid cells and no targets. */
