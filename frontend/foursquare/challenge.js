@@ -1,7 +1,9 @@
 // A challenge link (#/challenge/<deal>?by=Ada&g=<game id>): the same deal as a practice game,
 // and the friend's result to compare with at the end. The result is the server's
 // (GET /challenges/{game}), never the link's own say: a link whose game the server does not
-// back (an old "r=won-9" link, a typo, a forgery) shows no claimed result.
+// back (no game id, an old "r=won-9" link, a typo, a forgery) shows no claimed result and takes
+// no words from the link either, not even its `by`: "Won with 24 left challenges you" would
+// claim a result in the title. Such a page has a neutral title.
 
 import * as api from "../api.js";
 import { h, replace } from "../lib/dom.js";
@@ -9,6 +11,7 @@ import { problemView } from "../lib/problems.js";
 import { writeCapped } from "../prefs.js";
 import { redirect } from "../lib/router.js";
 import { t } from "../i18n.js";
+import { loadMoreStrings } from "./strings.js";
 
 const GAME_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,10 +28,10 @@ export async function verifiedChallenge(deal, gameId) {
 
 export default async function challenge(root, route, { signal } = {}) {
   const deal = route.parts[1] ?? "";
-  const verified = await verifiedChallenge(deal, route.query.get("g"));
+  const [verified] = await Promise.all([verifiedChallenge(deal, route.query.get("g")), loadMoreStrings()]);
   if (signal?.aborted) return;
-  // The name shown is the server's for a verified game; a bare link's `by` only titles it.
-  const by = verified?.name ?? (route.query.get("by") ?? "").slice(0, 24);
+  // The name shown is the server's, for a verified game only.
+  const by = verified?.name ?? "";
   const result = verified ? { status: verified.status, score: verified.score } : null;
   const who = by || t("challenge.friend");
   const problems = h("div");
@@ -45,8 +48,8 @@ export default async function challenge(root, route, { signal } = {}) {
     }
   });
   replace(root, h("section", { class: "page", "aria-labelledby": "challenge-heading" },
-    h("h1", { id: "challenge-heading" }, h("bdi", {}, t("challenge.title", { name: who }))),
-    h("p", { class: "lead" }, t("challenge.intro", { name: who })),
+    h("h1", { id: "challenge-heading" }, verified ? h("bdi", {}, t("challenge.title", { name: who })) : t("challenge.title_open")),
+    h("p", { class: "lead" }, verified ? t("challenge.intro", { name: who }) : t("challenge.intro_open")),
     result ? h("p", { id: "challenger-result" }, result.status === "won"
       ? t("challenge.their_won", { name: who, n: result.score })
       : t("challenge.their_lost", { name: who })) : null,

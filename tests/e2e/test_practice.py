@@ -86,15 +86,24 @@ def test_the_tutorial_walks_through_five_placements(open_page, shoot):
     assert page.locator(".welcome").count() == 0  # a first visit is over once it has been shown
 
 
-def test_a_challenge_link_that_claims_its_own_result_claims_none(open_page):
+def test_a_challenge_link_that_claims_its_own_result_claims_none(open_page, shoot):
     from server.foursquare.models import Deal
 
     deal = Deal.objects.create(cards=" ".join(WON_12["deck"])).pk
-    # An old-style link, and one naming a game that does not exist: the title's name, no result.
-    for query in ("by=Eve&r=won-99", "by=Eve&g=00000000-0000-4000-8000-000000000000"):
+    # No game id, an old-style link, one naming a game that does not exist: nothing the link
+    # says reaches the page, not even as a name in the title.
+    for query in ("by=Won+with+24+left", "by=Eve&r=won-99",
+                  "by=Eve&g=00000000-0000-4000-8000-000000000000"):
         page = open_page(f"/#/challenge/{deal}?{query}")
-        expect(page.locator("#challenge-heading")).to_have_text("Eve challenges you")
+        expect(page.locator("#challenge-heading")).to_have_text("Can you win this deal?")
+        expect(page.locator(".lead")).to_have_text(
+            "This link opens a deal someone shared with you: the same cards, in the same order.")
         expect(page.locator("#accept-challenge")).to_be_focused()
         expect(page.locator("#challenger-result")).to_have_count(0)
-        assert "99" not in page.locator("main").inner_text()
+        text = page.locator("main").inner_text()
+        assert "Eve" not in text and "24" not in text and "99" not in text
+    shoot(page, "phone-light-challenge-unverified")
+    page.locator("#accept-challenge").click()
+    page.locator(".game .board").wait_for()
+    assert "/#/game/" in page.url
 
