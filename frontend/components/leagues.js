@@ -10,13 +10,15 @@ import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
 import { PERIODS, boardSpan, gameSwitch, standingLine } from "./board-parts.js";
 import { field, form } from "./form.js";
-import { needsName, playerNameField, saveName } from "./player-name.js";
+import { nameToAsk, playerNameField, saveName } from "./player-name.js";
 import { leaderboardTable } from "./leaderboard-table.js";
 import { toast } from "./toast.js";
 
 export const inviteLink = (code) => `${location.origin}/#/join/${encodeURIComponent(code)}`;
 
-const nameField = () => playerNameField({ label: t("leagues.your_name"), hint: t("leagues.your_name_hint") });
+// Filled with the name the player has (a guest's given one too), so they see what the league
+// will show and may keep it.
+const nameField = (value) => playerNameField({ label: t("leagues.your_name"), hint: t("leagues.your_name_hint"), value });
 
 export default async function leagues(root, route, context) {
   if (route.parts[0] === "join") return joinPage(root, route.parts[1] ?? "");
@@ -26,7 +28,7 @@ export default async function leagues(root, route, context) {
 
 async function listPage(root, { signal }) {
   const list = h("div", {}, loading());
-  const askName = await needsName();
+  const { ask: askName, name: currentName } = await nameToAsk();
   if (signal.aborted) return;
   replace(root, h("section", { class: "page", "aria-labelledby": "leagues-heading" },
     h("h1", { id: "leagues-heading" }, t("leagues.title")),
@@ -37,11 +39,11 @@ async function listPage(root, { signal }) {
       form({
         id: "create-league",
         fields: [field(t("leagues.name"), h("input", { name: "name", required: true, minlength: "2", maxlength: "40" }),
-          { hint: t("error.league_name_rule", RULE_PARAMS) }), askName ? nameField() : null],
+          { hint: t("error.league_name_rule", RULE_PARAMS) }), askName ? nameField(currentName) : null],
         names: { name: "error.league_name_rule" },
         submit: t("leagues.create"),
         action: async (values) => {
-          await saveName(values);
+          await saveName(values, { current: currentName });
           const league = await api.leagueCreate(values.name);
           toast(t("leagues.created"));
           navigate(`/leagues/${league.id}`);
@@ -52,10 +54,10 @@ async function listPage(root, { signal }) {
       form({
         id: "join-league",
         fields: [field(t("leagues.code"), h("input", { name: "code", required: true, autocapitalize: "characters", spellcheck: "false", dir: "ltr", maxlength: "16" })),
-          askName ? nameField() : null],
+          askName ? nameField(currentName) : null],
         submit: t("leagues.join"),
         action: async (values) => {
-          await saveName(values);
+          await saveName(values, { current: currentName });
           const league = await api.leagueJoin(values.code.trim().toUpperCase());
           toast(t("leagues.joined", { name: league.name }));
           navigate(`/leagues/${league.id}`);
@@ -79,13 +81,13 @@ async function listPage(root, { signal }) {
 }
 
 async function joinPage(root, code) {
-  const askName = await needsName();
+  const { ask: askName, name: currentName } = await nameToAsk();
   const joinForm = form({
     id: "join-link-form",
-    fields: askName ? nameField() : [],
+    fields: askName ? nameField(currentName) : [],
     submit: t("leagues.join"),
     action: async (values) => {
-      await saveName(values);
+      await saveName(values, { current: currentName });
       const league = await api.leagueJoin(code);
       toast(t("leagues.joined", { name: league.name }));
       redirect(`/leagues/${league.id}`);

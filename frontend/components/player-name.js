@@ -10,22 +10,37 @@ const DEFAULT_NAME = /^Player [0-9A-Z]{6}$/;
 
 /** Whether the player (or the guest about to be made) still has the name they were given. */
 export async function needsName() {
-  if (!api.hasToken()) return true;
+  return (await nameToAsk()).ask;
+}
+
+/**
+ * Whether to ask for a name (a guest about to be made, or a player still under the name they
+ * were given), and the name the player has now, to fill the field with: "" for someone with
+ * no account yet (or when the server cannot say, when nobody is asked).
+ */
+export async function nameToAsk() {
+  if (!api.hasToken()) return { ask: true, name: "" };
   try {
-    return DEFAULT_NAME.test((await api.me()).name);
+    const { name } = await api.me();
+    return { ask: DEFAULT_NAME.test(name), name: name ?? "" };
   } catch {
-    return false;
+    return { ask: false, name: "" };
   }
 }
 
-/** The name's field, `player_name`, so a form's own `name` field stays its own. */
-export function playerNameField({ label, hint }) {
-  return field(label, h("input", { name: "player_name", required: true, minlength: "2", maxlength: "24", autocomplete: "nickname" }), { hint });
+/** The name's field, `player_name`, so a form's own `name` field stays its own; `value` fills
+ *  it with the name the player has. */
+export function playerNameField({ label, hint, value = "" }) {
+  return field(label, h("input", {
+    name: "player_name", required: true, minlength: "2", maxlength: "24", autocomplete: "nickname", value: value || null,
+  }), { hint });
 }
 
-/** Saves the name the form asked for; its problems belong to that field, not the form's. */
-export async function saveName(values) {
+/** Saves the name the form asked for (`current`: the name the player has, kept without a
+ *  request when left as it was); its problems belong to that field, not the form's. */
+export async function saveName(values, { current = null } = {}) {
   if (values.player_name === undefined) return;
+  if (current && values.player_name.trim() === current) return;
   try {
     await api.rename(values.player_name);
   } catch (error) {

@@ -46,6 +46,10 @@ def test_a_league_asks_a_player_under_the_given_name_for_a_name(open_page, shoot
     create = page.locator("#create-league")
     your_name = create.locator("input[name=player_name]")
     expect(your_name).to_be_visible()
+    # The field holds the name the player has, to keep or change.
+    given = guest.client.get("/api/v1/players/me").json()["name"]
+    expect(your_name).to_have_value(given)
+    expect(page.locator("#join-league input[name=player_name]")).to_have_value(given)
     create.locator("input[name=name]").fill("Friday Patience")
     your_name.fill("Z")
     create.locator("button[type=submit]").click()
@@ -70,3 +74,18 @@ def test_a_league_asks_a_player_under_the_given_name_for_a_name(open_page, shoot
     expect(page.locator("#create-league input[name=player_name]")).to_have_count(0)
     friend = open_page("/#/join/ABCDEFGH")
     expect(friend.locator("#join-link-form input[name=player_name]")).to_be_visible()
+    # Someone with no account yet has no name to fill it with.
+    expect(friend.locator("#join-link-form input[name=player_name]")).to_have_value("")
+
+
+def test_a_league_created_under_the_name_it_was_filled_with_keeps_it(open_page):
+    page = open_page("/#/leagues")
+    guest = ApiPlayer()
+    signed_in(page, guest)
+    given = guest.client.get("/api/v1/players/me").json()["name"]
+    create = page.locator("#create-league")
+    expect(create.locator("input[name=player_name]")).to_have_value(given)
+    create.locator("input[name=name]").fill("Tuesday Squares")
+    create.locator("button[type=submit]").click()
+    expect(page.locator("#league-heading")).to_have_text("Tuesday Squares")
+    expect(page.locator(".members li")).to_contain_text([given])
