@@ -266,32 +266,41 @@ def test_resigning_asks_first_and_the_result_comes_into_view(open_page, shoot):
     expect(page.locator("[data-source]")).to_have_count(0)
 
 
+def box_of(locator) -> dict:
+    """Where the element is now: the table may be drawn anew (the feed read when it opens, a
+    presence change) between finding an element and measuring it, so it is found again."""
+    for _ in range(50):
+        locator.wait_for()
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+    raise AssertionError(f"{locator} has no box")
+
+
 def test_a_card_dropped_where_it_cannot_go_lets_go(open_page):
     page = open_page("/", viewport={"width": 1280, "height": 1000})
     match = long_match(page)
     open_settled(page, match)
     cards = page.locator(".sm-hand-card[data-source]")
-    first = cards.first
-    box = first.bounding_box()
+    box = box_of(cards.first)
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.mouse.move(box["x"] + 20, box["y"] - 60, steps=4)
     expect(page.locator("[data-target]").first).to_be_visible()
     # Dropped on the opponent's pay-off pile: no target there.
-    far = page.locator('[data-place="1:P"]').bounding_box()
+    far = box_of(page.locator('[data-place="1:P"]'))
     page.mouse.move(far["x"] + 5, far["y"] + 5, steps=6)
     page.mouse.up()
     expect(page.locator("[data-target]")).to_have_count(0)
     expect(page.locator('[aria-pressed="true"]')).to_have_count(0)
     # Any card can be picked up next, and dragged where it may go.
-    second = cards.nth(1)
-    box = second.bounding_box()
+    box = box_of(cards.nth(1))
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.mouse.move(box["x"] + 20, box["y"] - 60, steps=4)
     target = page.locator("[data-target].sm-discard").first
     expect(target).to_be_visible()
-    tbox = target.bounding_box()
+    tbox = box_of(target)
     page.mouse.move(tbox["x"] + tbox["width"] / 2, tbox["y"] + tbox["height"] / 2, steps=6)
     page.mouse.up()
     expect(page.locator(".sm-screen")).to_have_attribute("data-animating", "true")
