@@ -15,6 +15,7 @@ from server.spitemalice.models import Match
 from tests.e2e.flows import ApiPlayer, token_of
 from tests.e2e.test_spite_malice_table import (
     bot_match,
+    box_of,
     long_match,
     next_action,
     open_match,
@@ -264,17 +265,6 @@ def test_resigning_asks_first_and_the_result_comes_into_view(open_page, shoot):
     assert_result_in_view(page)
     expect(page.locator(".sm-resign")).to_be_hidden()
     expect(page.locator("[data-source]")).to_have_count(0)
-
-
-def box_of(locator) -> dict:
-    """Where the element is now: the table may be drawn anew (the feed read when it opens, a
-    presence change) between finding an element and measuring it, so it is found again."""
-    for _ in range(50):
-        locator.wait_for()
-        box = locator.bounding_box()
-        if box is not None:
-            return box
-    raise AssertionError(f"{locator} has no box")
 
 
 def test_a_card_dropped_where_it_cannot_go_lets_go(open_page):

@@ -334,6 +334,17 @@ def test_screenshots_of_the_table_in_every_look(open_page, shoot):
         shoot(page, name)
 
 
+def box_of(locator) -> dict:
+    """Where the element is now: the table may be drawn anew (the feed read when it opens, a
+    presence change) between finding an element and measuring it, so it is found again."""
+    for _ in range(50):
+        locator.wait_for()
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+    raise AssertionError(f"{locator} has no box")
+
+
 def test_a_card_is_dragged_and_dropped_onto_a_side_stack(open_page):
     # Tall enough that the hand and the side stacks are in sight together.
     page = open_page("/", viewport={"width": 1280, "height": 1200})
@@ -349,14 +360,14 @@ def test_a_card_is_dragged_and_dropped_onto_a_side_stack(open_page):
     expect(page.locator("[data-target]")).to_have_count(0)
     card = page.locator(".sm-hand-card[data-source]").last
     code = card.get_attribute("data-source")
-    start = card.bounding_box()
+    start = box_of(card)
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
     page.mouse.down()
     page.mouse.move(start["x"] + 30, start["y"] - 40, steps=4)
     # Once the drag begins, the places the card may go are marked: the discards among them.
     target = page.locator('[data-target="S3"].sm-discard')
     expect(target).to_be_visible()
-    box = target.bounding_box()
+    box = box_of(target)
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=6)
     expect(target).to_have_class(re.compile("sm-drop-over"))
     page.mouse.up()
