@@ -5,7 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import expect
+
+# The sizes the screens are looked at in: a phone players hold, and a laptop's window.
+PHONE_TALL = {"width": 390, "height": 844}
+DESKTOP_WIDE = {"width": 1366, "height": 900}
+# Each screen's looks: both sizes, light and dark, and Persian (right to left).
+LOOKS = [
+    pytest.param(PHONE_TALL, "light", "en-US", id="phone-light"),
+    pytest.param(PHONE_TALL, "dark", "en-US", id="phone-dark"),
+    pytest.param(DESKTOP_WIDE, "light", "en-US", id="desktop-light"),
+    pytest.param(DESKTOP_WIDE, "dark", "en-US", id="desktop-dark"),
+    pytest.param(PHONE_TALL, "light", "fa-IR", id="phone-fa"),
+    pytest.param(DESKTOP_WIDE, "dark", "fa-IR", id="desktop-dark-fa"),
+]
 
 
 def assert_no_sideways_scroll(page) -> None:

@@ -12,20 +12,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.flows import WON_12, ApiPlayer, known_practice_deal
-from tests.e2e.screens import settle, shoot_checked
+from tests.e2e.screens import LOOKS, settle, shoot_checked
 from tests.e2e.test_review_and_replay import tiny_budgets  # noqa: F401
 from tests.serving import WAIT_SECONDS
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 900}
-LOOKS = [
-    pytest.param(PHONE, "light", "en-US", id="phone-light"),
-    pytest.param(PHONE, "dark", "en-US", id="phone-dark"),
-    pytest.param(DESKTOP, "light", "en-US", id="desktop-light"),
-    pytest.param(DESKTOP, "dark", "en-US", id="desktop-dark"),
-    pytest.param(PHONE, "light", "fa-IR", id="phone-fa"),
-    pytest.param(DESKTOP, "dark", "fa-IR", id="desktop-dark-fa"),
-]
 
 
 def played(player: ApiPlayer, game: dict, moves=None) -> tuple[dict, dict]:

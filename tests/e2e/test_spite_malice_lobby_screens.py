@@ -7,18 +7,13 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.flows import ApiPlayer, first_turns_played
+from tests.e2e.screens import LOOKS as SIX_LOOKS
+from tests.e2e.screens import PHONE_TALL as PHONE
 from tests.e2e.screens import settle, shoot_checked
 from tests.e2e.test_spite_malice_lobby import rate, signed_in
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 900}
 LOOKS = [
-    pytest.param(PHONE, "light", "en-US", id="phone-light"),
-    pytest.param(PHONE, "dark", "en-US", id="phone-dark"),
-    pytest.param(DESKTOP, "light", "en-US", id="desktop-light"),
-    pytest.param(DESKTOP, "dark", "en-US", id="desktop-dark"),
-    pytest.param(PHONE, "light", "fa-IR", id="phone-fa"),
-    pytest.param(DESKTOP, "dark", "fa-IR", id="desktop-dark-fa"),
+    *SIX_LOOKS,
     # The longer scripts, for lines that wrap or overflow.
     pytest.param(PHONE, "light", "ml-IN", id="phone-ml"),
     pytest.param(PHONE, "light", "ka-GE", id="phone-ka"),

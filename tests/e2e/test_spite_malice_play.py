@@ -13,6 +13,8 @@ from playwright.sync_api import expect
 
 from server.spitemalice.models import Match
 from tests.e2e.flows import ApiPlayer, token_of
+from tests.e2e.screens import DESKTOP_WIDE as DESKTOP_1366
+from tests.e2e.screens import PHONE_TALL as PHONE_390
 from tests.e2e.test_spite_malice_table import (
     bot_match,
     box_of,
@@ -24,8 +26,6 @@ from tests.e2e.test_spite_malice_table import (
     signed_in,
     skipped_to_settled,
 )
-from tests.e2e.test_table_screens import DESKTOP as DESKTOP_1366
-from tests.e2e.test_table_screens import PHONE as PHONE_390
 
 # A friend match's deal (its match seed) that seat 0, playing as the normal bot would, wins
 # in about 64 actions against an opponent who plays the first centre play it is offered, else

@@ -17,9 +17,9 @@ from tests.e2e.flows import (
     start_daily,
     token_of,
 )
+from tests.e2e.screens import DESKTOP_WIDE as DESKTOP
+from tests.e2e.screens import PHONE_TALL as PHONE
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 900}
 LOOKS = [
     pytest.param(device, viewport, scheme, locale, id=f"{device}-{scheme}-{locale[:2]}")
     for device, viewport in (("phone", PHONE), ("desktop", DESKTOP))
