@@ -55,7 +55,8 @@ export default async function boards(root, route, { signal }) {
   replace(body,
     h("p", { class: "board-span" }, boardSpan(board)),
     h("p", { class: "subtle" }, t("boards.counts", { n: board.players, winners: board.winners })),
-    standingLine(board.standing, { claimed }),
+    // A day's unranked win is shown where it would stand before it is told why it is not listed.
+    standingLine(board.standing, { claimed, players: period === "day" ? board.players : null }),
     table,
     period === "day" ? referenceLine(board.reference) : null,
     h("div", { class: "actions" }, more),

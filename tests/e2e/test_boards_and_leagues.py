@@ -149,7 +149,11 @@ def test_a_guest_is_told_why_they_are_not_on_the_global_board(open_page, shoot):
     shoot(page, "phone-light-result-unranked")
 
     page.goto("/#/boards/day")
-    expect(page.locator("#standing")).to_have_text(UNRANKED)
+    standing = page.locator("#standing")
+    expect(standing.locator(".rank-would")).to_have_text(
+        "Among today's ranked players, your score would be rank 1 of 1.")
+    expect(standing.locator(".subtle")).to_have_text(UNRANKED)
+    shoot(page, "phone-light-board-unranked")
     expect(page.locator(".leaderboard tbody tr")).to_have_count(1)
     assert page.locator(".leaderboard tr.mine").count() == 0
 
