@@ -32,6 +32,22 @@ class ProblemSerializer(serializers.Serializer):
         required=False, help_text="With `illegal_move`: where the current card may go.")
     moves_played = serializers.IntegerField(
         required=False, help_text="With `stale_move`: the moves played so far.")
+    legal_actions = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2),
+        required=False,
+        help_text="With Spite & Malice's `illegal_action`: the actions you may play now, "
+                  "`[source, target]` as the match's `game.legal_actions` lists them.")
+    game = serializers.IntegerField(
+        required=False, min_value=1,
+        help_text="With Spite & Malice's `stale_action` and `not_your_turn`: the number of "
+                  "the game being played (send it as `game`).")
+    actions = serializers.IntegerField(
+        required=False, min_value=0,
+        help_text="With Spite & Malice's `stale_action` and `not_your_turn`: the actions "
+                  "played in that game so far (send it as `actions`).")
+    turn = serializers.IntegerField(
+        required=False, min_value=0, max_value=1,
+        help_text="With Spite & Malice's `not_your_turn`: the seat to act now (0 or 1).")
     suggestion = serializers.CharField(
         required=False, help_text="With `name_taken`: a free name like the one asked for "
                                   "(\"Ada 2\"), when one of the first few numbered variants is.")
@@ -84,11 +100,13 @@ def problems(*statuses: int, **descriptions: str) -> dict:
     }
 
 
-def problem_example(code: str, status: int, title: str, detail: str) -> OpenApiExample:
+def problem_example(code: str, status: int, title: str, detail: str,
+                    **extra) -> OpenApiExample:
+    """An example problem; ``extra`` are its extension members (``legal_moves=...``)."""
     return OpenApiExample(
         code,
         value={"type": f"/api/problems/{code}", "title": title, "status": status,
-               "detail": detail, "code": code},
+               "detail": detail, "code": code, **extra},
         status_codes=[str(status)],
         response_only=True,
     )

@@ -443,20 +443,37 @@ def action_apply(*, match: Match, game: MatchGame, player, action: list[str],
     _check_playable(match)
     if expected_game is not None and expected_game != match.game_number:
         raise StaleAction(f"You sent game {expected_game}, but game {match.game_number} is "
-                          "being played.")
+                          "being played.", **position_of(match))
     if expected_actions is not None and expected_actions != match.actions_played:
         raise StaleAction(f"You sent {expected_actions} actions, but {match.actions_played} "
-                          f"have been played in game {match.game_number}.")
+                          f"have been played in game {match.game_number}.",
+                          **position_of(match))
     if match.turn != seat:
-        raise NotYourTurn("It is the bot's turn." if match.bot_seat == match.turn
-                          else "It is your opponent's turn.")
+        raise not_your_turn(match)
     engine = rebuild(game)
     log = Log(match)
     try:
         log.play(engine, action, game.number)
     except ValueError as error:  # IllegalActionError or ParseError: the engine's message
-        raise IllegalAction(str(error)) from None
+        # What the seat may play instead, as its view lists it: its own cards only.
+        legal = player_view(engine, seat, since=len(engine.actions))["legal_actions"]
+        raise IllegalAction(str(error), legal_actions=legal) from None
     return engine, log
+
+
+def position_of(match: Match) -> dict[str, int]:
+    """Where the match stands, as a refused action's problem tells it: the game being
+    played and the actions played in it (what a client sends as ``game`` and ``actions``)."""
+    return {"game": match.game_number, "actions": match.actions_played}
+
+
+def not_your_turn(match: Match, detail: str | None = None) -> NotYourTurn:
+    """The problem for a seat that is not to act: whose turn it is, and where the game
+    stands."""
+    if detail is None:
+        detail = ("It is the bot's turn." if match.bot_seat == match.turn
+                  else "It is your opponent's turn.")
+    return NotYourTurn(detail, turn=match.turn, **position_of(match))
 
 
 def _advance_and_store(*, match: Match, game: MatchGame, engine: Game, log: Log,

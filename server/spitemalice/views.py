@@ -53,7 +53,6 @@ from server.spitemalice.problems import (
     GameInProgress,
     GameOver,
     HintsNotAllowed,
-    NotYourTurn,
 )
 from server.spitemalice.reveal import revealed
 from server.spitemalice.table import match_output
@@ -245,14 +244,23 @@ class ActionCreateView(FastPathView, ApiView):
         request=s.ActionInput,
         responses={200: s.MatchOutput, **problems(
             400, 401, 404, 409, 413, 415, 422, 429,
-            s409="`stale_action`, `not_your_turn`, `game_over` (also when your turn's deadline "
-                 "has passed: the match is then lost on time) or `match_not_started`.",
-            s422="`illegal_action` (the engine's message) or `idempotency_key_reused`.")},
+            s409="`stale_action` (with `game` and `actions`: where the match stands now), "
+                 "`not_your_turn` (with `turn`, the seat to act, and `game` and `actions`), "
+                 "`game_over` (also when your turn's deadline has passed: the match is then "
+                 "lost on time) or `match_not_started`.",
+            s422="`illegal_action` (the engine's message, with `legal_actions`: yours now, as "
+                 "the match's `game.legal_actions`) or `idempotency_key_reused`.")},
         examples=[
             OpenApiExample("an action", value={"action": ["P", "C0"], "game": 1, "actions": 4},
                            request_only=True),
             problem_example("illegal_action", 422, "That action is not legal now",
-                            "action 4 ['7H', 'C0']: C0 needs a 2, not 7H"),
+                            "action 4 ['7H', 'C0']: C0 needs a 2, not 7H",
+                            legal_actions=[["2S", "C0"], ["2S", "S0"], ["7H", "S0"]]),
+            problem_example("stale_action", 409, "The game has moved on since you last saw it",
+                            "You sent 4 actions, but 6 have been played in game 1.",
+                            game=1, actions=6),
+            problem_example("not_your_turn", 409, "It is not your turn",
+                            "It is your opponent's turn.", turn=1, game=1, actions=6),
         ],
     )
     def post(self, request, match_id):
@@ -501,7 +509,7 @@ class HintView(ApiView):
         parameters=[MATCH_ID],
         responses={200: s.MatchHintOutput, **problems(
             401, 403, 404, 409, 429, s403="`hints_not_allowed`: a daily, or not the bot.",
-            s409="`game_over` or `not_your_turn`.")},
+            s409="`game_over` or `not_your_turn` (with `turn`, `game` and `actions`).")},
     )
     def get(self, request, match_id):
         match = selectors.match_of(request.user, match_id)
@@ -512,7 +520,8 @@ class HintView(ApiView):
             raise GameOver("The match is over; there is nothing to hint.")
         seat = match.seat_of(request.user)
         if match.turn != seat:
-            raise NotYourTurn("It is the bot's turn; ask again when it is yours.")
+            raise services.not_your_turn(match, "It is the bot's turn; ask again when it "
+                                                "is yours.")
         game = selectors.current_game(match)
         return Response({"action": services.hint_of(match=match, game=game, seat=seat)})
 

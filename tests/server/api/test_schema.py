@@ -130,7 +130,33 @@ def test_move_analysis_declares_the_move_played_and_the_bots(document):
 def test_a_problem_declares_its_extension_members_and_no_others(document):
     schema = document["components"]["schemas"]["Problem"]
     assert schema["additionalProperties"] is False
-    assert {"errors", "legal_moves", "moves_played"} <= set(schema["properties"])
+    assert {"errors", "legal_moves", "moves_played", "legal_actions", "game", "actions",
+            "turn"} <= set(schema["properties"])
+
+
+def test_spite_malice_refusals_answer_only_declared_members(document, player_api):
+    """stale_action, not_your_turn and illegal_action carry how to recover, all declared."""
+    from server.spitemalice.models import Match
+
+    declared = set(document["components"]["schemas"]["Problem"]["properties"])
+    match = player_api.post("spite-malice/matches", {"opponent": "bot", "level": "easy",
+                                                      "target": 1}).json()
+    url = f"spite-malice/matches/{match['id']}/actions"
+    game = match["game"]
+    stale = player_api.post(url, {"action": game["legal_actions"][0],
+                                  "actions": game["actions"] + 1})
+    illegal = player_api.post(url, {"action": ["P", "S0"]})
+    Match.objects.filter(pk=match["id"]).update(turn=1)  # as while the bot thinks
+    not_yours = player_api.post(url, {"action": game["legal_actions"][0]})
+    for response, members in ((stale, {"game", "actions"}), (illegal, {"legal_actions"}),
+                              (not_yours, {"turn", "game", "actions"})):
+        body = response.json()
+        assert members <= set(body) and set(body) <= declared, body
+    responses = document["paths"]["/api/v1/spite-malice/matches/{match_id}/actions"]["post"][
+        "responses"]
+    for status, members in (("409", ("`game`", "`actions`", "`turn`")),
+                            ("422", ("`legal_actions`",))):
+        assert all(member in responses[status]["description"] for member in members), status
 
 
 def test_illegal_and_stale_moves_answer_only_declared_members(document, player_api,

@@ -169,8 +169,11 @@ def test_two_people_play_turns_both_ways_and_each_sees_only_their_own_seat(make_
         seen_turns.add(seat)
         other = 1 - seat
         assert views[other]["game"]["legal_actions"] == []
-        assert_problem(act(apis[other], views[other], greedy(views[seat]["game"])), 409,
-                       "not_your_turn")
+        refused = assert_problem(act(apis[other], views[other], greedy(views[seat]["game"])),
+                                 409, "not_your_turn")
+        # Whose turn it is and where the game stands, as the seat to act sees it.
+        assert (refused["turn"], refused["game"], refused["actions"]) == (
+            seat, views[seat]["game"]["number"], views[seat]["game"]["actions"])
         before = views[seat]["deadline"]
         views = take_turn(apis, views)
         engine = engine_of(views[0]["id"])

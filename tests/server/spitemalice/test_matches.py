@@ -184,6 +184,9 @@ def test_stored_actions_rebuild_every_game_as_stored(player_api):
         match=stored).count()
 
 
+PROBLEM_MEMBERS = {"type", "title", "status", "detail", "code"}
+
+
 def test_an_illegal_action_is_refused_with_the_engines_message_and_changes_nothing(
         player_api):
     match = start(player_api)
@@ -195,6 +198,21 @@ def test_an_illegal_action_is_refused_with_the_engines_message_and_changes_nothi
     assert_problem(act(player_api, match, [missing, "C0"]), 422, "illegal_action")
     assert (Event.objects.count(), Action.objects.count()) == before
     assert player_api.get(url(match)).json() == match
+
+
+def test_an_illegal_action_lists_the_actions_legal_now_as_the_match_does(player_api):
+    match = start(player_api)
+    legal = match["game"]["legal_actions"]
+    assert legal  # the person's turn: the bot's opening turn, if any, is played already
+    body = assert_problem(act(player_api, match, ["P", "S0"]), 422, "illegal_action")
+    assert set(body) == PROBLEM_MEMBERS | {"legal_actions"}
+    assert body["legal_actions"] == legal
+    # Only your own cards: every source is a pile or a card of your hand.
+    assert all(source in ("P", "S0", "S1", "S2", "S3") or source in match["game"]["hand"]
+               for source, _ in body["legal_actions"])
+    # Parts the engine cannot parse as an action are answered the same way.
+    body = assert_problem(act(player_api, match, ["C0", "C1"]), 422, "illegal_action")
+    assert body["legal_actions"] == legal
 
 
 @pytest.mark.parametrize("action", [["P"], ["P", "C0", "C1"], ["p", "C0"], ["P", "C3"],
@@ -231,6 +249,22 @@ def test_a_stale_action_is_refused(player_api):
     assert_problem(act(player_api, match, action), 409, "stale_action")  # the same, resent
 
 
+def test_a_stale_action_says_where_the_match_stands(player_api):
+    match = start(player_api, target=50)
+    now = act(player_api, match, match["game"]["legal_actions"][0]).json()
+    action = now["game"]["legal_actions"][0]
+    for stale in ({"actions": now["game"]["actions"] + 1},
+                  {"game": now["game"]["number"] + 1}):
+        body = assert_problem(act(player_api, now, action, **stale), 409, "stale_action")
+        assert set(body) == PROBLEM_MEMBERS | {"game", "actions"}
+        assert (body["game"], body["actions"]) == (now["game"]["number"],
+                                                   now["game"]["actions"])
+    # Sent back as they came, they are current: the answer is a match, not a conflict.
+    answer = player_api.post(url(now, "/actions"), {"action": action, "game": body["game"],
+                                                    "actions": body["actions"]})
+    assert answer.status_code == 200, answer.content
+
+
 def test_acting_out_of_turn_is_refused_and_the_bot_finishes_in_the_background(
         player_api, settings):
     settings.SPITE_MALICE_BOT_SECONDS = 0  # every bot turn goes to the background
@@ -243,8 +277,14 @@ def test_acting_out_of_turn_is_refused_and_the_bot_finishes_in_the_background(
     assert after["game"]["turn"] == 1 and Match.objects.get(pk=match["id"]).bot_pending
 
     body = {"action": ["P", "C0"]}
-    assert_problem(player_api.post(url(match, "/actions"), body), 409, "not_your_turn")
-    assert_problem(player_api.get(url(match, "/hint")), 409, "not_your_turn")
+    refused = assert_problem(player_api.post(url(match, "/actions"), body), 409,
+                             "not_your_turn")
+    assert set(refused) == PROBLEM_MEMBERS | {"turn", "game", "actions"}
+    assert (refused["turn"], refused["game"], refused["actions"]) == (
+        1, after["game"]["number"], after["game"]["actions"])
+    hint = assert_problem(player_api.get(url(match, "/hint")), 409, "not_your_turn")
+    assert {key: hint[key] for key in ("turn", "game", "actions")} == {
+        key: refused[key] for key in ("turn", "game", "actions")}
 
     seen = after["event"]
     assert job_run_next() is not None
