@@ -47,7 +47,8 @@ def key_from(request) -> str | None:
     if key is None:
         return None
     if not valid_key(key):
-        raise InvalidRequest(f"{HEADER} is 1 to {MAX_KEY_LENGTH} visible ASCII characters.")
+        message = f"{HEADER} is 1 to {MAX_KEY_LENGTH} visible ASCII characters."
+        raise InvalidRequest(message, errors=[{"field": HEADER, "message": message}])
     return key
 
 

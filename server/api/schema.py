@@ -25,8 +25,11 @@ class ProblemSerializer(serializers.Serializer):
     status = serializers.IntegerField()
     detail = serializers.CharField()
     code = serializers.CharField(help_text="Stable machine-readable code, e.g. illegal_move.")
-    errors = FieldErrorSerializer(many=True, required=False,
-                                  help_text="Per-field messages, for code 'invalid'.")
+    errors = FieldErrorSerializer(
+        many=True, required=False,
+        help_text="Per-field messages, for code 'invalid': a body field, a query parameter, "
+                  "`body` (the body as a whole, or one sent where none is taken) or a header "
+                  "(`Idempotency-Key`, `Content-Length`).")
     legal_moves = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
         required=False, help_text="With `illegal_move`: where the current card may go.")

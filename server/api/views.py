@@ -60,12 +60,15 @@ class ApiView(APIView):
         meta = request.META
         length = meta.get("CONTENT_LENGTH") or "0"
         if not length.isascii() or not length.isdigit():
-            raise InvalidRequest(f"Content-Length is a number of bytes, not {length[:40]!r}.")
+            message = f"Content-Length is a number of bytes, not {length[:40]!r}."
+            raise InvalidRequest(message,
+                                 errors=[{"field": "Content-Length", "message": message}])
         if int(length) == 0:
             return
         if request.method in BODILESS_METHODS or not self.takes_body:
             raise InvalidRequest(
-                f"{request.method} {request.path} takes no request body; send none.")
+                f"{request.method} {request.path} takes no request body; send none.",
+                errors=[{"field": "body", "message": "Takes no request body; send none."}])
         encoding = meta.get("HTTP_CONTENT_ENCODING", "").strip().lower()
         if encoding not in ("", "identity"):
             raise UnsupportedMediaType(

@@ -258,6 +258,8 @@ def test_a_body_where_none_is_taken_is_400_and_changes_nothing(player_api):
                          ("DELETE", "sessions/current")]:
         body = assert_problem(_send(player_api, method, path), 400, "invalid")
         assert "takes no request body" in body["detail"]
+        assert body["errors"] == [{"field": "body",
+                                   "message": "Takes no request body; send none."}]
     after = player_api.get(f"leagues/{league['id']}").json()
     assert after["code"] == code and after["member_count"] == 1
     assert player_api.get("players/me").status_code == 200  # the token was not revoked
@@ -275,7 +277,8 @@ def test_no_body_where_none_is_taken_is_fine(player_api):
 def test_a_content_length_that_is_not_a_number_is_400(api, length):
     response = api.client.generic("POST", "/api/v1/players", b"",
                                   CONTENT_LENGTH=length, CONTENT_TYPE="application/json")
-    assert_problem(response, 400, "invalid")
+    body = assert_problem(response, 400, "invalid")
+    assert [error["field"] for error in body["errors"]] == ["Content-Length"]
 
 
 @pytest.mark.parametrize("encoding", ["gzip", "br", "deflate, gzip"])

@@ -74,9 +74,23 @@ def test_rejected_requests_are_not_stored(player_api, practice_game):
 @pytest.mark.parametrize("key", ["", " ", "x" * 256, "tab\tkey"])
 def test_malformed_keys_are_invalid(player_api, practice_game, key):
     url = f"games/{practice_game['id']}/moves"
-    assert_problem(player_api.post(url, {"row": 0, "col": 0}, HTTP_IDEMPOTENCY_KEY=key), 400,
-                   "invalid")
+    body = assert_problem(player_api.post(url, {"row": 0, "col": 0},
+                                          HTTP_IDEMPOTENCY_KEY=key), 400, "invalid")
+    assert body["errors"] == [{"field": "Idempotency-Key", "message": body["detail"]}]
     assert not Move.objects.exists()
+
+
+def test_a_malformed_key_on_a_bodiless_write_names_the_header(player_api):
+    """As on a move, so on a write that takes no body (a resignation): ``errors`` names the
+    header, and nothing changes."""
+    from server.spitemalice.models import Match
+
+    match = player_api.post("spite-malice/matches", {"opponent": "bot", "level": "easy",
+                                                     "target": 50}).json()
+    body = assert_problem(player_api.post(f"spite-malice/matches/{match['id']}/resign",
+                                          HTTP_IDEMPOTENCY_KEY="x" * 256), 400, "invalid")
+    assert [error["field"] for error in body["errors"]] == ["Idempotency-Key"]
+    assert Match.objects.get(pk=match["id"]).status == "playing"
 
 
 # --- Expiry ------------------------------------------------------------------------------------

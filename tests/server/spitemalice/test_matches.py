@@ -343,7 +343,8 @@ def test_resigning_ends_the_match_for_the_other_seat(player_api):
 
 def test_resign_takes_no_body(player_api):
     match = start(player_api)
-    assert_problem(player_api.post(url(match, "/resign"), {"x": 1}), 400, "invalid")
+    body = assert_problem(player_api.post(url(match, "/resign"), {"x": 1}), 400, "invalid")
+    assert body["errors"] == [{"field": "body", "message": "Takes no request body; send none."}]
     assert Match.objects.get(pk=match["id"]).status == "playing"
 
 
