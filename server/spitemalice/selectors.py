@@ -59,11 +59,20 @@ def game_of(match: Match, number: int) -> MatchGame:
 def events_of(match: Match, seat: int, after: int) -> tuple[list[dict], int]:
     """The events after number ``after`` as ``seat`` sees them (at most EVENTS_PER_PAGE), and
     the number to ask after next time."""
-    rows = (Event.objects.filter(match=match, number__gt=after).order_by("number")
-            .values_list("number", "kind", f"seat{seat}")[:EVENTS_PER_PAGE])
-    events = [{"number": number, "kind": kind, **seen} for number, kind, seen in rows]
-    last = events[-1]["number"] if events else min(after, match.event)
+    events, last, _more = events_page(match, seat, after)
     return events, last
+
+
+def events_page(match: Match, seat: int, after: int) -> tuple[list[dict], int, bool]:
+    """``events_of``, and whether more events follow those (the page was full and one more
+    is stored): read as one more row than a page holds, so the answer is exact."""
+    rows = list(Event.objects.filter(match=match, number__gt=after).order_by("number")
+                .values_list("number", "kind", f"seat{seat}")[:EVENTS_PER_PAGE + 1])
+    more = len(rows) > EVENTS_PER_PAGE
+    events = [{"number": number, "kind": kind, **seen}
+              for number, kind, seen in rows[:EVENTS_PER_PAGE]]
+    last = events[-1]["number"] if events else min(after, match.event)
+    return events, last, more
 
 
 def daily_match_of(player, day):

@@ -26,6 +26,7 @@ from server.spitemalice.models import (
     Match,
     MatchGame,
 )
+from server.spitemalice.selectors import EVENTS_PER_PAGE
 
 # Each part of an action is one of these; which parts make an action (a card or pile onto a
 # stack) is the engine's to say, as 422 illegal_action, like any other action the rules refuse.
@@ -282,6 +283,9 @@ class EventsOutput(serializers.Serializer):
         help_text="In order, each {number, kind, ...} as your seat may see it (docs/API.md).")
     last = serializers.IntegerField(help_text="The number of the last event sent (or the "
                                               "latest, if none was new): send it as `after`.")
+    more = serializers.BooleanField(
+        help_text=f"Whether more events follow these (a page holds at most {EVENTS_PER_PAGE}): "
+                  "ask again with `after=last` while it is true.")
 
 
 class RevealedPosition(serializers.Serializer):

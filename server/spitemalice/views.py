@@ -288,7 +288,8 @@ class EventsView(ApiView):
             "Events after number `after`, in order, at most 1000 at a time: `joined`, "
             "`dealt`, `draw` (your own cards; the opponent's count only), `play`, "
             "`completed`, `discard`, `resigned`, `timeout`, `game_over`, `match_over`, "
-            "`cancelled`. Ask again with `after=last`."
+            "`cancelled`. `more` says whether more events follow these: ask again with "
+            "`after=last` while it is true."
         ),
         parameters=[MATCH_ID, OpenApiParameter(
             "after", {"type": "integer", "minimum": 0, "maximum": 10**9},
@@ -299,9 +300,9 @@ class EventsView(ApiView):
         query = s.EventsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         match = match_read(request, match_id)
-        events, last = selectors.events_of(match, match.viewer_seat(request.user),
-                                           query.validated_data["after"])
-        return Response({"events": events, "last": last})
+        events, last, more = selectors.events_page(match, match.viewer_seat(request.user),
+                                                   query.validated_data["after"])
+        return Response({"events": events, "last": last, "more": more})
 
 
 class ResignView(ApiView):

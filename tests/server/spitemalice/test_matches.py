@@ -132,7 +132,7 @@ def test_the_event_feed_names_your_draws_and_only_the_count_of_the_bots(player_a
     feed = player_api.get(url(match, "/events")).json()
     events = feed["events"]
     assert [event["number"] for event in events] == list(range(1, match["event"] + 1))
-    assert feed["last"] == match["event"]
+    assert feed["last"] == match["event"] and feed["more"] is False
     assert events[0]["kind"] == "dealt" and events[-1]["kind"] == "match_over"
 
     hand: Counter = Counter()
@@ -158,7 +158,31 @@ def test_the_event_feed_names_your_draws_and_only_the_count_of_the_bots(player_a
     later = player_api.get(url(match, "/events"), {"after": events[-3]["number"]}).json()
     assert later["events"] == events[-2:] and later["last"] == feed["last"]
     none = player_api.get(url(match, "/events"), {"after": 10**6}).json()
-    assert none == {"events": [], "last": match["event"]}
+    assert none == {"events": [], "last": match["event"], "more": False}
+
+
+def test_the_event_feed_says_whether_more_events_follow_a_page(player_api, monkeypatch):
+    from server.spitemalice import selectors
+
+    match = play_out(player_api, start(player_api, level="easy", target=1))
+    whole = player_api.get(url(match, "/events")).json()["events"]
+    assert len(whole) == match["event"] > 7
+    monkeypatch.setattr(selectors, "EVENTS_PER_PAGE", 3)
+    pages, after = [], 0
+    while True:
+        page = player_api.get(url(match, "/events"), {"after": after}).json()
+        pages.append(page)
+        if not page["more"]:
+            break
+        after = page["last"]
+    assert [event for page in pages for event in page["events"]] == whole
+    assert [len(page["events"]) for page in pages[:-1]] == [3] * (len(pages) - 1)
+    assert pages[-1]["last"] == match["event"] and 0 < len(pages[-1]["events"]) <= 3
+    # A page that ends exactly at the latest event is full, and nothing follows it.
+    full = player_api.get(url(match, "/events"), {"after": match["event"] - 3}).json()
+    assert len(full["events"]) == 3 and full["more"] is False
+    assert player_api.get(url(match, "/events"),
+                          {"after": match["event"] - 4}).json()["more"] is True
 
 
 @pytest.mark.parametrize("after", ["-1", "x", "01", ""])
