@@ -7,6 +7,7 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
+from rest_framework.permissions import AllowAny
 
 from server.api import headers, throttling
 from server.api.problems import PROBLEM_CONTENT_TYPE
@@ -143,16 +144,53 @@ RETRY_AFTER_HEADER = _header("Seconds to wait before trying again.", pattern=r"^
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
+# An operation a client may call without a token declares no security requirement at all
+# (``security: []``), also when a token, if sent, is read. OpenAPI's own spelling of "token
+# optional", ``[{"bearerAuth": []}, {}]``, is read by client generators (openapi-python-client
+# among them) as "token required": the generated call would then refuse a plain ``Client``.
+# The description says instead that a token is read, and 401 stays declared for a bad one.
+TOKEN_OPTIONAL = (
+    "**Token optional.** Without one this is the public answer. Send "
+    "`Authorization: Bearer <token>` to add what concerns you: a token that is sent is read, "
+    "and one that is invalid or revoked is 401 `not_authenticated`. No security requirement "
+    "is declared, so that generated clients call it with or without a token.")
+
+
 class ApiAutoSchema(AutoSchema):
     """Adds to each operation what every view of the API does without declaring it:
 
     - the errors any operation can answer: 400 (malformed input, unknown query parameters),
       406 (an Accept that allows no JSON), 503 (the database is down); 401 where a token is
       read; 411, 413 and 415 where a body is taken; 429 where requests are rate-limited;
+    - no security requirement where a token is optional or never read (``TOKEN_OPTIONAL``),
+      and a description that says a token is read where it is optional;
     - the response headers of ``server.api.headers``: ``Location`` on a 201, ``Cache-Control``
       on an answer carrying a token, ``Vary`` on a read that depends on the token, and
       ``Retry-After`` on a 429.
     """
+
+    def get_operation(self, *args, **kwargs):
+        operation = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        if "security" not in operation:
+            operation["security"] = []  # anonymous: no scheme is required (see TOKEN_OPTIONAL)
+        if self._token_optional():
+            description = operation.get("description")
+            operation["description"] = (f"{description}\n\n{TOKEN_OPTIONAL}" if description
+                                        else TOKEN_OPTIONAL)
+        return operation
+
+    def get_auth(self):
+        """The bearer scheme where a token is required; none where a request may come
+        without one (drf-spectacular adds ``{}`` for those)."""
+        requirements = super().get_auth()
+        return [] if {} in requirements else requirements
+
+    def _token_optional(self) -> bool:
+        """A view that reads a token if one is sent, and answers without one too."""
+        return bool(self.view.authentication_classes) and any(
+            isinstance(permission, AllowAny) for permission in self.view.get_permissions())
 
     def _common_problems(self) -> list[int]:
         statuses = [400, 406, 503]

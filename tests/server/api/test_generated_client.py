@@ -10,9 +10,12 @@ member, a wrong type), fails here: the fix belongs in the schema, never in this 
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
+import pkgutil
 import subprocess
 import sys
+import typing
 import uuid
 from contextlib import ExitStack
 from pathlib import Path
@@ -101,12 +104,47 @@ def clients(generated, live_server):
         yield open_client
 
 
+def _takes_a_plain_client(module) -> bool:
+    """Whether the generated operation's calls are typed to take a plain ``Client`` (no
+    token): ``client: AuthenticatedClient | Client`` rather than ``AuthenticatedClient``."""
+    plain = importlib.import_module(f"{PACKAGE}.client").Client
+    answers = set()
+    for call in (module.sync, module.sync_detailed, module.asyncio, module.asyncio_detailed):
+        annotation = inspect.signature(call).parameters["client"].annotation
+        answers.add(plain in (typing.get_args(annotation) or (annotation,)))
+    [answer] = answers  # the four calls of an operation agree
+    return answer
+
+
+def test_operations_that_need_no_token_take_a_plain_client(generated):
+    """An operation declared with no security requirement (anonymous, or a token optional) is
+    generated to take a plain ``Client``; one that needs a token only ``AuthenticatedClient``:
+    the generator reads ``[{"bearerAuth": []}, {}]`` as a token required."""
+    document = DjangoClient().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    security = {operation["operationId"]: operation["security"]
+                for item in document["paths"].values() for operation in item.values()}
+    api = importlib.import_module(f"{PACKAGE}.api")
+    plain = {info.name.rsplit(".", 1)[-1]: _takes_a_plain_client(importlib.import_module(
+                 info.name))
+             for info in pkgutil.walk_packages(api.__path__, f"{PACKAGE}.api.")
+             if not info.ispkg}
+    assert set(plain) == set(security)
+    assert plain == {name: requirements == [] for name, requirements in security.items()}
+    assert all(requirements in ([], [{"bearerAuth": []}]) for requirements in security.values())
+    for name in ("players_create", "sessions_create", "daily_leaderboard", "daily_retrieve",
+                 "spite_malice_ratings", "spite_malice_invitations_retrieve"):
+        assert plain[name], name
+    for name in ("players_me", "games_create", "spite_malice_actions_create"):
+        assert not plain[name], name
+
+
 def test_a_daily_played_through_the_generated_client(clients, live_server, settings):
     settings.FOURSQUARE_ANALYSIS_BOT = {"seed": 0, "samples": 2, "screen": 1, "finalists": 1}
     settings.FOURSQUARE_ANALYSIS_SOLVER_SECONDS = 0.5
     models = _models()
     anonymous = clients()
 
+    # Public operations are called with a plain Client, as their generated types say.
     created = _api("players.players_create").sync_detailed(
         client=anonymous, body=models.PlayerCreateInputRequest(name="Ada", label="Generated"))
     assert created.status_code == 201
@@ -173,6 +211,11 @@ def test_a_daily_played_through_the_generated_client(clients, live_server, setti
     if game.status == models.GameStatusEnum.WON:
         assert [entry.player.id for entry in board.entries] == [guest.id]
         assert board.me.score == game.score
+    public = _api("leaderboards.daily_leaderboard").sync(day=game.date, client=anonymous)
+    assert isinstance(public, models.BoardOutput) and public.players == 1
+    assert public.me is None and public.standing is None and _undeclared(public) == []
+    assert [entry.player.id for entry in public.entries] == [
+        entry.player.id for entry in board.entries]
     daily = _api("leaderboards.daily_retrieve").sync(client=client)
     assert isinstance(daily, models.DailyOutput) and daily.your_game.id == game.id
     assert _undeclared(daily) == []

@@ -203,6 +203,28 @@ def test_every_operation_declares_the_errors_it_can_answer(document):
             assert operation["responses"]["429"]["headers"]["Retry-After"]["required"]
 
 
+def test_only_operations_that_need_a_token_declare_a_security_requirement(document):
+    """An operation answered without a token declares none (``security: []``); where a token
+    is optional the description says it is read. ``[{}]`` or ``[{"bearerAuth": []}, {}]``
+    would read as "token required" to client generators."""
+    from rest_framework.permissions import AllowAny
+
+    from server.api.schema import TOKEN_OPTIONAL
+
+    public = set()
+    for method, path, operation, view in _operations(document):
+        label = f"{method.upper()} {path}"
+        anonymous = AllowAny in view.permission_classes
+        assert operation["security"] == ([] if anonymous else [{"bearerAuth": []}]), label
+        optional = anonymous and bool(view.authentication_classes)
+        assert (TOKEN_OPTIONAL in operation.get("description", "")) == optional, label
+        if anonymous:
+            public.add(operation["operationId"])
+    assert {"players_create", "sessions_create", "daily_leaderboard", "leaderboard",
+            "spite_malice_ratings", "challenges_retrieve"} <= public
+    assert "players_me" not in public
+
+
 def test_every_201_declares_location_and_token_answers_no_store(document):
     for method, path, operation, _view in _operations(document):
         label = f"{method.upper()} {path}"
