@@ -58,16 +58,31 @@ def plain_request(request) -> Request | None:
     return Request(token, key, body)
 
 
+def token_usable(*, last_used_at, active: bool) -> bool:
+    """Whether the token's request may go on here before the rate limit is asked: its player
+    active, its last use recent (a due write of it is the full view's)."""
+    return active and not last_use_due(last_used_at)
+
+
 def token_admitted(request, *, scope: str, token_id, last_used_at, active: bool) -> bool:
-    """Whether the token's request may go on here: its player active, its last use recent (a
-    due write of it is the full view's), and the rate limit not reached. The limit's verdict,
-    reached once, travels with the request should the full view answer it after all."""
-    if not active or last_use_due(last_used_at):
+    """Whether the token's request may go on here: usable (``token_usable``), and the rate
+    limit not reached (``within_limits``)."""
+    if not token_usable(last_used_at=last_used_at, active=active):
         return False
-    retry_after = throttling.verdict(scope=scope, token_id=str(token_id),
-                                     address=throttling.client_address(request))
+    return within_limits(request, scope=scope, token_id=token_id)[0]
+
+
+def within_limits(request, *, scope: str, token_id, reads=(), writes=()
+                  ) -> tuple[bool, set[str] | None]:
+    """Whether the request is within the rate limit, and the keys of ``reads`` found, with
+    ``writes`` made if it is, all in one round trip to the cache
+    (``throttling.verdict_with``). The limit's verdict, reached once, travels with the request
+    should the full view answer it after all."""
+    retry_after, found = throttling.verdict_with(
+        scope=scope, token_id=str(token_id), address=throttling.client_address(request),
+        reads=reads, writes=writes)
     setattr(request, throttling.VERDICT_ATTRIBUTE, retry_after)
-    return retry_after is None
+    return retry_after is None, found
 
 
 def stored_answer(stored_hash: str, status: int, body: str, request_hash: str,

@@ -77,73 +77,112 @@ class CacheHealth:
 cache_health = CacheHealth()
 
 
-# Each counter is incremented, and given its expiry when the increment created it, in one
-# script: one command and one round trip for every counter of a request, atomic in Redis.
-_COUNT_SCRIPT = """
-local counts = {}
-for i, key in ipairs(KEYS) do
-    counts[i] = redis.call('INCR', key)
-    if counts[i] == 1 then redis.call('EXPIRE', key, ARGV[i]) end
+# One script, one command and one round trip for every cache call of a request, atomic in
+# Redis: each counter is incremented (and given its expiry when the increment created it); the
+# keys to read are looked up (whether each exists); and, when no counter is over its limit, the
+# keys to write are set with their expiry. KEYS: the counters, the reads, the writes; ARGV: the
+# number of counters and of reads, then (expiry, limit) per counter, then (value, expiry) per
+# write. All keys live on one Redis (no cluster), as every key of the service does.
+_SCRIPT = """
+local counters, reads = tonumber(ARGV[1]), tonumber(ARGV[2])
+local counts, over = {}, false
+for i = 1, counters do
+    counts[i] = redis.call('INCR', KEYS[i])
+    if counts[i] == 1 then redis.call('EXPIRE', KEYS[i], ARGV[1 + 2 * i]) end
+    if counts[i] > tonumber(ARGV[2 + 2 * i]) then over = true end
 end
-return counts
+local found = {}
+for j = 1, reads do found[j] = redis.call('EXISTS', KEYS[counters + j]) end
+if not over then
+    local base = 2 + 2 * counters
+    for k = counters + reads + 1, #KEYS do
+        local at = base + 2 * (k - counters - reads) - 1
+        redis.call('SET', KEYS[k], ARGV[at], 'EX', ARGV[at + 1])
+    end
+end
+return {counts, found}
 """
-_count_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _count_script(backend: RedisCache, key: str):
-    """The counting script, bound to the redis-py client of the Redis cache and kept (Django's
-    own backend builds a new client for every call, which cost a third of a move's CPU; the
+def _script(backend: RedisCache, key: str):
+    """The script, bound to the redis-py client of the Redis cache and kept (Django's own
+    backend builds a new client for every call, which cost a third of a move's CPU; the
     service's, ``server.core.redis_cache``, keeps one per pool). The client is thread-safe (it
     shares one connection pool) and reached through Django's private but stable (since 4.0)
     ``_cache``. The script runs by its hash once Redis has seen it."""
-    script = _count_scripts.get(backend)
+    script = _scripts.get(backend)
     if script is None:
         client = backend._cache.get_client(key, write=True)
-        script = _count_scripts[backend] = client.register_script(_COUNT_SCRIPT)
+        script = _scripts[backend] = client.register_script(_SCRIPT)
     return script
 
 
-def _count(keys: list[tuple[str, int]]) -> list[int]:
-    """Add one to each counter (created with its timeout if new) and return the new counts."""
+def _run(counters: list[tuple[str, int, int]], reads: list[str],
+         writes: list[tuple[str, int, int]]) -> tuple[list[int], set[str]]:
+    """Count each ``(key, expiry, limit)`` counter; which of ``reads`` exist; and, unless a
+    count is over its limit, set each ``(key, value, expiry)`` of ``writes``."""
     backend = caches["default"]
     if isinstance(backend, RedisCache):
         # Our keys are short ASCII: make_key, without the per-character check for memcached.
-        full_keys = [backend.make_key(key) for key, _ in keys]
-        return _count_script(backend, full_keys[0])(
-            keys=full_keys, args=[timeout for _, timeout in keys])
+        names = [backend.make_key(key) for key, *_ in (*counters, *writes)]
+        names[len(counters):len(counters)] = [backend.make_key(key) for key in reads]
+        arguments = [len(counters), len(reads)]
+        for _, expiry, limit in counters:
+            arguments += [expiry, limit]
+        for _, value, expiry in writes:  # an int as Django's Redis serializer stores one
+            arguments += [value, expiry]
+        counts, found = _script(backend, names[0])(keys=names, args=arguments)
+        return counts, {key for key, there in zip(reads, found, strict=True) if there}
     counts = []
-    for key, timeout in keys:
+    for key, expiry, _ in counters:
         try:
             counts.append(cache.incr(key))
         except ValueError:  # no counter yet: this is the window's first request
-            counts.append(1 if cache.add(key, 1, timeout) else cache.incr(key))
-    return counts
+            counts.append(1 if cache.add(key, 1, expiry) else cache.incr(key))
+    found = set(cache.get_many(reads)) if reads else set()
+    if all(count <= limit for count, (_, _, limit) in zip(counts, counters, strict=True)):
+        for key, value, expiry in writes:
+            cache.set(key, value, expiry)
+    return counts, found
 
 
 def verdict(*, scope: str, token_id: str | None, address: str | None) -> float | None:
     """Count one request of ``scope`` for the token and the address; the seconds to wait if
     either is over its limit, else None."""
+    return verdict_with(scope=scope, token_id=token_id, address=address)[0]
+
+
+def verdict_with(*, scope: str, token_id: str | None, address: str | None,
+                 reads: list[str] = (), writes: list[tuple[str, int, int]] = ()
+                 ) -> tuple[float | None, set[str] | None]:
+    """``verdict`` and, in the same round trip to the cache, a fast path's other calls: which
+    of the keys ``reads`` exist, and, if the request is within its limits, ``writes`` set (each
+    ``(key, int value, expiry in seconds)``). The verdict and the keys found; None for the keys
+    when the cache could not be reached (the request then goes through unthrottled and nothing
+    is written)."""
     now = time.time()
-    counters = []  # (key, limit, period, end of the window)
+    counters = []  # (key, expiry, limit), and the end of each one's window
+    ends = []
     for kind, identity in (("token", token_id), ("address", address)):
         rate = parse_rate(settings.THROTTLE_RATES.get(f"{scope}.{kind}", "off"))
         if rate is None or identity is None:
             continue
         limit, period = rate
         window = int(now // period)
-        counters.append((f"throttle:{scope}:{kind}:{identity}:{window}", limit, period,
-                         (window + 1) * period))
-    if not counters:
-        return None
+        counters.append((f"throttle:{scope}:{kind}:{identity}:{window}", period + 1, limit))
+        ends.append((window + 1) * period)
+    if not counters and not reads and not writes:
+        return None, set()
     try:
-        counts = _count([(key, period + 1) for key, _, period, _ in counters])
+        counts, found = _run(counters, list(reads), list(writes))
     except Exception as error:  # noqa: BLE001 - any cache failure: serve unthrottled
         cache_health.failed(error)
-        return None
+        return None, None
     cache_health.worked()
-    waits = [end - now for (_, limit, _, end), count in zip(counters, counts, strict=True)
+    waits = [end - now for (_, _, limit), end, count in zip(counters, ends, counts, strict=True)
              if count > limit]
-    return max(waits) if waits else None
+    return (max(waits) if waits else None), found
 
 
 # Where a request's verdict is kept once reached (by the move fast path, which may then hand

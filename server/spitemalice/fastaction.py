@@ -12,7 +12,11 @@ Nothing is written before this path's single final statement, so handing over is
 
 Both paths run the same code between reading and writing (``services.action_apply`` and
 ``services.advance``) and build the answer with the same ``table.match_output``; what this
-path saves is DRF, the ORM and all but two round trips to PostgreSQL (``statements``).
+path saves is DRF, the ORM, all but two round trips to PostgreSQL (``statements``) and all but
+one to Redis (the rate limit, the presence the answer shows and the latest event number the
+sockets compare, in one script: ``server.api.throttling.verdict_with``). The rate limit is
+asked once the action is known to succeed, so its one round trip also sets the new latest
+number; a request over the limit is handed over, and written nothing, as any other.
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ from server.api import fastpath, idempotency
 from server.api.problems import Problem
 from server.players.models import Player
 from server.spitemalice import services, statements
-from server.spitemalice.live.publish import events_stored
+from server.spitemalice.live import presence
+from server.spitemalice.live.publish import events_stored, latest_entry
 from server.spitemalice.models import Match, MatchGame
 from server.spitemalice.serializers import PART_PATTERN, ActionInput
 from server.spitemalice.table import match_output
@@ -53,8 +58,7 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
     found = statements.action_find(plain.token, match_id, plain.key)
     if found is None:
         return None  # unknown token: the full view says 401
-    if not fastpath.token_admitted(request, scope=scope, token_id=found.token_id,
-                                   last_used_at=found.last_used_at, active=found.active):
+    if not fastpath.token_usable(last_used_at=found.last_used_at, active=found.active):
         return None
     if found.match_values[0] is None:
         return None  # not a match of theirs: the full view says 404 (or, invited, 409)
@@ -78,10 +82,19 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
         return None  # refused, overdue or a long bot turn: the full view says or does which
     if new_games or match.status != Match.Status.PLAYING:
         return None  # the full view deals the next game, rates or records the match
+    # One round trip to the cache for all this action needs of it: the rate limit, the seats'
+    # presence for the answer and the latest event number for the sockets' checks.
+    slots = presence.slot_keys(match.pk)
+    admitted, taken = fastpath.within_limits(
+        request, scope=scope, token_id=found.token_id, reads=list(slots),
+        writes=[latest_entry(match.pk, log.events[-1].number)] if log.events else [])
+    if not admitted:
+        return None  # the full view says 429, from the verdict the request carries
     match.updated_at = log.now
     content = fastpath.RENDERER.render(match_output(
         match, match.seat_of(player), current, engine,
-        origin=request.build_absolute_uri("/").rstrip("/")))
+        origin=request.build_absolute_uri("/").rstrip("/"),
+        connected=presence.seats_from(slots, taken, match.bot_seat)))
     answer = ((found.player_id, plain.key, request_hash, content.decode())
               if plain.key is not None else None)
     if not fastpath.store_guarded(lambda: statements.action_store(
@@ -89,7 +102,7 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
             actions=log.actions, events=log.events, now=log.now, answer=answer)):
         return None  # the match moved on meanwhile: the full view waits for it and answers
     match_pk, events = match.pk, log.events
-    transaction.on_commit(lambda: events_stored(match_pk, events))
+    transaction.on_commit(lambda: events_stored(match_pk, events, latest_kept=True))
     return fastpath.json_response(200, content, allow=ALLOW)
 
 

@@ -184,10 +184,6 @@ def _rematch_status(rematch: Match | None) -> str | None:
     return rematch.status
 
 
-def _connected(match: Match) -> list[bool]:
-    """Each seat's presence now; the bot is always there."""
-    connected = seats_connected(match)  # the match itself: no query for its bot seat
-    return [True if match.bot_seat == seat else bool(connected[seat]) for seat in SEATS]
 
 
 def invite_url(origin: str, code: str) -> str:
@@ -196,17 +192,22 @@ def invite_url(origin: str, code: str) -> str:
 
 
 def match_output(match: Match, seat: int, game: MatchGame | None = None,
-                 engine: Game | None = None, *, origin: str = "") -> dict[str, Any]:
+                 engine: Game | None = None, *, origin: str = "",
+                 connected: list[bool] | None = None) -> dict[str, Any]:
     """The API's match object for the person in ``seat``, with the current game's view
     (``game`` and ``engine`` if the caller holds them, else read and rebuilt). ``origin``
-    (scheme and host of the request) makes a waiting match's invitation URL absolute."""
+    (scheme and host of the request) makes a waiting match's invitation URL absolute.
+    ``connected``: each seat's presence, if the caller looked it up already (the bot's seat is
+    always there), else looked up now."""
     if game is None and match.status in (Match.Status.PLAYING, Match.Status.FINISHED,
                                          Match.Status.ABORTED):
         game = MatchGame.objects.get(match=match, number=match.game_number)
     if game is not None and engine is None:
         engine = rebuild(game)
     players = (match.player0, match.player1)
-    connected = _connected(match)
+    if connected is None:
+        connected = seats_connected(match)  # the match itself: no query for its bot seat
+    connected = [True if match.bot_seat == other else bool(connected[other]) for other in SEATS]
     waiting = match.status == Match.Status.WAITING
     rematch = _rematch(match)
     return {

@@ -349,7 +349,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         seats = await _in_thread_presence(presence.seats_connected)(
             self.match_id, bot_seat=self.bot_seat)
         await self._send_presence(seats)
-        publish.send(self.group, {"type": "presence.changed", "seats": seats})
+        publish.send((self.group, {"type": "presence.changed", "seats": seats}))
 
     async def _tick(self) -> None:
         """Every LIVE_POLL_SECONDS, compare the match's latest event number in the cache with
@@ -436,4 +436,4 @@ class MatchConsumer(AsyncWebsocketConsumer):
                                                   self.slot)
         seats = await _in_thread_presence(presence.seats_connected)(
             self.match_id, bot_seat=self.bot_seat)
-        publish.send(self.group, {"type": "presence.changed", "seats": seats})
+        publish.send((self.group, {"type": "presence.changed", "seats": seats}))

@@ -91,14 +91,26 @@ def seats_connected(match, bot_seat=_ASK) -> list[bool]:
         if bot_seat is _ASK:
             bot_seat = (Match.objects.filter(pk=match_id).values_list("bot_seat", flat=True)
                         .first())
-    keys = {_key(match_id, seat, slot): seat for seat in (0, 1) for slot in _slots()}
+    keys = slot_keys(match_id)
     try:
-        found = cache.get_many(list(keys))
+        found = set(cache.get_many(list(keys)))
     except Exception as error:
         logger.warning("presence unknown: %r", error)
-        found = {}
+        found = set()
+    return seats_from(keys, found, bot_seat)
+
+
+def slot_keys(match_id) -> dict[str, int]:
+    """Every presence slot's key of a match, with its seat: what ``seats_from`` is given the
+    taken ones of (a fast path looks them up with its other cache calls)."""
+    return {_key(match_id, seat, slot): seat for seat in (0, 1) for slot in _slots()}
+
+
+def seats_from(keys: dict[str, int], found: set[str] | None, bot_seat) -> list[bool]:
+    """``[seat 0 connected, seat 1 connected]`` from the slot keys found taken (None: the
+    cache could not say, so nobody but the bot shows)."""
     seats = [False, False]
-    for key in found:
+    for key in found or ():
         seats[keys[key]] = True
     if bot_seat is not None:
         seats[bot_seat] = True

@@ -56,22 +56,32 @@ def group_of(match_id, seat: int | None = None) -> str:
     return group if seat is None else f"{group}-{seat}"
 
 
-def events_stored(match_id, events: list) -> None:
+def events_stored(match_id, events: list, *, latest_kept: bool = False) -> None:
     """Tell each seat's sockets that ``events`` (the ``Event`` rows just stored, in number
-    order) are stored, with that seat's view of each, as the feed gives it."""
+    order) are stored, with that seat's view of each, as the feed gives it. ``latest_kept``:
+    the caller kept the latest number already (``latest_entry``, with its other cache calls)."""
     if not events:
         return
     first, last = events[0].number, events[-1].number
-    try:
-        cache.set(_latest_key(match_id), last, LATEST_SECONDS)
-    except Exception as error:  # the sockets' reads of the feed cover it
-        logger.warning("latest event number not kept: %r", error)
+    if not latest_kept:
+        try:
+            cache.set(*latest_entry(match_id, last))
+        except Exception as error:  # the sockets' reads of the feed cover it
+            logger.warning("latest event number not kept: %r", error)
+    notices = []
     for seat in (0, 1):
         notice = {"type": "events.stored", "first": first, "last": last}
         if len(events) <= EVENTS_PER_NOTICE:
             notice["events"] = [{"number": event.number, "kind": event.kind,
                                  **getattr(event, f"seat{seat}")} for event in events]
-        send(group_of(match_id, seat), notice)
+        notices.append((group_of(match_id, seat), notice))
+    send(*notices)
+
+
+def latest_entry(match_id, latest: int) -> tuple[str, int, int]:
+    """The cache entry (key, value, seconds) that keeps ``latest`` as the match's latest event
+    number: what ``events_stored`` sets, or a fast path sets with its other cache calls."""
+    return _latest_key(match_id), latest, LATEST_SECONDS
 
 
 def _latest_key(match_id) -> str:
@@ -103,16 +113,18 @@ def serve_from(loop: asyncio.AbstractEventLoop) -> None:
     _server_loop = loop
 
 
-def send(group: str, message: dict) -> None:
-    """``group_send`` without waiting for it, from any thread; a failure is logged."""
+def send(*notices: tuple[str, dict]) -> None:
+    """``group_send`` of each ``(group, message)`` without waiting for it, from any thread,
+    handed to the loop at once (one wake-up of it for a request's notices); a failure is
+    logged."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not notices:
         return
     loop = _loop_for(layer)
     if loop is None:
         return
     try:
-        future = asyncio.run_coroutine_threadsafe(_send(layer, group, message), loop)
+        future = asyncio.run_coroutine_threadsafe(_send(layer, notices), loop)
     except RuntimeError:  # the loop closed in between (the worker is stopping)
         return
     future.add_done_callback(_report)
@@ -138,8 +150,12 @@ def _own_loop() -> asyncio.AbstractEventLoop:
         return _own[1]
 
 
-async def _send(layer, group: str, message: dict) -> None:
-    await asyncio.wait_for(layer.group_send(group, message), SEND_SECONDS)
+async def _send(layer, notices: tuple[tuple[str, dict], ...]) -> None:
+    async def send_all() -> None:
+        for group, message in notices:
+            await layer.group_send(group, message)
+
+    await asyncio.wait_for(send_all(), SEND_SECONDS)
 
 
 def _report(future) -> None:

@@ -6,13 +6,16 @@ is also a check that the fast path handed that request over intact.
 
 from __future__ import annotations
 
+import os
 import uuid
 from unittest import mock
 
 import pytest
+from django.core.cache import cache, caches
 
 from server.api.models import IdempotencyRecord
 from server.spitemalice import fastaction, services, statements
+from server.spitemalice.live import presence, publish
 from server.spitemalice.models import Action, Event, Match, MatchGame
 from tests.server.conftest import assert_problem
 from tests.server.spitemalice.support import act, greedy, start, url
@@ -240,3 +243,45 @@ def test_another_players_match_is_not_found_on_either_path(make_player):
     other_api.get("spite-malice/matches")  # the other token's first use written
     response = other_api.post(url(match, "/actions"), {"action": greedy(match["game"])})
     assert_problem(response, 404, "not_found")
+
+
+@pytest.fixture
+def redis_cache(settings):
+    """The shared cache on the real Redis, as in production (keys under a prefix of the
+    test's own)."""
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    settings.CACHES = {"default": {"BACKEND": "server.core.redis_cache.RedisCache",
+                                   "LOCATION": url, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
+    yield caches["default"]
+    cache.clear()
+
+
+def test_an_action_makes_one_round_trip_to_redis(redis_cache, player_api):
+    match = start(player_api, target=50)
+    match = act(player_api, match, greedy(match["game"])).json()  # the token's use written
+    assert presence.arrive(match["id"], match["you"], "my-tab") == 0
+    client = redis_cache._cache.get_client(write=True)
+    with mock.patch.object(client, "execute_command", wraps=client.execute_command) as sent:
+        response = act(player_api, match, greedy(match["game"]))
+    assert response.status_code == 200, response.content
+    assert [call.args[0] for call in sent.call_args_list] in (
+        ["EVALSHA"], ["EVALSHA", "SCRIPT LOAD", "EVALSHA"])  # the script's first run loads it
+    answer = response.json()
+    assert [seat["connected"] for seat in answer["seats"]] == [True, True]  # my tab, the bot
+    assert publish.latest_known(match["id"]) == answer["event"]
+
+
+def test_an_action_over_the_limit_is_refused_and_keeps_nothing(settings, redis_cache,
+                                                               player_api):
+    match = start(player_api, target=50)
+    match = act(player_api, match, greedy(match["game"])).json()
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "moves.token": "1/min"}
+    cache.clear()  # the limit counts from here: the next action is the window's first
+    publish.latest_remember(match["id"], match["event"])
+    match = act(player_api, match, greedy(match["game"])).json()
+    before = Match.objects.get(pk=match["id"])
+    refused = act(player_api, match, greedy(match["game"]))
+    assert_problem(refused, 429, "throttled")
+    after = Match.objects.get(pk=match["id"])
+    assert (after.event, after.actions_played) == (before.event, before.actions_played)
+    assert publish.latest_known(match["id"]) == match["event"]
