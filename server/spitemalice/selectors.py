@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from uuid import UUID
+
 from django.db.models import Case, F, IntegerField, Q, Value, When
 
+from server.api.problems import InvalidRequest
 from server.boards.streaks import streaks
 from server.dailies.calendar import current_dates, daily_number, is_playable
 from server.spitemalice.models import MAX_POINTS, Event, Match, MatchGame
@@ -28,6 +34,93 @@ def matches_of(player):
             .annotate(waiting=Case(When(waiting, then=Value(1)), default=Value(0),
                                    output_field=IntegerField()))
             .order_by("-waiting", "-updated_at", "-id"))
+
+
+# A place in the list of a player's matches: <n the page after it|p the page before it>
+# <1 waiting for you|0 not>.<updated_at: microseconds since 1970, UTC>.<the match's id, hex>
+MATCH_CURSOR_PATTERN = r"^[np][01]\.(0|[1-9][0-9]{0,15})\.[0-9a-f]{32}$"
+_MATCH_CURSOR = re.compile(MATCH_CURSOR_PATTERN)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+@dataclass(frozen=True)
+class MatchCursor:
+    """A place in ``matches_of``'s order (waiting for you, then the latest change first, then
+    the id), and which way its page lies from it. A page is the matches strictly after (or,
+    ``backwards``, strictly before) the place, so a match that changes while a client pages
+    moves in the order without shifting the pages that follow, as an offset would."""
+
+    backwards: bool
+    waiting: int
+    updated_at: datetime
+    match_id: UUID
+
+    @classmethod
+    def at(cls, match: Match, *, backwards: bool) -> MatchCursor:
+        return cls(backwards, match.waiting, match.updated_at, match.pk)
+
+    def encode(self) -> str:
+        micros = (self.updated_at - _EPOCH) // _MICROSECOND
+        return f"{'p' if self.backwards else 'n'}{self.waiting}.{micros}.{self.match_id.hex}"
+
+    @classmethod
+    def decode(cls, text: str) -> MatchCursor:
+        """The cursor a ``next`` or ``previous`` link carries; anything else is 400."""
+        if not _MATCH_CURSOR.fullmatch(text):
+            message = "Not a cursor from a `next` or `previous` link."
+            raise InvalidRequest(f"cursor: {message}",
+                                 errors=[{"field": "cursor", "message": message}])
+        head, micros, match_id = text.split(".")
+        return cls(head[0] == "p", int(head[1]), _EPOCH + int(micros) * _MICROSECOND,
+                   UUID(match_id))
+
+    def after(self) -> Q:
+        """The matches after this place in the list's order."""
+        return (Q(waiting__lt=self.waiting)
+                | Q(waiting=self.waiting, updated_at__lt=self.updated_at)
+                | Q(waiting=self.waiting, updated_at=self.updated_at, id__lt=self.match_id))
+
+    def before(self) -> Q:
+        """The matches before this place in the list's order."""
+        return (Q(waiting__gt=self.waiting)
+                | Q(waiting=self.waiting, updated_at__gt=self.updated_at)
+                | Q(waiting=self.waiting, updated_at=self.updated_at, id__gt=self.match_id))
+
+
+@dataclass
+class MatchPage:
+    count: int
+    results: list[Match]
+    next: MatchCursor | None
+    previous: MatchCursor | None
+
+
+def matches_page(player, *, limit: int, cursor: MatchCursor | None = None,
+                 offset: int = 0) -> MatchPage:
+    """Up to ``limit`` of the player's matches in ``matches_of``'s order: after (or before)
+    ``cursor``, else from ``offset`` (the first page at 0), and the places of the pages
+    after and before it (None where no match is)."""
+    ordered = matches_of(player)
+    count = ordered.count()
+    if cursor is not None and cursor.backwards:
+        rows = list(ordered.filter(cursor.before())
+                    .order_by("waiting", "updated_at", "id")[:limit + 1])
+        before = len(rows) > limit
+        rows = rows[:limit][::-1]
+        after = bool(rows) and ordered.filter(MatchCursor.at(rows[-1], backwards=False)
+                                              .after()).exists()
+    else:
+        page = ordered.filter(cursor.after()) if cursor is not None else ordered[offset:]
+        rows = list(page[:limit + 1])
+        after = len(rows) > limit
+        rows = rows[:limit]
+        before = bool(rows) and (cursor is not None or offset > 0) and ordered.filter(
+            MatchCursor.at(rows[0], backwards=True).before()).exists()
+    return MatchPage(
+        count=count, results=rows,
+        next=MatchCursor.at(rows[-1], backwards=False) if after else None,
+        previous=MatchCursor.at(rows[0], backwards=True) if before else None)
 
 
 def current_games(matches: list[Match]) -> dict:

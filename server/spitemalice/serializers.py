@@ -26,7 +26,7 @@ from server.spitemalice.models import (
     Match,
     MatchGame,
 )
-from server.spitemalice.selectors import EVENTS_PER_PAGE
+from server.spitemalice.selectors import EVENTS_PER_PAGE, MatchCursor
 
 # Each part of an action is one of these; which parts make an action (a card or pile onto a
 # stack) is the engine's to say, as 422 illegal_action, like any other action the rules refuse.
@@ -135,7 +135,15 @@ class JoinInput(StrictInput):
 
 class MatchListQuery(StrictQuery):
     limit = QueryIntegerField(required=False, min_value=1, max_value=100, default=20)
+    cursor = serializers.CharField(required=False, max_length=100, trim_whitespace=False)
+    # Before cursors the list paged by offset; a client that counts its own offsets still may
+    # (with a cursor it is ignored, as a board's ``around`` is).
     offset = QueryIntegerField(required=False, min_value=0, max_value=1_000_000, default=0)
+
+    def validate(self, attrs):
+        if "cursor" in attrs:
+            attrs["cursor"] = MatchCursor.decode(attrs["cursor"])
+        return attrs
 
 
 class EventsQuery(StrictQuery):
@@ -271,9 +279,11 @@ class InvitationOutput(serializers.Serializer):
 
 
 class MatchPageOutput(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
+    count = serializers.IntegerField(help_text="All your matches, on every page.")
+    next = serializers.URLField(allow_null=True,
+                                help_text="The page after this one (a `cursor`), or null.")
+    previous = serializers.URLField(allow_null=True,
+                                    help_text="The page before this one, or null.")
     results = MatchOutput(many=True)
 
 

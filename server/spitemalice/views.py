@@ -55,6 +55,7 @@ from server.spitemalice.problems import (
     HintsNotAllowed,
 )
 from server.spitemalice.reveal import revealed
+from server.spitemalice.selectors import MATCH_CURSOR_PATTERN
 from server.spitemalice.table import match_output
 
 TAG = ["spite-malice"]
@@ -108,40 +109,51 @@ def _located(request, response):
 
 class MatchListCreateView(ApiView):
     permission_classes = [IsAuthenticated]
-    query_parameters = frozenset({"limit", "offset"})
+    query_parameters = frozenset({"limit", "cursor", "offset"})
     throttle_scope = "games"
 
     @extend_schema(
         tags=TAG, operation_id="spite_malice_matches_list",
         summary="Your matches, those waiting for your action first",
+        description=(
+            "Those waiting for your action first (your turn, or an invitation to you), then "
+            "the most recently changed, paged by cursor: follow `next` and `previous`. A "
+            "cursor is the place of a match in that order (`n` the page after it, `p` the "
+            "page before it), so a match that changes while you page moves without shifting "
+            "the other pages."),
         parameters=[
             OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100},
                              description="Page size, 1-100 (default 20)."),
+            OpenApiParameter("cursor", {"type": "string", "pattern": MATCH_CURSOR_PATTERN},
+                             description="From a `next` or `previous` link."),
             OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": 1000000},
-                             description="Matches to skip (from `next` or `previous`)."),
+                             deprecated=True,
+                             description="Matches to skip from the top: the older way of "
+                                         "paging, still taken; ignored with a `cursor`. The "
+                                         "links carry cursors."),
         ],
         responses={200: s.MatchPageOutput, **problems(400, 401)},
     )
     def get(self, request):
         query = s.MatchListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        limit, offset = query.validated_data["limit"], query.validated_data["offset"]
+        values = query.validated_data
         services.dailies_close(player=request.user)  # a daily whose date closed shows as over
         clocks.settle_player(request.user)  # so do turns past their deadline, and expiries
-        matches = selectors.matches_of(request.user)
-        count = matches.count()
-        page = list(matches[offset:offset + limit])
-        games = selectors.current_games(page)
-        url = request.build_absolute_uri()
+        page = selectors.matches_page(request.user, limit=values["limit"],
+                                      cursor=values.get("cursor"), offset=values["offset"])
+        games = selectors.current_games(page.results)
+        url = remove_query_param(request.build_absolute_uri(), "offset")
 
-        def link(to: int) -> str:
-            return replace_query_param(remove_query_param(url, "offset"), "offset", to)
+        def link(cursor) -> str | None:
+            return None if cursor is None else replace_query_param(url, "cursor",
+                                                                   cursor.encode())
 
         return Response({
-            "count": count,
-            "next": link(offset + limit) if offset + limit < count else None,
-            "previous": link(max(offset - limit, 0)) if offset > 0 else None,
-            "results": [output(request, match, games.get(match.pk)) for match in page],
+            "count": page.count,
+            "next": link(page.next),
+            "previous": link(page.previous),
+            "results": [output(request, match, games.get(match.pk)) for match in page.results],
         })
 
     @extend_schema(

@@ -13,7 +13,7 @@ import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
-from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import HealthCheck, assume, given, seed, settings
 from schemathesis import GenerationMode
 from schemathesis.config import SchemathesisConfig
 
@@ -344,6 +344,10 @@ def test_friend_match_operations_conform_on_real_matches(operation, mode, auth_h
     @settings(max_examples=25, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     def check(case, pick, real_code):
+        # An unknown query parameter whose value is an empty list is sent as nothing at all,
+        # so the request schemathesis means to be invalid arrives valid (its issue #3730):
+        # such a case tests nothing.
+        assume(not any(value == [] for value in (case.query or {}).values()))
         # Valid requests meet real matches and codes; invalid ones stay as generated (a real
         # id in place of a broken one would make them valid).
         if mode == GenerationMode.POSITIVE and "match_id" in (case.path_parameters or {}):

@@ -423,9 +423,97 @@ def test_your_matches_list_those_waiting_for_you_first(player_api, settings,
         player_api.get("spite-malice/matches", {"limit": 100})
     assert page["count"] == 3 and page["previous"] is None
     assert [m["id"] for m in page["results"]] == [yours["id"], bots_turn["id"]]
+    assert "cursor=n" in page["next"] and "offset" not in page["next"]
     rest = player_api.get(page["next"]).json()
     assert [m["id"] for m in rest["results"]] == [finished["id"]] and rest["next"] is None
+    assert rest["count"] == 3
+    back = player_api.get(rest["previous"]).json()
+    assert [m["id"] for m in back["results"]] == [yours["id"], bots_turn["id"]]
+    assert back["previous"] is None and back["next"] == page["next"]
     assert_problem(player_api.get("spite-malice/matches", {"limit": 0}), 400, "invalid")
+
+
+def _finished_matches(player_api, count: int) -> list[str]:
+    """``count`` resigned matches against the bot, the first changed longest ago (a minute
+    apart, by their stored time): the ids in the list's order, the latest first."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    base = timezone.now() - timedelta(hours=1)
+    ids = []
+    for index in range(count):
+        match = start(player_api, target=50)
+        assert player_api.post(url(match, "/resign")).status_code == 200
+        Match.objects.filter(pk=match["id"]).update(updated_at=base + timedelta(minutes=index))
+        ids.append(match["id"])
+    return ids[::-1]
+
+
+def _ids(page: dict) -> list[str]:
+    return [match["id"] for match in page["results"]]
+
+
+def test_your_matches_page_by_cursor_so_a_change_does_not_shift_the_pages(player_api):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    m4, m3, m2, m1, m0 = _finished_matches(player_api, 5)
+    first = player_api.get("spite-malice/matches", {"limit": 2}).json()
+    assert _ids(first) == [m4, m3] and first["previous"] is None
+    # m1 changes while the client reads the first page: it moves to the top. An offset of
+    # 2 would now repeat m3; the cursor continues after m3.
+    Match.objects.filter(pk=m1).update(updated_at=timezone.now() + timedelta(minutes=1))
+    assert _ids(player_api.get("spite-malice/matches", {"limit": 2, "offset": 2}).json()) == [
+        m3, m2]
+    second = player_api.get(first["next"]).json()
+    assert _ids(second) == [m2, m0] and second["next"] is None and second["count"] == 5
+    # Back from there: the two matches before m2 in the order as it is now.
+    back = player_api.get(second["previous"]).json()
+    assert _ids(back) == [m4, m3]
+    top = player_api.get(back["previous"]).json()
+    assert _ids(top) == [m1] and top["previous"] is None and "cursor=n0." in top["next"]
+
+
+def test_your_matches_take_an_offset_still_and_their_links_carry_cursors(player_api):
+    m2, m1, m0 = _finished_matches(player_api, 3)
+    page = player_api.get("spite-malice/matches", {"limit": 1, "offset": 1}).json()
+    assert _ids(page) == [m1] and page["count"] == 3
+    assert "offset" not in page["next"] and "offset" not in page["previous"]
+    assert _ids(player_api.get(page["next"]).json()) == [m0]
+    assert _ids(player_api.get(page["previous"]).json()) == [m2]
+    # With a cursor, an offset is ignored (as a board's around=me is).
+    cursor = page["next"].split("cursor=")[1].split("&")[0]
+    both = player_api.get("spite-malice/matches", {"limit": 1, "cursor": cursor, "offset": 2})
+    assert _ids(both.json()) == [m0]
+
+
+_ID = "0123456789abcdef0123456789abcdef"
+
+
+@pytest.mark.parametrize("cursor", [
+    "x", "", "20", f"n2.1.{_ID}", f"n0.01.{_ID}", f"n0.1.{_ID.upper()}", "n0.1.0123",
+    f"q0.1.{_ID}", f"n0.1.{_ID}\n", f"n0.12345678901234567.{_ID}", f"n0.-1.{_ID}",
+])
+def test_a_match_list_cursor_not_of_its_form_is_invalid(player_api, cursor):
+    body = assert_problem(player_api.get("spite-malice/matches", {"cursor": cursor}), 400,
+                          "invalid")
+    assert [error["field"] for error in body["errors"]] == ["cursor"]
+
+
+def test_every_match_list_cursor_of_its_form_is_a_place(player_api):
+    m1, m0 = _finished_matches(player_api, 2)
+    for cursor in ("n1.0.00000000000000000000000000000000",
+                   "n0.9999999999999999.ffffffffffffffffffffffffffffffff"):
+        page = player_api.get("spite-malice/matches", {"cursor": cursor}).json()
+        assert _ids(page) == [m1, m0] and page["next"] is None
+    page = player_api.get("spite-malice/matches",
+                          {"cursor": "p0.0.00000000000000000000000000000000"}).json()
+    assert _ids(page) == [m1, m0] and page["previous"] is None
+    empty = player_api.get("spite-malice/matches",
+                           {"cursor": "n0.0.00000000000000000000000000000000"}).json()
+    assert empty["results"] == [] and empty["next"] is None and empty["count"] == 2
 
 
 def test_services_replay_what_they_stored(player_api):
