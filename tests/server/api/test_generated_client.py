@@ -225,3 +225,33 @@ def test_a_daily_played_through_the_generated_client(clients, live_server, setti
     assert _undeclared(token) == []
     same = _api("players.tokens_retrieve").sync(token_id=token.id, client=client)
     assert same.to_dict() == token.to_dict()
+
+
+def test_spite_malice_refusals_come_back_typed_with_how_to_recover(clients):
+    models = _models()
+    guest = _api("players.players_create").sync(
+        client=clients(), body=models.PlayerCreateInputRequest(name="Bea"))
+    client = clients(guest.token)
+    match = _api("spite_malice.spite_malice_matches_create").sync(
+        client=client, body=models.BotMatchInputRequest(
+            opponent=models.BotMatchInputOpponentEnum.BOT, level=models.BotLevelEnum.EASY,
+            target=models.TargetEnum.VALUE_50))
+    assert isinstance(match, models.MatchOutput) and _undeclared(match) == []
+    game = match.game
+    actions = _api("spite_malice.spite_malice_actions_create")
+    stale = actions.sync_detailed(match_id=match.id, client=client, body=models.ActionInputRequest(
+        action=game.legal_actions[0], game=game.number, actions=game.actions + 1))
+    assert stale.status_code == 409 and stale.parsed.code == "stale_action"
+    assert (stale.parsed.game, stale.parsed.actions) == (game.number, game.actions)
+    assert _undeclared(stale.parsed) == []
+    illegal = actions.sync_detailed(match_id=match.id, client=client,
+                                    body=models.ActionInputRequest(action=["P", "S0"]))
+    assert illegal.status_code == 422 and illegal.parsed.code == "illegal_action"
+    assert illegal.parsed.legal_actions == game.legal_actions and _undeclared(illegal.parsed) == []
+
+    feed = _api("spite_malice.spite_malice_events_list").sync(match_id=match.id, client=client)
+    assert isinstance(feed, models.EventsOutput) and feed.more is False
+    assert feed.last == match.event and _undeclared(feed) == []
+    page = _api("spite_malice.spite_malice_matches_list").sync(client=client, limit=1)
+    assert [listed.id for listed in page.results] == [match.id]
+    assert page.next_ is None and page.previous is None and page.count == 1
