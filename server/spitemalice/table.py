@@ -8,7 +8,8 @@ an event names a drawn card only to the seat that drew it.
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from typing import Any
 
 from django.utils import timezone
@@ -22,12 +23,40 @@ from spitemalice.cards import RANK_CODES, SUIT_CODES
 SEATS = (0, 1)
 
 
+# The latest position of the games this process served, by seed: (the actions it follows, as
+# ``MatchGame.actions`` holds them; the engine there). The next request for a game usually
+# comes from the seat that just played it, often to this process, and a copy of the engine is
+# a few microseconds where the replay from the seed grows to a millisecond late in a game. An
+# entry is used only when its actions are exactly the stored ones: one computed by a request
+# whose write then lost a race is never mistaken for the game.
+POSITIONS_KEPT = 2048
+_positions: OrderedDict[str, tuple[list, Game]] = OrderedDict()
+_positions_lock = threading.Lock()
+
+
 def rebuild(game: MatchGame) -> Game:
-    """The engine's game in the stored game's position, by replaying its actions."""
+    """The engine's game in the stored game's position: a copy of the one this process kept,
+    or the replay of its actions from its seed."""
+    with _positions_lock:
+        kept = _positions.get(game.seed)
+    if kept is not None and kept[0] == game.actions:
+        return kept[1].copy()
     engine = Game(bytes.fromhex(game.seed))
     for action in game.actions:
         engine.play(action)
     return engine
+
+
+def position_keep(engine: Game) -> None:
+    """Keep ``engine`` as the latest position of its game for ``rebuild`` (a copy, so the
+    caller may go on playing it)."""
+    seed = engine.seed.hex()  # as MatchGame.seed holds it
+    entry = ([list(action) for action in engine.actions], engine.copy())
+    with _positions_lock:
+        _positions[seed] = entry
+        _positions.move_to_end(seed)
+        while len(_positions) > POSITIONS_KEPT:
+            _positions.popitem(last=False)
 
 
 def game_view(game: MatchGame, engine: Game, seat: int, *, match_over: bool = False,
@@ -204,6 +233,8 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
         game = MatchGame.objects.get(match=match, number=match.game_number)
     if game is not None and engine is None:
         engine = rebuild(game)
+    if engine is not None:
+        position_keep(engine)
     players = (match.player0, match.player1)
     if connected is None:
         connected = seats_connected(match)  # the match itself: no query for its bot seat
