@@ -1,10 +1,12 @@
 """A client generated from the served schema works unchanged.
 
 ``openapi-python-client`` (the version pinned in pyproject.toml) turns the live OpenAPI document
-into an httpx package once per test session; the test then plays a whole daily through it
-against a live server, every answer parsed into the generated types. A schema that the
-generator refuses, or that a real answer does not fit (a missing field, an undeclared status or
-member, a wrong type), fails here: the fix belongs in the schema, never in this test.
+into an httpx package once per test session; the tests then play through it against a live
+server, every answer parsed into the generated types: a whole daily, and whole Spite & Malice
+matches against the bot and between two people, each decision read from the typed match. A
+schema that the generator refuses, or that a real answer does not fit (a missing field, an
+undeclared status or member, a wrong type), fails here: the fix belongs in the schema, never in
+this test. mypy checks a client written against the package (generated_client_example.py).
 """
 
 from __future__ import annotations
@@ -255,3 +257,200 @@ def test_spite_malice_refusals_come_back_typed_with_how_to_recover(clients):
     page = _api("spite_malice.spite_malice_matches_list").sync(client=client, limit=1)
     assert [listed.id for listed in page.results] == [match.id]
     assert page.next_ is None and page.previous is None and page.count == 1
+
+
+# Spite & Malice played whole through the generated client: every call one of its typed
+# operations, every decision read from its typed models, the policy and the posting of an
+# action those of generated_client_example.py (which mypy checks below).
+
+EXAMPLE = "tests.server.api.generated_client_example"
+# A single game ends in at most 300 turns (then it is tied), a turn in a few actions: far
+# more than any game takes, so a loop that reaches it is a bug, not a long game.
+ACTION_LIMIT = 3000
+
+
+@pytest.fixture(scope="session")
+def example(generated):
+    """generated_client_example.py, imported (it imports the generated package)."""
+    yield importlib.import_module(EXAMPLE)
+    sys.modules.pop(EXAMPLE, None)
+
+
+def _guest(example, clients, name: str):
+    """A new guest player (created with a plain ``Client``) and its ``AuthenticatedClient``."""
+    models = _models()
+    guest = example.expect(_api("players.players_create").sync(
+        client=clients(), body=models.PlayerCreateInputRequest(name=name)), models.PlayerWithToken)
+    return guest, clients(guest.token)
+
+
+def _read(example, client, match_id):
+    return example.expect(_api("spite_malice.spite_malice_matches_retrieve").sync(
+        match_id, client=client), _models().MatchOutput)
+
+
+def _assert_finished_consistently(match) -> None:
+    """A finished single game's match: its winner, reason and scores agree with its game's."""
+    models = _models()
+    game = match.game
+    scores = [seat.score for seat in match.seats]
+    assert match.status == models.MatchStatusEnum.FINISHED and game.legal_actions == []
+    if game.status == models.MatchGameStatusEnum.WON:
+        assert match.reason == models.MatchOutputReasonEnum.TARGET
+        assert match.winner == game.winner and match.winner in (0, 1)
+        assert scores[match.winner] == game.points >= match.target
+        assert scores[1 - match.winner] == 0
+    else:
+        assert game.status == models.MatchGameStatusEnum.TIED
+        assert match.reason == models.MatchOutputReasonEnum.TIED
+        assert match.winner is None and game.winner is None
+        assert game.points == 0 and scores == [0, 0]
+
+
+def _as_anyone_sees_it(match) -> dict:
+    """The match without what differs by seat: which seat you are, and your hand."""
+    seen = match.to_dict()
+    del seen["you"], seen["game"]["hand"]
+    return seen
+
+
+@pytest.fixture
+def unthrottled_actions(settings):
+    """A whole game's actions come faster than a person's, and a long game's more than the
+    minute's allowance: the limits have tests of their own."""
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "moves.token": "off",
+                               "moves.address": "off"}
+
+
+@pytest.mark.usefixtures("unthrottled_actions")
+def test_a_spite_malice_match_against_the_bot_played_to_its_end(clients, example, settings):
+    # The bot's whole reply comes in each action's answer: no turn of it is left to the
+    # background worker (not running here) however slow the machine.
+    settings.SPITE_MALICE_BOT_SECONDS = 60.0
+    models = _models()
+    _, client = _guest(example, clients, "Cy")
+    started = example.expect(_api("spite_malice.spite_malice_matches_create").sync(
+        client=client, idempotency_key=str(uuid.uuid4()),
+        body=models.BotMatchInputRequest(opponent=models.BotMatchInputOpponentEnum.BOT,
+                                         level=models.BotLevelEnum.EASY,
+                                         target=models.TargetEnum.VALUE_1)), models.MatchOutput)
+    match = _read(example, client, started.id)
+    assert match.to_dict() == started.to_dict()
+    assert (match.mode, match.status, match.you) == (
+        models.MatchModeEnum.BOT, models.MatchStatusEnum.PLAYING, 0)
+    assert match.seats[1].bot == models.BotLevelEnum.EASY and match.seats[1].player is None
+
+    played = 0
+    while match.status == models.MatchStatusEnum.PLAYING:
+        assert played < ACTION_LIMIT, "the match did not end"
+        assert match.game.turn == match.you and match.game.legal_actions
+        match = example.act(client, match)
+        played += 1
+        assert _undeclared(match) == []
+    _assert_finished_consistently(match)
+    assert _read(example, client, match.id).to_dict() == match.to_dict()
+
+    game = match.game
+    record = example.expect(_api("spite_malice.spite_malice_games_record").sync(
+        match.id, game.number, client=client), models.MatchRecordOutput)
+    assert (record.status, record.winner, record.points) == (game.status, game.winner,
+                                                             game.points)
+    assert len(record.actions) == game.actions >= played  # ours and the bot's
+
+
+@pytest.mark.usefixtures("unthrottled_actions")
+def test_a_friend_match_played_to_its_end_by_two_generated_clients(clients, example):
+    models = _models()
+    _, ada = _guest(example, clients, "Ada")
+    bob_guest, bob = _guest(example, clients, "Bob")
+    invited = example.expect(_api("spite_malice.spite_malice_matches_create").sync(
+        client=ada, idempotency_key=str(uuid.uuid4()),
+        body=models.FriendMatchInputRequest(opponent=models.FriendMatchInputOpponentEnum.FRIEND,
+                                            target=models.TargetEnum.VALUE_1)),
+        models.MatchOutput)
+    assert (invited.status, invited.game, invited.you) == (models.MatchStatusEnum.WAITING, None, 0)
+    code = invited.invite.code
+    invitation = example.expect(_api("spite_malice.spite_malice_invitations_retrieve").sync(
+        code, client=bob), models.InvitationOutput)
+    assert invitation.code == code and invitation.target == 1
+    joined = example.expect(_api("spite_malice.spite_malice_matches_join").sync(
+        client=bob, idempotency_key=str(uuid.uuid4()), body=models.JoinInputRequest(code=code)),
+        models.MatchOutput)
+    assert (joined.id, joined.status, joined.you) == (invited.id, models.MatchStatusEnum.PLAYING, 1)
+    assert joined.seats[1].player.id == bob_guest.id and joined.abortable
+
+    seats = {0: ada, 1: bob}
+    views = {0: _read(example, ada, invited.id), 1: joined}
+    played = turns = 0
+    while views[0].status == models.MatchStatusEnum.PLAYING:
+        seat = views[0].game.turn
+        # Each seat sees the same table from its own side: its own hand, and actions only on
+        # its own turn.
+        for you, view in views.items():
+            assert (view.you, view.game.turn, view.game.actions) == (
+                you, seat, views[0].game.actions)
+            assert len(view.game.hand) == view.game.seats[you].hand
+            assert bool(view.game.legal_actions) == (you == seat)
+        view = views[seat]
+        while view.status == models.MatchStatusEnum.PLAYING and view.game.turn == seat:
+            assert played < ACTION_LIMIT, "the match did not end"
+            view = example.act(seats[seat], view)
+            played += 1
+            assert _undeclared(view) == []
+        views = {seat: view, 1 - seat: _read(example, seats[1 - seat], view.id)}
+        turns += 1
+    for view in views.values():
+        _assert_finished_consistently(view)
+    assert _as_anyone_sees_it(views[0]) == _as_anyone_sees_it(views[1])
+    assert played == views[0].game.actions
+    # The last turn counted is the one the game ended in, or the one before when a tie
+    # ended it as the next turn began (the stock could not fill the hand).
+    assert views[0].game.turn_number - 1 <= turns <= views[0].game.turn_number
+
+
+# mypy (the version pinned in pyproject.toml) checks a client written against the generated
+# package the way its author's CI would: strictly, the package included, so that the
+# generated annotations are what is checked, not Any.
+WRONG_USE = '''\
+from foursquare_client.models import ActionInputRequest
+
+ActionInputRequest(action=0)
+'''
+
+
+def _mypy(where: Path, cache: Path, *files: str) -> subprocess.CompletedProcess:
+    mypy = Path(sys.executable).with_name("mypy")
+    return subprocess.run(
+        [str(mypy), "--strict", "--no-color-output", "--cache-dir", str(cache), PACKAGE,
+         *files],
+        cwd=where, capture_output=True, text=True, timeout=300,
+    )
+
+
+def test_a_client_written_against_the_generated_package_type_checks(generated, tmp_path):
+    where = Path(generated.__file__).parent.parent  # the folder the package was generated in
+    example = Path(__file__).with_name("generated_client_example.py")
+    (where / example.name).write_text(example.read_text())
+    (where / "wrong_use.py").write_text(WRONG_USE)
+
+    checked = _mypy(where, tmp_path / "mypy", example.name)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.startswith("Success: no issues found")
+
+    # The check can fail: an int where the action's list is expected is reported.
+    wrong = _mypy(where, tmp_path / "mypy", "wrong_use.py")
+    assert wrong.returncode == 1, wrong.stdout + wrong.stderr
+    assert ('wrong_use.py:3: error: Argument "action" to "ActionInputRequest" has '
+            'incompatible type "int"; expected "list[str]"') in wrong.stdout
+
+
+@pytest.mark.usefixtures("unthrottled_actions")
+def test_the_example_client_plays_an_action_against_the_bot(example, live_server, settings):
+    settings.SPITE_MALICE_BOT_SECONDS = 60.0  # the bot's reply in the answer, as above
+    models = _models()
+    match = example.first_action_against_the_bot(live_server.url)
+    assert isinstance(match, models.MatchOutput) and _undeclared(match) == []
+    assert match.mode == models.MatchModeEnum.BOT and match.target == 1
+    # One action of ours is in, and the bot's reply turn if the discard ended ours.
+    assert match.game.actions >= 1
+    assert match.status == models.MatchStatusEnum.FINISHED or match.game.turn == match.you
