@@ -261,8 +261,8 @@ def test_the_table_is_mirrored_in_persian(open_page, shoot):
     expect(heading).not_to_contain_text("Spite")
     # The pay-off pile sits at the start of the row, which in Persian is the right.
     near = page.locator(".sm-near .sm-piles")
-    payoff = near.locator(".sm-payoff").bounding_box()
-    side = near.locator(".sm-side").first.bounding_box()
+    payoff = box_of(near.locator(".sm-payoff"))
+    side = box_of(near.locator(".sm-side").first)
     assert payoff["x"] > side["x"]
     expect(page.locator("body")).not_to_contain_text(re.compile(r"\bsm\.[a-z_.]+"))
     shoot(page, "sm-phone-light-fa-table")
