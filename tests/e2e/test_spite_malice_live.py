@@ -53,7 +53,7 @@ def device(browser, server, token: str, problems: list[str]):
 
 def discard_a_card(page, watcher=None) -> str:
     """Ends the turn: the first hand card, discarded on the first side stack offered. With a
-    `watcher`, that page notes (window.smSeenAt) when one more of that card shows on its
+    `watcher`, that page notes (window.smSeenAt) when that card shows, one card more, on its
     opponent's side stacks, and this one when the discard was tapped (window.smTappedAt)."""
     card = page.locator(".sm-hand-card[data-source]").first
     code = card.get_attribute("data-source")
@@ -71,13 +71,21 @@ def discard_a_card(page, watcher=None) -> str:
 NOTE_TAP = """element => element.addEventListener(
   'pointerdown', () => { window.smTappedAt = Date.now(); }, { once: true })"""
 
-# Notes the time one more copy of a card than now is on the opponent's side stacks.
+# Notes the time the opponent's side stacks hold one more card than now, with this card on top
+# of one of them. Counted as the stacks' sizes (cards shown plus the "+n" folded under them),
+# not as copies of the card shown: a long stack shows only its newest cards, so a discard can
+# fold an older copy of the same card away and leave as many copies shown as before.
 WATCH = """code => {
-  const selector = `.sm-far .sm-side .card[data-card="${code}"]`;
-  const now = document.querySelectorAll(selector).length;
+  const sides = () => Array.from(document.querySelectorAll('.sm-far .sm-side'));
+  const size = (side) => side.querySelectorAll('.sm-side-spread .card[data-card]').length
+    + Number((side.querySelector('.sm-under')?.textContent ?? '').replace(/[^0-9]/g, '') || 0);
+  const top = (side) => Array.from(side.querySelectorAll('.sm-side-spread .card[data-card]'))
+    .pop()?.dataset.card;
+  const total = () => sides().reduce((sum, side) => sum + size(side), 0);
+  const now = total();
   window.smSeenAt = null;
   const observer = new MutationObserver(() => {
-    if (document.querySelectorAll(selector).length > now) {
+    if (total() > now && sides().some((side) => top(side) === code)) {
       window.smSeenAt = Date.now();
       observer.disconnect();
     }
