@@ -24,6 +24,26 @@ from urllib.parse import unquote_to_bytes
 MAX_BODY = 1024 * 1024  # well past DATA_UPLOAD_MAX_MEMORY_SIZE: larger bodies are refused anyway
 
 
+# The requests that may wait for minutes: served by Django's ASGI handler (async views).
+WAITING_PATHS = frozenset({"/api/v1/stream"})
+
+
+class WaitingToDjango:
+    """The requests that wait (``WAITING_PATHS``, and a match's events feed with a ``wait=``
+    query parameter) to ``waiting``, Django's ASGI handler; every other to ``default``."""
+
+    def __init__(self, default, waiting) -> None:
+        self.default, self.waiting = default, waiting
+
+    async def __call__(self, scope, receive, send) -> None:
+        path = scope.get("path", "")
+        if path in WAITING_PATHS or (path.endswith("/events") and b"wait=" in scope.get(
+                "query_string", b"")):
+            await self.waiting(scope, receive, send)
+        else:
+            await self.default(scope, receive, send)
+
+
 class WSGIOnThreads:
     """An ASGI application for the ``http`` scope that runs ``wsgi_app`` on ``threads``
     threads."""

@@ -184,6 +184,7 @@ INSTALLED_APPS = [
     "server.leagues",
     "server.spitemalice",
     "server.ratings",
+    "server.streams",
 ]
 
 AUTH_USER_MODEL = "players.Player"
@@ -378,6 +379,16 @@ LIVE_MAX_MESSAGE_BYTES = env_int("FOURSQUARE_LIVE_MAX_MESSAGE_BYTES", 1024)
 LIVE_SOCKETS_PER_SEAT = env_int("FOURSQUARE_LIVE_SOCKETS_PER_SEAT", 6)
 LIVE_SOCKETS_PER_ADDRESS = env_int("FOURSQUARE_LIVE_SOCKETS_PER_ADDRESS", 200)
 LIVE_UNAUTHENTICATED_PER_ADDRESS = env_int("FOURSQUARE_LIVE_UNAUTHENTICATED_PER_ADDRESS", 20)
+# The account stream over HTTP (server.streams.views): how long one lasts before the client
+# reconnects with after/Last-Event-ID, the silence after which it sends a keep-alive, how often
+# it reads the table besides the channel layer's notices, and how many one token holds open in
+# one process. Its socket (/ws/account) has the live sockets' bounds.
+STREAM_SECONDS = float(os.environ.get("FOURSQUARE_STREAM_SECONDS", "").strip() or 300.0)
+STREAM_KEEPALIVE_SECONDS = float(
+    os.environ.get("FOURSQUARE_STREAM_KEEPALIVE_SECONDS", "").strip() or 20.0)
+STREAM_POLL_SECONDS = float(
+    os.environ.get("FOURSQUARE_STREAM_POLL_SECONDS", "").strip() or (5.0 if _redis_url else 1.0))
+STREAMS_PER_TOKEN = env_int("FOURSQUARE_STREAMS_PER_TOKEN", 4)
 
 # "<scope>.<token|address>": at most N requests per second, minute, hour or day, or "off". Each
 # scope counts the unsafe requests (POST, PATCH, DELETE) of the views that name it in their

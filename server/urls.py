@@ -11,12 +11,14 @@ from server.foursquare import urls as foursquare
 from server.leagues import urls as leagues
 from server.players import urls as players
 from server.spitemalice import urls as spite_malice
+from server.streams import urls as streams
 
 api_v1 = [
     *players.urlpatterns,
     *foursquare.urlpatterns,
     *boards.urlpatterns,
     *leagues.urlpatterns,
+    *streams.urlpatterns,
     path("spite-malice/", include(spite_malice)),
 ]
 

@@ -13,16 +13,113 @@ cache down none is.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import logging
 import threading
 from collections import Counter
+from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 from rest_framework.settings import api_settings
 
 from server.api import throttling
 
+logger = logging.getLogger(__name__)
+
 TOO_MANY = 4429  # too many sockets from this address or on this seat, or handshakes too fast
 BAD_MESSAGE = 4400  # a message that is too big, not text, not JSON, or not one of the protocol's
+BAD_TOKEN = 4401  # no token in time, or a token that is unknown or revoked
+SERVER_ERROR = 1011  # the database failed: reconnect with ``after`` and catch up
+AUTH_SECONDS = 10
+# The longest token the API hands out is 43 characters; anything else is not one.
+TOKEN_MAX_LENGTH = 200
+
+
+def query_after(query_string: bytes, maximum: int) -> int | None | bool:
+    """``?after=N``: N, None when absent, False when malformed or over ``maximum``."""
+    values = parse_qs(query_string.decode("latin-1"), keep_blank_values=True).get("after")
+    if values is None:
+        return None
+    value = values[-1]
+    if len(values) != 1 or not value.isascii() or not value.isdigit() or int(value) > maximum:
+        return False
+    return int(value)
+
+
+def token_shaped(token) -> bool:
+    """A token is short printable ASCII: anything else (a lone surrogate, a megabyte) is refused
+    as a bad token before it reaches the database."""
+    return (isinstance(token, str) and 0 < len(token) <= TOKEN_MAX_LENGTH and token.isascii()
+            and token.isprintable())
+
+
+def bearer_of(headers) -> str | None | bool:
+    """The handshake's ``Authorization: Bearer <token>``: the token, None when absent, False
+    when it is not a Bearer token."""
+    for name, value in headers:
+        if name.lower() == b"authorization":
+            parts = value.split()
+            if len(parts) != 2 or parts[0].lower() != b"bearer" or not parts[1].isascii():
+                return False
+            token = parts[1].decode("ascii")
+            return token if token_shaped(token) else False
+    return None
+
+
+class SturdyConsumer(AsyncWebsocketConsumer):
+    """Channels' consumer less its two failures, for every live socket of the API: a channel
+    layer that cannot make the socket's channel (Redis down) no longer fails the handshake with
+    a 500 (the socket is served without notices, from its checks of the database), and any
+    handler's failure closes the socket (1011) and gives back what it held (``_close``,
+    ``_release``), never a dropped connection whose tasks go on."""
+
+    async def __call__(self, scope, receive, send):
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            try:
+                self.channel_name = await self.channel_layer.new_channel()
+                sources.append(functools.partial(self.channel_layer.receive,
+                                                 self.channel_name))
+            except Exception:
+                logger.warning("live socket without notices: the channel layer failed",
+                               exc_info=True)
+                self.channel_layer = None
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            await await_many_dispatch(sources, self.dispatch)
+
+    async def dispatch(self, message) -> None:
+        try:
+            handler = getattr(self, get_handler_name(message), None)
+            if handler is None:
+                raise ValueError(f"No handler for message type {message['type']}")
+            # Channels' own dispatch first runs close_old_connections on its one
+            # thread-sensitive thread for every message (every notice, every frame): a thread
+            # hop per message, a sixth of a worker's CPU under load, for nothing here, since
+            # every database call of these consumers runs through database_sync_to_async,
+            # which closes the old connections of its own thread before and after.
+            await handler(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            logger.exception("live socket closed: a handler failed")
+            await self._close(SERVER_ERROR)
+            await self._release()
+            raise StopConsumer() from None
+
+    async def _close(self, code: int) -> None:
+        raise NotImplementedError
+
+    async def _release(self) -> None:
+        raise NotImplementedError
 
 
 def address_of(scope) -> str | None:

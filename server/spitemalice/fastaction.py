@@ -31,12 +31,13 @@ from django.http import HttpResponse
 from server.api import fastpath, idempotency
 from server.api.problems import Problem
 from server.players.models import Player
-from server.spitemalice import services, statements
+from server.spitemalice import notify, services, statements
 from server.spitemalice.live import presence
 from server.spitemalice.live.publish import events_stored, latest_entry
 from server.spitemalice.models import Match, MatchGame
 from server.spitemalice.serializers import PART_PATTERN, ActionInput
 from server.spitemalice.table import match_output
+from server.streams.services import event_output, notice_of
 
 ALLOW = "POST, OPTIONS"
 FIELDS = frozenset(ActionInput().fields)
@@ -82,6 +83,11 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
         return None  # refused, overdue or a long bot turn: the full view says or does which
     if new_games or match.status != Match.Status.PLAYING:
         return None  # the full view deals the next game, rates or records the match
+    # The opponent's turn began (between people): their account stream is told, in the write.
+    drafts = notify.drafts_of(match, log)
+    if len(drafts) > 1 or (drafts and drafts[0].kind != "your_turn"):
+        return None  # anything more is the full path's
+    account = drafts[0] if drafts else None
     # One round trip to the cache for all this action needs of it: the rate limit, the seats'
     # presence for the answer and the latest event number for the sockets' checks.
     slots = presence.slot_keys(match.pk)
@@ -97,12 +103,22 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
         connected=presence.seats_from(slots, taken, match.bot_seat)))
     answer = ((found.player_id, plain.key, request_hash, content.decode())
               if plain.key is not None else None)
-    if not fastpath.store_guarded(lambda: statements.action_store(
+    written: list[tuple[bool, int | None]] = []
+
+    def store() -> bool:
+        written.append(statements.action_store(
             match=match, game=game, read_event=read_event, read_deadline=read_deadline,
-            actions=log.actions, events=log.events, now=log.now, answer=answer)):
+            actions=log.actions, events=log.events, now=log.now, answer=answer,
+            account=account))
+        return written[-1][0]
+
+    if not fastpath.store_guarded(store):
         return None  # the match moved on meanwhile: the full view waits for it and answers
-    match_pk, events = match.pk, log.events
-    transaction.on_commit(lambda: events_stored(match_pk, events, latest_kept=True))
+    match_pk, events, number = match.pk, log.events, written[-1][1]
+    also = (() if account is None else (notice_of(account.player_id, [event_output(
+        number, account.kind, account.payload, log.now)]),))
+    transaction.on_commit(lambda: events_stored(match_pk, events, latest_kept=True,
+                                                also=also))
     return fastpath.json_response(200, content, allow=ALLOW)
 
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from server.leagues.models import Membership
 from server.players.models import Player
-from server.spitemalice import rating_rules, services
+from server.spitemalice import notify, rating_rules, services
 from server.spitemalice.models import INVITE_CODE_LENGTH, Match
 from server.spitemalice.problems import (
     InvitationNotFound,
@@ -27,6 +27,7 @@ from server.spitemalice.problems import (
     RematchUnavailable,
 )
 from server.spitemalice.table import Log
+from server.streams.services import account_events_add
 
 # Crockford's base32: no I, L, O or U, so a code read aloud or copied by hand survives; on the
 # way in, I and L read as 1 and O as 0, as Crockford says.
@@ -77,6 +78,8 @@ def _waiting_create(*, player, turn_seconds: int, target: int, rated: bool, invi
                     match, requested=rated, now=timezone.now(),
                     players=[player] if invitee is None else [player, invitee])
                 match.save(force_insert=True)
+                if invitee is not None:  # told on their account stream
+                    account_events_add([notify.invitation_received(match)])
                 return match
         except IntegrityError:
             if attempt == _CODE_TRIES - 1:

@@ -29,7 +29,7 @@ from server.dailies import calendar
 from server.jobs.background import job_enqueue
 from server.jobs.models import Job
 from server.players.models import Player
-from server.spitemalice import boards, rating_rules
+from server.spitemalice import boards, notify, rating_rules
 from server.spitemalice.house_bot import bot_actions
 from server.spitemalice.live.publish import events_stored
 from server.spitemalice.models import (
@@ -53,6 +53,7 @@ from server.spitemalice.problems import (
 )
 from server.spitemalice.statements import GAME_FIELDS, MATCH_FIELDS
 from server.spitemalice.table import Log, rebuild, turn_table
+from server.streams.services import account_events_add, notices_of
 from spitemalice import PLAYING, WON, Game, game_seed, player_view, unseen_cards
 
 logger = logging.getLogger(__name__)
@@ -95,7 +96,7 @@ def _match_create(*, player, mode: str, level: str, target: int, seed: bytes,
                                  player0=player, player1=opponent,
                                  bot_seat=None if opponent is not None else 1, daily=day,
                                  ranked=ranked)
-    _first_game_deal(match=match, log=Log(match))
+    _first_game_deal(match=match, log=Log(match, by=0))
     return match
 
 
@@ -164,7 +165,7 @@ def match_deal(*, match: Match, opponent) -> Match:
     match.player1 = opponent
     match.status = Match.Status.PLAYING
     match.save(update_fields=["player1", "status", "rated", "unrated_reason"])
-    log = Log(match)
+    log = Log(match, by=1)  # the joiner's request
     log.event("joined", {"seat": 1, "player": {"id": str(opponent.pk), "name": opponent.name}})
     _first_game_deal(match=match, log=log)
     return match
@@ -228,9 +229,11 @@ def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
     match.save(update_fields=MATCH_FIELDS)
     if match.mode == Match.Mode.FRIEND and match.is_over:
         rating_rules.match_rate(match)  # the same transaction: a finished match is rated with it
-    if log.events:
-        match_id, events = match.pk, log.events
-        transaction.on_commit(lambda: events_stored(match_id, events))
+    # The players' account events (their turn, the match over, ...) in the same transaction.
+    stored = account_events_add(notify.drafts_of(match, log), now=log.now, publish=False)
+    if log.events or stored:
+        match_id, events, also = match.pk, log.events, tuple(notices_of(stored))
+        transaction.on_commit(lambda: events_stored(match_id, events, also=also))
 
 
 # --- Playing -----------------------------------------------------------------------------------
@@ -311,6 +314,7 @@ def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
         match.clock_start(log.now, first_turn=current.number == 1 and current.turn_number <= 2)
     if began and match.turn != match.bot_seat:
         log.turn_began(match.turn, turn_table(match, current, engine, match.turn))
+        log.turn_for = match.turn
     return current
 
 
@@ -451,7 +455,7 @@ def action_apply(*, match: Match, game: MatchGame, player, action: list[str],
     if match.turn != seat:
         raise not_your_turn(match)
     engine = rebuild(game)
-    log = Log(match)
+    log = Log(match, by=seat)
     try:
         log.play(engine, action, game.number)
     except ValueError as error:  # IllegalActionError or ParseError: the engine's message

@@ -2,8 +2,9 @@
 
 Two statements answer an action: ``action_find`` reads the token, its player, the match, its
 current game, the seats' names and any answer stored for the ``Idempotency-Key`` in one
-round trip; ``action_store`` writes the game, the match, the action rows, the events and the
-stored answer in one. Both are prepared (``server.core.sql.execute_prepared``): PostgreSQL
+round trip; ``action_store`` writes the game, the match, the action rows, the events, the
+stored answer and the opponent's account event (``your_turn``, numbered on their counter:
+``server.streams``) in one. Both are prepared (``server.core.sql.execute_prepared``): PostgreSQL
 plans them once per connection. Their text does not depend on how many actions or events an
 answer holds (those travel as one JSON array each), so each stays one prepared statement.
 
@@ -25,6 +26,7 @@ from server.core.sql import execute_prepared
 from server.players.models import AccessToken, Player
 from server.players.tokens import hash_token
 from server.spitemalice.models import Action, Event, Match, MatchGame
+from server.streams.services import Draft, account_ctes
 
 # What the full view's writes store of a match and of its game (services._store).
 MATCH_FIELDS = ("status", "score0", "score1", "winner", "reason", "game_number", "turn",
@@ -83,8 +85,9 @@ _STORE_SQL = (
     f'remembered AS (INSERT INTO "{IdempotencyRecord._meta.db_table}" '
     f'({idempotency.RECORD_COLUMNS_SQL}) '
     'SELECT %s::uuid, %s::text, %s::text, %s::int, %s::text, %s::timestamptz FROM moved '
-    'WHERE %s::boolean) '
-    'SELECT count(*) FROM moved'
+    'WHERE %s::boolean), '
+    f'{account_ctes("moved")} '
+    'SELECT (SELECT count(*) FROM moved), (SELECT "last" FROM counted)'
 )
 
 
@@ -114,11 +117,13 @@ def action_find(token: str, match_id, key: str | None) -> Found | None:
 
 def action_store(*, match: Match, game: MatchGame, read_event: int,
                  read_deadline: datetime | None, actions: list[Action], events: list[Event],
-                 now: datetime, answer: tuple | None) -> bool:
-    """Store the game's and the match's new state, ``actions`` and ``events`` and, with
-    ``answer`` = (player id, key, request hash, body), the stored answer for its key, in one
-    statement, if the match still holds the event number and deadline it was read with (and
-    is being played). False, storing nothing, if it does not."""
+                 now: datetime, answer: tuple | None, account: Draft | None = None,
+                 ) -> tuple[bool, int | None]:
+    """Store the game's and the match's new state, ``actions`` and ``events``, with
+    ``answer`` = (player id, key, request hash, body) the stored answer for its key, and the
+    ``account`` event, in one statement, if the match still holds the event number and deadline
+    it was read with (and is being played). (True, the account event's number or None), or
+    (False, None), storing nothing, if it does not."""
     parameters = [getattr(match, name) for name in MATCH_FIELDS]
     parameters += [match.pk, Match.Status.PLAYING, read_event, read_deadline]
     parameters += [json.dumps(game.actions) if name == "actions" else getattr(game, name)
@@ -131,5 +136,8 @@ def action_store(*, match: Match, game: MatchGame, read_event: int,
         for row in events])]
     player_id, key, request_hash, body = answer or (None, None, None, None)
     parameters += [player_id, key, request_hash, 200, body, now, answer is not None]
-    (stored,) = execute_prepared(_STORE_SQL, parameters)
-    return stored == 1
+    parameters += [None if account is None else account.player_id, account is not None,
+                   None if account is None else account.kind,
+                   None if account is None else json.dumps(account.payload), now]
+    stored, number = execute_prepared(_STORE_SQL, parameters)
+    return stored == 1, number

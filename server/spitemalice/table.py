@@ -106,11 +106,16 @@ class Log:
     """What one request did to a match: the action rows and events to store, numbered on
     from the match's latest event."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, *, by: int | None = None) -> None:
         self.match = match
         self.now = timezone.now()
         self.actions: list[Action] = []
         self.events: list[Event] = []
+        # The seat whose own request this is (None: the worker's, or nobody's in particular),
+        # and the seat of a person whose turn began here: the account stream tells that
+        # person it is their turn unless it is their own request (``notify``).
+        self.by = by
+        self.turn_for: int | None = None
 
     def event(self, kind: str, data: dict[str, Any], seen: tuple[dict, dict] | None = None,
               ) -> None:

@@ -21,20 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 import time
 import uuid
-from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
-from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import DatabaseError
 
@@ -111,36 +104,15 @@ def _in_thread_presence(function):
 
 def _query_after(query_string: bytes) -> int | None | bool:
     """``?after=N``: N, None when absent, False when malformed."""
-    values = parse_qs(query_string.decode("latin-1"), keep_blank_values=True).get("after")
-    if values is None:
-        return None
-    value = values[-1]
-    if len(values) != 1 or not value.isascii() or not value.isdigit() or int(value) > MAX_AFTER:
-        return False
-    return int(value)
+    return sockets.query_after(query_string, MAX_AFTER)
 
 
-def _token_shaped(token) -> bool:
-    """A token is short printable ASCII: anything else (a lone surrogate, a megabyte) is refused
-    as a bad token before it reaches the database."""
-    return (isinstance(token, str) and 0 < len(token) <= TOKEN_MAX_LENGTH and token.isascii()
-            and token.isprintable())
+# What every live socket shares (server.api.sockets), under the names this module used.
+_token_shaped = sockets.token_shaped
+_bearer_of = sockets.bearer_of
 
 
-def _bearer_of(headers) -> str | None | bool:
-    """The handshake's ``Authorization: Bearer <token>``: the token, None when absent, False
-    when it is not a Bearer token."""
-    for name, value in headers:
-        if name.lower() == b"authorization":
-            parts = value.split()
-            if len(parts) != 2 or parts[0].lower() != b"bearer" or not parts[1].isascii():
-                return False
-            token = parts[1].decode("ascii")
-            return token if _token_shaped(token) else False
-    return None
-
-
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(sockets.SturdyConsumer):
     # What a socket holds, as it is before connect() runs: release() may run after a failure
     # anywhere.
     seat: int | None = None
@@ -150,46 +122,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     released = False
     tasks: tuple | list = ()
 
-    async def __call__(self, scope, receive, send):
-        """Channels' own loop, less its one failure: a channel layer that cannot make this
-        socket's channel (Redis down) fails the handshake with a 500. Such a socket is served
-        without notices, from the feed checks, as an open socket is while Redis is away."""
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        sources = [receive]
-        if self.channel_layer is not None:
-            try:
-                self.channel_name = await self.channel_layer.new_channel()
-                sources.append(functools.partial(self.channel_layer.receive,
-                                                 self.channel_name))
-            except Exception:
-                logger.warning("live socket without notices: the channel layer failed",
-                               exc_info=True)
-                self.channel_layer = None
-        self.base_send = send
-        with contextlib.suppress(StopConsumer):
-            await await_many_dispatch(sources, self.dispatch)
-
-    async def dispatch(self, message) -> None:
-        """Any handler's failure closes the socket (1011) and gives back what it held, once:
-        never a dropped connection whose tasks go on polling and whose seat shows present."""
-        try:
-            handler = getattr(self, get_handler_name(message), None)
-            if handler is None:
-                raise ValueError(f"No handler for message type {message['type']}")
-            # Channels' own dispatch first runs close_old_connections on its one
-            # thread-sensitive thread for every message (every notice, every frame): a thread
-            # hop per message, a sixth of a worker's CPU under load, for nothing here, since
-            # every database call of this consumer runs through database_sync_to_async, which
-            # closes the old connections of its own thread before and after.
-            await handler(message)
-        except StopConsumer:
-            raise
-        except Exception:
-            logger.exception("live socket closed: a handler failed")
-            await self._close(SERVER_ERROR)
-            await self._release()
-            raise StopConsumer() from None
+    # Channels' loop and dispatch, less their failures: server.api.sockets.SturdyConsumer.
 
     async def connect(self) -> None:
         self.match_id = uuid.UUID(str(self.scope["url_route"]["kwargs"]["match_id"]))

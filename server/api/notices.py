@@ -1,0 +1,88 @@
+"""Notices on the channel layer, handed to an event loop without waiting for them: what every
+live socket and stream of the API is told by, whichever game or app sends them.
+
+Publishing never holds up the request that sends: the notices are handed to an event loop and
+sent from there. In a process that serves sockets or streams that is the server's own loop (the
+one its consumers and async views run on, which the in-memory layer needs); elsewhere
+(``manage.py run_jobs``, a shell) it is one loop in a thread of this module, started on first
+use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+# A Redis that hangs must not hold a notice (and the layer's connection, which the process's
+# subscriptions share) for long: the sockets' own checks of the feed cover what is dropped.
+SEND_SECONDS = 2.0
+
+_lock = threading.Lock()
+_server_loop: asyncio.AbstractEventLoop | None = None
+_own: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop) of this module's thread
+
+
+def serve_from(loop: asyncio.AbstractEventLoop) -> None:
+    """Send this process's notices from ``loop``: the consumers' loop, once one runs here."""
+    global _server_loop
+    _server_loop = loop
+
+
+def send(*notices: tuple[str, dict]) -> None:
+    """``group_send`` of each ``(group, message)`` without waiting for it, from any thread,
+    handed to the loop at once (one wake-up of it for a request's notices); a failure is
+    logged."""
+    layer = get_channel_layer()
+    if layer is None or not notices:
+        return
+    loop = _loop_for(layer)
+    if loop is None:
+        return
+    try:
+        future = asyncio.run_coroutine_threadsafe(_send(layer, notices), loop)
+    except RuntimeError:  # the loop closed in between (the worker is stopping)
+        return
+    future.add_done_callback(_report)
+
+
+def _loop_for(layer) -> asyncio.AbstractEventLoop | None:
+    loop = _server_loop
+    if loop is not None and loop.is_running():
+        return loop
+    if isinstance(layer, InMemoryChannelLayer):
+        return None  # it reaches only this process's sockets, and there are none
+    return _own_loop()
+
+
+def _own_loop() -> asyncio.AbstractEventLoop:
+    global _own
+    with _lock:
+        # A thread does not survive a fork: a child process starts its own.
+        if _own is None or _own[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="live-publish", daemon=True).start()
+            _own = (os.getpid(), loop)
+        return _own[1]
+
+
+async def _send(layer, notices: tuple[tuple[str, dict], ...]) -> None:
+    async def send_all() -> None:
+        for group, message in notices:
+            await layer.group_send(group, message)
+
+    await asyncio.wait_for(send_all(), SEND_SECONDS)
+
+
+def _report(future) -> None:
+    if future.cancelled():
+        return
+    error = future.exception()
+    if error is not None:
+        logger.warning("live notice not sent (the sockets' checks of the feed will catch up): "
+                       "%r", error)

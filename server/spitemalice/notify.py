@@ -1,0 +1,92 @@
+"""What a Spite & Malice write tells its players' account streams (``server.streams``).
+
+``drafts_of`` reads a request's ``Log`` (its events, whose request it is, whose turn began)
+and the match as the request leaves it, and reads nothing else from the database beyond the
+players' names a request has in hand: the full path's ``services._store`` and the action fast
+path store what it returns with their other writes.
+
+- ``your_turn``: to a person whose turn began in a request that was not their own (the
+  opponent's discard, a join, the bot's turn finished by the worker, a new game dealt by the
+  other's request). A person's own request, whose answer shows their turn already (the bot's
+  quick reply), does not.
+- ``joined``: to an invitation's creator, when someone takes seat 1.
+- ``invitation_cancelled``: to the invitee, when the creator withdrew the invitation or it
+  expired (an expiry also to the creator).
+- ``invitation_declined``: to the creator, when the invitee said no (``reason`` if they gave
+  one).
+- ``match_over``: to each person seated, when the match finished or was aborted.
+
+``invitation_received`` is stored where an invitation is made (``invitations``).
+"""
+
+from __future__ import annotations
+
+from server.api.formats import iso_datetime
+from server.spitemalice.models import Match
+from server.streams.services import Draft
+
+GAME = "spite-malice"
+
+
+def _player(player) -> dict | None:
+    return None if player is None else {"id": str(player.pk), "name": player.name}
+
+
+def _seated(match: Match, seat: int):
+    """The person in ``seat``, or None (the bot's seat, or nobody yet)."""
+    if seat == match.bot_seat:
+        return None
+    return match.player0 if seat == 0 else match.player1
+
+
+def _base(match: Match) -> dict:
+    return {"game": GAME, "match": str(match.pk)}
+
+
+def your_turn(match: Match, seat: int) -> Draft:
+    """``your_turn`` for ``seat``'s player of ``match`` as it stands."""
+    return Draft(getattr(match, f"player{seat}_id"), "your_turn", {
+        **_base(match), "game_number": match.game_number,
+        "deadline": iso_datetime(match.deadline),
+        "opponent": _player(_seated(match, 1 - seat))})
+
+
+def drafts_of(match: Match, log) -> list[Draft]:
+    """The account events a request's ``log`` causes, in order."""
+    drafts: list[Draft] = []
+    for event in log.events:
+        if event.kind == "joined":
+            drafts.append(Draft(match.player0_id, "joined", {
+                **_base(match), "player": event.seat0["player"]}))
+        elif event.kind == "cancelled":
+            reason = event.seat0["reason"]
+            if reason == Match.Reason.DECLINED:
+                declined = {**_base(match), "by": _player(match.invitee),
+                            "reason": getattr(match, "decline_reason", "") or None}
+                drafts.append(Draft(match.player0_id, "invitation_declined", declined))
+                continue
+            cancelled = {**_base(match), "reason": reason, "from": _player(match.player0)}
+            if match.invitee_id is not None:
+                drafts.append(Draft(match.invitee_id, "invitation_cancelled", cancelled))
+            if reason == Match.Reason.EXPIRED:
+                drafts.append(Draft(match.player0_id, "invitation_cancelled", cancelled))
+        elif event.kind in ("match_over", "aborted"):
+            for seat in (0, 1):
+                person = getattr(match, f"player{seat}_id")
+                if person is not None and seat != match.bot_seat:
+                    drafts.append(Draft(person, "match_over", {
+                        **_base(match), "status": match.status, "winner": match.winner,
+                        "reason": match.reason, "scores": match.scores, "seat": seat}))
+    seat = log.turn_for
+    if (seat is not None and seat != log.by and match.status == Match.Status.PLAYING
+            and match.turn == seat and getattr(match, f"player{seat}_id") is not None):
+        drafts.append(your_turn(match, seat))
+    return drafts
+
+
+def invitation_received(match: Match) -> Draft:
+    """``invitation_received`` for the invitee of the new waiting ``match``."""
+    return Draft(match.invitee_id, "invitation_received", {
+        **_base(match), "from": _player(match.player0), "target": match.target,
+        "turn_seconds": match.turn_seconds, "rated": match.rated,
+        "rematch_of": None if match.rematch_of_id is None else str(match.rematch_of_id)})

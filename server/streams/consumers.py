@@ -1,0 +1,224 @@
+"""The account socket, ``/ws/account``: the player's account events (``server.streams``) as
+they are stored, across all their matches.
+
+Authenticated as a match's socket is (the handshake's ``Authorization: Bearer`` header, or a
+first ``{"type": "auth", "token": ...}`` message within 10 seconds), bounded as every live
+socket is (``server.api.sockets``: the frame size, the sockets and handshakes per address, the
+same close codes), and counted with the token's HTTP streams (``STREAMS_PER_TOKEN``).
+``?after=N`` resumes after event N. Messages: ``{"type": "ready", "last": N}`` (N the
+player's latest event number), then ``{"type": "events", "events": [...], "last": M}``, and
+``{"type": "pong"}`` to a ``{"type": "ping"}``. Events come with the channel layer's notice
+when they follow on from the last sent, else from the table, which is also read every
+``STREAM_POLL_SECONDS``: in order, none twice, none missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import DatabaseError
+
+from server.api import notices, sockets
+from server.players.models import AccessToken
+from server.players.tokens import access_of
+from server.streams.selectors import MAX_AFTER, account_events_after, account_last
+from server.streams.services import group_of
+from server.streams.views import open_streams
+
+logger = logging.getLogger(__name__)
+
+
+def _in_thread(function):
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
+@_in_thread
+def _access(token: str) -> tuple[int, object, int] | None:
+    access = access_of(token)
+    if access is None:
+        return None
+    return access.pk, access.player_id, account_last(access.player_id)
+
+
+@_in_thread
+def _token_alive(token_id: int) -> bool:
+    return AccessToken.objects.filter(pk=token_id, player__is_active=True).exists()
+
+
+_events_after = _in_thread(account_events_after)
+
+
+class AccountConsumer(sockets.SturdyConsumer):
+    player_id = None
+    token_id: int | None = None
+    counted = False
+    streamed = False
+    closed = False
+    joined = False
+    released = False
+    tasks: tuple | list = ()
+
+    async def connect(self) -> None:
+        self.last = 0
+        self.tasks = []
+        self.pushing = asyncio.Lock()
+        self.address = sockets.address_of(self.scope)
+        self.counted = sockets.open_sockets.open(self.address)
+        await self.accept()
+        if not self.counted or not await database_sync_to_async(
+                sockets.handshake_allowed, thread_sensitive=False)(self.address):
+            await self._close(sockets.TOO_MANY)
+            return
+        self.after = sockets.query_after(self.scope.get("query_string", b""), MAX_AFTER)
+        if self.after is False:
+            await self._close(sockets.BAD_MESSAGE)
+            return
+        token = sockets.bearer_of(self.scope.get("headers", []))
+        if token is False:
+            await self._close(sockets.BAD_TOKEN)
+        elif token is not None:
+            await self._authenticate(token)
+        else:
+            self.tasks.append(asyncio.create_task(self._auth_deadline()))
+
+    async def _auth_deadline(self) -> None:
+        await asyncio.sleep(sockets.AUTH_SECONDS)
+        if self.player_id is None and not self.closed:
+            await self._close(sockets.BAD_TOKEN)
+
+    async def _authenticate(self, token: str) -> None:
+        try:
+            found = await _access(token)
+        except DatabaseError:
+            logger.warning("account socket refused: the database failed", exc_info=True)
+            await self._close(sockets.SERVER_ERROR)
+            return
+        if found is None:
+            await self._close(sockets.BAD_TOKEN)
+            return
+        token_id, player_id, latest = found
+        if not open_streams.open(token_id):
+            await self._close(sockets.TOO_MANY)  # the token holds all the streams it may
+            return
+        self.streamed, self.token_id, self.player_id = True, token_id, player_id
+        sockets.open_sockets.authenticated(self.address)
+        if self.channel_layer is not None:
+            try:
+                await self.channel_layer.group_add(group_of(player_id), self.channel_name)
+                self.joined = True
+            except Exception:
+                logger.warning("account socket without notices for now", exc_info=True)
+        notices.serve_from(asyncio.get_running_loop())
+        self.last = latest if self.after is None else min(self.after, latest)
+        await self._send({"type": "ready", "last": latest})
+        await self._push()
+        self.tasks.append(asyncio.create_task(self._tick()))
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        if self.closed:
+            return
+        if bytes_data is not None or sockets.message_too_big(text_data, bytes_data):
+            await self._close(sockets.BAD_MESSAGE)
+            return
+        try:
+            message = json.loads(text_data)
+        except (ValueError, RecursionError):
+            message = None
+        kind = message.get("type") if isinstance(message, dict) else None
+        if self.player_id is None:
+            if kind == "auth" and sockets.token_shaped(message.get("token")):
+                await self._authenticate(message["token"])
+            else:
+                await self._close(sockets.BAD_TOKEN if kind is not None
+                                  else sockets.BAD_MESSAGE)
+        elif kind == "ping":
+            await self._send({"type": "pong"})
+        elif kind != "auth":
+            await self._close(sockets.BAD_MESSAGE)
+
+    async def account_events(self, message: dict) -> None:
+        latest = message.get("last", 0)
+        if self.player_id is None or latest <= self.last:
+            return
+        events = message.get("events")
+        if events is not None:
+            async with self.pushing:
+                if message.get("first") == self.last + 1 and not self.closed:
+                    await self._send({"type": "events", "events": events, "last": latest})
+                    self.last = latest
+                    return
+        await self._push()
+
+    async def _push(self) -> None:
+        async with self.pushing:
+            while not self.closed:
+                try:
+                    events, more = await _events_after(self.player_id, self.last)
+                except DatabaseError:
+                    logger.warning("account socket closed: the database failed",
+                                   exc_info=True)
+                    await self._close(sockets.SERVER_ERROR)
+                    return
+                if events:
+                    self.last = events[-1]["number"]
+                    await self._send({"type": "events", "events": events, "last": self.last})
+                if not more:
+                    return
+
+    async def _tick(self) -> None:
+        """Read the table every STREAM_POLL_SECONDS (a notice lost, another process's in the
+        embedded default); close once the token is gone (checked every
+        LIVE_TOKEN_CHECK_SECONDS)."""
+        token_due = time.monotonic() + settings.LIVE_TOKEN_CHECK_SECONDS
+        while not self.closed:
+            await asyncio.sleep(settings.STREAM_POLL_SECONDS)
+            try:
+                if time.monotonic() >= token_due:
+                    token_due = time.monotonic() + settings.LIVE_TOKEN_CHECK_SECONDS
+                    if not await _token_alive(self.token_id):
+                        await self._close(sockets.BAD_TOKEN)
+                        return
+                await self._push()
+            except Exception:
+                logger.exception("account socket tick failed")
+
+    async def _send(self, message: dict) -> None:
+        try:
+            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        except OSError:
+            self.closed = True
+
+    async def _close(self, code: int) -> None:
+        if not self.closed:
+            self.closed = True
+            await self.close(code=code)
+
+    async def disconnect(self, code) -> None:
+        await self._release()
+
+    async def _release(self) -> None:
+        self.closed = True
+        if self.released:
+            return
+        self.released = True
+        if self.counted:
+            sockets.open_sockets.closed(self.address,
+                                        authenticated=self.player_id is not None)
+        if self.streamed:
+            open_streams.closed(self.token_id)
+        current = asyncio.current_task()
+        for task in self.tasks:
+            if task is not current:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if self.joined:
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(group_of(self.player_id),
+                                                       self.channel_name)

@@ -1,0 +1,282 @@
+"""The account stream over plain HTTP: ``GET /stream`` (NDJSON, or Server-Sent Events), and
+``GET /stream/events`` (one JSON page, for simple pollers).
+
+``/stream`` is an async view: the ASGI application routes it to Django's ASGI handler
+(``server.asgi``), so a stream held open for minutes waits on the event loop, not on one of
+the process's few request threads. It wakes on the channel layer's notice of the player's
+new events (``services.notice_of``), sends them as they are when they follow on from the last
+it sent, reads the table otherwise, and reads it every ``STREAM_POLL_SECONDS`` in any case (the
+embedded default's in-memory layer does not cross processes; Redis may be down). It sends a
+keep-alive every ``STREAM_KEEPALIVE_SECONDS`` of silence and ends after
+``STREAM_SECONDS``: the client reconnects with ``after`` (or ``Last-Event-ID``) and misses
+nothing. A token holds at most ``STREAMS_PER_TOKEN`` open streams in one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+import time
+from collections import Counter
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+
+from server.api import notices
+from server.api.problems import (
+    InvalidRequest,
+    MethodNotAllowed,
+    NotAuthenticated,
+    Problem,
+    Throttled,
+    problem_json_response,
+)
+from server.api.schema import problems
+from server.api.views import ApiView
+from server.players.models import AccessToken
+from server.players.tokens import access_of
+from server.streams import serializers as s
+from server.streams.selectors import EVENTS_PER_PAGE, MAX_AFTER, account_events_after
+from server.streams.services import group_of
+
+logger = logging.getLogger(__name__)
+TAG = ["Account stream"]
+NDJSON = "application/x-ndjson"
+SSE = "text/event-stream"
+QUERY_PARAMETERS = frozenset({"after"})
+
+AFTER_PARAMETER = OpenApiParameter(
+    "after", {"type": "integer", "minimum": 0, "maximum": MAX_AFTER},
+    description="The last account event number you hold (default 0: all; for `/stream`, the "
+                "`Last-Event-ID` header when `after` is absent).")
+
+
+class StreamEventsView(ApiView):
+    permission_classes = [IsAuthenticated]
+    query_parameters = QUERY_PARAMETERS
+
+    @extend_schema(
+        tags=TAG, operation_id="stream_events_list",
+        summary="Your account's events after a number, as one page",
+        description=(
+            "Your account events numbered after `after`, oldest first, at most "
+            f"{EVENTS_PER_PAGE} at a time: `your_turn`, `invitation_received`, "
+            "`invitation_cancelled`, `invitation_declined`, `joined`, `match_over`, across "
+            "all your matches. Ask again with `after=last` (while `more` is true, at once)."),
+        parameters=[AFTER_PARAMETER],
+        responses={200: s.StreamPageOutput, **problems(400, 401)},
+    )
+    def get(self, request):
+        query = s.StreamQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        after = query.validated_data["after"] or 0
+        events, more = account_events_after(request.user.pk, after)
+        return Response({"events": events, "last": events[-1]["number"] if events else after,
+                         "more": more})
+
+
+# --- the stream ---------------------------------------------------------------------------------
+
+
+class _OpenStreams:
+    """The streams open in this process, per token."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: Counter[int] = Counter()
+
+    def open(self, token_id: int) -> bool:
+        with self._lock:
+            if self._open[token_id] >= settings.STREAMS_PER_TOKEN:
+                return False
+            self._open[token_id] += 1
+            return True
+
+    def closed(self, token_id: int) -> None:
+        with self._lock:
+            self._open[token_id] -= 1
+            if self._open[token_id] <= 0:
+                del self._open[token_id]
+
+    def count(self, token_id: int) -> int:
+        with self._lock:
+            return self._open[token_id]
+
+
+open_streams = _OpenStreams()
+
+
+def _after_of(request) -> int:
+    """``?after=N``, else ``Last-Event-ID``, else 0; a malformed one is 400 invalid."""
+    unknown = sorted(set(request.GET) - QUERY_PARAMETERS)
+    errors = [{"field": name, "message": "Unknown query parameter."} for name in unknown]
+    values = request.GET.getlist("after")
+    field, value = "after", None
+    if values:
+        value = values[-1]
+        if len(values) != 1:
+            errors.append({"field": "after", "message": "Give it once."})
+    elif "HTTP_LAST_EVENT_ID" in request.META:
+        field, value = "Last-Event-ID", request.META["HTTP_LAST_EVENT_ID"].strip()
+    if value is not None and not (value.isascii() and value.isdigit()
+                                  and int(value) <= MAX_AFTER):
+        errors.append({"field": field,
+                       "message": f"An event number from 0 to {MAX_AFTER}."})
+    if errors:
+        raise InvalidRequest("; ".join(f"{e['field']}: {e['message']}" for e in errors),
+                             errors=errors)
+    return int(value) if value is not None else 0
+
+
+def _bearer(request) -> str | None:
+    scheme, _, token = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
+    if scheme.lower() != "bearer" or not token or " " in token or not token.isascii():
+        return None
+    return token
+
+
+@sync_to_async(thread_sensitive=False)
+def _access(token: str):
+    access = access_of(token)
+    return None if access is None else (access.pk, access.player_id)
+
+
+@sync_to_async(thread_sensitive=False)
+def _token_alive(token_id: int) -> bool:
+    return AccessToken.objects.filter(pk=token_id, player__is_active=True).exists()
+
+
+_events_after = sync_to_async(account_events_after, thread_sensitive=False)
+
+
+def _ndjson(events: list[dict]) -> bytes:
+    return b"".join(json.dumps(event, separators=(",", ":")).encode() + b"\n"
+                    for event in events)
+
+
+def _sse(events: list[dict]) -> bytes:
+    return b"".join(
+        f"id: {event['number']}\nevent: {event['kind']}\n"
+        f"data: {json.dumps(event, separators=(',', ':'))}\n\n".encode() for event in events)
+
+
+@extend_schema(
+    tags=TAG, operation_id="stream_open", methods=["GET"],
+    summary="Your account's events as they happen (NDJSON or Server-Sent Events)",
+    description=(
+        "A stream of your account events across all your matches, oldest first from "
+        "`after` (or `Last-Event-ID`), then each as it is stored: newline-delimited JSON "
+        "(`application/x-ndjson`, one event object a line, an empty line as keep-alive every "
+        "20 seconds of silence) by default, or Server-Sent Events with `Accept: "
+        "text/event-stream` (`id:` the event's number, `event:` its kind, `data:` the event "
+        "object; a `: keep-alive` comment line). The stream ends after 5 minutes (and when "
+        "your token is signed out): reconnect with `after` = the last number you got (SSE "
+        "clients send `Last-Event-ID` themselves) and nothing is missed or repeated. A token "
+        "holds at most 4 streams open at once (429 `throttled` past that)."),
+    parameters=[AFTER_PARAMETER, OpenApiParameter(
+        "Last-Event-ID", OpenApiTypes.INT, OpenApiParameter.HEADER, required=False,
+        description="The last event number you hold, when `after` is absent.")],
+    responses={200: OpenApiResponse(s.AccountEventOutput, description=(
+        "The events, one per line (NDJSON) or per SSE message; each an `AccountEvent`.")),
+        **problems(400, 401, 429)},
+)
+async def stream_view(request):
+    try:
+        if request.method != "GET":
+            raise MethodNotAllowed(f"{request.method} is not allowed at {request.path}; "
+                                   "allowed: GET.")
+        after = _after_of(request)
+        token = _bearer(request)
+        found = await _access(token) if token is not None else None
+        if found is None:
+            raise NotAuthenticated("Send your token: Authorization: Bearer <token>.")
+        token_id, player_id = found
+        if not open_streams.open(token_id):
+            raise Throttled(f"This token holds {settings.STREAMS_PER_TOKEN} open streams "
+                            "already: close one first.")
+    except Problem as problem:
+        response = problem_json_response(problem)
+        if isinstance(problem, NotAuthenticated):
+            response["WWW-Authenticate"] = 'Bearer realm="api"'
+        if isinstance(problem, MethodNotAllowed):
+            response["Allow"] = "GET"
+        return response
+    sse = SSE in request.META.get("HTTP_ACCEPT", "")
+    response = StreamingHttpResponse(
+        _stream(player_id, token_id, after, sse), content_type=SSE if sse else NDJSON)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy in front passes each event on at once
+    return response
+
+
+async def _stream(player_id, token_id: int, after: int, sse: bool):
+    """The stream's body: what ``stream_view`` describes."""
+    encode = _sse if sse else _ndjson
+    keepalive = b": keep-alive\n\n" if sse else b"\n"
+    layer, channel, joined = get_channel_layer(), None, False
+    notices.serve_from(asyncio.get_running_loop())
+    started = time.monotonic()
+    ends = started + settings.STREAM_SECONDS
+    token_due = started + settings.LIVE_TOKEN_CHECK_SECONDS
+    try:
+        if layer is not None:
+            try:
+                channel = await layer.new_channel()
+                await layer.group_add(group_of(player_id), channel)
+                joined = True
+            except Exception:
+                logger.warning("account stream without notices: the channel layer failed",
+                               exc_info=True)
+        last, quiet_since = after, time.monotonic()
+        yield keepalive if sse else b""  # the headers leave at once
+        read = True
+        while True:
+            if read:
+                while True:
+                    events, more = await _events_after(player_id, last)
+                    if events:
+                        yield encode(events)
+                        last, quiet_since = events[-1]["number"], time.monotonic()
+                    if not more:
+                        break
+            now = time.monotonic()
+            if now >= ends:
+                return
+            if now >= token_due:
+                token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
+                if not await _token_alive(token_id):
+                    return
+            wait = min(ends, quiet_since + settings.STREAM_KEEPALIVE_SECONDS,
+                       now + settings.STREAM_POLL_SECONDS, token_due) - now
+            message = None
+            if joined:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    message = await asyncio.wait_for(layer.receive(channel), max(wait, 0.01))
+            else:
+                await asyncio.sleep(max(wait, 0.01))
+            now = time.monotonic()
+            read = message is None  # the fallback's read of the table, every few seconds
+            if message is not None and message.get("last", 0) > last:
+                events = message.get("events")
+                if events is not None and message.get("first") == last + 1:
+                    yield encode(events)  # as the table gives them, from the process that
+                    last, quiet_since = message["last"], now  # stored them: no read
+                else:
+                    read = True
+            if now - quiet_since >= settings.STREAM_KEEPALIVE_SECONDS:
+                yield keepalive
+                quiet_since = now
+    finally:
+        open_streams.closed(token_id)
+        if joined:
+            with contextlib.suppress(Exception):
+                await layer.group_discard(group_of(player_id), channel)

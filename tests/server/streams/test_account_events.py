@@ -1,0 +1,147 @@
+"""The account events a player's matches store, read through ``GET /stream/events``: your
+turn, invitations received, cancelled and declined, a join, a match over; numbered 1, 2, 3,
+... per player; nobody else's."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.jobs.background import job_run_next
+from server.spitemalice.models import Match
+from server.streams.models import AccountEvent
+from tests.server.conftest import assert_problem
+from tests.server.spitemalice.friend_support import invite, join, pair, take_turn, whose_turn
+from tests.server.spitemalice.support import act, start, url
+
+pytestmark = pytest.mark.django_db
+EVENTS = "stream/events"
+
+
+def events(api, after=0) -> list[dict]:
+    response = api.get(EVENTS, {"after": after})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    numbers = [event["number"] for event in body["events"]]
+    assert numbers == list(range(after + 1, after + 1 + len(numbers)))
+    assert body["last"] == (numbers[-1] if numbers else after)
+    return body["events"]
+
+
+def league_of(owner_api, *members) -> None:
+    league = owner_api.post("leagues", {"name": "Card table"}).json()
+    for member in members:
+        assert member.post("leagues/join", {"code": league["code"]}).status_code == 200
+
+
+def test_a_join_tells_the_creator_and_each_discard_tells_the_other_seat(make_player):
+    apis, views = pair(make_player)
+    match_id = views[0]["id"]
+    starter = whose_turn(views)
+    first = {seat: events(apis[seat]) for seat in (0, 1)}
+    # The creator hears of the join; whoever starts is told it is their turn unless the
+    # request was their own (the joiner's).
+    assert [event["kind"] for event in first[0]] == (
+        ["joined", "your_turn"] if starter == 0 else ["joined"])
+    assert first[0][0]["player"]["name"] == "Bob" and first[0][0]["match"] == match_id
+    assert first[1] == []
+    for _ in range(4):
+        mover = whose_turn(views)
+        before = len(events(apis[1 - mover]))
+        views = take_turn(apis, views)
+        told = events(apis[1 - mover], after=before)
+        assert [event["kind"] for event in told] == ["your_turn"]
+        turn = told[0]
+        assert turn["game"] == "spite-malice" and turn["match"] == match_id
+        assert turn["game_number"] == views[0]["game"]["number"]
+        assert turn["deadline"] == views[0]["deadline"]
+        assert turn["opponent"]["name"] == ("Ada", "Bob")[mover]
+    # The mover's own requests told the mover nothing.
+    counts = {seat: AccountEvent.objects.filter(player__name=("Ada", "Bob")[seat]).count()
+              for seat in (0, 1)}
+    assert counts[0] + counts[1] == 1 + (starter == 0) + 4
+
+
+def test_the_fast_and_the_full_path_store_the_same_your_turn(make_player, settings):
+    stored = []
+    for fast in (True, False):
+        settings.SPITE_MALICE_FAST_ACTIONS = fast
+        apis, views = pair(make_player, names=("Ada", "Bob") if fast else ("Cy", "Di"))
+        seat = whose_turn(views)
+        after = len(events(apis[1 - seat]))
+        take_turn(apis, views)
+        (event,) = events(apis[1 - seat], after=after)
+        stored.append({key: value for key, value in event.items()
+                       if key not in ("match", "created_at", "deadline", "opponent", "number")})
+    assert stored[0] == stored[1]
+
+
+def test_a_bot_reply_in_the_request_tells_nobody_and_a_background_one_does(
+        player_api, settings):
+    match = start(player_api, level="easy", target=50)
+    assert match["game"]["turn"] == 0  # the bot's opening turn (if it started) was quick
+    discard = next(a for a in match["game"]["legal_actions"] if a[1].startswith("S"))
+    match = act(player_api, match, discard).json()
+    assert match["game"]["turn"] == 0  # the bot answered within the request
+    assert events(player_api) == []  # and the answer showed it: nothing to tell
+    settings.SPITE_MALICE_BOT_SECONDS = 0  # every bot turn is left to the worker
+    discard = next(a for a in match["game"]["legal_actions"] if a[1].startswith("S"))
+    match = act(player_api, match, discard).json()
+    assert match["game"]["turn"] == 1 and Match.objects.get(pk=match["id"]).bot_pending
+    assert events(player_api) == []
+    assert job_run_next() is not None
+    (event,) = events(player_api)
+    assert event["kind"] == "your_turn" and event["opponent"] is None
+    assert event["match"] == match["id"]
+
+
+def test_invitations_received_cancelled_and_declined(make_player):
+    ada_player, ada = make_player("Ada")
+    bob_player, bob = make_player("Bob")
+    _, eve = make_player("Eve")
+    league_of(ada, bob)
+    first = invite(ada, invitee=str(bob_player.pk))
+    (received,) = events(bob)
+    assert received["kind"] == "invitation_received" and received["match"] == first["id"]
+    assert received["from"] == {"id": str(ada_player.pk), "name": "Ada"}
+    assert received["target"] == 50 and received["rematch_of"] is None
+    assert ada.post(url(first, "/cancel")).status_code == 200
+    assert [e["kind"] for e in events(bob, after=1)] == ["invitation_cancelled"]
+    assert events(bob, after=1)[0]["reason"] == "cancelled"
+
+    second = invite(ada, invitee=str(bob_player.pk))
+    assert bob.post(url(second, "/cancel")).status_code == 200
+    (declined,) = events(ada)
+    assert declined["kind"] == "invitation_declined" and declined["match"] == second["id"]
+    assert declined["by"] == {"id": str(bob_player.pk), "name": "Bob"}
+    assert [e["number"] for e in events(bob)] == [1, 2, 3]  # received, cancelled, received
+    assert events(eve) == []  # nothing of anyone else's
+
+
+def test_a_match_over_tells_both_people(make_player):
+    apis, views = pair(make_player, first_turns=True)
+    counts = {seat: len(events(apis[seat])) for seat in (0, 1)}
+    assert apis[0].post(url(views[0], "/resign")).status_code == 200
+    for seat in (0, 1):
+        (over,) = events(apis[seat], after=counts[seat])
+        assert over["kind"] == "match_over" and over["status"] == "finished"
+        assert over["winner"] == 1 and over["reason"] == "resigned" and over["seat"] == seat
+
+
+def test_an_open_invitation_joined_by_code_tells_its_creator(make_player):
+    _, ada = make_player("Ada")
+    _, bob = make_player("Bob")
+    match = invite(ada)
+    assert events(ada) == []
+    assert join(bob, match["invite"]["code"]).status_code == 200
+    assert events(ada)[0]["kind"] == "joined"
+
+
+@pytest.mark.parametrize("query", [{"after": "-1"}, {"after": "x"}, {"after": ""},
+                                   {"after": str(10**16)}, {"since": "1"}])
+def test_bad_parameters_are_400_invalid(player_api, query):
+    body = assert_problem(player_api.get(EVENTS, query), 400, "invalid")
+    assert body["errors"]
+
+
+def test_the_page_needs_a_token(client):
+    assert_problem(client.get("/api/v1/" + EVENTS), 401, "not_authenticated")
