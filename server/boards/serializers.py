@@ -14,7 +14,7 @@ from server.boards.games import board_game, names
 from server.boards.periods import BoardRef, Period
 from server.boards.ranking import DEFAULT_LIMIT, MAX_LIMIT, BoardPage, Cursor, Entry, Standing
 from server.dailies.calendar import daily_number
-from server.players.serializers import PlayerRef
+from server.players.serializers import PlayerOutput, PlayerRef, player_ref
 
 
 class DateQuery(StrictQuery):
@@ -126,7 +126,7 @@ def stats_serializer():
     registered its game by then)."""
     global _STATS_OUTPUT
     if _STATS_OUTPUT is None:
-        fields: dict = {"player": PlayerRef()}
+        fields: dict = {"player": PlayerOutput()}
         for name in names():
             game = board_game(name)
             if game.stats_output is None:
@@ -145,7 +145,7 @@ _STATS_OUTPUT = None
 
 def stats_output(player) -> dict:
     """The player's statistics: each registered game's section, as ``stats_serializer``."""
-    stats = {"player": {"id": str(player.pk), "name": player.name}}
+    stats = {"player": player_ref(player)}
     for name in names():
         game = board_game(name)
         if game.stats is None:

@@ -12,7 +12,7 @@ from server.boards.games import names as game_names
 from server.boards.serializers import BoardQuery
 from server.leagues import limits
 from server.leagues.models import League, Membership
-from server.players.serializers import NicknameField, PlayerRef, player_ref
+from server.players.serializers import NicknameField, PlayerOutput, player_ref
 
 
 class LeagueNameInput(StrictInput):
@@ -37,13 +37,13 @@ class LeagueOutput(serializers.Serializer):
     id = serializers.UUIDField()
     name = serializers.CharField()
     code = serializers.CharField(help_text="Share it: whoever has it can join.")
-    owner = PlayerRef()
+    owner = PlayerOutput()
     member_count = serializers.IntegerField()
     created_at = serializers.DateTimeField()
 
 
 class MemberOutput(serializers.Serializer):
-    player = PlayerRef()
+    player = PlayerOutput()
     owner = serializers.BooleanField()
     joined_at = serializers.DateTimeField()
 

@@ -39,6 +39,12 @@ class PlayerManager(BaseUserManager["Player"]):
 
 
 class Player(AbstractBaseUser, PermissionsMixin):
+    class Challenges(models.TextChoices):
+        """Who may challenge the player directly (invite them by id to a match)."""
+        ANYONE = "anyone", "any player"
+        LEAGUE_MATES = "league_mates", "a fellow member of one of their leagues"
+        NOBODY = "nobody", "nobody (an invitation's code still works)"
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=32)
     # Display names are unique by their key: case, spacing and look-alikes aside (names.py).
@@ -51,6 +57,11 @@ class Player(AbstractBaseUser, PermissionsMixin):
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
+    challenges = models.CharField(max_length=12, choices=Challenges.choices,
+                                  default=Challenges.LEAGUE_MATES)
+    bot = models.BooleanField(default=False,
+                              help_text="An account played by a program through the API; "
+                                        "once set, for good.")
 
     objects = PlayerManager()
 

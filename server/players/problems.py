@@ -33,11 +33,19 @@ class WeakPassword(Unprocessable):
     code, title = "weak_password", "That password is too easy to guess"
 
 
+class BotNotAllowed(Conflict):
+    code, title = "bot_not_allowed", "This account cannot become a bot account"
+
+
+class BotPermanent(Conflict):
+    code, title = "bot_permanent", "A bot account stays a bot account"
+
+
 class PlayerNotFound(NotFound):
     code, title = "not_found", "No such player"
 
 
 __all__ = [
-    "AlreadyClaimed", "InvalidCredentials", "InvalidName", "NameTaken", "PasswordTooSimilar",
-    "PlayerNotFound", "UsernameTaken", "WeakPassword",
+    "AlreadyClaimed", "BotNotAllowed", "BotPermanent", "InvalidCredentials", "InvalidName",
+    "NameTaken", "PasswordTooSimilar", "PlayerNotFound", "UsernameTaken", "WeakPassword",
 ]

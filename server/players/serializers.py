@@ -78,6 +78,17 @@ class PlayerCreateInput(StrictInput):
 
 class PlayerUpdateInput(StrictInput):
     name = name_field(required=False)
+    challenges = serializers.ChoiceField(
+        choices=Player.Challenges.choices, required=False,
+        help_text="Who may challenge you directly (invite you by id): `anyone`, "
+                  "`league_mates` (the default) or `nobody`. An invitation's code still "
+                  "works for anyone, and a rematch is offered whatever this says.")
+    bot = serializers.BooleanField(
+        required=False,
+        help_text="True marks this account as played by a program through the API, for good "
+                  "(409 `bot_permanent` for false afterwards). Only an account with no "
+                  "finished match between people and none being played may (else 409 "
+                  "`bot_not_allowed`). A bot account's matches with people are never rated.")
 
 
 @extend_schema_field({"type": "string", "format": usernames.USERNAME_FORMAT})
@@ -119,14 +130,24 @@ class PlayerRef(serializers.Serializer):
     name = serializers.CharField()
 
 
-class PlayerWithToken(PlayerRef):
+class PlayerOutput(PlayerRef):
+    """A player as others see it, with whether the account is a bot."""
+
+    bot = serializers.BooleanField(help_text="A bot account: played by a program through "
+                                             "the API (`PATCH /players/me {\"bot\": true}`).")
+
+
+class PlayerWithToken(PlayerOutput):
     token = serializers.CharField(help_text="Send as 'Authorization: Bearer <token>'.")
 
 
-class PlayerProfileOutput(PlayerRef):
+class PlayerProfileOutput(PlayerOutput):
     username = serializers.CharField(allow_null=True)
     guest = serializers.BooleanField(help_text="True until the account is claimed.")
     created_at = serializers.DateTimeField()
+    challenges = serializers.ChoiceField(
+        choices=Player.Challenges.choices,
+        help_text="Who may challenge you directly: `anyone`, `league_mates` or `nobody`.")
 
 
 class TokenOutput(serializers.Serializer):
@@ -141,7 +162,7 @@ class TokenOutput(serializers.Serializer):
 
 
 def player_ref(player: Player) -> dict:
-    return {"id": str(player.pk), "name": player.name}
+    return {"id": str(player.pk), "name": player.name, "bot": player.bot}
 
 
 def player_with_token(player: Player, token: str) -> dict:
@@ -154,6 +175,7 @@ def player_profile(player: Player) -> dict:
         "username": player.username,
         "guest": player.is_guest,
         "created_at": iso_datetime(player.created_at),
+        "challenges": player.challenges,
     }
 
 

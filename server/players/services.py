@@ -81,6 +81,13 @@ def player_rename(*, player: Player, name: object | None) -> Player:
     return player
 
 
+def player_challenges_set(*, player: Player, challenges: str) -> Player:
+    """Who may challenge ``player`` directly (``Player.Challenges``)."""
+    player.challenges = challenges
+    player.save(update_fields=["challenges"])
+    return player
+
+
 @transaction.atomic
 def player_claim(*, player: Player, username: str, password: str) -> Player:
     """Give a guest a username and password so it can sign in on other devices."""

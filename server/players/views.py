@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -11,8 +12,8 @@ from server.api.headers import absolute_url
 from server.api.problems import NotFound
 from server.api.schema import problems
 from server.api.views import ApiView
+from server.players import bots, services
 from server.players import serializers as s
-from server.players import services
 from server.players.models import AccessToken
 
 TAG = ["players"]
@@ -59,17 +60,33 @@ class MeView(ApiView):
     def get(self, request):
         return Response(s.player_profile(request.user))
 
-    @extend_schema(tags=TAG, operation_id="players_me_update", summary="Change your display name",
+    @extend_schema(tags=TAG, operation_id="players_me_update",
+                   summary="Change your display name, who may challenge you, or mark the "
+                           "account a bot",
+                   description="Each member sent is changed; those left out stay as they are. "
+                               "The bot mark is checked first: a refused one changes nothing.",
                    request=s.PlayerUpdateInput,
                    responses={200: s.PlayerProfileOutput, **problems(
                        400, 401, 409, 415,
-                       s409="`name_taken`; `suggestion` is a free name like it (\"Ada 2\"), "
-                            "if any.")})
+                       s409="`name_taken` (`suggestion` is a free name like it, \"Ada 2\", "
+                            "if any), `bot_not_allowed` (a match between people finished or "
+                            "being played) or `bot_permanent` (false for a bot account).")},
+                   examples=[OpenApiExample("challenges from anyone",
+                                            value={"challenges": "anyone"}, request_only=True),
+                             OpenApiExample("a bot account", value={"bot": True},
+                                            request_only=True)])
     def patch(self, request):
         data = s.PlayerUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        player = services.player_rename(player=request.user,
-                                        name=data.validated_data.get("name"))
+        values = data.validated_data
+        with transaction.atomic():
+            player = request.user
+            if "bot" in values:
+                player = bots.player_bot_set(player=player, bot=values["bot"])
+            player = services.player_rename(player=player, name=values.get("name"))
+            if "challenges" in values:
+                player = services.player_challenges_set(player=player,
+                                                        challenges=values["challenges"])
         return Response(s.player_profile(player))
 
 

@@ -8,7 +8,8 @@ class SpiteMaliceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from server.spitemalice import boards, tasks
+        from server.spitemalice import boards, bot_accounts, tasks
 
         boards.register()
         tasks.register()
+        bot_accounts.register_bot_rules()

@@ -1,5 +1,10 @@
-"""Matches between people: the invitation (a code anyone may join with, or a league mate
-invited directly), joining it, cancelling or declining it, its expiry, and the rematch.
+"""Matches between people: the invitation (a code anyone may join with, or a player
+challenged directly, as their ``challenges`` setting allows), joining it (by code, or by id:
+the invitee's accept), cancelling or declining it (with a reason), the open seek any other
+player may take, its expiry, and the rematch.
+
+A challenge accepted, or a seek taken, is a join (``match_join``); a decline is the invitee's
+close (``_close``, reason ``declined``): each flow passes through the same functions.
 
 A friend match is created ``waiting``, with nobody in seat 1 and no game dealt; whoever joins
 with its code takes seat 1 and the first game is dealt (``services.match_deal``), which starts
@@ -19,12 +24,15 @@ from server.players.models import Player
 from server.spitemalice import notify, rating_rules, services
 from server.spitemalice.models import INVITE_CODE_LENGTH, Match
 from server.spitemalice.problems import (
+    ChallengesClosed,
     InvitationNotFound,
     MatchFull,
+    MatchNotFound,
     MatchNotWaiting,
     NotALeagueMate,
     OwnMatch,
     RematchUnavailable,
+    SeekNotFound,
 )
 from server.spitemalice.table import Log
 from server.streams.services import account_events_add
@@ -49,22 +57,31 @@ def code_normalise(text: str) -> str | None:
     return code
 
 
-def _league_mate(player, other_id) -> Player:
-    """The player ``other_id``, who must share a league with ``player``."""
-    mate = None
-    if other_id != player.pk:
-        leagues = Membership.objects.filter(player=player).values("league_id")
-        mate = (Player.objects.filter(pk=other_id, is_active=True,
-                                      league_memberships__league_id__in=leagues)
-                .distinct().first())
-    if mate is None:
-        raise NotALeagueMate("Invite directly only a fellow member of one of your leagues "
-                             "(not yourself); or send anyone the invitation's code.")
-    return mate
+def _league_mates(player, other) -> bool:
+    leagues = Membership.objects.filter(player=player).values("league_id")
+    return Membership.objects.filter(player=other, league_id__in=leagues).exists()
+
+
+def _challenged(player, other_id) -> Player:
+    """The player ``other_id``, whom ``player`` may challenge: not themselves, and as the
+    other's ``challenges`` setting allows (anyone; a fellow member of a league, the default;
+    or nobody)."""
+    other = (Player.objects.filter(pk=other_id, is_active=True).first()
+             if other_id != player.pk else None)
+    if other is not None and other.challenges == Player.Challenges.NOBODY:
+        raise ChallengesClosed(f"{other.name} takes no challenges; send them the "
+                               "invitation's code instead, if they want it.")
+    if other is None or (other.challenges == Player.Challenges.LEAGUE_MATES
+                         and not _league_mates(player, other)):
+        raise NotALeagueMate("Invite directly only a player who takes challenges from you (a "
+                             "fellow member of one of your leagues, unless they take them "
+                             "from anyone), not yourself; or send anyone the invitation's "
+                             "code.")
+    return other
 
 
 def _waiting_create(*, player, turn_seconds: int, target: int, rated: bool, invitee=None,
-                    rematch_of: Match | None = None) -> Match:
+                    rematch_of: Match | None = None, seek: bool = False) -> Match:
     """A new waiting match, rated as far as its players are known (both, for an invitee)."""
     for attempt in range(_CODE_TRIES):
         try:
@@ -73,7 +90,8 @@ def _waiting_create(*, player, turn_seconds: int, target: int, rated: bool, invi
                     mode=Match.Mode.FRIEND, target=target, status=Match.Status.WAITING,
                     seed=secrets.token_bytes(32).hex(), player0=player,
                     turn_seconds=turn_seconds, invite_code=new_code(), invitee=invitee,
-                    rematch_of=rematch_of)
+                    rematch_of=rematch_of, seek=seek, player0_bot=player.bot,
+                    player1_bot=invitee is not None and invitee.bot)
                 rating_rules.rating_decide(
                     match, requested=rated, now=timezone.now(),
                     players=[player] if invitee is None else [player, invitee])
@@ -90,10 +108,11 @@ def _waiting_create(*, player, turn_seconds: int, target: int, rated: bool, invi
 def match_invite(*, player, turn_seconds: int, target: int, invitee_id=None,
                  rated: bool = True) -> Match:
     """A waiting match of ``player``'s in seat 0, to be joined with its code; with
-    ``invitee_id``, an invitation to that league mate only. ``rated`` False asks for a casual
-    match; True a rated one, if the rules allow (``rating_rules``)."""
+    ``invitee_id``, a challenge: an invitation to that player only, if they take challenges
+    from ``player``. ``rated`` False asks for a casual match; True a rated one, if the rules
+    allow (``rating_rules``)."""
     with transaction.atomic():
-        invitee = _league_mate(player, invitee_id) if invitee_id is not None else None
+        invitee = _challenged(player, invitee_id) if invitee_id is not None else None
         services.active_matches_check(player)
         return _waiting_create(player=player, turn_seconds=turn_seconds, target=target,
                                rated=rated, invitee=invitee)
@@ -186,20 +205,26 @@ def match_join(*, player, code: str) -> Match:
         return services.match_deal(match=match, opponent=player)
 
 
-def _close(match: Match, reason: str, by: int | None) -> None:
-    """Cancel the locked waiting ``match``: a ``cancelled`` event, nothing dealt."""
+def _close(match: Match, reason: str, by: int | None, decline_reason: str = "") -> None:
+    """Cancel the locked waiting ``match``: a ``cancelled`` event, nothing dealt. A decline
+    may say why (``decline_reason``, one of ``Match.DeclineReason``)."""
     log = Log(match)
     match.status = Match.Status.CANCELLED
     match.reason = reason
     match.finished_at = log.now
     match.clock_stop()
-    log.event("cancelled", {"reason": reason, "by": by})
+    log.event("cancelled",
+              {"reason": reason, "by": by, "decline_reason": decline_reason or None})
     services._store(match=match, game=None, new_games=[], log=log)
+    if decline_reason:
+        match.decline_reason = decline_reason
+        match.save(update_fields=["decline_reason"])
 
 
-def match_cancel(*, match: Match, game, player) -> Match:
-    """The creator cancels their locked waiting match, or its invitee declines it; a seat
-    leaves a match being played before each seat completed its first turn (it is aborted)."""
+def match_cancel(*, match: Match, game, player, decline_reason: str = "") -> Match:
+    """The creator cancels their locked waiting match, or its invitee declines it (saying
+    why with ``decline_reason``, if they want); a seat leaves a match being played before each
+    seat completed its first turn (it is aborted)."""
     if match.is_abortable(game):
         services.match_abort(match=match, game=game, seat=match.seat_of(player),
                              reason=Match.Reason.CANCELLED)
@@ -211,8 +236,59 @@ def match_cancel(*, match: Match, game, player) -> Match:
             + (" (resign instead)." if match.status == Match.Status.PLAYING else "."))
     by = match.viewer_seat(player)
     # Seat 1 of a waiting match is its invitee's: they said no, which the creator is told.
-    _close(match, Match.Reason.DECLINED if by == 1 else Match.Reason.CANCELLED, by=by)
+    _close(match, Match.Reason.DECLINED if by == 1 else Match.Reason.CANCELLED, by=by,
+           decline_reason=decline_reason if by == 1 else "")
     return match
+
+
+def match_decline(*, match: Match, game, player, reason: str) -> Match:
+    """The invitee of the locked waiting ``match`` declines it, saying why (``reason``, one of
+    ``Match.DeclineReason``): a ``cancelled`` event with reason ``declined``."""
+    if match.player0_id == player.pk:
+        raise OwnMatch("You created this match: cancel it instead.")
+    if match.invitee_id != player.pk or match.status != Match.Status.WAITING:
+        if match.status == Match.Status.WAITING:  # a seat's, not theirs to decline
+            raise MatchNotFound()
+        raise MatchNotWaiting(f"The match is {match.status}: only an invitation nobody has "
+                              "joined can be declined.")
+    return match_cancel(match=match, game=game, player=player, decline_reason=reason)
+
+
+def _code_of(match_id, **conditions) -> str | None:
+    return (Match.objects.filter(pk=match_id, **conditions)
+            .values_list("invite_code", flat=True).first())
+
+
+def accept_code(player, match_id) -> str:
+    """The code of the challenge ``match_id`` addressed to ``player``: 404 for a match that is
+    not one, 409 ``own_match`` for their own."""
+    if Match.objects.filter(pk=match_id, player0=player).exists():
+        raise OwnMatch("You created this match: wait for your opponent to accept it.")
+    code = _code_of(match_id, invitee=player)
+    if code is None:
+        raise MatchNotFound("No challenge to you has this id.")
+    return code
+
+
+# --- Open seeks ----------------------------------------------------------------------------------
+
+
+def seek_post(*, player, turn_seconds: int, target: int, rated: bool = True) -> Match:
+    """An open seek of ``player``'s: a waiting match with no invitee that any other player may
+    take (a join with its hidden code: ``seek_code``); it expires as an invitation does and
+    counts among their active matches."""
+    with transaction.atomic():
+        services.active_matches_check(player)
+        return _waiting_create(player=player, turn_seconds=turn_seconds, target=target,
+                               rated=rated, seek=True)
+
+
+def seek_code(match_id) -> str:
+    """The hidden code of the seek ``match_id`` (open or not): 404 if it is none."""
+    code = _code_of(match_id, seek=True)
+    if code is None:
+        raise SeekNotFound("No seek has this id.")
+    return code
 
 
 def expire_if_due(match_id) -> bool:

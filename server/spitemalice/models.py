@@ -66,7 +66,7 @@ class Match(models.Model):
 
     class Unrated(models.TextChoices):
         """Why a match does not count on the ratings board (empty when it does)."""
-        BOT = "bot", "against the house bot, or a daily"
+        BOT = "bot", "against the house bot or a bot account, or a daily"
         CASUAL = "casual", "a player asked for an unrated match"
         NEW_ACCOUNT = "new_account", "an account claimed less than 24 h before the match"
         PAIR_LIMIT = "pair_limit", "the two players' rated matches of the last 24 h are used"
@@ -81,6 +81,19 @@ class Match(models.Model):
                                   "before the first turns (aborted)")
         DECLINED = "declined", "its invitee declined it, unjoined"
         EXPIRED = "expired", "nobody joined it within the invitation's days"
+
+    class DeclineReason(models.TextChoices):
+        """Why an invitee declined a direct invitation (they choose; ``generic`` if unsaid)."""
+        GENERIC = "generic", "I am not accepting this challenge"
+        LATER = "later", "not now, please ask later"
+        TOO_FAST = "too_fast", "the turns are too short"
+        TOO_SLOW = "too_slow", "the turns are too long"
+        TOO_LONG = "too_long", "the match is too long (its target)"
+        TOO_SHORT = "too_short", "the match is too short (its target)"
+        RATED = "rated", "I would rather play a rated match"
+        CASUAL = "casual", "I would rather play a casual match"
+        NO_BOT = "no_bot", "I do not play bot accounts"
+        ONLY_BOT = "only_bot", "I play only bot accounts"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     mode = models.CharField(max_length=8, choices=Mode.choices)
@@ -130,6 +143,17 @@ class Match(models.Model):
     unrated_reason = models.CharField(max_length=11, blank=True, default="bot",
                                       choices=Unrated.choices,
                                       help_text="Why not rated; empty when rated.")
+    # An open seek: a waiting match anyone but its creator may take (no invitee, its code
+    # never shown), listed by GET /seeks.
+    seek = models.BooleanField(default=False)
+    decline_reason = models.CharField(max_length=10, blank=True, default="",
+                                      choices=DeclineReason.choices,
+                                      help_text="Why the invitee declined, if they said.")
+    # Whether each seat's player is a bot account (``Player.bot``), kept on the match as its
+    # seats are filled (seat 1's from the invitee's when invited directly), so that the match
+    # is shown from its own row.
+    player0_bot = models.BooleanField(default=False)
+    player1_bot = models.BooleanField(default=False)
     rematch_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="rematch")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -151,6 +175,8 @@ class Match(models.Model):
                          name="sm_match_deadline"),
             models.Index(fields=["created_at"], condition=Q(status="waiting"),
                          name="sm_match_waiting_since"),
+            models.Index(fields=["-created_at", "-id"], condition=Q(status="waiting", seek=True),
+                         name="sm_match_open_seeks"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["player0", "daily"], condition=Q(mode="daily"),
@@ -179,6 +205,11 @@ class Match(models.Model):
                                          deadline__isnull=True)),
                 name="sm_match_clock_only_between_people"),
             models.CheckConstraint(condition=Q(game_number__gte=1), name="sm_match_game_number"),
+            models.CheckConstraint(condition=Q(seek=False)
+                                   | Q(mode="friend", invitee__isnull=True),
+                                   name="sm_match_seek_has_no_invitee"),
+            models.CheckConstraint(condition=Q(decline_reason="") | Q(reason="declined"),
+                                   name="sm_match_decline_reason_only_declined"),
             models.CheckConstraint(
                 condition=Q(rated=True, unrated_reason="", mode="friend")
                 | Q(rated=False) & ~Q(unrated_reason=""),

@@ -9,6 +9,7 @@ from server.api.problems import (
     GameOver,
     HintsNotAllowed,
     NotFound,
+    PermissionDenied,
     Unprocessable,
 )
 
@@ -65,6 +66,14 @@ class TooManyMatches(Conflict):
 
 class NotALeagueMate(Unprocessable):
     code, title = "not_a_league_mate", "You may invite directly only a member of a league of yours"
+
+
+class ChallengesClosed(PermissionDenied):
+    code, title = "challenges_closed", "This player takes no challenges"
+
+
+class SeekNotFound(NotFound):
+    code, title = "not_found", "No such open seek"
 
 
 class RematchUnavailable(Conflict):

@@ -10,7 +10,9 @@ invitation says before it is accepted whether it is rated:
 - the same two players have at most ``PAIR_RATED_PER_DAY`` rated matches begun in any 24 hours;
   further ones are played unrated, so a board cannot be climbed by repetition.
 
-Against the bot and in dailies nothing is rated (``Match.Unrated.BOT``, the model's default).
+Against the bot and in dailies nothing is rated (``Match.Unrated.BOT``, the model's default),
+nor is a match with a bot account (``Player.bot``: a program playing through the API) in
+either seat: the ratings are people's.
 
 A rated match that finishes is rated in the transaction that finishes it (``match_rate``, on
 the shared ``server.ratings``): reaching the target is a win, a resignation or a timeout a
@@ -53,6 +55,8 @@ def unrated_reason(*, requested: bool, created_at: datetime, players: list,
     """Why a match between ``players`` (one or both of them, as known yet) created at
     ``created_at`` is not rated, or "" if it is: ``requested`` is whether its creator asked for
     a rated match."""
+    if any(player.bot for player in players):
+        return Match.Unrated.BOT
     if not requested:
         return Match.Unrated.CASUAL
     if not all(established_at(player, created_at) for player in players):

@@ -12,7 +12,7 @@ from django.db.models import Case, F, IntegerField, Q, Value, When
 from server.api.problems import InvalidRequest
 from server.boards.streaks import streaks
 from server.dailies.calendar import current_dates, daily_number, is_playable
-from server.spitemalice.models import MAX_POINTS, Event, Match, MatchGame
+from server.spitemalice.models import INVITE_DAYS, MAX_POINTS, Event, Match, MatchGame
 from server.spitemalice.problems import GameNotFound, MatchNotFound
 
 EVENTS_PER_PAGE = 1000
@@ -234,3 +234,56 @@ def _daily_status(day, status: str, winner: int | None) -> str:
 def _count(tally: dict[str, int], winner: int | None, seat: int) -> None:
     tally["played"] += 1
     tally["won" if winner == seat else "tied" if winner is None else "lost"] += 1
+
+
+# --- Open seeks ----------------------------------------------------------------------------------
+
+# A place in the list of open seeks: <created_at: microseconds since 1970, UTC>.<id, hex>
+SEEK_CURSOR_PATTERN = r"^(0|[1-9][0-9]{0,15})\.[0-9a-f]{32}$"
+_SEEK_CURSOR = re.compile(SEEK_CURSOR_PATTERN)
+
+
+@dataclass(frozen=True)
+class SeekCursor:
+    """The place of the last seek of a page in the list's order (newest first, then by id):
+    the next page is the seeks strictly after it, so seeks posted meanwhile shift nothing."""
+
+    created_at: datetime
+    match_id: UUID
+
+    def encode(self) -> str:
+        return f"{(self.created_at - _EPOCH) // _MICROSECOND}.{self.match_id.hex}"
+
+    @classmethod
+    def decode(cls, text: str) -> SeekCursor:
+        if not _SEEK_CURSOR.fullmatch(text):
+            message = "Not a cursor from a `next` link."
+            raise InvalidRequest(f"cursor: {message}",
+                                 errors=[{"field": "cursor", "message": message}])
+        micros, match_id = text.split(".")
+        return cls(_EPOCH + int(micros) * _MICROSECOND, UUID(match_id))
+
+    def after(self) -> Q:
+        return (Q(created_at__lt=self.created_at)
+                | Q(created_at=self.created_at, id__lt=self.match_id))
+
+
+def open_seeks(viewer, now: datetime):
+    """The open seeks ``viewer`` may take: waiting, within their days, not their own."""
+    return (Match.objects.filter(seek=True, status=Match.Status.WAITING,
+                                 created_at__gt=now - timedelta(days=INVITE_DAYS))
+            .exclude(player0=viewer).select_related("player0")
+            .order_by("-created_at", "-id"))
+
+
+def seeks_page(viewer, *, limit: int, cursor: SeekCursor | None,
+               now: datetime) -> tuple[list[Match], SeekCursor | None]:
+    """Up to ``limit`` open seeks after ``cursor``, and the place of the page after them (None
+    if no seek follows)."""
+    seeks = open_seeks(viewer, now)
+    if cursor is not None:
+        seeks = seeks.filter(cursor.after())
+    rows = list(seeks[:limit + 1])
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return rows, (SeekCursor(rows[-1].created_at, rows[-1].pk) if more else None)

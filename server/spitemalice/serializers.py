@@ -15,7 +15,7 @@ from server.api.fields import (
     StrictUUIDField,
 )
 from server.api.inputs import StrictInput, StrictQuery
-from server.players.serializers import PlayerRef
+from server.players.serializers import PlayerOutput
 from server.ratings.serializers import PlayerRatingOutput
 from server.spitemalice.models import (
     DEFAULT_TURN_SECONDS,
@@ -26,7 +26,7 @@ from server.spitemalice.models import (
     Match,
     MatchGame,
 )
-from server.spitemalice.selectors import EVENTS_PER_PAGE, MatchCursor
+from server.spitemalice.selectors import EVENTS_PER_PAGE, MatchCursor, SeekCursor
 
 # Each part of an action is one of these; which parts make an action (a card or pile onto a
 # stack) is the engine's to say, as 422 illegal_action, like any other action the rules refuse.
@@ -146,6 +146,47 @@ class MatchListQuery(StrictQuery):
         return attrs
 
 
+class DeclineInput(StrictInput):
+    reason = serializers.ChoiceField(
+        choices=Match.DeclineReason.choices, required=False,
+        default=Match.DeclineReason.GENERIC.value,
+        help_text="Why you decline, shown to the challenger as the match's `decline_reason`: "
+                  + ", ".join(f"`{value}` ({label})" for value, label
+                              in Match.DeclineReason.choices)
+                  + ". Default `generic`.")
+
+
+class SeekInput(StrictInput):
+    turn_seconds = serializers.ChoiceField(
+        choices=list(TURN_SECONDS), required=False, default=DEFAULT_TURN_SECONDS,
+        help_text="How long each turn may take, in seconds: 60, 3600, 86400 (a day, default) "
+                  "or 259200 (three days).")
+    target = serializers.ChoiceField(
+        choices=list(TARGETS), required=False, default=50,
+        help_text="Points to win the match: 50 (default), 25, or 1 (a single game).")
+    rated = StrictBooleanField(
+        required=False, default=True,
+        help_text="true (default): rated if the rules allow when it is taken (docs/RATINGS.md); "
+                  "false: casual.")
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            for name in ("target", "turn_seconds"):
+                if isinstance(data.get(name), bool | str | float):
+                    raise serializers.ValidationError({name: ["Not an integer."]})
+        return super().to_internal_value(data)
+
+
+class SeekListQuery(StrictQuery):
+    limit = QueryIntegerField(required=False, min_value=1, max_value=100, default=20)
+    cursor = serializers.CharField(required=False, max_length=100, trim_whitespace=False)
+
+    def validate(self, attrs):
+        if "cursor" in attrs:
+            attrs["cursor"] = SeekCursor.decode(attrs["cursor"])
+        return attrs
+
+
 class EventsQuery(StrictQuery):
     after = QueryIntegerField(required=False, min_value=0, max_value=10**9, default=0,
                               help_text="The last event number you hold (default 0: all).")
@@ -190,7 +231,8 @@ class GameViewOutput(serializers.Serializer):
 
 class MatchSeatOutput(serializers.Serializer):
     seat = serializers.IntegerField()
-    player = PlayerRef(allow_null=True)
+    player = PlayerOutput(allow_null=True, help_text="Its `bot` says whether a bot account "
+                                                      "holds the seat (not the house bot).")
     bot = serializers.ChoiceField(choices=list(LEVELS), allow_null=True,
                                   help_text="The bot's level if the bot holds this seat.")
     score = serializers.IntegerField()
@@ -245,7 +287,16 @@ class MatchOutput(serializers.Serializer):
                                    "match if it passes. Null when no turn runs.")
     invite = InviteOutput(allow_null=True, help_text="While the match waits for its second "
                                                      "player: how to join it.")
-    invitee = PlayerRef(allow_null=True, help_text="The league mate invited directly, if any.")
+    invitee = PlayerOutput(allow_null=True, help_text="The player invited directly, if any.")
+    seek = serializers.BooleanField(
+        help_text="An open seek (POST /seeks): anyone but its maker may take it, until then "
+                  "`invite` is null (it has no code to share).")
+    decline_reason = serializers.ChoiceField(
+        choices=Match.DeclineReason.values, allow_null=True,
+        help_text="Why the invitee declined (POST /matches/{id}/decline): "
+                  + ", ".join(f"{value} ({label})" for value, label
+                              in Match.DeclineReason.choices)
+                  + ". Null unless declined with a reason (a decline by `cancel` gives none).")
     rematch = serializers.UUIDField(allow_null=True,
                                     help_text="The rematch offered after this match, if any.")
     rematch_status = serializers.ChoiceField(
@@ -261,8 +312,8 @@ class MatchOutput(serializers.Serializer):
 
 class InvitationOutput(serializers.Serializer):
     code = serializers.CharField()
-    from_ = PlayerRef(help_text="Who invites you.")
-    invitee = PlayerRef(allow_null=True, help_text="The league mate invited directly, if any.")
+    from_ = PlayerOutput(help_text="Who invites you.")
+    invitee = PlayerOutput(allow_null=True, help_text="The player invited directly, if any.")
     target = serializers.IntegerField()
     turn_seconds = serializers.IntegerField()
     expires_at = serializers.DateTimeField()
@@ -276,6 +327,35 @@ class InvitationOutput(serializers.Serializer):
         fields = super().get_fields()
         fields["from"] = fields.pop("from_")
         return fields
+
+
+class SeekOutput(serializers.Serializer):
+    id = serializers.UUIDField(help_text="The seek's match: take it with POST "
+                                         "/seeks/{id}/accept.")
+    from_ = PlayerOutput(help_text="Who seeks an opponent (`bot`: a bot account).")
+    rating = PlayerRatingOutput(allow_null=True,
+                                help_text="Their Spite & Malice rating, if a match of theirs "
+                                          "was rated.")
+    turn_seconds = serializers.IntegerField()
+    target = serializers.IntegerField()
+    rated = serializers.BooleanField(
+        help_text="Whether the match would be rated if you took it now.")
+    unrated_reason = serializers.ChoiceField(choices=Match.Unrated.values, allow_null=True,
+                                             help_text="Why not, as on a match.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(
+        help_text=f"{INVITE_DAYS} days after it was posted, as an invitation's.")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class SeekPageOutput(serializers.Serializer):
+    next = serializers.URLField(allow_null=True,
+                                help_text="The page after this one (a `cursor`), or null.")
+    results = SeekOutput(many=True)
 
 
 class MatchPageOutput(serializers.Serializer):

@@ -95,7 +95,8 @@ def _match_create(*, player, mode: str, level: str, target: int, seed: bytes,
     match = Match.objects.create(mode=mode, level=level, target=target, seed=seed.hex(),
                                  player0=player, player1=opponent,
                                  bot_seat=None if opponent is not None else 1, daily=day,
-                                 ranked=ranked)
+                                 ranked=ranked, player0_bot=player.bot,
+                                 player1_bot=opponent is not None and opponent.bot)
     _first_game_deal(match=match, log=Log(match, by=0))
     return match
 
@@ -150,7 +151,8 @@ def match_start_friend(*, player, opponent, target: int,
     with transaction.atomic():
         match = Match(mode=Match.Mode.FRIEND, target=target,
                       seed=secrets.token_bytes(32).hex(), player0=player,
-                      status=Match.Status.WAITING, turn_seconds=turn_seconds)
+                      status=Match.Status.WAITING, turn_seconds=turn_seconds,
+                      player0_bot=player.bot)
         rating_rules.rating_decide(match, requested=rated, players=[player],
                                    now=timezone.now())
         match.save()
@@ -163,8 +165,9 @@ def match_deal(*, match: Match, opponent) -> Match:
     player_lock(match.player0, opponent)  # the pair's allowance of rated matches, raced safely
     rating_rules.rating_at_join(match, opponent, timezone.now())
     match.player1 = opponent
+    match.player1_bot = opponent.bot
     match.status = Match.Status.PLAYING
-    match.save(update_fields=["player1", "status", "rated", "unrated_reason"])
+    match.save(update_fields=["player1", "player1_bot", "status", "rated", "unrated_reason"])
     log = Log(match, by=1)  # the joiner's request
     log.event("joined", {"seat": 1, "player": {"id": str(opponent.pk), "name": opponent.name}})
     _first_game_deal(match=match, log=log)

@@ -193,8 +193,10 @@ def _display_order(code: str) -> tuple[int, str]:
     return RANK_CODES.index(code[0]), SUIT_CODES.index(code[1])
 
 
-def _player(player) -> dict[str, str] | None:
-    return None if player is None else {"id": str(player.pk), "name": player.name}
+def _player(player, bot: bool) -> dict[str, Any] | None:
+    """A seat's player (or the invitee), ``bot`` whether theirs is a bot account: the match's
+    own record of it (``Match.player0_bot``), so that no other row is read."""
+    return None if player is None else {"id": str(player.pk), "name": player.name, "bot": bot}
 
 
 def _rematch(match: Match) -> Match | None:
@@ -251,11 +253,12 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
         "mode": match.mode,
         "level": match.level or None,
         "status": match.status,
+    bots = (match.player0_bot, match.player1_bot)
         "target": match.target,
         "date": match.daily.isoformat() if match.daily else None,
         "seats": [
             {"seat": other,
-             "player": _player(players[other]),
+             "player": _player(players[other], bots[other]),
              "bot": match.level if match.bot_seat == other else None,
              "score": match.scores[other],
              "connected": connected[other]}
@@ -272,8 +275,10 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
         "deadline": iso_datetime(match.deadline),
         "invite": ({"code": match.invite_code, "url": invite_url(origin, match.invite_code),
                     "expires_at": iso_datetime(match.invite_expires_at)}
-                   if waiting and match.invite_code else None),
-        "invitee": _player(match.invitee) if match.invitee_id else None,
+                   if waiting and match.invite_code and not match.seek else None),
+        "invitee": _player(match.invitee, match.player1_bot) if match.invitee_id else None,
+        "seek": match.seek,
+        "decline_reason": match.decline_reason or None,
         "rematch": str(rematch.pk) if rematch is not None else None,
         "rematch_status": _rematch_status(rematch),
         "rematch_of": str(match.rematch_of_id) if match.rematch_of_id else None,

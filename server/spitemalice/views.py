@@ -7,6 +7,7 @@ its deadline is lost; an invitation past its days expires: ``clocks``)."""
 
 from __future__ import annotations
 
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
@@ -34,6 +35,7 @@ from server.boards.views import (
 )
 from server.dailies.calendar import daily_number, utc_today
 from server.players.serializers import player_ref
+from server.ratings import selectors as ratings
 from server.ratings import serializers as rating_serializers
 from server.ratings.views import PAGE_PARAMETERS as RATING_PAGE_PARAMETERS
 from server.ratings.views import RatingBoardView
@@ -53,6 +55,7 @@ from server.spitemalice.problems import (
     GameInProgress,
     GameOver,
     HintsNotAllowed,
+    SeekNotFound,
 )
 from server.spitemalice.reveal import revealed
 from server.spitemalice.selectors import MATCH_CURSOR_PATTERN
@@ -611,3 +614,218 @@ class SpiteMaliceRatingsView(RatingBoardView):
     )
     def get(self, request):
         return super().get(request)
+
+
+# --- Challenges: accept and decline by id --------------------------------------------------------
+
+
+class MatchAcceptView(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "games"
+    takes_body = False
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_matches_accept",
+        summary="Accept a challenge to you: join it by its id",
+        description=(
+            "The invitee of a direct invitation (a challenge, or a rematch offered) takes "
+            "seat 1 and the first game is dealt, exactly as a join with its code. 404 "
+            "`not_found` for a match that is no challenge to you (or one that closed: "
+            "`reason` says how), 409 `match_full` once you accepted it, `own_match` for your "
+            "own, `too_many_matches` at the limit of active matches."),
+        parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER], request=None,
+        responses={200: s.MatchOutput, **problems(
+            400, 401, 404, 409, 422, 429,
+            s404="`not_found`: no open challenge to you has this id.",
+            s409="`match_full`, `own_match` or `too_many_matches`.",
+            s422="`idempotency_key_reused`.")},
+    )
+    def post(self, request, match_id):
+        invitations.expire_if_due(match_id)
+        code = invitations.accept_code(request.user, match_id)
+
+        def accept(_locked):
+            match = invitations.match_join(player=request.user, code=code)
+            return status.HTTP_200_OK, output(request, match)
+
+        return idempotency.respond_idempotently(
+            request, accept, lock=lambda: invitations.join_lock(request.user, code))
+
+
+class MatchDeclineView(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "games"
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_matches_decline",
+        summary="Decline a challenge to you, saying why",
+        description=(
+            "The invitation is `cancelled` with reason `declined` and a `cancelled` event "
+            "(`reason: \"declined\"`, `by: 1`, and `decline_reason`); the challenger sees "
+            "the match's `decline_reason`. The body may be left out (`generic`). 404 for a "
+            "match that is no invitation to you; 409 `own_match` for your own (cancel it), "
+            "`match_not_waiting` once it began or closed."),
+        parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER],
+        request=s.DeclineInput,
+        responses={200: s.MatchOutput, **problems(
+            400, 401, 404, 409, 413, 415, 422, 429,
+            s409="`own_match` or `match_not_waiting`.",
+            s422="`idempotency_key_reused`.")},
+        examples=[OpenApiExample("too fast", value={"reason": "too_fast"}, request_only=True)],
+    )
+    def post(self, request, match_id):
+        data = s.DeclineInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        invitations.expire_if_due(match_id)
+
+        def decline(match, game):
+            invitations.match_decline(match=match, game=game, player=request.user,
+                                      reason=data.validated_data["reason"])
+            return status.HTTP_200_OK, output(request, match)
+
+        return write_on_match(request, match_id, decline)
+
+
+# --- Open seeks ----------------------------------------------------------------------------------
+
+SEEK_ID = OpenApiParameter("match_id", OpenApiTypes.UUID, OpenApiParameter.PATH,
+                           description="The seek's id (its match's).")
+
+
+def seek_output(seek: Match, viewer) -> dict:
+    rated, reason = rating_rules.rating_for_viewer(seek, viewer, timezone.now())
+    return {
+        "id": str(seek.pk),
+        "from": player_ref(seek.player0),
+        "rating": ratings.rating_of(seek.player0, rating_rules.GAME),
+        "turn_seconds": seek.turn_seconds,
+        "target": seek.target,
+        "rated": rated,
+        "unrated_reason": reason or None,
+        "created_at": iso_datetime(seek.created_at),
+        "expires_at": iso_datetime(seek.invite_expires_at),
+    }
+
+
+class SeekListCreateView(ApiView):
+    permission_classes = [IsAuthenticated]
+    query_parameters = frozenset({"limit", "cursor"})
+    throttle_scope = "games"
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_seeks_list",
+        summary="Open seeks of other players, the newest first",
+        description=(
+            "Seeks you may take (not your own; yours are in your match list, `seek: true`), "
+            "the newest first, paged by cursor: follow `next`. Each says who seeks (with "
+            "their `bot` flag and rating), the clock, the length, and whether the match "
+            "would be rated if you took it now."),
+        parameters=[
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100},
+                             description="Page size, 1-100 (default 20)."),
+            OpenApiParameter("cursor", {"type": "string",
+                                        "pattern": selectors.SEEK_CURSOR_PATTERN},
+                             description="From a `next` link."),
+        ],
+        responses={200: s.SeekPageOutput, **problems(400, 401)},
+    )
+    def get(self, request):
+        query = s.SeekListQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        values = query.validated_data
+        seeks, after = selectors.seeks_page(request.user, limit=values["limit"],
+                                            cursor=values.get("cursor"), now=timezone.now())
+        url = request.build_absolute_uri()
+        return Response({
+            "next": replace_query_param(url, "cursor", after.encode()) if after else None,
+            "results": [seek_output(seek, request.user) for seek in seeks],
+        })
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_seeks_create",
+        summary="Seek an opponent: an open match the first taker joins",
+        description=(
+            "201, a `waiting` match between people with `seek: true` and no invitee: it is "
+            "listed in GET /seeks for every other player until one takes it (POST "
+            "/seeks/{id}/accept), you withdraw it (DELETE /seeks/{id}, or cancel the match) "
+            f"or it expires after {INVITE_DAYS} days. It has no code to share (`invite` is "
+            f"null). It counts among your {services.ACTIVE_MATCHES} active matches (409 "
+            "`too_many_matches`)."),
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=s.SeekInput,
+        responses={201: s.MatchOutput, **problems(
+            400, 401, 409, 413, 415, 422, 429, s409="`too_many_matches`.",
+            s422="`idempotency_key_reused`.")},
+        examples=[OpenApiExample("a turn a day, a single game",
+                                 value={"turn_seconds": 86400, "target": 1, "rated": True},
+                                 request_only=True)],
+    )
+    def post(self, request):
+        data = s.SeekInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+
+        def post(_locked):
+            match = invitations.seek_post(player=request.user, **values)
+            return status.HTTP_201_CREATED, output(request, match)
+
+        return _located(request, idempotency.respond_idempotently(request, post))
+
+
+class SeekDetailView(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "games"
+    takes_body = False
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_seeks_delete",
+        summary="Withdraw your seek",
+        description="As cancelling its match: 200, the match `cancelled` (reason "
+                    "`cancelled`). 404 for a seek that is not yours, 409 `match_not_waiting` "
+                    "once it was taken or closed.",
+        parameters=[SEEK_ID, IDEMPOTENCY_PARAMETER], request=None,
+        responses={200: s.MatchOutput, **problems(
+            400, 401, 404, 409, 422, 429, s409="`match_not_waiting`.",
+            s422="`idempotency_key_reused`.")},
+    )
+    def delete(self, request, match_id):
+        invitations.expire_if_due(match_id)
+        if not Match.objects.filter(pk=match_id, seek=True, player0=request.user).exists():
+            raise SeekNotFound("You have no seek with this id.")
+
+        def withdraw(match, game):
+            invitations.match_cancel(match=match, game=game, player=request.user)
+            return status.HTTP_200_OK, output(request, match)
+
+        return write_on_match(request, match_id, withdraw)
+
+
+class SeekAcceptView(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "games"
+    takes_body = False
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_seeks_accept",
+        summary="Take an open seek: its match begins",
+        description=(
+            "You take seat 1 and the first game is dealt, as a join. Only the first taker "
+            "gets it: 409 `match_full` for the others, `own_match` for your own, "
+            "`too_many_matches` at the limit; 404 `not_found` for a seek withdrawn or "
+            "expired (`reason` says which) or no seek at all."),
+        parameters=[SEEK_ID, IDEMPOTENCY_PARAMETER], request=None,
+        responses={200: s.MatchOutput, **problems(
+            400, 401, 404, 409, 422, 429,
+            s409="`match_full`, `own_match` or `too_many_matches`.",
+            s422="`idempotency_key_reused`.")},
+    )
+    def post(self, request, match_id):
+        invitations.expire_if_due(match_id)
+        code = invitations.seek_code(match_id)
+
+        def take(_locked):
+            match = invitations.match_join(player=request.user, code=code)
+            return status.HTTP_200_OK, output(request, match)
+
+        return idempotency.respond_idempotently(
+            request, take, lock=lambda: invitations.join_lock(request.user, code))

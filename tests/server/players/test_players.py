@@ -14,7 +14,8 @@ def test_guest_player_is_created_with_a_token(api):
     response = api.post("players", {"name": "Ada"})
     assert response.status_code == 201
     body = response.json()
-    assert set(body) == {"id", "name", "token"} and body["name"] == "Ada"
+    assert set(body) == {"id", "name", "bot", "token"} and body["name"] == "Ada"
+    assert body["bot"] is False
     me = Api(body["token"]).get("players/me")
     assert me.status_code == 200 and me.json()["id"] == body["id"] and me.json()["guest"]
 

@@ -102,7 +102,7 @@ def test_joining_seats_you_deals_the_first_game_and_starts_the_clock(make_player
     assert response.status_code == 200
     joined = response.json()
     assert joined["id"] == match["id"] and joined["status"] == "playing" and joined["you"] == 1
-    assert joined["seats"][1]["player"] == {"id": str(bob_player.pk), "name": "Bob"}
+    assert joined["seats"][1]["player"] == {"id": str(bob_player.pk), "name": "Bob", "bot": False}
     assert joined["invite"] is None and joined["game"]["number"] == 1
     assert len(joined["game"]["hand"]) == (5 if joined["game"]["turn"] == 1 else 0)
     stored = Match.objects.get(pk=match["id"])
@@ -347,7 +347,7 @@ def test_a_league_mate_is_invited_directly_and_only_they_may_join(make_player):
 
     match = invite(ada, invitee=str(bob_player.pk))
 
-    assert match["invitee"] == {"id": str(bob_player.pk), "name": "Bob"}
+    assert match["invitee"] == {"id": str(bob_player.pk), "name": "Bob", "bot": False}
     listed = bob.get(MATCHES).json()
     assert listed["count"] == 1 and listed["results"][0]["id"] == match["id"]
     theirs = listed["results"][0]
@@ -487,8 +487,9 @@ def test_a_player_has_at_most_the_documented_number_of_active_matches(make_playe
 def test_stored_events_are_published_once_committed(make_player, monkeypatch,
                                                     django_capture_on_commit_callbacks):
     published = []
-    monkeypatch.setattr(services, "events_stored", lambda match_id, events: published.append(
-        (str(match_id), [event.number for event in events])))
+    monkeypatch.setattr(services, "events_stored",
+                        lambda match_id, events, **_: published.append(
+                            (str(match_id), [event.number for event in events])))
     _, ada = make_player()
     _, bob = make_player()
     match = invite(ada)
