@@ -243,6 +243,7 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
     if engine is not None:
         position_keep(engine)
     players = (match.player0, match.player1)
+    bots = (match.player0_bot, match.player1_bot)
     if connected is None:
         connected = seats_connected(match)  # the match itself: no query for its bot seat
     connected = [True if match.bot_seat == other else bool(connected[other]) for other in SEATS]
@@ -253,7 +254,6 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
         "mode": match.mode,
         "level": match.level or None,
         "status": match.status,
-    bots = (match.player0_bot, match.player1_bot)
         "target": match.target,
         "date": match.daily.isoformat() if match.daily else None,
         "seats": [
