@@ -1,0 +1,291 @@
+"""The account stream through the real server (gunicorn's uvicorn workers, Redis): many
+matches at once (five between people, three against the bot, whose replies are all left to
+the background), every your-turn and invitation event delivered in order over the socket,
+over NDJSON and over Server-Sent Events, resumed after a disconnect with ``after`` and
+``Last-Event-ID``, none missed or doubled, nobody else's."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import httpx
+import pytest
+
+from server.players import services as players
+from server.streams.models import AccountEvent
+from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
+from tests.server.spitemalice.support import greedy
+from tests.serving import WAIT_SECONDS
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]
+MATCHES = "/api/v1/spite-malice/matches"
+
+
+@pytest.fixture(scope="module")
+def server(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Streams read the table only every 10 minutes here: what reaches them came with the
+    channel layer's notice. Every bot turn goes to the background (the server's job runner)."""
+    problem = redis_reachable()
+    if problem:
+        pytest.fail(f"the stream tests need Redis: {problem}")
+    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL,
+                     log_dir=tmp_path_factory.mktemp("asgi"),
+                     env={"FOURSQUARE_STREAM_POLL_SECONDS": "600",
+                          "FOURSQUARE_STREAM_KEEPALIVE_SECONDS": "1",
+                          "SPITE_MALICE_BOT_SECONDS": "0"}) as running:
+        yield running
+    log = running.log()
+    for failure in ("Exception in ASGI application", "Internal Server Error", "tick failed"):
+        assert failure not in log, log
+
+
+class Http:
+    """One player's JSON client of the real server."""
+
+    def __init__(self, server, token: str) -> None:
+        self.token = token
+        self.client = httpx.Client(base_url=server.base, timeout=WAIT_SECONDS,
+                                   headers={"Authorization": f"Bearer {token}"})
+
+    def get(self, path: str, params=None) -> httpx.Response:
+        return self.client.get(path, params=params)
+
+    def post(self, path: str, body=None) -> httpx.Response:
+        return self.client.post(path, json=body)
+
+
+class Reader:
+    """A stream read in a thread: NDJSON lines, or SSE messages; ``events`` in the order they
+    came, ``blank`` the keep-alives."""
+
+    def __init__(self, server, token: str, *, sse: bool = False, params=None,
+                 headers=None) -> None:
+        self.events: list[dict] = []
+        self.ids: list[int] = []
+        self.blank = 0
+        self.status: int | None = None
+        self.content_type = ""
+        self.ended = threading.Event()
+        self.client = httpx.Client(base_url=server.base, timeout=httpx.Timeout(
+            WAIT_SECONDS, read=60))
+        headers = {"Authorization": f"Bearer {token}", **(headers or {})}
+        if sse:
+            headers["Accept"] = "text/event-stream"
+        self.request = self.client.build_request("GET", "/api/v1/stream", params=params,
+                                                 headers=headers)
+        self.sse = sse
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            response = self.client.send(self.request, stream=True)
+            self.response = response
+            self.status, self.content_type = (response.status_code,
+                                              response.headers.get("content-type", ""))
+            message: dict = {}
+            for line in response.iter_lines():
+                if not self.sse:
+                    if line == "":
+                        self.blank += 1
+                    else:
+                        self.events.append(json.loads(line))
+                    continue
+                if line.startswith(":"):
+                    self.blank += 1
+                elif line == "":
+                    if "data" in message:
+                        event = json.loads(message["data"])
+                        assert int(message["id"]) == event["number"]
+                        assert message["event"] == event["kind"]
+                        self.events.append(event)
+                    message = {}
+                else:
+                    name, _, value = line.partition(": ")
+                    message[name] = value
+        except (httpx.HTTPError, RuntimeError, AttributeError):
+            pass
+        finally:
+            self.ended.set()
+
+    def through(self, number: int, timeout: float = WAIT_SECONDS) -> None:
+        deadline = time.monotonic() + timeout
+        while not (self.events and self.events[-1]["number"] >= number):
+            assert time.monotonic() < deadline, (number, [e["number"] for e in self.events])
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        self.client.close()
+        self.ended.wait(5)
+
+
+class Socket:
+    def __init__(self, server, token: str, after: int | None = None) -> None:
+        path = "/ws/account" + (f"?after={after}" if after is not None else "")
+        self.ws = server.ws(path, token=token)
+        self.events: list[dict] = []
+        self.ready = json.loads(self.ws.recv(timeout=WAIT_SECONDS))
+        assert self.ready["type"] == "ready"
+        self.cursor = self.ready["last"] if after is None else after
+
+    def through(self, number: int, timeout: float = WAIT_SECONDS) -> None:
+        deadline = time.monotonic() + timeout
+        while self.cursor < number:
+            message = json.loads(self.ws.recv(timeout=max(0.01,
+                                                          deadline - time.monotonic())))
+            assert message["type"] == "events", message
+            numbers = [event["number"] for event in message["events"]]
+            assert numbers == list(range(self.cursor + 1, self.cursor + 1 + len(numbers)))
+            self.cursor = message["last"]
+            self.events += message["events"]
+
+
+def stored(player) -> list[dict]:
+    return list(AccountEvent.objects.filter(player=player).order_by("number")
+                .values("number", "kind", "payload"))
+
+
+def same(delivered: list[dict], rows: list[dict]) -> None:
+    """Exactly the stored events, in order, once each."""
+    assert [e["number"] for e in delivered] == [row["number"] for row in rows]
+    for event, row in zip(delivered, rows, strict=True):
+        assert event["kind"] == row["kind"]
+        assert {key: event[key] for key in row["payload"]} == row["payload"]
+
+
+def wait_for(predicate, timeout: float = WAIT_SECONDS):
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    return value
+
+
+def play_turn(api: Http, match: dict) -> dict:
+    """The seat to play (``api``'s) plays greedily until its turn ends."""
+    seat = match["you"]
+    while match["status"] == "playing" and match["game"]["turn"] == seat:
+        game = match["game"]
+        response = api.post(f"{MATCHES}/{match['id']}/actions",
+                            {"action": greedy(game), "game": game["number"],
+                             "actions": game["actions"]})
+        assert response.status_code == 200, response.text
+        match = response.json()
+    return match
+
+
+def test_many_matches_reach_every_stream_in_order_and_resume(server):
+    ada, ada_token = players.player_create(name="Ada")
+    bob, bob_token = players.player_create(name="Bob")
+    eve, eve_token = players.player_create(name="Eve")
+    apis = {"ada": Http(server, ada_token), "bob": Http(server, bob_token)}
+    league = apis["ada"].post("/api/v1/leagues", {"name": "Card table"}).json()
+    assert apis["bob"].post("/api/v1/leagues/join", {"code": league["code"]}).status_code == 200
+
+    ada_socket = Socket(server, ada_token)
+    ada_lines = Reader(server, ada_token)
+    bob_sse = Reader(server, bob_token, sse=True)
+    eve_lines = Reader(server, eve_token)
+    wait_for(lambda: ada_lines.status and bob_sse.status and eve_lines.status)
+    assert ada_lines.content_type.startswith("application/x-ndjson")
+    assert bob_sse.content_type.startswith("text/event-stream")
+
+    friends = []
+    for _ in range(5):
+        response = apis["ada"].post(MATCHES, {"opponent": "friend", "invitee": str(bob.pk),
+                                              "target": 50})
+        assert response.status_code == 201, response.text
+        friends.append(response.json())
+    bots = []
+    for _ in range(3):
+        response = apis["ada"].post(MATCHES, {"opponent": "bot", "level": "easy",
+                                              "target": 50})
+        assert response.status_code == 201, response.text
+        bots.append(response.json())
+    bob_sse.through(5)
+    assert [e["kind"] for e in bob_sse.events] == ["invitation_received"] * 5
+    for match in friends:
+        assert apis["bob"].post(f"{MATCHES}/join",
+                                {"code": match["invite"]["code"]}).status_code == 200
+
+    def turns(rounds: int) -> None:
+        for _ in range(rounds):
+            for match in friends:
+                for name in ("ada", "bob"):
+                    view = apis[name].get(f"{MATCHES}/{match['id']}").json()
+                    if view["game"]["turn"] == view["you"]:
+                        play_turn(apis[name], view)
+            for match in bots:
+                view = wait_for(lambda m=match: (lambda v: v if v["game"]["turn"] == 0
+                                                 else None)(
+                    apis["ada"].get(f"{MATCHES}/{m['id']}").json()))
+                play_turn(apis["ada"], view)
+
+    def settled() -> None:
+        """Every bot's reply, from the background, is in: Ada is to play in each."""
+        for match in bots:
+            wait_for(lambda m=match: apis["ada"].get(
+                f"{MATCHES}/{m['id']}").json()["game"]["turn"] == 0)
+
+    turns(2)
+    settled()
+    rows = stored(ada)
+    ada_socket.through(rows[-1]["number"])
+    ada_lines.through(rows[-1]["number"])
+    same(ada_socket.events, rows)
+    same(ada_lines.events, rows)
+    kinds = {row["kind"] for row in rows}
+    assert {"joined", "your_turn"} <= kinds and kinds <= {"joined", "your_turn"}
+    bot_turns = [row for row in rows if row["payload"]["match"] in {m["id"] for m in bots}]
+    assert len(bot_turns) >= 3 * 2  # each bot reply, from the background, told Ada
+
+    # Disconnect everyone; play on; resume each from where it stopped.
+    ada_socket.ws.close()
+    ada_lines.close()
+    bob_seen = bob_sse.events[-1]["number"] if bob_sse.events else 0
+    bob_sse.close()
+    seen_socket, seen_lines = ada_socket.events, ada_lines.events
+    turns(1)
+    settled()
+    rows = stored(ada)
+    socket = Socket(server, ada_token, after=seen_socket[-1]["number"])
+    lines = Reader(server, ada_token, params={"after": seen_lines[-1]["number"]})
+    sse = Reader(server, bob_token, sse=True, headers={"Last-Event-ID": str(bob_seen)})
+    socket.through(rows[-1]["number"])
+    lines.through(rows[-1]["number"])
+    same(seen_socket + socket.events, rows)
+    same(seen_lines + lines.events, rows)
+    bob_rows = stored(bob)
+    sse.through(bob_rows[-1]["number"])
+    same(bob_sse.events + sse.events, bob_rows)
+
+    # Eve, in no match, heard nothing but keep-alives.
+    assert eve_lines.events == [] and eve_lines.blank >= 1
+    for reader in (lines, sse, eve_lines):
+        reader.close()
+    socket.ws.close()
+
+
+def test_bad_requests_are_precise_and_a_token_holds_a_bounded_number_of_streams(server):
+    _, token = players.player_create(name="Cy")
+    with httpx.Client(base_url=server.base, timeout=WAIT_SECONDS) as client:
+        response = client.get("/api/v1/stream")
+        assert response.status_code == 401
+        assert response.json()["code"] == "not_authenticated"
+        auth = {"Authorization": f"Bearer {token}"}
+        for params, headers in (({"after": "x"}, {}), ({"after": "-1"}, {}),
+                                ({}, {"Last-Event-ID": "twelve"}), ({"since": "1"}, {})):
+            response = client.get("/api/v1/stream", params=params, headers={**auth, **headers})
+            assert response.status_code == 400, (params, headers)
+            body = response.json()
+            assert body["code"] == "invalid" and body["errors"]
+        readers = [Reader(server, token) for _ in range(4)]
+        wait_for(lambda: all(reader.status == 200 and reader.blank for reader in readers))
+        # The fifth stream of the token is refused (4 per token in a process: the test opens
+        # them all on one worker's counts or on two; at least one process is full).
+        refused = [client.get("/api/v1/stream", headers=auth).status_code for _ in range(6)]
+        assert 429 in refused
+        for reader in readers:
+            reader.close()
