@@ -123,6 +123,8 @@ const query = (params) => {
 
 export const me = () => call("GET", "/players/me");
 export const rename = (name) => call("PATCH", "/players/me", { body: { name } });
+/** Who may challenge you directly: "anyone", "league_mates" or "nobody". */
+export const setChallenges = (challenges) => call("PATCH", "/players/me", { body: { challenges } });
 export const claim = (username, password) => call("POST", "/players/me/claim", { body: { username, password } });
 export const player = (id) => call("GET", `/players/${encodeURIComponent(id)}`, { auth: "optional" });
 
@@ -205,6 +207,14 @@ export const smInvitation = (code) => call("GET", `${SM}/invitations/${encodeURI
 export const smJoin = (code) => call("POST", `${SM}/matches/join`, { body: { code } });
 export const smCancel = (id) => call("POST", smm(id, "/cancel"));
 export const smRematch = (id) => call("POST", smm(id, "/rematch"), { idempotent: true });
+/** A challenge to you: accept it by its id (a join), or decline it saying why (docs/API.md). */
+export const smAccept = (id) => call("POST", smm(id, "/accept"), { idempotent: true });
+export const smDecline = (id, reason) => call("POST", smm(id, "/decline"), { body: { reason }, idempotent: true });
+/** Open seeks of others ({next, results}); yours, posted; one taken (a join); yours withdrawn. */
+export const smSeeks = ({ limit = 20, cursor } = {}) => call("GET", `${SM}/seeks${query({ limit, cursor })}`);
+export const smSeek = ({ turnSeconds, target, rated }) => call("POST", `${SM}/seeks`, { body: { turn_seconds: turnSeconds, target, rated }, idempotent: true });
+export const smSeekTake = (id) => call("POST", `${SM}/seeks/${encodeURIComponent(id)}/accept`, { idempotent: true });
+export const smSeekWithdraw = (id) => call("DELETE", `${SM}/seeks/${encodeURIComponent(id)}`);
 export const smResign = (id) => call("POST", smm(id, "/resign"));
 /** `action` one of legal_actions; `game` and `actions` as last seen (else 409 stale_action). */
 export const smAct = (id, { action, game, actions }) => call("POST", smm(id, "/actions"), { body: { action, game, actions }, idempotent: true });

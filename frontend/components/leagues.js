@@ -13,6 +13,7 @@ import { field, form } from "./form.js";
 import { nameToAsk, playerNameField, saveName } from "./player-name.js";
 import { leaderboardTable } from "./leaderboard-table.js";
 import { toast } from "./toast.js";
+import { botBadge } from "./bot-badge.js";
 
 export const inviteLink = (code) => `${location.origin}/#/join/${encodeURIComponent(code)}`;
 
@@ -164,12 +165,13 @@ async function leaguePage(root, route, { signal }) {
         remove.after(problemView(error));
       }
     });
-    // A fellow member can be invited straight to a Spite & Malice match.
+    // A fellow member can be challenged straight to a Spite & Malice match (as their setting
+    // allows: the server says no to one who takes no challenges).
     const invite = player.id !== me.id ? h("a", {
       class: "button", dataset: { invite: player.id },
       href: `#/spite-malice/friend?${new URLSearchParams({ invitee: player.id, name: player.name })}`,
     }, t("leagues.sm_invite")) : null;
-    return h("li", { dataset: { player: player.id } }, h("span", {}, h("bdi", {}, player.name),
+    return h("li", { dataset: { player: player.id } }, h("span", {}, h("bdi", {}, player.name), botBadge(player),
       isOwner ? h("span", { class: "subtle" }, ` (${t("leagues.owner")})`) : null), h("span", {}, invite, remove ? " " : null, remove));
   });
 

@@ -1,5 +1,5 @@
-// Your profile: display name, claiming the guest account with a username and password, signing
-// in on this device, signing out.
+// Your profile: display name, who may challenge you to a match, claiming the guest account with
+// a username and password, signing in on this device, signing out.
 
 import * as api from "../api.js";
 import { h, loading, replace } from "../lib/dom.js";
@@ -42,6 +42,20 @@ export default async function profile(root, route, { signal }) {
           heading.textContent = t("profile.title_named", { name: me.name });
           document.querySelector("#name-form input[name=name]").value = me.name;
           toast(t("profile.saved"));
+        },
+      })));
+    const challenges = me.challenges ?? "league_mates";
+    sections.push(h("section", { class: "card-section", "aria-labelledby": "challenges-heading" },
+      h("h2", { id: "challenges-heading" }, t("profile.challenges_title")),
+      form({
+        id: "challenges-form",
+        fields: field(t("profile.challenges"), h("select", { name: "challenges" },
+          ["anyone", "league_mates", "nobody"].map((value) => h("option", { value, selected: value === challenges }, t(`profile.challenges_${value}`)))),
+        { hint: t("profile.challenges_hint") }),
+        submit: t("common.save"),
+        action: async (values) => {
+          me = await api.setChallenges(values.challenges);
+          toast(t("profile.challenges_saved"));
         },
       })));
     if (me.guest) {

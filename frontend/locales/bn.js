@@ -410,4 +410,13 @@ export default {
   "games.foursquare": "Foursquare",
   "leagues.sm_invite": "হিংসা ও বিদ্বেষ খেলতে ডাকুন",
   "smhome.matches": "আপনার ম্যাচগুলো",
+  "player.bot": "বট",
+  "player.bot_title": "বট অ্যাকাউন্ট: একটি প্রোগ্রাম এটি খেলে",
+  "profile.challenges_title": "আহ্বান",
+  "profile.challenges": "কারা আপনাকে হিংসা ও বিদ্বেষের ম্যাচে আহ্বান জানাতে পারবেন",
+  "profile.challenges_hint": "আপনি গ্রহণ না করা বা ফিরিয়ে না দেওয়া পর্যন্ত আহ্বানটি আপনার ম্যাচের তালিকায় থাকে। এখানে যা-ই বাছুন, আমন্ত্রণের লিংক কাজ করবে।",
+  "profile.challenges_anyone": "যে কেউ",
+  "profile.challenges_league_mates": "আমার লিগের সদস্যরা",
+  "profile.challenges_nobody": "কেউ না",
+  "profile.challenges_saved": "সংরক্ষিত হয়েছে।",
 };

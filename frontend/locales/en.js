@@ -411,4 +411,13 @@ export default {
   "games.foursquare": "Foursquare",
   "leagues.sm_invite": "Play Spite & Malice",
   "smhome.matches": "Your matches",
+  "player.bot": "BOT",
+  "player.bot_title": "A bot account: a program plays it",
+  "profile.challenges_title": "Challenges",
+  "profile.challenges": "Who may challenge you to a Spite & Malice match",
+  "profile.challenges_hint": "A challenge waits in your list of matches until you accept or decline it. An invitation's link works whatever you choose here.",
+  "profile.challenges_anyone": "Anyone",
+  "profile.challenges_league_mates": "Members of my leagues",
+  "profile.challenges_nobody": "Nobody",
+  "profile.challenges_saved": "Saved: challenges as you chose.",
 };

@@ -410,4 +410,13 @@ export default {
   "games.foursquare": "Foursquare",
   "leagues.sm_invite": "دعوت به «کینه و بدخواهی»",
   "smhome.matches": "مسابقه‌های شما",
+  "player.bot": "ربات",
+  "player.bot_title": "حساب ربات: برنامه‌ای با آن بازی می‌کند",
+  "profile.challenges_title": "دعوت به مسابقه",
+  "profile.challenges": "چه کسانی می‌توانند شما را به مسابقهٔ کینه و بدخواهی دعوت کنند",
+  "profile.challenges_hint": "دعوت در فهرست مسابقه‌هایتان می‌ماند تا آن را بپذیرید یا نپذیرید. پیوند دعوت‌نامه، هر چه اینجا انتخاب کنید، کار می‌کند.",
+  "profile.challenges_anyone": "هر کسی",
+  "profile.challenges_league_mates": "اعضای لیگ‌هایم",
+  "profile.challenges_nobody": "هیچ‌کس",
+  "profile.challenges_saved": "ذخیره شد.",
 };

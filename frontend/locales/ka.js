@@ -410,4 +410,13 @@ export default {
   "games.foursquare": "Foursquare",
   "leagues.sm_invite": "„ჯიბრი და ბოღმაზე“ მოწვევა",
   "smhome.matches": "შენი პარტიები",
+  "player.bot": "ბოტი",
+  "player.bot_title": "ბოტის ანგარიში: მას პროგრამა თამაშობს",
+  "profile.challenges_title": "გამოწვევები",
+  "profile.challenges": "ვის შეუძლია გამოგიწვიოს „ჯიბრი და ბოღმის“ პარტიაზე",
+  "profile.challenges_hint": "გამოწვევა შენს პარტიებში რჩება, სანამ არ მიიღებ ან უარს არ იტყვი. მოწვევის ბმული ნებისმიერ შემთხვევაში მუშაობს.",
+  "profile.challenges_anyone": "ნებისმიერს",
+  "profile.challenges_league_mates": "ჩემი ლიგების წევრებს",
+  "profile.challenges_nobody": "არავის",
+  "profile.challenges_saved": "შენახულია.",
 };

@@ -410,4 +410,13 @@ export default {
   "games.foursquare": "Foursquare",
   "leagues.sm_invite": "പകയും വിദ്വേഷവും കളിക്കാൻ വിളിക്കൂ",
   "smhome.matches": "നിങ്ങളുടെ മത്സരങ്ങൾ",
+  "player.bot": "ബോട്ട്",
+  "player.bot_title": "ബോട്ട് അക്കൗണ്ട്: ഒരു പ്രോഗ്രാം ആണ് ഇതിൽ കളിക്കുന്നത്",
+  "profile.challenges_title": "വെല്ലുവിളികൾ",
+  "profile.challenges": "പകയും വിദ്വേഷവും മത്സരത്തിന് നിങ്ങളെ വെല്ലുവിളിക്കാൻ ആർക്കൊക്കെ കഴിയും",
+  "profile.challenges_hint": "നിങ്ങൾ സ്വീകരിക്കുകയോ നിരസിക്കുകയോ ചെയ്യുന്നതുവരെ വെല്ലുവിളി നിങ്ങളുടെ മത്സരപ്പട്ടികയിൽ ഉണ്ടാകും. ഇവിടെ എന്തു തിരഞ്ഞെടുത്താലും ക്ഷണത്തിന്റെ ലിങ്ക് പ്രവർത്തിക്കും.",
+  "profile.challenges_anyone": "ആർക്കും",
+  "profile.challenges_league_mates": "എന്റെ ലീഗുകളിലെ അംഗങ്ങൾക്ക്",
+  "profile.challenges_nobody": "ആർക്കുമില്ല",
+  "profile.challenges_saved": "സേവ് ചെയ്തു.",
 };

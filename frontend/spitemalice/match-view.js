@@ -14,6 +14,7 @@ import { placeName } from "./model/events.js";
 import { cardFace } from "../components/card.js";
 import { fly } from "./motion.js";
 import { abortedResult, gameResult, matchResult } from "./after.js";
+import { botBadge } from "../components/bot-badge.js";
 
 // Below this many seconds a turn's clock turns urgent (and at a tenth of a long clock).
 const CLOCK_LOW = 30;
@@ -74,6 +75,8 @@ export function matchView(controller) {
       : t(opponent.bot ? "sm.title_bot" : "sm.title_friend", {
         name: opponent.bot ? t(`sm.level.${opponent.bot}`) : opponent.name ?? t("sm.opponent"),
       });
+    // A bot account (a program playing through the API) is named with its badge.
+    if (match.mode !== "daily" && opponent.botAccount) heading.append(botBadge({ bot: true }));
     const s = score(view);
     scoreLine.textContent = match.target === 1 ? t("sm.single_game")
       : t("sm.score_line", { mine: s.mine, theirs: s.theirs, target: s.target, game: view.game ?? 1 });

@@ -269,11 +269,7 @@ def test_a_league_mate_is_invited_from_the_league_page_and_sees_it_waiting(open_
     bo_page.goto("/#/spite-malice")
     invited = bo_page.locator("#sm-active li[data-state=invited]")
     expect(invited).to_contain_text("Ada invites you")
-    invited.locator("[data-action=join]").click()
-    expect(bo_page.locator("#sm-join-heading + .lead")).to_contain_text(
-        "Ada invites you to a match"
-    )
-    bo_page.locator("#sm-join").click()
+    invited.locator("[data-action=accept]").click()
     expect(bo_page).to_have_url(MATCH_ROUTE)
     expect(ada).to_have_url(bo_page.url)
 

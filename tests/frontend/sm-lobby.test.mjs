@@ -37,6 +37,10 @@ test("the opponent is the other seat's person, the bot's level, or the invitee b
   const waiting = match({ status: "waiting", seats: [{ seat: 0, player: person("Ada") }, { seat: 1, player: null, bot: null }] });
   assert.equal(opponent(waiting), null);
   assert.deepEqual(opponent({ ...waiting, invitee: person("Cy") }), { name: "Cy" });
+  // A bot account (a program playing through the API) is a person's seat, marked as such.
+  assert.deepEqual(opponent({ ...waiting, invitee: { ...person("Robo"), bot: true } }), { name: "Robo", botAccount: true });
+  assert.deepEqual(opponent(match({ seats: [{ seat: 0, player: person("Ada") }, { seat: 1, player: { ...person("Robo"), bot: true }, bot: null }] })),
+    { name: "Robo", botAccount: true });
   assert.equal(matchHref(match({ id: "abc" })), "#/spite-malice/match/abc");
 });
 

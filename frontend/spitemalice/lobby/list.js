@@ -1,7 +1,8 @@
 // The lobby's home, #/spite-malice: the ways to start a match and your matches, what waits for
 // you first (invitations to you, your turns, soonest deadline first), each with whose turn it is
-// and the turn's time left, ticking; your invitations can be cancelled and a finished friend
-// match offers a rematch.
+// and the turn's time left, ticking; a challenge to you is accepted or declined with a reason,
+// your invitations and seeks can be cancelled and a finished friend match offers a rematch.
+// Below them, the open seeks of others (./seeks.js).
 
 import * as api from "../../api.js";
 import { h, loading, replace } from "../../lib/dom.js";
@@ -9,16 +10,20 @@ import { problemView } from "../../lib/problems.js";
 import { navigate } from "../../lib/router.js";
 import { current, t } from "../../i18n.js";
 import { toast } from "../../components/toast.js";
+import { botBadge } from "../../components/bot-badge.js";
 import { abortedLine, canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
 import { confirmFirst } from "./confirm.js";
 import { ratedTag } from "./rated.js";
 import { matchHref } from "./turns.js";
 import { clockName, lengthName, levelName } from "./words.js";
+import { seeksSection } from "./seeks.js";
 
 const PAGE = 50;
 // What a finished match says of the rematch offered after it, by its rematch_status: while it
 // waits, and once its invitee said no; one being played or over is in the list itself.
 const REMATCH_LINES = { waiting: "sm.list.rematch_offered", declined: "sm.list.rematch_declined" };
+// Why an invitee may decline (docs/API.md, "Challenges and seeks"), the server's default first.
+export const DECLINE_REASONS = ["generic", "later", "too_fast", "too_slow", "too_long", "too_short", "rated", "casual", "no_bot", "only_bot"];
 
 /** "2:05:09 left", or "1 d 04:10:00 left": a turn's clock as it runs down. */
 export function timeLeft(deadline, now = Date.now()) {
@@ -39,10 +44,17 @@ function stateLine(match, state) {
   const name = who(match);
   switch (state) {
     case "their_turn": return opponent(match)?.bot ? t("sm.list.computer_turn") : t("sm.list.their_turn", { name });
-    case "waiting": return name ? t("sm.list.waiting_for", { name }) : t("sm.list.waiting");
+    case "waiting":
+      if (match.seek) return t("sm.list.seeking");
+      return name ? t("sm.list.waiting_for", { name }) : t("sm.list.waiting");
     case "invited": return t("sm.list.invited", { name });
     case "cancelled":
-      if (match.reason === "declined") return match.you === 1 ? t("sm.list.you_declined") : t("sm.list.declined", { name });
+      if (match.reason === "declined") {
+        if (match.you === 1) return t("sm.list.you_declined");
+        return match.decline_reason && DECLINE_REASONS.includes(match.decline_reason)
+          ? t("sm.list.declined_why", { name, reason: t(`sm.decline.${match.decline_reason}`) })
+          : t("sm.list.declined", { name });
+      }
       return t(match.reason === "expired" ? "sm.list.expired" : "sm.list.cancelled");
     case "aborted": return t(abortedLine(match));
     case "won": case "lost": return ["timeout", "resigned"].includes(match.reason) ? t(`sm.list.${state}_${match.reason}`, { name }) : t(`sm.list.${state}`);
@@ -81,24 +93,31 @@ function matchItem(match, { again }) {
     return button;
   };
   const actions = [];
+  let declineBox = null;
   if (state === "waiting") {
-    actions.push(h("a", { class: "button", href: `#/spite-malice/invite/${match.id}`, dataset: { action: "invitation" } }, t("sm.list.invitation")));
-    const cancel = h("button", { type: "button", class: "button danger", dataset: { action: "cancel" } }, t("sm.invite.cancel"));
-    confirmFirst(cancel, { question: t("sm.confirm.cancel_question"), yes: t("sm.confirm.yes_cancel") }, async () => {
+    // A seek has no link to send: it is listed for everyone until someone takes it.
+    if (!match.seek) actions.push(h("a", { class: "button", href: `#/spite-malice/invite/${match.id}`, dataset: { action: "invitation" } }, t("sm.list.invitation")));
+    const cancel = h("button", { type: "button", class: "button danger", dataset: { action: "cancel" } }, t(match.seek ? "sm.seek.withdraw" : "sm.invite.cancel"));
+    confirmFirst(cancel, { question: t(match.seek ? "sm.seek.withdraw_question" : "sm.confirm.cancel_question"), yes: t("sm.confirm.yes_cancel") }, async () => {
       try {
-        await api.smCancel(match.id);
+        await (match.seek ? api.smSeekWithdraw(match.id) : api.smCancel(match.id));
       } catch (error) {
         replace(problems, problemView(error));
         return false;
       }
-      toast(t("sm.invite.cancelled"));
+      toast(t(match.seek ? "sm.seek.withdrawn" : "sm.invite.cancelled"));
       again();
       return true;
     });
     actions.push(cancel);
   } else if (state === "invited") {
-    actions.push(h("a", { class: "button primary", href: `#/spite-malice/join/${match.invite?.code ?? ""}`, dataset: { action: "join" } }, t("sm.join.button")));
-    actions.push(act(t("sm.join.decline"), "decline", async () => { await api.smCancel(match.id); toast(t("sm.join.declined")); again(); }));
+    actions.push(act(t("sm.list.accept"), "accept", async () => {
+      const accepted = await api.smAccept(match.id);
+      navigate(matchHref(accepted).slice(1));
+    }, "button primary"));
+    const picker = declinePicker(match, { again, problems });
+    actions.push(picker.open);
+    declineBox = picker.box;
   } else if (state !== "cancelled") {
     actions.push(h("a", { class: ["button", state === "your_turn" ? "primary" : null], href: matchHref(match), dataset: { action: "open" } },
       t(state === "your_turn" ? "sm.list.play" : "sm.list.open")));
@@ -128,11 +147,41 @@ function matchItem(match, { again }) {
     actions.push(h("span", { class: "subtle", dataset: { rematch: match.rematch_status } }, t(REMATCH_LINES[match.rematch_status])));
   }
   return h("li", { class: ["sm-match", `sm-state-${state}`], dataset: { match: match.id, state } },
-    h("p", { class: "sm-match-state" }, h("strong", {}, stateLine(match, state)),
+    h("p", { class: "sm-match-state" }, h("span", {}, h("strong", {}, stateLine(match, state)), opponent(match)?.botAccount ? botBadge({ bot: true }) : null),
       match.deadline && isActive(match) ? h("time", { class: "sm-due", datetime: match.deadline, dataset: { deadline: match.deadline } }, timeLeft(match.deadline)) : null),
     h("p", { class: "sm-match-detail subtle" }, detailLine(match)),
     h("div", { class: "actions" }, actions),
+    declineBox,
     problems);
+}
+
+/** "Decline", which opens the reasons to choose from (sent with the decline), and that box. */
+function declinePicker(match, { again, problems }) {
+  const id = `sm-decline-${match.id}`;
+  const select = h("select", { id, name: "reason" }, DECLINE_REASONS.map((reason) => h("option", { value: reason }, t(`sm.decline.${reason}`))));
+  const send = h("button", { type: "button", class: "button danger", dataset: { action: "decline-send" } }, t("sm.decline.send"));
+  const box = h("div", { class: "sm-decline", hidden: true, dataset: { decline: match.id } },
+    h("p", { class: "field" }, h("label", { for: id }, t("sm.decline.label")), select),
+    h("div", { class: "actions" }, send));
+  const open = h("button", { type: "button", class: "button", dataset: { action: "decline" }, "aria-expanded": "false", "aria-controls": id }, t("sm.join.decline"));
+  open.addEventListener("click", () => {
+    box.hidden = !box.hidden;
+    open.setAttribute("aria-expanded", String(!box.hidden));
+    if (!box.hidden) select.focus();
+  });
+  send.addEventListener("click", async () => {
+    send.disabled = true;
+    try {
+      await api.smDecline(match.id, select.value);
+    } catch (error) {
+      send.disabled = false;
+      replace(problems, problemView(error));
+      return;
+    }
+    toast(t("sm.join.declined"));
+    again();
+  });
+  return { open, box };
 }
 
 export default async function list(root, route, { signal }) {
@@ -152,6 +201,7 @@ export default async function list(root, route, { signal }) {
     return;
   }
   const again = () => list(root, route, { signal });
+  body.after(seeksSection({ again, signal }));
   let page;
   try {
     page = await api.smMatches({ limit: PAGE });

@@ -12,13 +12,15 @@ export const matchHref = (match) => `#/spite-malice/match/${match.id}`;
 export const waitingForYou = (matches) =>
   matches.filter((match) => match.mode !== "daily" && (isYourTurn(match) || invitedYou(match)));
 
-/** The other seat: {name} of a person, {bot: level} of the house bot, or null if nobody yet. */
+/** The other seat: {name} of a person (with `botAccount: true` for a bot account, a program
+ *  playing through the API), {bot: level} of the house bot, or null if nobody yet. */
 export function opponent(match) {
   const seat = match.seats?.[match.you === 1 ? 0 : 1];
   if (seat?.bot) return { bot: seat.bot };
-  if (seat?.player) return { name: seat.player.name };
-  // Your invitation to a league mate, before they join: they are the opponent to be.
-  return match.you === 0 && match.invitee ? { name: match.invitee.name } : null;
+  const person = (player) => (player.bot === true ? { name: player.name, botAccount: true } : { name: player.name });
+  if (seat?.player) return person(seat.player);
+  // Your challenge to a player, before they accept: they are the opponent to be.
+  return match.you === 0 && match.invitee ? person(match.invitee) : null;
 }
 
 const UNITS = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];

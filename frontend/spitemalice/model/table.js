@@ -17,6 +17,7 @@ export function viewOf(match) {
     return {
       seat,
       name: info.player?.name ?? null,
+      botAccount: info.player?.bot === true,
       bot: info.bot ?? null,
       score: info.score ?? 0,
       connected: info.connected ?? null,
