@@ -215,9 +215,9 @@ def _close(match: Match, reason: str, by: int | None, decline_reason: str = "") 
     match.clock_stop()
     log.event("cancelled",
               {"reason": reason, "by": by, "decline_reason": decline_reason or None})
+    match.decline_reason = decline_reason  # known to what the store tells the players
     services._store(match=match, game=None, new_games=[], log=log)
-    if decline_reason:
-        match.decline_reason = decline_reason
+    if decline_reason:  # not among the fields the store writes
         match.save(update_fields=["decline_reason"])
 
 

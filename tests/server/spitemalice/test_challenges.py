@@ -409,3 +409,21 @@ def test_a_bot_account_is_never_rated_against_a_person(make_player):
     assert rated["rated"] is True
     taken = robo.post(f"{SEEKS}/{rated['id']}/accept").json()
     assert taken["rated"] is False and taken["unrated_reason"] == "bot"
+
+
+# --- The account stream ---------------------------------------------------------------------------
+
+
+def test_the_challenger_is_told_on_their_stream_why_and_the_seeker_that_someone_took_it(
+        make_player):
+    ada, bob, match = anyone_challenged(make_player)
+    assert bob.post(url(match, "/decline"), {"reason": "later"}).status_code == 200
+
+    (declined,) = ada.get("stream/events").json()["events"]
+    assert declined["kind"] == "invitation_declined" and declined["match"] == match["id"]
+    assert declined["reason"] == "later"
+
+    posted = seek(ada)
+    assert bob.post(f"{SEEKS}/{posted['id']}/accept").status_code == 200
+    kinds = [event["kind"] for event in ada.get("stream/events", {"after": 1}).json()["events"]]
+    assert kinds[0] == "joined"
