@@ -97,11 +97,17 @@ class MatchPage:
 
 
 def matches_page(player, *, limit: int, cursor: MatchCursor | None = None,
-                 offset: int = 0) -> MatchPage:
+                 offset: int = 0, turn_me: bool = False,
+                 statuses: list[str] | None = None) -> MatchPage:
     """Up to ``limit`` of the player's matches in ``matches_of``'s order: after (or before)
     ``cursor``, else from ``offset`` (the first page at 0), and the places of the pages
-    after and before it (None where no match is)."""
+    after and before it (None where no match is). ``turn_me``: only those waiting for the
+    player's action; ``statuses``: only those in one of them."""
     ordered = matches_of(player)
+    if turn_me:
+        ordered = ordered.filter(waiting=1)
+    if statuses:
+        ordered = ordered.filter(status__in=statuses)
     count = ordered.count()
     if cursor is not None and cursor.backwards:
         rows = list(ordered.filter(cursor.before())

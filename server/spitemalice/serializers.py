@@ -139,10 +139,23 @@ class MatchListQuery(StrictQuery):
     # Before cursors the list paged by offset; a client that counts its own offsets still may
     # (with a cursor it is ignored, as a board's ``around`` is).
     offset = QueryIntegerField(required=False, min_value=0, max_value=1_000_000, default=0)
+    turn = serializers.ChoiceField(["me"], required=False,
+                                   help_text="`me`: only the matches waiting for your action.")
+    status = serializers.CharField(required=False, max_length=200, trim_whitespace=False,
+                                   help_text="Only matches in these statuses.")
 
     def validate(self, attrs):
         if "cursor" in attrs:
             attrs["cursor"] = MatchCursor.decode(attrs["cursor"])
+        if "status" in attrs:
+            # Comma-separated (?status=a,b): a parameter is given once, as every one is.
+            wanted = attrs["status"].split(",")
+            unknown = sorted({part for part in wanted if part not in Match.Status.values})
+            if unknown:
+                raise serializers.ValidationError({"status": [
+                    f"Unknown status {part!r}: one of {', '.join(Match.Status.values)}."
+                    for part in unknown]})
+            attrs["status"] = sorted(set(wanted))
         return attrs
 
 
@@ -256,6 +269,9 @@ class MatchOutput(serializers.Serializer):
     target = serializers.IntegerField(help_text="Points to win; 1 for a daily.")
     date = serializers.DateField(allow_null=True, help_text="A daily's date.")
     seats = MatchSeatOutput(many=True)
+    your_turn = serializers.BooleanField(
+        help_text="Whether the match waits for your action: your turn in a match being played, "
+                  "or an invitation to you not joined yet (what `?turn=me` lists).")
     you = serializers.IntegerField(help_text="Your seat (1 for the invitee of a match not "
                                              "joined yet).")
     winner = serializers.IntegerField(allow_null=True)

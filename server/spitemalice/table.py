@@ -227,6 +227,14 @@ def invite_url(origin: str, code: str) -> str:
     return f"{origin}/spite-malice/join/{code}"
 
 
+def your_turn(match: Match, seat: int) -> bool:
+    """Whether the match waits for ``seat``'s action: its turn in a match being played, or an
+    invitation to it (seat 1) not joined yet (``?turn=me`` of the list, its first place)."""
+    if match.status == Match.Status.WAITING:
+        return seat == 1 and match.invitee_id is not None and match.player1_id is None
+    return match.status == Match.Status.PLAYING and match.turn == seat
+
+
 def match_output(match: Match, seat: int, game: MatchGame | None = None,
                  engine: Game | None = None, *, origin: str = "",
                  connected: list[bool] | None = None) -> dict[str, Any]:
@@ -265,6 +273,7 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
             for other in SEATS
         ],
         "you": seat,
+        "your_turn": your_turn(match, seat),
         "winner": match.winner,
         "reason": match.reason or None,
         "event": match.event,

@@ -112,7 +112,7 @@ def _located(request, response):
 
 class MatchListCreateView(ApiView):
     permission_classes = [IsAuthenticated]
-    query_parameters = frozenset({"limit", "cursor", "offset"})
+    query_parameters = frozenset({"limit", "cursor", "offset", "turn", "status"})
     throttle_scope = "games"
 
     @extend_schema(
@@ -123,7 +123,7 @@ class MatchListCreateView(ApiView):
             "the most recently changed, paged by cursor: follow `next` and `previous`. A "
             "cursor is the place of a match in that order (`n` the page after it, `p` the "
             "page before it), so a match that changes while you page moves without shifting "
-            "the other pages."),
+            "the other pages. `turn=me` and `status` narrow the list (the links keep them)."),
         parameters=[
             OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100},
                              description="Page size, 1-100 (default 20)."),
@@ -134,6 +134,15 @@ class MatchListCreateView(ApiView):
                              description="Matches to skip from the top: the older way of "
                                          "paging, still taken; ignored with a `cursor`. The "
                                          "links carry cursors."),
+            OpenApiParameter("turn", {"type": "string", "enum": ["me"]},
+                             description="`me`: only the matches waiting for your action "
+                                         "(`your_turn`: your turn, or an invitation to you)."),
+            OpenApiParameter("status", {"type": "array", "items": {
+                "type": "string",
+                "enum": ["waiting", "playing", "finished", "cancelled", "aborted"]}},
+                style="form", explode=False,
+                description="Only matches in these statuses, separated by commas "
+                            "(`status=waiting,playing`); given once, as every parameter."),
         ],
         responses={200: s.MatchPageOutput, **problems(400, 401)},
     )
@@ -144,7 +153,9 @@ class MatchListCreateView(ApiView):
         services.dailies_close(player=request.user)  # a daily whose date closed shows as over
         clocks.settle_player(request.user)  # so do turns past their deadline, and expiries
         page = selectors.matches_page(request.user, limit=values["limit"],
-                                      cursor=values.get("cursor"), offset=values["offset"])
+                                      cursor=values.get("cursor"), offset=values["offset"],
+                                      turn_me=values.get("turn") == "me",
+                                      statuses=values.get("status"))
         games = selectors.current_games(page.results)
         url = remove_query_param(request.build_absolute_uri(), "offset")
 
