@@ -7,9 +7,10 @@ every synchronous view of a process on one shared thread and measured below the 
 `make load` (docs/OPERATIONS.md has the figures); ``FOURSQUARE_ASGI_HTTP=django`` serves with it
 instead, to measure again.
 
-The requests that wait (the account stream ``/api/v1/stream``, held open for minutes, and a
-match's events feed asked to wait with ``wait=``) go to Django's own ASGI handler instead, whose
-async views wait on the event loop rather than hold one of the few request threads.
+The requests that wait wait on the event loop rather than hold one of the few request threads:
+the account stream ``/api/v1/stream``, held open for minutes, goes to Django's own ASGI handler
+(its view is async); a match's events feed asked to wait (``wait=``) is held by
+``server.spitemalice.live.longpoll`` until it has an answer, then handed to the threads.
 
 WebSockets go to Channels: ``/ws/spite-malice/matches/<id>`` (server.spitemalice.live) and
 ``/ws/account`` (server.streams.consumers).
@@ -22,10 +23,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402 - settings named first
 
 from server.api.wsgi import get_wsgi_application  # noqa: E402
-from server.asgi_http import WaitingToDjango, WSGIOnThreads  # noqa: E402
+from server.asgi_http import Routed, WSGIOnThreads  # noqa: E402
 
 django_wsgi = get_wsgi_application()  # sets Django up before the consumers' models load
 
+from server.spitemalice.live import longpoll  # noqa: E402
 from server.spitemalice.live.routing import origin_checked, websocket_urlpatterns  # noqa: E402
 
 
@@ -33,10 +35,13 @@ def _http():
     from django.core.asgi import get_asgi_application
 
     if os.environ.get("FOURSQUARE_ASGI_HTTP", "").strip() == "django":
-        return get_asgi_application()
-    return WaitingToDjango(
-        WSGIOnThreads(django_wsgi, threads=int(os.environ.get("GUNICORN_THREADS", "") or 2)),
-        get_asgi_application())
+        django_asgi = get_asgi_application()
+        return Routed(django_asgi, [(longpoll.waits, longpoll.EventsWait(django_asgi))])
+    threads = WSGIOnThreads(django_wsgi, threads=int(os.environ.get("GUNICORN_THREADS", "") or 2))
+    return Routed(threads, [
+        (lambda scope: scope.get("path") == "/api/v1/stream", get_asgi_application()),
+        (longpoll.waits, longpoll.EventsWait(threads)),
+    ])
 
 
 application = ProtocolTypeRouter({

@@ -24,24 +24,20 @@ from urllib.parse import unquote_to_bytes
 MAX_BODY = 1024 * 1024  # well past DATA_UPLOAD_MAX_MEMORY_SIZE: larger bodies are refused anyway
 
 
-# The requests that may wait for minutes: served by Django's ASGI handler (async views).
-WAITING_PATHS = frozenset({"/api/v1/stream"})
+class Routed:
+    """Each HTTP request to the first of ``routes`` (``(predicate of the scope, application)``)
+    whose predicate holds, else to ``default``: the requests that wait (a stream, a long poll)
+    go to an application that waits on the event loop."""
 
-
-class WaitingToDjango:
-    """The requests that wait (``WAITING_PATHS``, and a match's events feed with a ``wait=``
-    query parameter) to ``waiting``, Django's ASGI handler; every other to ``default``."""
-
-    def __init__(self, default, waiting) -> None:
-        self.default, self.waiting = default, waiting
+    def __init__(self, default, routes) -> None:
+        self.default, self.routes = default, tuple(routes)
 
     async def __call__(self, scope, receive, send) -> None:
-        path = scope.get("path", "")
-        if path in WAITING_PATHS or (path.endswith("/events") and b"wait=" in scope.get(
-                "query_string", b"")):
-            await self.waiting(scope, receive, send)
-        else:
-            await self.default(scope, receive, send)
+        for predicate, application in self.routes:
+            if predicate(scope):
+                await application(scope, receive, send)
+                return
+        await self.default(scope, receive, send)
 
 
 class WSGIOnThreads:

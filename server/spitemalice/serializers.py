@@ -203,6 +203,11 @@ class SeekListQuery(StrictQuery):
 class EventsQuery(StrictQuery):
     after = QueryIntegerField(required=False, min_value=0, max_value=10**9, default=0,
                               help_text="The last event number you hold (default 0: all).")
+    # Honoured in front of the view (server.spitemalice.live.longpoll), which holds the
+    # request until an event after ``after`` is stored or the seconds pass; checked here.
+    wait = QueryIntegerField(required=False, min_value=0, max_value=60, default=0,
+                             help_text="Seconds to wait for an event after `after` when none "
+                                       "is stored yet, 1-60 (default 0: answer at once).")
 
 
 # --- Output shapes -----------------------------------------------------------------------------

@@ -305,7 +305,7 @@ class ActionCreateView(FastPathView, ApiView):
 
 class EventsView(ApiView):
     permission_classes = [IsAuthenticated]
-    query_parameters = frozenset({"after"})
+    query_parameters = frozenset({"after", "wait"})
 
     @extend_schema(
         tags=TAG, operation_id="spite_malice_events_list",
@@ -315,11 +315,16 @@ class EventsView(ApiView):
             "`dealt`, `draw` (your own cards; the opponent's count only), `play`, "
             "`completed`, `discard`, `resigned`, `timeout`, `game_over`, `match_over`, "
             "`cancelled`. `more` says whether more events follow these: ask again with "
-            "`after=last` while it is true."
+            "`after=last` while it is true. With `wait`, a long poll: when no event after "
+            "`after` is stored yet, the answer waits until one is (it comes at once then) or "
+            "`wait` seconds pass (then `events` is empty)."
         ),
         parameters=[MATCH_ID, OpenApiParameter(
             "after", {"type": "integer", "minimum": 0, "maximum": 10**9},
-            description="The last event number you hold (default 0).")],
+            description="The last event number you hold (default 0)."), OpenApiParameter(
+            "wait", {"type": "integer", "minimum": 0, "maximum": 60},
+            description="Seconds to wait for an event after `after`, 0-60 (default 0: "
+                        "answer at once).")],
         responses={200: s.EventsOutput, **problems(400, 401, 404)},
     )
     def get(self, request, match_id):

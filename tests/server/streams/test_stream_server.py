@@ -294,3 +294,47 @@ def test_bad_requests_are_precise_and_a_token_holds_a_bounded_number_of_streams(
         assert statuses[-1] == 429 and set(statuses[:-1]) == {200} and len(statuses) >= 5
         for reader in readers:
             reader.close()
+
+
+def test_the_events_feed_waits_for_an_event_or_its_seconds(server):
+    from server.spitemalice import services
+
+    ada, ada_token = players.player_create(name="Wa")
+    bob, bob_token = players.player_create(name="Wb")
+    match = services.match_start_friend(player=ada, opponent=bob, target=50)
+    tokens = {0: ada_token, 1: bob_token}
+    mover = match.turn
+    waiter = Http(server, tokens[1 - mover])
+    feed = f"{MATCHES}/{match.pk}/events"
+    latest = waiter.get(feed).json()["last"]
+
+    # Nothing happens: the answer comes when the seconds are up, empty.
+    started = time.monotonic()
+    response = waiter.get(feed, {"after": latest, "wait": 1})
+    assert response.status_code == 200 and response.json()["events"] == []
+    assert time.monotonic() - started >= 1
+
+    # An event comes: the answer comes with it, long before its 60 seconds.
+    answer: dict = {}
+    thread = threading.Thread(target=lambda: answer.update(
+        response=waiter.get(feed, {"after": latest, "wait": 60})), daemon=True)
+    thread.start()
+    time.sleep(0.3)  # only so that the request is likely held already; either way it passes
+    view = Http(server, tokens[mover]).get(f"{MATCHES}/{match.pk}").json()
+    game = view["game"]
+    assert Http(server, tokens[mover]).post(
+        f"{MATCHES}/{match.pk}/actions",
+        {"action": greedy(game), "game": game["number"], "actions": game["actions"]},
+    ).status_code == 200
+    thread.join(WAIT_SECONDS)
+    assert not thread.is_alive()
+    body = answer["response"].json()
+    assert answer["response"].status_code == 200
+    assert body["events"] and body["events"][0]["number"] == latest + 1
+
+    # Events there already: at once. Bad values: the feed's precise 400.
+    assert waiter.get(feed, {"after": 0, "wait": 60}).json()["events"]
+    for wait in ("61", "-1", "x", ""):
+        response = waiter.get(feed, {"after": latest, "wait": wait})
+        assert response.status_code == 400, wait
+        assert [error["field"] for error in response.json()["errors"]] == ["wait"]
