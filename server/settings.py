@@ -504,6 +504,8 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "server.spitemalice.models.Match.Status",
         "MatchGameStatusEnum": "server.spitemalice.models.MatchGame.Status",
         "BotLevelEnum": "server.spitemalice.models.LEVELS",
+        # Why an invitee declined: the decline's reason, the match's and a cancelled event's.
+        "DeclineReasonEnum": "server.spitemalice.models.Match.DeclineReason",
     },
 }
 

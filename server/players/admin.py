@@ -10,7 +10,9 @@ class PlayerForm(forms.ModelForm):
 
     class Meta:
         model = Player
-        exclude = ["password", "groups", "user_permissions", "name_key"]
+        # The bot mark is the player's to set, through the API, where each game checks it and
+        # updates its records (server/players/bots.py): staff see it, read-only.
+        exclude = ["password", "groups", "user_permissions", "name_key", "bot"]
 
     def clean_name(self):
         try:
@@ -42,11 +44,11 @@ class PlayerForm(forms.ModelForm):
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     form = PlayerForm
-    list_display = ["name", "username", "is_staff", "created_at", "claimed_at"]
+    list_display = ["name", "username", "bot", "is_staff", "created_at", "claimed_at"]
     search_fields = ["name", "username", "id"]
     list_filter = ["is_staff", "is_active"]
     readonly_fields = ["id", "name_key", "username_key", "created_at", "claimed_at",
-                       "last_login"]
+                       "last_login", "bot"]
     exclude = ["password", "groups", "user_permissions"]
 
 

@@ -31,7 +31,8 @@ def test_admin_needs_staff(client):
 def _form(player, **changes):
     from server.players.admin import PlayerForm
 
-    data = {"name": player.name, "username": player.username or "", "is_active": True, **changes}
+    data = {"name": player.name, "username": player.username or "", "is_active": True,
+            "challenges": player.challenges, **changes}
     return PlayerForm(data=data, instance=player)
 
 

@@ -33,7 +33,8 @@ def test_a_new_guest_is_located_at_its_public_profile(api):
     assert response.status_code == 201
     body = response.json()
     assert response["Location"] == f"http://testserver/api/v1/players/{body['id']}"
-    assert _follow(Api(body["token"]), response)["player"] == {"id": body["id"], "name": "Ada"}
+    assert _follow(Api(body["token"]), response)["player"] == {"id": body["id"], "name": "Ada",
+                                                               "bot": False}
 
 
 def test_a_sign_in_is_located_at_its_token(player_api, api):

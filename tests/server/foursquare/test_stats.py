@@ -94,7 +94,7 @@ def test_my_stats(history):
 def test_a_profile_is_public(history, api):
     player, mine = history
     profile = api.get(f"players/{player.pk}").json()
-    assert profile["player"] == {"id": str(player.pk), "name": "Stats"}
+    assert profile["player"] == {"id": str(player.pk), "name": "Stats", "bot": False}
     assert profile == mine.get("players/me/stats").json()
 
 
