@@ -137,7 +137,7 @@ class MatchListCreateView(ApiView):
             OpenApiParameter("turn", {"type": "string", "enum": ["me"]},
                              description="`me`: only the matches waiting for your action "
                                          "(`your_turn`: your turn, or an invitation to you)."),
-            OpenApiParameter("status", {"type": "array", "items": {
+            OpenApiParameter("status", {"type": "array", "minItems": 1, "items": {
                 "type": "string",
                 "enum": ["waiting", "playing", "finished", "cancelled", "aborted"]}},
                 style="form", explode=False,

@@ -19,7 +19,7 @@ class StreamQuery(StrictQuery):
                                         "header, else 0).")
 
 
-class PlayerRef(serializers.Serializer):
+class AccountEventPlayer(serializers.Serializer):
     id = serializers.UUIDField()
     name = serializers.CharField()
 
@@ -38,11 +38,11 @@ class YourTurnEvent(_Base):
     deadline = serializers.DateTimeField(allow_null=True,
                                          help_text="When the turn's clock runs out (null: no "
                                                    "clock).")
-    opponent = PlayerRef(allow_null=True, help_text="The other seat (null: the bot).")
+    opponent = AccountEventPlayer(allow_null=True, help_text="The other seat (null: the bot).")
 
 
 class InvitationReceivedEvent(_Base):
-    from_ = PlayerRef(help_text="Who invited you.")
+    from_ = AccountEventPlayer(help_text="Who invited you.")
     target = serializers.IntegerField()
     turn_seconds = serializers.IntegerField(allow_null=True)
     rated = serializers.BooleanField()
@@ -55,10 +55,9 @@ class InvitationReceivedEvent(_Base):
 
 
 class InvitationCancelledEvent(_Base):
-    reason = serializers.ChoiceField(["cancelled", "expired"],
-                                     help_text="`cancelled`: its creator withdrew it; "
-                                               "`expired`: nobody joined it in time.")
-    from_ = PlayerRef(help_text="Who made the invitation.")
+    reason = serializers.CharField(help_text="`cancelled`: its creator withdrew it; "
+                                             "`expired`: nobody joined it in time.")
+    from_ = AccountEventPlayer(help_text="Who made the invitation.")
 
     def get_fields(self):
         fields = super().get_fields()
@@ -67,17 +66,17 @@ class InvitationCancelledEvent(_Base):
 
 
 class InvitationDeclinedEvent(_Base):
-    by = PlayerRef(allow_null=True, help_text="The invitee, who declined.")
+    by = AccountEventPlayer(allow_null=True, help_text="The invitee, who declined.")
     reason = serializers.CharField(allow_null=True,
                                    help_text="The reason they gave, if any (null: none).")
 
 
 class JoinedEvent(_Base):
-    player = PlayerRef(help_text="Who joined your invitation (seat 1).")
+    player = AccountEventPlayer(help_text="Who joined your invitation (seat 1).")
 
 
 class MatchOverEvent(_Base):
-    status = serializers.ChoiceField(["finished", "aborted"])
+    status = serializers.CharField(help_text="`finished`, or `aborted` (no result).")
     winner = serializers.IntegerField(allow_null=True, help_text="The winning seat, or null.")
     reason = serializers.CharField(help_text="As the match's `reason`.")
     scores = serializers.ListField(child=serializers.IntegerField())

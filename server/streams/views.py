@@ -22,11 +22,11 @@ import threading
 import time
 from collections import Counter
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import StreamingHttpResponse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -144,18 +144,24 @@ def _bearer(request) -> str | None:
     return token
 
 
-@sync_to_async(thread_sensitive=False)
-def _access(token: str):
+def _in_thread(function):
+    # Channels' wrapper: each call closes its thread's old database connections, as a
+    # request's end does.
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
+def _access_read(token: str):
     access = access_of(token)
     return None if access is None else (access.pk, access.player_id)
 
 
-@sync_to_async(thread_sensitive=False)
-def _token_alive(token_id: int) -> bool:
+def _token_alive_read(token_id: int) -> bool:
     return AccessToken.objects.filter(pk=token_id, player__is_active=True).exists()
 
 
-_events_after = sync_to_async(account_events_after, thread_sensitive=False)
+_access = _in_thread(_access_read)
+_token_alive = _in_thread(_token_alive_read)
+_events_after = _in_thread(account_events_after)
 
 
 def _ndjson(events: list[dict]) -> bytes:
@@ -169,31 +175,50 @@ def _sse(events: list[dict]) -> bytes:
         f"data: {json.dumps(event, separators=(',', ':'))}\n\n".encode() for event in events)
 
 
-@extend_schema(
-    tags=TAG, operation_id="stream_open", methods=["GET"],
-    summary="Your account's events as they happen (NDJSON or Server-Sent Events)",
-    description=(
-        "A stream of your account events across all your matches, oldest first from "
-        "`after` (or `Last-Event-ID`), then each as it is stored: newline-delimited JSON "
-        "(`application/x-ndjson`, one event object a line, an empty line as keep-alive every "
-        "20 seconds of silence) by default, or Server-Sent Events with `Accept: "
-        "text/event-stream` (`id:` the event's number, `event:` its kind, `data:` the event "
-        "object; a `: keep-alive` comment line). The stream ends after 5 minutes (and when "
-        "your token is signed out): reconnect with `after` = the last number you got (SSE "
-        "clients send `Last-Event-ID` themselves) and nothing is missed or repeated. A token "
-        "holds at most 4 streams open at once (429 `throttled` past that)."),
-    parameters=[AFTER_PARAMETER, OpenApiParameter(
-        "Last-Event-ID", OpenApiTypes.INT, OpenApiParameter.HEADER, required=False,
-        description="The last event number you hold, when `after` is absent.")],
-    responses={200: OpenApiResponse(s.AccountEventOutput, description=(
-        "The events, one per line (NDJSON) or per SSE message; each an `AccountEvent`.")),
-        **problems(400, 401, 429)},
-)
+class StreamView(ApiView):
+    """What the OpenAPI schema says of ``stream_view``, which answers the requests (an async
+    function view: the schema generator reads only DRF's views)."""
+
+    permission_classes = [IsAuthenticated]
+    query_parameters = QUERY_PARAMETERS
+    # Its 429 is the bound on a token's open streams, with a Retry-After as a limit's.
+    throttle_scope, throttle_reads = "streams", True
+
+    @extend_schema(
+        tags=TAG, operation_id="stream_open",
+        summary="Your account's events as they happen (NDJSON or Server-Sent Events)",
+        description=(
+            "A stream of your account events across all your matches, oldest first from "
+            "`after` (or `Last-Event-ID`), then each as it is stored: newline-delimited JSON "
+            "(`application/x-ndjson`, one event object a line, an empty line as keep-alive every "
+            "20 seconds of silence) by default, or Server-Sent Events with `Accept: "
+            "text/event-stream` (`id:` the event's number, `event:` its kind, `data:` the event "
+            "object; a `: keep-alive` comment line). The stream ends after 5 minutes (and when "
+            "your token is signed out): reconnect with `after` = the last number you got (SSE "
+            "clients send `Last-Event-ID` themselves) and nothing is missed or repeated. A token "
+            "holds at most 4 streams open at once (429 `throttled` past that)."),
+        parameters=[AFTER_PARAMETER, OpenApiParameter(
+            "Last-Event-ID", {"type": "integer", "minimum": 0, "maximum": MAX_AFTER},
+        OpenApiParameter.HEADER, required=False,
+            description="The last event number you hold, when `after` is absent.")],
+        responses={200: OpenApiResponse(s.AccountEventOutput, description=(
+            "The events, one per line (NDJSON) or per SSE message; each an `AccountEvent`.")),
+            **problems(400, 401, 429)},
+    )
+    def get(self, request):  # pragma: no cover - stream_view answers
+        raise NotImplementedError
+
+
 async def stream_view(request):
     try:
         if request.method != "GET":
             raise MethodNotAllowed(f"{request.method} is not allowed at {request.path}; "
                                    "allowed: GET.")
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        if length != "0" or "HTTP_TRANSFER_ENCODING" in request.META:
+            raise InvalidRequest(
+                f"{request.method} {request.path} takes no request body; send none.",
+                errors=[{"field": "body", "message": "Takes no request body; send none."}])
         after = _after_of(request)
         token = _bearer(request)
         found = await _access(token) if token is not None else None
@@ -209,16 +234,29 @@ async def stream_view(request):
             response["WWW-Authenticate"] = 'Bearer realm="api"'
         if isinstance(problem, MethodNotAllowed):
             response["Allow"] = "GET"
+        if isinstance(problem, Throttled):
+            response["Retry-After"] = str(int(settings.STREAM_POLL_SECONDS) or 1)
         return response
     sse = SSE in request.META.get("HTTP_ACCEPT", "")
+    # Served by the threads (a WSGI server, the test client) rather than the event loop, the
+    # stream gives what is stored and ends: it must not hold a thread. The ASGI server routes
+    # every request of it to the loop (server.asgi).
+    once = not isinstance(request, ASGIRequest)
     response = StreamingHttpResponse(
-        _stream(player_id, token_id, after, sse), content_type=SSE if sse else NDJSON)
+        _stream(player_id, token_id, after, sse, once=once),
+        content_type=SSE if sse else NDJSON)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front passes each event on at once
     return response
 
 
-async def _stream(player_id, token_id: int, after: int, sse: bool):
+# The schema generator finds the view it documents here (as it finds a DRF view's class).
+stream_view.cls = stream_view.view_class = StreamView
+stream_view.initkwargs = {}
+stream_view.csrf_exempt = True  # a bearer token's request, as every API view's
+
+
+async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool = False):
     """The stream's body: what ``stream_view`` describes."""
     encode = _sse if sse else _ndjson
     keepalive = b": keep-alive\n\n" if sse else b"\n"
@@ -249,7 +287,7 @@ async def _stream(player_id, token_id: int, after: int, sse: bool):
                     if not more:
                         break
             now = time.monotonic()
-            if now >= ends:
+            if now >= ends or once:
                 return
             if now >= token_due:
                 token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS

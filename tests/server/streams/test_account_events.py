@@ -4,6 +4,8 @@ turn, invitations received, cancelled and declined, a join, a match over; number
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from server.jobs.background import job_run_next
@@ -145,3 +147,21 @@ def test_bad_parameters_are_400_invalid(player_api, query):
 
 def test_the_page_needs_a_token(client):
     assert_problem(client.get("/api/v1/" + EVENTS), 401, "not_authenticated")
+
+
+@pytest.mark.django_db(transaction=True)  # the stream reads in a thread of its own
+def test_served_by_threads_the_stream_gives_what_is_stored_and_ends(make_player):
+    """Under a WSGI server (here the test client) a stream must not hold the thread: it gives
+    the events stored after ``after`` and ends (the ASGI server keeps it open)."""
+    apis, views = pair(make_player)
+    stored = events(apis[0])
+    response = apis[0].get("stream", {"after": 0})
+    assert response.status_code == 200 and response["Content-Type"] == "application/x-ndjson"
+    lines = [line for line in b"".join(response).split(b"\n") if line]
+    assert [json.loads(line) for line in lines] == stored
+    response = apis[0].get("stream", HTTP_ACCEPT="text/event-stream",
+                           HTTP_LAST_EVENT_ID=str(stored[0]["number"]))
+    assert response["Content-Type"] == "text/event-stream"
+    text = b"".join(response).decode()
+    assert [f"id: {event['number']}" in text for event in stored] == [False] + [True] * (
+        len(stored) - 1)
