@@ -338,3 +338,29 @@ def test_the_events_feed_waits_for_an_event_or_its_seconds(server):
         response = waiter.get(feed, {"after": latest, "wait": wait})
         assert response.status_code == 400, wait
         assert [error["field"] for error in response.json()["errors"]] == ["wait"]
+
+
+def test_the_account_socket_authenticates_and_closes_as_a_match_socket_does(server):
+    from websockets.exceptions import ConnectionClosed
+
+    ada, token = players.player_create(name="So")
+
+    def closed_with(ws, send: str | None = None) -> int:
+        if send is not None:
+            ws.send(send)
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=WAIT_SECONDS)
+        return closed.value.rcvd.code
+
+    # By its first message: ready, then a ping's pong.
+    ws = server.ws("/ws/account")
+    ws.send(json.dumps({"type": "auth", "token": token}))
+    assert json.loads(ws.recv(timeout=WAIT_SECONDS)) == {"type": "ready", "last": 0}
+    ws.send(json.dumps({"type": "ping"}))
+    assert json.loads(ws.recv(timeout=WAIT_SECONDS)) == {"type": "pong"}
+    assert closed_with(ws, "not json") == 4400
+    assert closed_with(server.ws("/ws/account"),
+                       json.dumps({"type": "auth", "token": "no such token"})) == 4401
+    assert closed_with(server.ws("/ws/account", token="no such token")) == 4401
+    assert closed_with(server.ws("/ws/account?after=x", token=token)) == 4400
