@@ -165,3 +165,30 @@ def test_served_by_threads_the_stream_gives_what_is_stored_and_ends(make_player)
     text = b"".join(response).decode()
     assert [f"id: {event['number']}" in text for event in stored] == [False] + [True] * (
         len(stored) - 1)
+
+
+def test_a_challenge_declined_with_a_reason_accepted_by_id_or_expired(make_player):
+    from server.spitemalice import invitations
+    from tests.server.spitemalice.friend_support import aged
+
+    ada_player, ada = make_player("Ada")
+    bob_player, bob = make_player("Bob")
+    league_of(ada, bob)
+    first = invite(ada, invitee=str(bob_player.pk))
+    response = bob.post(url(first, "/decline"), {"reason": "later"})
+    assert response.status_code == 200, response.content
+    (declined,) = events(ada)
+    assert declined["kind"] == "invitation_declined" and declined["reason"] == "later"
+
+    second = invite(ada, invitee=str(bob_player.pk))
+    assert bob.post(url(second, "/accept")).status_code == 200
+    joined = events(ada, after=1)
+    assert joined[0]["kind"] == "joined" and joined[0]["match"] == second["id"]
+
+    third = invite(ada, invitee=str(bob_player.pk))
+    aged(third["id"])
+    assert invitations.expire_if_due(third["id"])
+    for api in (ada, bob):
+        expired = events(api)[-1]
+        assert expired["kind"] == "invitation_cancelled" and expired["reason"] == "expired"
+        assert expired["match"] == third["id"]
