@@ -47,6 +47,13 @@ Environment variables:
     FOURSQUARE_LIVE_SOCKETS_PER_ADDRESS  open sockets per client address in one app process,
                              default 200; FOURSQUARE_LIVE_UNAUTHENTICATED_PER_ADDRESS: of
                              them not yet authenticated, default 20
+    FOURSQUARE_STREAM_SECONDS  how long an account stream (GET /api/v1/stream) lasts before the
+                             client reconnects, default 300; FOURSQUARE_STREAM_KEEPALIVE_SECONDS
+                             the silence before its keep-alive, default 20;
+                             FOURSQUARE_STREAM_POLL_SECONDS how often it and /ws/account read
+                             the table besides the notices, default 5 with Redis, 1 without;
+                             FOURSQUARE_STREAMS_PER_TOKEN the streams and account sockets one
+                             token holds open in one app process, default 4
     FOURSQUARE_DATA_DIR      where the default SQLite database, the shared cache of the embedded
                              default and the secrets made on first start live, default <repo>/data
     FOURSQUARE_STATIC_ROOT   where `collectstatic` puts the front end's files and the server
