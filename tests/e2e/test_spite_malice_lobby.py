@@ -349,8 +349,7 @@ def test_a_finished_friend_match_offers_a_rematch_that_the_opponent_joins(open_p
     expect(bo_page.locator(f'#sm-finished li[data-match="{match["id"]}"]')).to_contain_text(
         "You lost: you resigned"
     )
-    bo_page.locator("#sm-active li[data-state=invited] [data-action=join]").click()
-    bo_page.locator("#sm-join").click()
+    bo_page.locator("#sm-active li[data-state=invited] [data-action=accept]").click()
     expect(bo_page).to_have_url(MATCH_ROUTE)
     expect(ada).to_have_url(bo_page.url)
 
