@@ -56,6 +56,9 @@ def test_a_challenge_by_id_is_declined_with_a_reason_the_challenger_reads(open_p
 
     seen = ada.client.get(f"/api/v1/spite-malice/matches/{match_id}").json()
     assert (seen["reason"], seen["decline_reason"]) == ("declined", "too_fast")
+    # Her invitation's screen, still open, learns it on its next look, and says why.
+    expect(ada_page.locator("#sm-invite-over")).to_have_text("Bo declined this invitation.")
+    expect(ada_page.locator("#sm-invite-why")).to_have_text("The turns are too short for me")
     ada_page.goto("/#/spite-malice")
     expect(ada_page.locator(f'#sm-finished li[data-match="{match_id}"]')).to_contain_text(
         "Declined by Bo: The turns are too short for me")

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CLOCKS, DEFAULTS, LEVELS, TARGETS, canRematch, clockParts, isActive, matchState, scores, sortMatches, suggestsSingleGame } from "../../frontend/spitemalice/lobby/model.js";
+import { CLOCKS, DECLINE_REASONS, DEFAULTS, LEVELS, TARGETS, canRematch, clockParts, isActive, matchState, scores, sortMatches, suggestsSingleGame } from "../../frontend/spitemalice/lobby/model.js";
 import { dueIn, invitedYou, isYourTurn, matchHref, opponent } from "../../frontend/spitemalice/lobby/turns.js";
 
 const person = (name) => ({ id: `id-${name}`, name });
@@ -121,4 +121,11 @@ test("the tutorial's script holds together: each step starts where the last one 
     else assert.ok(step.hand.includes(source), `a discard from the hand: ${source}`);
   }
   assert.ok(STEPS.at(-1).move[1].startsWith("S"));
+});
+
+test("each reason a challenge may be declined for is said in the lobby's words", async () => {
+  const english = (await import("../../frontend/spitemalice/locales/lobby-en.js")).default;
+  assert.equal(DECLINE_REASONS[0], "generic");  // the server's default, first in the picker
+  assert.equal(new Set(DECLINE_REASONS).size, 10);
+  for (const reason of DECLINE_REASONS) assert.ok(english[`sm.decline.${reason}`], reason);
 });

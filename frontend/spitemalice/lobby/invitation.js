@@ -13,7 +13,7 @@ import { current, t } from "../../i18n.js";
 import { form } from "../../components/form.js";
 import { needsName, playerNameField, saveName } from "../../components/player-name.js";
 import { toast } from "../../components/toast.js";
-import { opponent } from "./model.js";
+import { DECLINE_REASONS, opponent } from "./model.js";
 import { confirmFirst } from "./confirm.js";
 import { ratedSentence } from "./rated.js";
 import { clockName, lengthName } from "./words.js";
@@ -109,6 +109,8 @@ function settled(root, match) {
     h("p", { class: "lead", id: "sm-invite-over" }, match.reason === "declined"
       ? t("sm.invite.was_declined", { name: opponent(match)?.name ?? "" })
       : t(match.reason === "expired" ? "sm.invite.expired" : "sm.invite.was_cancelled")),
+    // Why, if the invitee said (POST /matches/{id}/decline).
+    DECLINE_REASONS.includes(match.decline_reason) ? h("p", { id: "sm-invite-why" }, t(`sm.decline.${match.decline_reason}`)) : null,
     h("div", { class: "actions" }, h("a", { class: "button primary", href: "#/spite-malice/friend" }, t("sm.invite.new")))));
 }
 

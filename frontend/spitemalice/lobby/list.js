@@ -11,7 +11,7 @@ import { navigate } from "../../lib/router.js";
 import { current, t } from "../../i18n.js";
 import { toast } from "../../components/toast.js";
 import { botBadge } from "../../components/bot-badge.js";
-import { abortedLine, canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
+import { DECLINE_REASONS, abortedLine, canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
 import { confirmFirst } from "./confirm.js";
 import { ratedTag } from "./rated.js";
 import { matchHref } from "./turns.js";
@@ -22,8 +22,6 @@ const PAGE = 50;
 // What a finished match says of the rematch offered after it, by its rematch_status: while it
 // waits, and once its invitee said no; one being played or over is in the list itself.
 const REMATCH_LINES = { waiting: "sm.list.rematch_offered", declined: "sm.list.rematch_declined" };
-// Why an invitee may decline (docs/API.md, "Challenges and seeks"), the server's default first.
-export const DECLINE_REASONS = ["generic", "later", "too_fast", "too_slow", "too_long", "too_short", "rated", "casual", "no_bot", "only_bot"];
 
 /** "2:05:09 left", or "1 d 04:10:00 left": a turn's clock as it runs down. */
 export function timeLeft(deadline, now = Date.now()) {

@@ -11,6 +11,10 @@ export const TARGETS = [1, 25, 50];
 export const CLOCKS = [60, 3600, 86400, 259200];
 export const DEFAULTS = { level: "normal", botTarget: 50, clock: 86400, friendTarget: 1 };
 
+/** Why an invitee may decline (docs/API.md, "Challenges and seeks"), the server's default first:
+ *  each is said by the lobby's key sm.decline.<reason>. */
+export const DECLINE_REASONS = ["generic", "later", "too_fast", "too_slow", "too_long", "too_short", "rated", "casual", "no_bot", "only_bot"];
+
 /** Slow clocks (a day or more for a turn) make a long match take months: suggest one game. */
 export const suggestsSingleGame = (turnSeconds) => turnSeconds >= 86400;
 
