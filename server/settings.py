@@ -492,7 +492,9 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "server.api.schema.require_request_bodies",
     ],
-    "DESCRIPTION": "Play the daily deal of Foursquare; the server checks every move.",
+    "DESCRIPTION": "Play the daily deal of Foursquare; the server checks every move. The "
+                   "sockets are described by the AsyncAPI document at "
+                   "[/api/asyncapi/](/api/asyncapi/).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -511,6 +513,8 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "server.spitemalice.models.Match.Status",
         "MatchGameStatusEnum": "server.spitemalice.models.MatchGame.Status",
         "BotLevelEnum": "server.spitemalice.models.LEVELS",
+        # How an invitation closed unjoined: a cancelled event's reason, and a problem's.
+        "ClosedReasonEnum": ["cancelled", "declined", "expired"],
         # Why an invitee declined: the decline's reason, the match's and a cancelled event's.
         "DeclineReasonEnum": "server.spitemalice.models.Match.DeclineReason",
     },

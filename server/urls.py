@@ -6,11 +6,14 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from server.api.asyncapi import AsyncApiView
 from server.boards import urls as boards
 from server.foursquare import urls as foursquare
 from server.leagues import urls as leagues
 from server.players import urls as players
 from server.spitemalice import urls as spite_malice
+from server.spitemalice.live import asyncapi as spite_malice_sockets
+from server.streams import asyncapi as account_socket
 from server.streams import urls as streams
 
 api_v1 = [
@@ -27,6 +30,9 @@ urlpatterns = [
     path("api/v1/", include((api_v1, "api"))),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The sockets' AsyncAPI document: each app's socket, its events the schema's own.
+    path("api/asyncapi/", AsyncApiView.as_view(
+        sections=[account_socket.SECTION, spite_malice_sockets.SECTION]), name="api-asyncapi"),
     path("admin/", admin.site.urls),
 ]
 

@@ -15,7 +15,7 @@ from server.api.fields import (
     StrictUUIDField,
 )
 from server.api.inputs import StrictInput, StrictQuery
-from server.players.serializers import PlayerOutput
+from server.players.serializers import PlayerOutput, PlayerRef
 from server.ratings.serializers import PlayerRatingOutput
 from server.spitemalice.models import (
     DEFAULT_TURN_SECONDS,
@@ -388,10 +388,187 @@ class MatchPageOutput(serializers.Serializer):
     results = MatchOutput(many=True)
 
 
+# --- Events: one shape per kind, told apart by `kind` ---------------------------------------
+
+
+# What every event has: its number in the match and its kind. Members that are Python keywords
+# are declared with a trailing underscore (``from_``, ``as_``) and named without it.
+class EventOutput(serializers.Serializer):
+
+    number = serializers.IntegerField(min_value=1, help_text="1 for the match's first event.")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        return {name.rstrip("_"): field for name, field in fields.items()}
+
+
+def _kind(value: str) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=[value], help_text=f"Always `{value}`.")
+
+
+_SEAT = {"min_value": 0, "max_value": 1}
+def _scores(**kwargs) -> serializers.ListField:
+    return serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=2,
+                                 max_length=2, **kwargs)
+
+
+def _game() -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, help_text="The game's number in the match.")
+
+
+class SpiteMaliceJoinedEvent(EventOutput):
+    kind = _kind("joined")
+    seat = serializers.IntegerField(**_SEAT, help_text="The seat taken: always 1.")
+    player = PlayerRef(help_text="Who took it.")
+
+
+class SpiteMaliceDealtEvent(EventOutput):
+    kind = _kind("dealt")
+    game = _game()
+    starts = serializers.IntegerField(**_SEAT, help_text="The seat that plays first.")
+    payoff = serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=2,
+                                   max_length=2, help_text="Each seat's pay-off pile size.")
+    payoff_tops = serializers.ListField(
+        child=serializers.CharField(allow_null=True), min_length=2, max_length=2,
+        help_text="Each seat's pay-off top card, face up (by seat).")
+
+
+class TurnTableOutput(serializers.Serializer):
+    game = GameViewOutput(help_text="The game as your match object shows it now, with your "
+                                    "hand and `legal_actions`.")
+    deadline = serializers.DateTimeField(allow_null=True,
+                                         help_text="The match's `deadline` now.")
+    abortable = serializers.BooleanField(help_text="The match's `abortable` now.")
+    your_turn = serializers.BooleanField(help_text="The match's `your_turn` now (true: the "
+                                                   "turn that began is yours).")
+
+
+class SpiteMaliceDrawEvent(EventOutput):
+    kind = _kind("draw")
+    game = _game()
+    seat = serializers.IntegerField(**_SEAT, help_text="Who drew.")
+    count = serializers.IntegerField(min_value=1, help_text="Cards drawn.")
+    stock = serializers.IntegerField(min_value=0, help_text="Cards left in the stock.")
+    cards = serializers.ListField(child=serializers.CharField(), required=False,
+                                  help_text="The cards drawn: only in the drawer's copy.")
+    table = TurnTableOutput(required=False, help_text=(
+        "Only in your copy of the draw that began your turn: the parts of the match object "
+        "the turn's start changed (merge them into the match you hold)."))
+
+
+class SpiteMalicePlayEvent(EventOutput):
+    kind = _kind("play")
+    game = _game()
+    action = serializers.IntegerField(min_value=0, help_text="The action's number in the game.")
+    seat = serializers.IntegerField(**_SEAT)
+    card = serializers.CharField()
+    from_ = serializers.CharField(help_text="P, S0-S3 or the card (from the hand).")
+    to = serializers.CharField(help_text="The centre stack, C0-C2.")
+    as_ = serializers.CharField(help_text="The rank it counts as (a King's too).")
+    payoff_top = serializers.CharField(
+        allow_null=True, required=False,
+        help_text="After a play from the pay-off pile (`from` P) only: its new top card, as a "
+                  "seat's `payoff_top` in the match; null when the pile is empty.")
+
+
+class SpiteMaliceCompletedEvent(EventOutput):
+    kind = _kind("completed")
+    game = _game()
+    stack = serializers.CharField(help_text="The centre stack that reached Queen and was "
+                                            "shuffled into the stock.")
+    stock = serializers.IntegerField(min_value=0)
+
+
+class SpiteMaliceDiscardEvent(EventOutput):
+    kind = _kind("discard")
+    game = _game()
+    action = serializers.IntegerField(min_value=0)
+    seat = serializers.IntegerField(**_SEAT)
+    card = serializers.CharField()
+    from_ = serializers.CharField(help_text="The card (from the hand).")
+    to = serializers.CharField(help_text="The side stack, S0-S3: the turn ends.")
+
+
+class SpiteMaliceResignedEvent(EventOutput):
+    kind = _kind("resigned")
+    game = _game()
+    seat = serializers.IntegerField(**_SEAT, help_text="Who resigned.")
+
+
+class SpiteMaliceTimeoutEvent(EventOutput):
+    kind = _kind("timeout")
+    game = _game()
+    seat = serializers.IntegerField(**_SEAT, help_text="Who let the turn's deadline pass.")
+    deadline = serializers.DateTimeField(help_text="The deadline that passed.")
+
+
+class SpiteMaliceAbortedEvent(EventOutput):
+    kind = _kind("aborted")
+    game = _game()
+    seat = serializers.IntegerField(**_SEAT, help_text="Who left.")
+    reason = serializers.ChoiceField(
+        choices=[Match.Reason.RESIGNED.value, Match.Reason.TIMEOUT.value,
+                 Match.Reason.CANCELLED.value],
+        help_text="How the seat left, before each seat completed its first turn.")
+
+
+class SpiteMaliceGameOverEvent(EventOutput):
+    kind = _kind("game_over")
+    game = _game()
+    status = serializers.ChoiceField(
+        choices=[MatchGame.Status.WON.value, MatchGame.Status.TIED.value,
+                 MatchGame.Status.RESIGNED.value, MatchGame.Status.TIMEOUT.value])
+    winner = serializers.IntegerField(**_SEAT, allow_null=True, help_text="Null for a tie.")
+    points = serializers.IntegerField(
+        min_value=0, help_text="What the game scored for its winner: the cards left in the "
+                               "loser's pay-off pile when won; 0 for a tie, a resignation or "
+                               "a timeout (the rules score only a won game).")
+    scores = _scores(help_text="The match's scores after it.")
+
+
+class SpiteMaliceMatchOverEvent(EventOutput):
+    kind = _kind("match_over")
+    winner = serializers.IntegerField(**_SEAT, allow_null=True,
+                                      help_text="Null for a tied or unfinished match.")
+    reason = serializers.ChoiceField(choices=[
+        Match.Reason.TARGET.value, Match.Reason.TIED.value, Match.Reason.RESIGNED.value,
+        Match.Reason.TIMEOUT.value, Match.Reason.UNFINISHED.value])
+    scores = _scores(help_text="The match's scores.")
+
+
+class SpiteMaliceCancelledEvent(EventOutput):
+    kind = _kind("cancelled")
+    reason = serializers.ChoiceField(choices=[
+        Match.Reason.CANCELLED.value, Match.Reason.DECLINED.value, Match.Reason.EXPIRED.value])
+    by = serializers.IntegerField(**_SEAT, allow_null=True, help_text=(
+        "0 the creator cancelling, 1 the invitee declining; null when it expired."))
+    decline_reason = serializers.ChoiceField(
+        choices=Match.DeclineReason.choices, allow_null=True,
+        help_text="Why the invitee declined, if they said (as the match's `decline_reason`); "
+                  "null otherwise.")
+
+
+EVENT_SERIALIZERS = {
+    "joined": SpiteMaliceJoinedEvent, "dealt": SpiteMaliceDealtEvent,
+    "draw": SpiteMaliceDrawEvent, "play": SpiteMalicePlayEvent,
+    "completed": SpiteMaliceCompletedEvent, "discard": SpiteMaliceDiscardEvent,
+    "resigned": SpiteMaliceResignedEvent, "timeout": SpiteMaliceTimeoutEvent,
+    "aborted": SpiteMaliceAbortedEvent, "game_over": SpiteMaliceGameOverEvent,
+    "match_over": SpiteMaliceMatchOverEvent, "cancelled": SpiteMaliceCancelledEvent,
+}
+
+
+def event_output(**kwargs) -> PolymorphicProxySerializer:
+    """An event of any kind: a ``oneOf`` of the kinds' shapes, ``kind`` its discriminator
+    (the component ``SpiteMaliceEvent``, shared by the feed and the socket's messages)."""
+    return PolymorphicProxySerializer(
+        component_name="SpiteMaliceEvent", serializers=EVENT_SERIALIZERS,
+        resource_type_field_name="kind", **kwargs)
+
+
 class EventsOutput(serializers.Serializer):
-    events = serializers.ListField(
-        child=serializers.DictField(),
-        help_text="In order, each {number, kind, ...} as your seat may see it (docs/API.md).")
+    events = event_output(many=True, help_text=(
+        "In order, each as your seat may see it: one shape per `kind` (docs/API.md)."))
     last = serializers.IntegerField(help_text="The number of the last event sent (or the "
                                               "latest, if none was new): send it as `after`.")
     more = serializers.BooleanField(

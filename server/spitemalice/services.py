@@ -52,7 +52,7 @@ from server.spitemalice.problems import (
     TooManyMatches,
 )
 from server.spitemalice.statements import GAME_FIELDS, MATCH_FIELDS
-from server.spitemalice.table import Log, rebuild, turn_table
+from server.spitemalice.table import Log, game_points, rebuild, turn_table
 from server.streams.services import account_events_add, notices_of
 from spitemalice import PLAYING, WON, Game, game_seed, player_view, unseen_cards
 
@@ -516,7 +516,7 @@ def _seat_resigns(*, match: Match, game: MatchGame, seat: int) -> None:
     game.finished_at = log.now
     log.event("resigned", {"game": game.number, "seat": seat})
     log.event("game_over", {"game": game.number, "status": game.status, "winner": game.winner,
-                            "points": None, "scores": match.scores})
+                            "points": game_points(game), "scores": match.scores})
     _match_end(match=match, log=log, winner=1 - seat, reason=Match.Reason.RESIGNED)
     _store(match=match, game=game, new_games=[], log=log)
     if match.mode == Match.Mode.DAILY:
@@ -533,7 +533,8 @@ def match_time_out(*, match: Match, game: MatchGame) -> None:
     log.event("timeout", {"game": game.number, "seat": seat,
                           "deadline": deadline.isoformat().replace("+00:00", "Z")})
     log.event("game_over", {"game": game.number, "status": game.status,
-                            "winner": game.winner, "points": None, "scores": match.scores})
+                            "winner": game.winner, "points": game_points(game),
+                            "scores": match.scores})
     _match_end(match=match, log=log, winner=1 - seat, reason=Match.Reason.TIMEOUT)
     _store(match=match, game=game, new_games=[], log=log)
 

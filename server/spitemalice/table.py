@@ -86,16 +86,27 @@ def game_view(game: MatchGame, engine: Game, seat: int, *, match_over: bool = Fa
         "hand": view["hand"],
         "legal_actions": view["legal_actions"] if playing else [],
         "winner": game.winner,
-        "points": game.points,
+        "points": game_points(game),
     }
+
+
+def game_points(game: MatchGame) -> int | None:
+    """What a game scored for its winner, as the API shows it: the stored points of a won or
+    tied game, 0 for one resigned or lost on time (the rules score only a won game, and the
+    match's scores do not change), null while it is played or once aborted (no result)."""
+    if game.points is None and game.status in (MatchGame.Status.RESIGNED,
+                                               MatchGame.Status.TIMEOUT):
+        return 0
+    return game.points
 
 
 def turn_table(match: Match, game: MatchGame, engine: Game, seat: int) -> dict[str, Any]:
     """What ``seat`` needs to act on when its turn begins: the parts of its match object the
     turn's start changed (its ``game``, with ``legal_actions``; the ``deadline``; whether
-    leaving now would abort the match), as ``match_output`` gives them."""
+    leaving now would abort the match; that the match waits for ``seat``), as
+    ``match_output`` gives them."""
     return {"game": game_view(game, engine, seat), "deadline": iso_datetime(match.deadline),
-            "abortable": match.is_abortable(game)}
+            "abortable": match.is_abortable(game), "your_turn": your_turn(match, seat)}
 
 
 def _hands(engine: Game) -> list[Counter[str]]:
@@ -153,7 +164,7 @@ class Log:
         self.event("dealt", {
             "game": game, "starts": engine.turn,
             "payoff": [engine.payoff_size(seat) for seat in SEATS],
-            "payoff_top": [_code(engine.payoff_top(seat)) for seat in SEATS],
+            "payoff_tops": [_code(engine.payoff_top(seat)) for seat in SEATS],
         })
         self.draws(engine, [Counter(), Counter()], game)
 

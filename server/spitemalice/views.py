@@ -313,7 +313,8 @@ class EventsView(ApiView):
         description=(
             "Events after number `after`, in order, at most 1000 at a time: `joined`, "
             "`dealt`, `draw` (your own cards; the opponent's count only), `play`, "
-            "`completed`, `discard`, `resigned`, `timeout`, `game_over`, `match_over`, "
+            "`completed`, `discard`, `resigned`, `timeout`, `aborted`, `game_over`, "
+            "`match_over`, "
             "`cancelled`. `more` says whether more events follow these: ask again with "
             "`after=last` while it is true. With `wait`, a long poll: when no event after "
             "`after` is stored yet, the answer waits until one is (it comes at once then) or "

@@ -103,7 +103,7 @@ test("events move the cards they name and offer nothing while shown", () => {
   assert.deepEqual(view.hand, ["AC", "7H", "KD", "2C", "9D"]);
   view = applyEvent(view, { number: 17, kind: "game_over", game: 2, status: "won", winner: 0, points: 9, scores: [21, 7] });
   assert.deepEqual([view.status, view.winner, view.points, view.seats[0].score, view.turn], ["won", 0, 9, 21, null]);
-  view = applyEvent(view, { number: 18, kind: "dealt", game: 3, starts: 1, payoff: [20, 20], payoff_top: ["4S", "JD"] });
+  view = applyEvent(view, { number: 18, kind: "dealt", game: 3, starts: 1, payoff: [20, 20], payoff_tops: ["4S", "JD"] });
   assert.deepEqual([view.game, view.turn, view.stock, view.hand.length, view.seats[1].payoffTop], [3, 1, 64, 0, "JD"]);
   assert.ok(view.centre.every((stack) => stack.size === 0));
 });

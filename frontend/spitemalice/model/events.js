@@ -33,7 +33,7 @@ export function applyEvent(view, event) {
       next.hand = [];
       next.seats.forEach((s, index) => {
         s.payoff = event.payoff[index];
-        s.payoffTop = event.payoff_top[index];
+        s.payoffTop = event.payoff_tops[index];
         s.hand = 0;
         s.sides = [[], [], [], []];
       });

@@ -5,7 +5,8 @@ It is no test and nothing imports it at collection: the package ``foursquare_cli
 only once ``test_generated_client.py`` has generated it from the schema. That module then
 type-checks this file with mypy (``--strict``) together with the generated package, runs
 ``first_action_against_the_bot`` against a live server, and plays whole matches with
-``choose`` and ``act``. A schema change that breaks a client written like this fails there.
+``choose``, ``act`` and ``catch_up`` (the typed events: the draw that begins a turn carries its
+table). A schema change that breaks a client written like this fails there.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from foursquare_client import AuthenticatedClient, Client
 from foursquare_client.api.players import players_create
 from foursquare_client.api.spite_malice import (
     spite_malice_actions_create,
+    spite_malice_events_list,
     spite_malice_matches_create,
 )
 from foursquare_client.models import (
@@ -24,12 +26,16 @@ from foursquare_client.models import (
     BotLevelEnum,
     BotMatchInputOpponentEnum,
     BotMatchInputRequest,
+    EventsOutput,
     GameViewOutput,
     MatchOutput,
     PlayerCreateInputRequest,
     PlayerWithToken,
     Problem,
+    SpiteMaliceDrawEvent,
+    SpiteMaliceGameOverEvent,
     TargetEnum,
+    TurnTableOutput,
 )
 
 Answer = TypeVar("Answer")
@@ -72,6 +78,37 @@ def act(client: AuthenticatedClient, match: MatchOutput) -> MatchOutput:
         match.id, client=client, idempotency_key=str(uuid.uuid4()),
         body=ActionInputRequest(action=choose(game), game=game.number, actions=game.actions))
     return expect(answer, MatchOutput)
+
+
+def events_after(client: AuthenticatedClient, match: MatchOutput, after: int) -> EventsOutput:
+    """The match's events after number ``after`` as this seat sees them, each its kind's type
+    (one page: ``more`` says whether another follows)."""
+    return expect(spite_malice_events_list.sync(match.id, client=client, after=after),
+                  EventsOutput)
+
+
+def catch_up(client: AuthenticatedClient, match: MatchOutput) -> tuple[MatchOutput, bool]:
+    """``match`` brought up to date from its events after ``match.event``, without reading the
+    match: the latest draw that began this seat's turn brings the table it acts on. Whether
+    one did (else, say a turn whose start drew nothing, read the match)."""
+    merged = False
+    while True:
+        page = events_after(client, match, match.event)
+        for event in page.events:
+            if isinstance(event, SpiteMaliceDrawEvent) and isinstance(event.table,
+                                                                      TurnTableOutput):
+                match.game, match.deadline = event.table.game, event.table.deadline
+                match.abortable, match.your_turn = event.table.abortable, event.table.your_turn
+                merged = True
+            match.event = event.number
+        if not page.more:
+            return match, merged
+
+
+def points_scored(page: EventsOutput) -> list[int]:
+    """Each game's points, as its ``game_over`` events tell them (an integer, never null)."""
+    return [event.points for event in page.events
+            if isinstance(event, SpiteMaliceGameOverEvent)]
 
 
 def first_action_against_the_bot(base_url: str) -> MatchOutput:

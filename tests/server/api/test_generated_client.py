@@ -12,6 +12,7 @@ this test. mypy checks a client written against the package (generated_client_ex
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import json
 import pkgutil
@@ -307,6 +308,26 @@ def _assert_finished_consistently(match) -> None:
         assert game.points == 0 and scores == [0, 0]
 
 
+EVENT_KINDS = ("joined", "dealt", "draw", "play", "completed", "discard", "resigned", "timeout",
+               "aborted", "game_over", "match_over", "cancelled")
+
+
+def _assert_events_typed(example, client, match) -> list:
+    """The match's whole feed as this seat sees it, through the generated client: every event
+    parsed as its own kind's class (none left a raw mapping), no member undeclared, and the
+    points of its game_over the finished game's."""
+    models = _models()
+    classes = {kind: getattr(models, "SpiteMalice" + kind.title().replace("_", "") + "Event")
+               for kind in EVENT_KINDS}
+    page = example.events_after(client, match, 0)
+    assert page.more is False and page.last == match.event and _undeclared(page) == []
+    for event in page.events:
+        assert type(event) is classes[event.kind.value], event
+    assert example.points_scored(page) == [match.game.points]
+    assert isinstance(page.events[-1], models.SpiteMaliceMatchOverEvent)
+    return page.events
+
+
 def _as_anyone_sees_it(match) -> dict:
     """The match without what differs by seat: which seat you are, and your hand."""
     seen = match.to_dict()
@@ -349,6 +370,8 @@ def test_a_spite_malice_match_against_the_bot_played_to_its_end(clients, example
         assert _undeclared(match) == []
     _assert_finished_consistently(match)
     assert _read(example, client, match.id).to_dict() == match.to_dict()
+    events = _assert_events_typed(example, client, match)
+    assert isinstance(events[0], models.SpiteMaliceDealtEvent) and len(events[0].payoff_tops) == 2
 
     game = match.game
     record = example.expect(_api("spite_malice.spite_malice_games_record").sync(
@@ -381,7 +404,7 @@ def test_a_friend_match_played_to_its_end_by_two_generated_clients(clients, exam
 
     seats = {0: ada, 1: bob}
     views = {0: _read(example, ada, invited.id), 1: joined}
-    played = turns = 0
+    played = turns = merges = 0
     while views[0].status == models.MatchStatusEnum.PLAYING:
         seat = views[0].game.turn
         # Each seat sees the same table from its own side: its own hand, and actions only on
@@ -397,10 +420,24 @@ def test_a_friend_match_played_to_its_end_by_two_generated_clients(clients, exam
             view = example.act(seats[seat], view)
             played += 1
             assert _undeclared(view) == []
-        views = {seat: view, 1 - seat: _read(example, seats[1 - seat], view.id)}
+        # The other seat catches up from its typed events: the draw that began its turn
+        # brings the table it acts on, exactly what a read of the match gives.
+        other, merged = example.catch_up(seats[1 - seat], views[1 - seat])
+        read = _read(example, seats[1 - seat], view.id)
+        if merged:
+            assert other.to_dict() == read.to_dict()
+            merges += 1
+        views = {seat: view, 1 - seat: read}
         turns += 1
     for view in views.values():
         _assert_finished_consistently(view)
+    # Every turn after a seat's first begins with a draw (a discard left its hand short of
+    # five, and a game lasts longer than the stock's first cards): those came with tables.
+    assert merges >= turns - 2
+    for you, view in views.items():
+        events = _assert_events_typed(example, seats[you], view)
+        assert isinstance(events[0], models.SpiteMaliceJoinedEvent)
+        assert events[0].player.id == bob_guest.id
     assert _as_anyone_sees_it(views[0]) == _as_anyone_sees_it(views[1])
     assert played == views[0].game.actions
     # The last turn counted is the one the game ended in, or the one before when a tie
@@ -431,9 +468,10 @@ def test_a_client_written_against_the_generated_package_type_checks(generated, t
     where = Path(generated.__file__).parent.parent  # the folder the package was generated in
     example = Path(__file__).with_name("generated_client_example.py")
     (where / example.name).write_text(example.read_text())
+    (where / BOT.name).write_text(BOT.read_text())  # docs/API.md's "Writing a bot"
     (where / "wrong_use.py").write_text(WRONG_USE)
 
-    checked = _mypy(where, tmp_path / "mypy", example.name)
+    checked = _mypy(where, tmp_path / "mypy", example.name, BOT.name)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.startswith("Success: no issues found")
 
@@ -454,3 +492,56 @@ def test_the_example_client_plays_an_action_against_the_bot(example, live_server
     # One action of ours is in, and the bot's reply turn if the discard ended ours.
     assert match.game.actions >= 1
     assert match.status == models.MatchStatusEnum.FINISHED or match.game.turn == match.you
+
+
+# docs/API.md's "Writing a bot": the example file it shows, run as it is against a live server
+# (and type-checked above).
+
+BOT = Path(__file__).parents[3] / "docs" / "examples" / "bot.py"
+
+
+@pytest.fixture(scope="session")
+def bot(generated):
+    """docs/examples/bot.py, imported (it imports the generated package)."""
+    spec = importlib.util.spec_from_file_location("docs_examples_bot", BOT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_writing_a_bot_shows_the_example_file_verbatim():
+    api = (Path(__file__).parents[3] / "docs" / "API.md").read_text()
+    assert f"```python\n{BOT.read_text()}```\n" in api
+
+
+@pytest.mark.usefixtures("unthrottled_actions")
+def test_the_bot_of_the_docs_plays_a_match_against_the_bot_to_its_end(bot, live_server,
+                                                                      settings, capsys):
+    settings.SPITE_MALICE_BOT_SECONDS = 60.0  # the bot's reply in the answer, as above
+    match = bot.main(live_server.url)
+    assert isinstance(match, _models().MatchOutput) and _undeclared(match) == []
+    _assert_finished_consistently(match)
+    assert f"match {match.id}: winner {match.winner}, points [{match.game.points}]" in (
+        capsys.readouterr().out)
+
+
+@pytest.mark.usefixtures("unthrottled_actions")
+def test_the_bot_of_the_docs_catches_up_after_a_stale_action(bot, live_server, settings):
+    settings.SPITE_MALICE_BOT_SECONDS = 60.0
+    guest = bot.sign_up(live_server.url, "Stale")
+    with models_client(live_server.url, guest.token) as client:
+        player = bot.Bot(client, bot.start(client))
+        seen = player.match.game
+        player.act(seen)
+        moved = _read(bot, client, player.match.id)
+        assert moved.game.actions > seen.actions
+        # The view it acted on is stale now: refused (409 stale_action, nothing applied), and
+        # the bot holds the match as it stands, read anew.
+        player.act(seen)
+        assert player.match.to_dict() == moved.to_dict()
+        assert _read(bot, client, player.match.id).to_dict() == moved.to_dict()
+
+
+def models_client(base_url: str, token: str):
+    return importlib.import_module(PACKAGE).AuthenticatedClient(
+        base_url=base_url, token=token, raise_on_unexpected_status=True)

@@ -97,7 +97,7 @@ def test_both_sockets_get_every_event_of_their_own_seat_in_order(server, table):
             elif event["kind"] in ("play", "discard"):
                 seen.update([event["card"], event.get("payoff_top")])
             elif event["kind"] == "dealt":
-                seen.update(event["payoff_top"])
+                seen.update(event["payoff_tops"])
         # No card anywhere in the seat's messages beyond its own draws and the table: not the
         # other hand, not the stock's order, not a pay-off card under the top.
         assert set(cards_in(sockets[seat].messages)) <= seen

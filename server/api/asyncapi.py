@@ -1,0 +1,174 @@
+"""The AsyncAPI 3.0 document of the API's sockets, served at ``/api/asyncapi/`` beside the
+OpenAPI document (``/api/schema/``).
+
+Each app with a socket describes it in a ``SocketSection`` (its channels, operations, messages
+and the schemas of its messages' envelopes); the composition root hands them to
+``AsyncApiView``. A message's payload refers to the OpenAPI document's components by the same
+``#/components/schemas/<name>``: those components, and everything they refer to, are copied
+from the OpenAPI document that ``/api/schema/`` serves, generated from the same serializers,
+so the two documents cannot describe an event differently.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import threading
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.views import View
+
+from server.api import sockets
+
+ASYNCAPI_VERSION = "3.0.0"
+REF_PREFIX = "#/components/schemas/"
+# The payloads are OpenAPI 3.0 schemas (``nullable``), as the OpenAPI document's components.
+SCHEMA_FORMAT = "application/vnd.oai.openapi+json;version=3.0.0"
+
+
+def type_member(value: str) -> dict:
+    """A message's ``type``: always ``value``."""
+    return {"type": "string", "enum": [value], "description": f"Always `{value}`."}
+
+
+def envelope(description: str, required: list[str], **properties) -> dict:
+    """A message's schema: an object of ``properties``."""
+    return {"type": "object", "description": description, "properties": properties,
+            "required": required}
+
+
+# The messages every socket of the API shares (server.api.sockets).
+COMMON_SCHEMAS = {
+    "SocketAuthMessage": envelope(
+        "The first message of a client that could not send `Authorization: Bearer <token>` "
+        "with the handshake (a browser), within 10 s of opening the socket. Later ones change "
+        "nothing.", ["type", "token"], type=type_member("auth"),
+        token={"type": "string", "maxLength": sockets.TOKEN_MAX_LENGTH,
+               "description": "A token of the API (printable ASCII)."}),
+    "SocketPingMessage": envelope("Asks for a `pong`.", ["type"], type=type_member("ping")),
+    "SocketPongMessage": envelope("The answer to a `ping`.", ["type"],
+                                  type=type_member("pong")),
+}
+
+
+def messages(prefix: str, named: dict[str, tuple[str, str]]) -> dict:
+    """Message objects ``<prefix><Name>`` for ``named`` (a message's name: (its payload's
+    schema, its title))."""
+    return {
+        f"{prefix}{name.capitalize()}": {
+            "name": name, "title": title, "contentType": "application/json",
+            "payload": {"schemaFormat": SCHEMA_FORMAT,
+                        "schema": {"$ref": f"{REF_PREFIX}{schema}"}},
+        }
+        for name, (schema, title) in named.items()
+    }
+
+
+def close_codes(codes: list[tuple[int, str, str]]) -> tuple[str, list[dict]]:
+    """A channel's close codes, (code, meaning, what to do): as a Markdown table for its
+    description, and as its ``x-close-codes`` extension."""
+    table = "\n".join(["| code | meaning | what to do |", "| --- | --- | --- |"]
+                      + [f"| {code} | {meaning} | {action} |" for code, meaning, action in codes])
+    return table, [{"code": code, "meaning": meaning, "action": action}
+                   for code, meaning, action in codes]
+
+
+@dataclass(frozen=True)
+class SocketSection:
+    """One app's part of the document: ``channels``, ``operations`` and ``messages`` as the
+    AsyncAPI 3.0 objects of those names; ``schemas`` the envelopes' own (they may refer to any
+    OpenAPI component); ``description`` a paragraph for the document's."""
+
+    channels: dict
+    operations: dict
+    messages: dict
+    schemas: dict
+    description: str = ""
+
+
+def _refs(value) -> set[str]:
+    """The component names ``value`` refers to."""
+    if isinstance(value, dict):
+        found = set()
+        for key, item in value.items():
+            if key == "$ref" and isinstance(item, str) and item.startswith(REF_PREFIX):
+                found.add(item[len(REF_PREFIX):])
+            else:
+                found |= _refs(item)
+        return found
+    if isinstance(value, list):
+        return set().union(*(_refs(item) for item in value)) if value else set()
+    return set()
+
+
+def referenced(components: dict, roots: set[str]) -> dict:
+    """The components named in ``roots`` and all they refer to, transitively."""
+    wanted, todo = {}, sorted(roots)
+    while todo:
+        name = todo.pop()
+        if name in wanted or name not in components:
+            continue
+        wanted[name] = components[name]
+        todo += sorted(_refs(components[name]) - set(wanted))
+    return dict(sorted(wanted.items()))
+
+
+_lock = threading.Lock()
+
+
+@functools.cache
+def openapi_components() -> dict:
+    """The OpenAPI document's component schemas, as ``/api/schema/`` serves them (the same
+    generator and hooks), built once per process."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    with _lock:
+        schema = SchemaGenerator().get_schema(request=None, public=True)
+    return schema["components"]["schemas"]
+
+
+def document(sections: list[SocketSection], *, host: str, secure: bool) -> dict:
+    """The AsyncAPI document of ``sections``, for a server reached at ``host``."""
+    own: dict = dict(COMMON_SCHEMAS)
+    for section in sections:
+        own.update(section.schemas)
+    components = openapi_components()
+    borrowed = referenced(components, _refs(own) - set(own))
+    title = settings.SPECTACULAR_SETTINGS.get("TITLE", "API")
+    result = {
+        "asyncapi": ASYNCAPI_VERSION,
+        "info": {
+            "title": f"{title}: sockets",
+            "version": settings.SPECTACULAR_SETTINGS.get("VERSION", "1.0.0"),
+            "description": "\n\n".join(
+                ["The live sockets of the API (docs/API.md). The schemas of the events are "
+                 "the OpenAPI document's (`/api/schema/`), under the same names."]
+                + [section.description for section in sections if section.description]),
+        },
+        "defaultContentType": "application/json",
+        "servers": {
+            "app": {"host": host, "protocol": "wss" if secure else "ws",
+                    "description": "The app's own host and port: `wss` over HTTPS, `ws` "
+                                   "over plain HTTP."},
+        },
+        "channels": {}, "operations": {},
+        "components": {"messages": {}, "schemas": {**copy.deepcopy(borrowed), **own}},
+    }
+    for section in sections:
+        result["channels"].update(copy.deepcopy(section.channels))
+        result["operations"].update(copy.deepcopy(section.operations))
+        result["components"]["messages"].update(copy.deepcopy(section.messages))
+    return result
+
+
+class AsyncApiView(View):
+    """``GET /api/asyncapi/``: the AsyncAPI document (JSON), public like ``/api/schema/``."""
+
+    sections: list[SocketSection] = []
+    http_method_names = ["get", "head", "options"]
+
+    def get(self, request):
+        body = document(self.sections, host=request.get_host(), secure=request.is_secure())
+        return JsonResponse(body, json_dumps_params={"ensure_ascii": False})

@@ -1,0 +1,133 @@
+"""The match socket, ``/ws/spite-malice/matches/{id}``, as the AsyncAPI document describes it
+(``server.api.asyncapi``): its messages both ways and its close codes. The events message
+carries the OpenAPI document's ``SpiteMaliceEvent`` (``serializers.event_output``), so the
+feed and the socket share one schema per kind."""
+
+from __future__ import annotations
+
+from server.api.asyncapi import SocketSection, close_codes, envelope, messages, type_member
+from server.spitemalice.live import consumers
+from server.spitemalice.selectors import EVENTS_PER_PAGE
+
+CHANNEL = "spiteMaliceMatch"
+
+# (code, meaning, what to do), as docs/API.md lists them.
+CLOSE_CODES = [
+    (consumers.BAD_MESSAGE, "A message over 1,024 bytes, binary, not JSON, not an object or of "
+                            "an unknown type; `after` not an integer 0-10^9.", "Fix the client."),
+    (consumers.BAD_TOKEN, "No token within 10 s, a first message other than `auth`, or a token "
+                          "unknown, revoked or malformed; also an open socket whose token was "
+                          "signed out or revoked since (within 30 s).", "Sign in again."),
+    (consumers.NOT_YOURS, "No such match, or you are not one of its players.", "Stop."),
+    (consumers.TOO_MANY, "Too many: your seat holds all the sockets it may, your address holds "
+                         "its share of sockets (or of unauthenticated ones), or its handshakes "
+                         "came too fast.", "Close a socket you do not need; reconnect later, "
+                                           "backing off."),
+    (consumers.SERVER_ERROR, "The database failed, or the server failed to handle a message.",
+     "Reconnect with `?after=`."),
+    (1012, "The server is restarting (a deploy, a worker replaced).", "Reconnect with `?after=`."),
+    (1006, "The connection dropped (network, a worker killed).", "Reconnect with `?after=`."),
+]
+
+
+SCHEMAS = {
+    "SpiteMaliceSocketReadyMessage": envelope(
+        "Once authenticated: your seat and the match's latest event number.",
+        ["type", "seat", "last"], type=type_member("ready"),
+        seat={"type": "integer", "minimum": 0, "maximum": 1},
+        last={"type": "integer", "minimum": 0}),
+    "SpiteMaliceSocketEventsMessage": envelope(
+        f"New events, in order, none twice and none missing (at most {EVENTS_PER_PAGE} a "
+        "message): the same objects as `GET /api/v1/spite-malice/matches/{id}/events` gives "
+        "your seat.", ["type", "events", "last"], type=type_member("events"),
+        events={"type": "array", "minItems": 1,
+                "items": {"$ref": "#/components/schemas/SpiteMaliceEvent"}},
+        last={"type": "integer", "minimum": 1,
+              "description": "The number of the last event in `events`."}),
+    "SpiteMaliceSocketPresenceMessage": envelope(
+        "After `ready`, then whenever it changes: whether each seat has a socket open now (the "
+        "bot's seat always true).", ["type", "seats"], type=type_member("presence"),
+        seats={"type": "array", "items": {"type": "boolean"}, "minItems": 2, "maxItems": 2}),
+}
+
+_MESSAGES = {
+    # message name: (its schema, its title)
+    "auth": ("SocketAuthMessage", "Authenticate"),
+    "ping": ("SocketPingMessage", "Ping"),
+    "pong": ("SocketPongMessage", "Pong"),
+    "ready": ("SpiteMaliceSocketReadyMessage", "Ready"),
+    "events": ("SpiteMaliceSocketEventsMessage", "Events"),
+    "presence": ("SpiteMaliceSocketPresenceMessage", "Presence"),
+}
+
+MESSAGES = messages("spiteMalice", _MESSAGES)
+
+
+def _message(name: str) -> dict:
+    return {"$ref": f"#/components/messages/spiteMalice{name.capitalize()}"}
+
+
+def _in_channel(name: str) -> dict:
+    return {"$ref": f"#/channels/{CHANNEL}/messages/{name}"}
+
+
+_CLOSE_TABLE, _CLOSE_CODES = close_codes(CLOSE_CODES)
+
+CHANNELS = {
+    CHANNEL: {
+        "address": "/ws/spite-malice/matches/{id}",
+        "title": "A Spite & Malice match, live",
+        "description": (
+            "Pushes a match's events as they are stored, from your seat; it only tells "
+            "(actions and resigning stay REST requests). Authenticate with "
+            "`Authorization: Bearer <token>` on the handshake, or, from a browser, with an "
+            "`auth` message first. A handshake whose `Origin` is not a page of the app is "
+            "refused with HTTP 403. `?after=N` (the last event number you hold) sends every "
+            "event after `N` right after `ready`; without it, only those after `ready.last`. "
+            "The server also pings at the protocol level every 20 s and drops a socket that "
+            "does not answer within 20 s.\n\nClose codes:\n\n" + _CLOSE_TABLE),
+        "servers": [{"$ref": "#/servers/app"}],
+        "parameters": {"id": {"description": "The match's id (a UUID)."}},
+        "messages": {name: _message(name) for name in _MESSAGES},
+        "bindings": {"ws": {
+            "method": "GET",
+            "headers": {"type": "object", "properties": {"Authorization": {
+                "type": "string", "pattern": "^Bearer .+$",
+                "description": "`Bearer <token>`; else send an `auth` message first."}}},
+            "query": {"type": "object", "properties": {"after": {
+                "type": "integer", "minimum": 0, "maximum": consumers.MAX_AFTER,
+                "description": "The last event number you hold: catch up from it."}}},
+            "bindingVersion": "0.1.0",
+        }},
+        "x-close-codes": _CLOSE_CODES,
+    },
+}
+
+OPERATIONS = {
+    "spiteMaliceAuthenticate": {
+        "action": "receive", "channel": {"$ref": f"#/channels/{CHANNEL}"},
+        "summary": "The client authenticates (when it sent no Authorization header).",
+        "messages": [_in_channel("auth")],
+        "reply": {"channel": {"$ref": f"#/channels/{CHANNEL}"},
+                  "messages": [_in_channel("ready")]},
+    },
+    "spiteMalicePing": {
+        "action": "receive", "channel": {"$ref": f"#/channels/{CHANNEL}"},
+        "summary": "The client pings; the server answers `pong`.",
+        "messages": [_in_channel("ping")],
+        "reply": {"channel": {"$ref": f"#/channels/{CHANNEL}"},
+                  "messages": [_in_channel("pong")]},
+    },
+    "spiteMaliceUpdates": {
+        "action": "send", "channel": {"$ref": f"#/channels/{CHANNEL}"},
+        "summary": "The server tells: ready, then the events and the seats' presence as "
+                   "they change.",
+        "messages": [_in_channel("ready"), _in_channel("events"), _in_channel("presence"),
+                     _in_channel("pong")],
+    },
+}
+
+SECTION = SocketSection(
+    channels=CHANNELS, operations=OPERATIONS, messages=MESSAGES, schemas=SCHEMAS,
+    description="`spiteMaliceMatch`: one Spite & Malice match's events and presence.",
+)

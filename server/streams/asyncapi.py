@@ -1,0 +1,116 @@
+"""The account socket, ``/ws/account``, as the AsyncAPI document describes it
+(``server.api.asyncapi``): its messages both ways and its close codes. Its events message
+carries the OpenAPI document's ``AccountEvent`` (``serializers.StreamPageOutput``'s), so the
+page, the stream and the socket share one schema per kind."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from server.api import sockets
+from server.api.asyncapi import SocketSection, close_codes, envelope, messages, type_member
+from server.streams.selectors import MAX_AFTER
+
+CHANNEL = "account"
+
+CLOSE_CODES = [
+    (sockets.BAD_MESSAGE, "A message over 1,024 bytes, binary, not JSON, not an object or of an "
+                          f"unknown type; `after` not an integer 0-{MAX_AFTER}.",
+     "Fix the client."),
+    (sockets.BAD_TOKEN, "No token within 10 s, a first message other than `auth`, or a token "
+                        "unknown, revoked or malformed; also an open socket whose token was "
+                        "signed out or revoked since.", "Sign in again."),
+    (sockets.TOO_MANY, "Too many: the address's sockets or handshakes, or the token's open "
+                       f"streams (at most {settings.STREAMS_PER_TOKEN} in one process, sockets "
+                       "and HTTP streams together).",
+     "Close a stream you do not need; reconnect later, backing off."),
+    (sockets.SERVER_ERROR, "The database failed, or the server failed to handle a message.",
+     "Reconnect with `?after=`."),
+    (1012, "The server is restarting.", "Reconnect with `?after=`."),
+    (1006, "The connection dropped.", "Reconnect with `?after=`."),
+]
+
+SCHEMAS = {
+    "AccountSocketReadyMessage": envelope(
+        "Once authenticated: your latest account event's number.", ["type", "last"],
+        type=type_member("ready"), last={"type": "integer", "minimum": 0}),
+    "AccountSocketEventsMessage": envelope(
+        "New account events, in order, none twice and none missing: the same objects as "
+        "`GET /api/v1/stream/events` gives.", ["type", "events", "last"],
+        type=type_member("events"),
+        events={"type": "array", "minItems": 1,
+                "items": {"$ref": "#/components/schemas/AccountEvent"}},
+        last={"type": "integer", "minimum": 1,
+              "description": "The number of the last event in `events`."}),
+}
+
+_MESSAGES = {
+    "auth": ("SocketAuthMessage", "Authenticate"),
+    "ping": ("SocketPingMessage", "Ping"),
+    "pong": ("SocketPongMessage", "Pong"),
+    "ready": ("AccountSocketReadyMessage", "Ready"),
+    "events": ("AccountSocketEventsMessage", "Events"),
+}
+
+MESSAGES = messages("account", _MESSAGES)
+
+_CLOSE_TABLE, _CLOSE_CODES = close_codes(CLOSE_CODES)
+
+
+def _in_channel(name: str) -> dict:
+    return {"$ref": f"#/channels/{CHANNEL}/messages/{name}"}
+
+
+CHANNELS = {
+    CHANNEL: {
+        "address": "/ws/account",
+        "title": "Your account's events, live",
+        "description": (
+            "Pushes your account events (your turn, invitations received, cancelled and "
+            "declined, joined, match over) across all your matches, as they are stored. "
+            "Authenticated and bounded as a match's socket is. `?after=N` resumes after your "
+            "account event `N`; without it, only those after `ready.last`.\n\nClose codes:\n\n"
+            + _CLOSE_TABLE),
+        "servers": [{"$ref": "#/servers/app"}],
+        "messages": {name: {"$ref": f"#/components/messages/account{name.capitalize()}"}
+                     for name in _MESSAGES},
+        "bindings": {"ws": {
+            "method": "GET",
+            "headers": {"type": "object", "properties": {"Authorization": {
+                "type": "string", "pattern": "^Bearer .+$",
+                "description": "`Bearer <token>`; else send an `auth` message first."}}},
+            "query": {"type": "object", "properties": {"after": {
+                "type": "integer", "minimum": 0, "maximum": MAX_AFTER,
+                "description": "The last account event number you hold."}}},
+            "bindingVersion": "0.1.0",
+        }},
+        "x-close-codes": _CLOSE_CODES,
+    },
+}
+
+OPERATIONS = {
+    "accountAuthenticate": {
+        "action": "receive", "channel": {"$ref": f"#/channels/{CHANNEL}"},
+        "summary": "The client authenticates (when it sent no Authorization header).",
+        "messages": [_in_channel("auth")],
+        "reply": {"channel": {"$ref": f"#/channels/{CHANNEL}"},
+                  "messages": [_in_channel("ready")]},
+    },
+    "accountPing": {
+        "action": "receive", "channel": {"$ref": f"#/channels/{CHANNEL}"},
+        "summary": "The client pings; the server answers `pong`.",
+        "messages": [_in_channel("ping")],
+        "reply": {"channel": {"$ref": f"#/channels/{CHANNEL}"},
+                  "messages": [_in_channel("pong")]},
+    },
+    "accountUpdates": {
+        "action": "send", "channel": {"$ref": f"#/channels/{CHANNEL}"},
+        "summary": "The server tells: ready, then your account events as they are stored.",
+        "messages": [_in_channel("ready"), _in_channel("events"), _in_channel("pong")],
+    },
+}
+
+SECTION = SocketSection(
+    channels=CHANNELS, operations=OPERATIONS, messages=MESSAGES, schemas=SCHEMAS,
+    description="`account`: your account's events across all your matches.",
+)
