@@ -64,6 +64,22 @@ def test_a_challenge_by_id_is_declined_with_a_reason_the_challenger_reads(open_p
         "Declined by Bo: The turns are too short for me")
 
 
+def test_a_challenge_is_declined_with_a_reason_from_its_join_screen_too(open_page):
+    ada = ApiPlayer(name="Ada")
+    page = open_page("/#/spite-malice")
+    bo = signed_in(page, "Bo")
+    bo.client.patch("/api/v1/players/me", {"challenges": "anyone"}, format="json")
+    match = ada.post("spite-malice/matches", {"opponent": "friend", "invitee": player_id(bo)})
+
+    page.goto(f"/#/spite-malice/join/{match['invite']['code']}")
+    page.locator("#sm-decline").click()
+    page.locator(".sm-decline select").select_option("later")
+    page.locator("[data-action=decline-send]").click()
+    expect(page).to_have_url(re.compile(r"#/spite-malice$"))
+    seen = ada.client.get(f"/api/v1/spite-malice/matches/{match['id']}").json()
+    assert (seen["status"], seen["decline_reason"]) == ("cancelled", "later")
+
+
 def test_a_seek_posted_in_one_browser_is_taken_in_the_other_and_both_sit_at_its_table(
         open_page):
     ada_page = open_page("/#/spite-malice")

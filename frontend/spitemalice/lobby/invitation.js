@@ -14,6 +14,7 @@ import { form } from "../../components/form.js";
 import { needsName, playerNameField, saveName } from "../../components/player-name.js";
 import { toast } from "../../components/toast.js";
 import { DECLINE_REASONS, opponent } from "./model.js";
+import { declinePicker } from "./decline.js";
 import { confirmFirst } from "./confirm.js";
 import { ratedSentence } from "./rated.js";
 import { clockName, lengthName } from "./words.js";
@@ -202,16 +203,9 @@ async function joinPage(root, route, { signal }) {
   const join = joinForm.querySelector("button[type=submit]");
   join.id = "sm-join";
   join.classList.add("big");
-  const decline = known ? h("button", { type: "button", class: "button", id: "sm-decline" }, t("sm.join.decline")) : null;
-  decline?.addEventListener("click", async () => {
-    try {
-      await api.smCancel(known.id);
-      toast(t("sm.join.declined"));
-      navigate("/spite-malice");
-    } catch (error) {
-      replace(problems, problemView(error));
-    }
-  });
+  // A challenge to you is declined saying why (decline.js), as from the list.
+  const picker = known ? declinePicker(known, { problems, done: () => { toast(t("sm.join.declined")); navigate("/spite-malice"); } }) : null;
+  if (picker) picker.open.id = "sm-decline";
   const about = preview ?? known;
   const from = preview?.from?.name ?? (known ? opponent(known)?.name : null);
   const expires = preview?.expires_at ?? known?.invite?.expires_at;
@@ -225,8 +219,9 @@ async function joinPage(root, route, { signal }) {
     h("p", {}, t("sm.join.clock_note")),
     expires ? h("p", { class: "subtle" }, t("sm.invite.expires", { date: current().dateTime(expires) })) : null,
     joinForm,
+    picker?.box ?? null,
     problems)));
-  joinForm.querySelector(".actions").append(decline ?? "", h("a", { class: "button", href: "#/spite-malice/rules" }, t("sm.lobby.rules")));
+  joinForm.querySelector(".actions").append(picker?.open ?? "", h("a", { class: "button", href: "#/spite-malice/rules" }, t("sm.lobby.rules")));
 }
 
 const joinProblem = (code, key) =>

@@ -13,6 +13,7 @@ import { toast } from "../../components/toast.js";
 import { botBadge } from "../../components/bot-badge.js";
 import { DECLINE_REASONS, abortedLine, canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
 import { confirmFirst } from "./confirm.js";
+import { declinePicker } from "./decline.js";
 import { ratedTag } from "./rated.js";
 import { matchHref } from "./turns.js";
 import { clockName, lengthName, levelName } from "./words.js";
@@ -113,7 +114,7 @@ function matchItem(match, { again }) {
       const accepted = await api.smAccept(match.id);
       navigate(matchHref(accepted).slice(1));
     }, "button primary"));
-    const picker = declinePicker(match, { again, problems });
+    const picker = declinePicker(match, { problems, done: () => { toast(t("sm.join.declined")); again(); } });
     actions.push(picker.open);
     declineBox = picker.box;
   } else if (state !== "cancelled") {
@@ -151,35 +152,6 @@ function matchItem(match, { again }) {
     h("div", { class: "actions" }, actions),
     declineBox,
     problems);
-}
-
-/** "Decline", which opens the reasons to choose from (sent with the decline), and that box. */
-function declinePicker(match, { again, problems }) {
-  const id = `sm-decline-${match.id}`;
-  const select = h("select", { id, name: "reason" }, DECLINE_REASONS.map((reason) => h("option", { value: reason }, t(`sm.decline.${reason}`))));
-  const send = h("button", { type: "button", class: "button danger", dataset: { action: "decline-send" } }, t("sm.decline.send"));
-  const box = h("div", { class: "sm-decline", hidden: true, dataset: { decline: match.id } },
-    h("p", { class: "field" }, h("label", { for: id }, t("sm.decline.label")), select),
-    h("div", { class: "actions" }, send));
-  const open = h("button", { type: "button", class: "button", dataset: { action: "decline" }, "aria-expanded": "false", "aria-controls": id }, t("sm.join.decline"));
-  open.addEventListener("click", () => {
-    box.hidden = !box.hidden;
-    open.setAttribute("aria-expanded", String(!box.hidden));
-    if (!box.hidden) select.focus();
-  });
-  send.addEventListener("click", async () => {
-    send.disabled = true;
-    try {
-      await api.smDecline(match.id, select.value);
-    } catch (error) {
-      send.disabled = false;
-      replace(problems, problemView(error));
-      return;
-    }
-    toast(t("sm.join.declined"));
-    again();
-  });
-  return { open, box };
 }
 
 export default async function list(root, route, { signal }) {
