@@ -158,7 +158,7 @@ def test_events_stored_under_the_old_names_are_rewritten(make_player):
     stored the old way reads the new way after it, and one stored the new way is unchanged."""
     import importlib
 
-    from django.db import connection
+    from django.apps import apps
 
     migration = importlib.import_module("server.spitemalice.migrations.0008_event_names")
     _, api = make_player()
@@ -172,12 +172,14 @@ def test_events_stored_under_the_old_names_are_rewritten(make_player):
     Event.objects.filter(pk=dealt.pk).update(seat0=old_dealt, seat1=old_dealt)
     Event.objects.filter(pk=over.pk).update(seat0={**over.seat0, "points": None},
                                             seat1={**over.seat1, "points": None})
-    with connection.cursor() as cursor:
-        for statement in migration.FORWARD:
-            cursor.execute(statement)
-        for statement in migration.FORWARD:  # twice: the second finds nothing left to do
-            cursor.execute(statement)
+    migration.forward(apps, None)
+    migration.forward(apps, None)  # twice: the second finds nothing left to do
     dealt.refresh_from_db()
     over.refresh_from_db()
     assert (dealt.seat0, dealt.seat1) == (new[0], new[0])
     assert (over.seat0, over.seat1) == (new[1], new[1]) and new[1]["points"] == 0
+    # And back: the old names again.
+    migration.backward(apps, None)
+    dealt.refresh_from_db()
+    over.refresh_from_db()
+    assert dealt.seat0 == old_dealt and over.seat0["points"] is None

@@ -197,8 +197,8 @@ def test_two_people_play_turns_both_ways_and_each_sees_only_their_own_seat(make_
 
 def test_a_turn_begins_with_what_its_seat_needs_to_act_in_its_draw_event(make_player):
     """The seat whose turn begins finds its table (game with legal actions, deadline,
-    abortable) in its copy of the draw that began the turn, equal to what a read of the match
-    would give it; the other seat's copy holds none of it."""
+    abortable, your_turn) in its copy of the draw that began the turn, equal to what a read of
+    the match would give it; the other seat's copy holds none of it."""
     apis, views = pair(make_player, turn_seconds=3600, target=1)
     tables = 0
     while views[0]["status"] == "playing":
@@ -214,7 +214,8 @@ def test_a_turn_begins_with_what_its_seat_needs_to_act_in_its_draw_event(make_pl
         assert began["kind"] == "draw" and began["seat"] == other
         read = views[other]  # read after the turn passed
         assert began["table"] == {"game": read["game"], "deadline": read["deadline"],
-                                  "abortable": read["abortable"]}
+                                  "abortable": read["abortable"], "your_turn": True}
+        assert read["your_turn"] is True
         assert began["table"]["game"]["legal_actions"]
         assert "table" not in feeds[seat]["events"][-1] and "cards" not in feeds[seat][
             "events"][-1]
