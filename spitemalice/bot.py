@@ -113,7 +113,7 @@ def play_turn(game: Game, level: str = "normal", seed: bytes | str = b"",
         raise ValueError("the game is over")
     played: list[Action] = []
     while game.status == PLAYING and game.turn == seat:
-        view = player_view(game, seat, since=len(game.actions))
+        view = player_view(game, seat, since=game.actions_played)
         for action in bot_turn(view, unseen_cards(view), level, seed):
             game.play(action)
             played.append(action)

@@ -329,6 +329,15 @@ class Game:
         return [result.action for result in self._results]
 
     @property
+    def actions_played(self) -> int:
+        """How many actions have been played so far (``len(actions)``, without the list)."""
+        return len(self._results)
+
+    def actions_since(self, start: int) -> list[Action]:
+        """The actions played after the first ``start``, in order."""
+        return [result.action for result in self._results[start:]]
+
+    @property
     def last_result(self) -> PlayResult | None:
         return self._results[-1] if self._results else None
 

@@ -243,7 +243,12 @@ def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
 
 
 def _sync(match: Match, game: MatchGame, engine: Game) -> None:
-    game.actions = [list(action) for action in engine.actions]
+    # The stored list is a prefix of the engine's: add what was played since, as a new list
+    # (a kept position may share the old one, so it is never changed in place).
+    played = len(game.actions)
+    game.actions = (game.actions + [list(action) for action in engine.actions_since(played)]
+                    if played <= engine.actions_played
+                    else [list(action) for action in engine.actions])
     game.turn_number = engine.turn_number
     match.actions_played = len(game.actions)
     match.turn = engine.turn
@@ -365,7 +370,7 @@ def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
         if fallback:
             log.play(engine, _fallback_action(engine), game.number)
             continue
-        view = player_view(engine, match.bot_seat, since=len(engine.actions))
+        view = player_view(engine, match.bot_seat, since=engine.actions_played)
         for action in bot_actions(view, unseen_cards(view), match.level, _bot_seed(match, game)):
             log.play(engine, action, game.number)
 
@@ -463,7 +468,7 @@ def action_apply(*, match: Match, game: MatchGame, player, action: list[str],
         log.play(engine, action, game.number)
     except ValueError as error:  # IllegalActionError or ParseError: the engine's message
         # What the seat may play instead, as its view lists it: its own cards only.
-        legal = player_view(engine, seat, since=len(engine.actions))["legal_actions"]
+        legal = player_view(engine, seat, since=engine.actions_played)["legal_actions"]
         raise IllegalAction(str(error), legal_actions=legal) from None
     return engine, log
 
@@ -633,6 +638,6 @@ def bot_turn_give_up(key: str) -> None:
 def hint_of(*, match: Match, game: MatchGame, seat: int) -> list[str]:
     """The ``hard`` bot's suggestion for ``seat``'s next action, from that seat's view."""
     engine = rebuild(game)
-    view = player_view(engine, seat, since=len(engine.actions))
+    view = player_view(engine, seat, since=engine.actions_played)
     source, target = bot_actions(view, unseen_cards(view), "hard", _hint_seed(game))[0]
     return [source, target]

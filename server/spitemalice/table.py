@@ -47,11 +47,15 @@ def rebuild(game: MatchGame) -> Game:
     return engine
 
 
-def position_keep(engine: Game) -> None:
+def position_keep(engine: Game, actions: list | None = None) -> None:
     """Keep ``engine`` as the latest position of its game for ``rebuild`` (a copy, so the
-    caller may go on playing it)."""
+    caller may go on playing it). ``actions``: the stored game's list of its actions, when it
+    is the engine's (then shared, not copied: such a list is only ever replaced, never
+    changed in place)."""
     seed = engine.seed.hex()  # as MatchGame.seed holds it
-    entry = ([list(action) for action in engine.actions], engine.copy())
+    if actions is None or len(actions) != engine.actions_played:
+        actions = [list(action) for action in engine.actions]
+    entry = (actions, engine.copy())
     with _positions_lock:
         _positions[seed] = entry
         _positions.move_to_end(seed)
@@ -172,7 +176,7 @@ class Log:
         """Play ``action`` on ``engine`` and log it (raises the engine's errors, logging
         nothing, if it is not legal)."""
         before = _hands(engine)
-        number = len(engine.actions)
+        number = engine.actions_played
         result = engine.play(action)
         seat, card = result.player, str(result.card)
         source, target = result.action
@@ -260,7 +264,7 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
     if game is not None and engine is None:
         engine = rebuild(game)
     if engine is not None:
-        position_keep(engine)
+        position_keep(engine, game.actions if game is not None else None)
     players = (match.player0, match.player1)
     bots = (match.player0_bot, match.player1_bot)
     if connected is None:
