@@ -121,6 +121,15 @@ def test_replay_is_deterministic(game):
     assert first.game.position() == game.position()
 
 
+@SETTINGS
+@given(games(), st.integers(0, 400))
+def test_the_count_and_the_tail_of_the_actions_agree_with_the_list(game, start):
+    actions = game.actions
+    assert game.actions_played == len(actions)
+    assert game.actions_since(start) == actions[start:]
+    assert game.copy().actions_since(0) == actions
+
+
 def _codes_in(value) -> list[str]:
     if isinstance(value, str):
         return [value] if value in CARD_CODES else []
