@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from server.api.formats import iso_datetime
@@ -84,9 +85,7 @@ def account_events_add(drafts: list[Draft], *, now: datetime | None = None,
     for draft in drafts:
         counts[str(draft.player_id)] += 1
     players = sorted(counts)
-    with connection.cursor() as cursor:
-        cursor.execute(_COUNT_SQL, [players, [counts[player] for player in players]])
-        last = {str(player): number for player, number in cursor.fetchall()}
+    last = _counters_advance(players, counts)
     following = {player: last[player] - counts[player] for player in players}
     rows = []
     for draft in drafts:
@@ -99,6 +98,22 @@ def account_events_add(drafts: list[Draft], *, now: datetime | None = None,
         notices = notices_of(rows)
         transaction.on_commit(lambda: send(*notices))
     return rows
+
+
+def _counters_advance(players: list[str], counts: dict[str, int]) -> dict[str, int]:
+    """Add ``counts`` to the players' counters (in id order) and return each one's new last
+    number. PostgreSQL does it in one upsert; elsewhere (SQLite, the embedded default, whose
+    writes hold the whole database's lock until the transaction ends) row by row."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_COUNT_SQL, [players, [counts[player] for player in players]])
+            return {str(player): number for player, number in cursor.fetchall()}
+    last = {}
+    for player in players:
+        counter, _ = AccountCounter.objects.get_or_create(player_id=uuid.UUID(player))
+        AccountCounter.objects.filter(pk=counter.pk).update(last=F("last") + counts[player])
+        last[player] = AccountCounter.objects.values_list("last", flat=True).get(pk=counter.pk)
+    return last
 
 
 def notices_of(rows: list[AccountEvent]) -> list[tuple[str, dict]]:
