@@ -85,7 +85,7 @@ def test_a_channel_layer_that_fails_lets_the_socket_in_on_the_feed(table, monkey
         async def new_channel(self):
             raise ConnectionError("Redis is down")
 
-    monkeypatch.setattr(consumers, "get_channel_layer", lambda alias: DownLayer())
+    monkeypatch.setattr(sockets, "get_channel_layer", lambda alias: DownLayer())
 
     async def scenario():
         socket = Socket(match, token)
