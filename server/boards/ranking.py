@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from uuid import UUID
 
-from server.api.problems import InvalidRequest
+from server.api.cursors import cursor_parts, micros_of, moment_of
 
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 50
@@ -36,7 +36,6 @@ class Entry:
         return Cursor(self.score, self.wins, self.finished_at, self.player_id)
 
 
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # total.wins.microseconds-since-1970.player-id-hex: readable, and every string that matches
 # is a place in the order (the OpenAPI schema publishes the pattern).
 CURSOR_PATTERN = r"^[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,16}\.[0-9a-f]{32}$"
@@ -58,19 +57,13 @@ class Cursor:
         return (-self.total, -self.wins, self.reached_at, self.player_id)
 
     def encode(self) -> str:
-        micros = (self.reached_at - EPOCH) // timedelta(microseconds=1)
-        return f"{self.total}.{self.wins}.{micros}.{self.player_id.hex}"
+        return f"{self.total}.{self.wins}.{micros_of(self.reached_at)}.{self.player_id.hex}"
 
     @classmethod
     def decode(cls, text: str) -> Cursor:
         """The cursor a ``next`` link carries; anything else is a 400 ``invalid``."""
-        if not _CURSOR.fullmatch(text):
-            message = "Not a cursor from a `next` link."
-            raise InvalidRequest(f"cursor: {message}",
-                                 errors=[{"field": "cursor", "message": message}])
-        total, wins, micros, player = text.split(".")
-        return cls(int(total), int(wins), EPOCH + timedelta(microseconds=int(micros)),
-                   UUID(player))
+        total, wins, micros, player = cursor_parts(text, _CURSOR)
+        return cls(int(total), int(wins), moment_of(micros), UUID(player))
 
 
 def competition_ranks(sorted_results: list[tuple[int, int]]) -> list[int]:

@@ -12,23 +12,20 @@ of that same instant already shown (DRF's rule).
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
 
 from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.utils.urls import replace_query_param
 
+from server.api.cursors import NEXT_OR_PREVIOUS, micros_of, moment_of, not_a_cursor
 from server.api.fields import QueryIntegerField
 from server.api.inputs import StrictQuery
-from server.api.problems import InvalidRequest
 
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 20
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 CURSOR_PATTERN = r"^[np](0|[1-9][0-9]{0,2})(\.[0-9]{1,16})?$"
 _CURSOR = re.compile(CURSOR_PATTERN)
-_NOT_A_CURSOR = "Not a cursor from a `next` or `previous` link."
 
 
 class GameListQuery(StrictQuery):
@@ -57,15 +54,14 @@ class GamePagination(CursorPagination):
         if text is None:
             return None
         if not _CURSOR.fullmatch(text):
-            raise InvalidRequest(f"cursor: {_NOT_A_CURSOR}",
-                                 errors=[{"field": "cursor", "message": _NOT_A_CURSOR}])
+            raise not_a_cursor(NEXT_OR_PREVIOUS)
         head, _, micros = text.partition(".")
-        position = str(EPOCH + timedelta(microseconds=int(micros))) if micros else None
+        position = str(moment_of(micros)) if micros else None
         return Cursor(offset=int(head[1:]), reverse=head[0] == "p", position=position)
 
     def encode_cursor(self, cursor):
         text = ("p" if cursor.reverse else "n") + str(cursor.offset)
         if cursor.position is not None:
             moment = parse_datetime(cursor.position)
-            text += f".{(moment - EPOCH) // timedelta(microseconds=1)}"
+            text += f".{micros_of(moment)}"
         return replace_query_param(self.base_url, self.cursor_query_param, text)

@@ -20,7 +20,7 @@ import struct
 from dataclasses import dataclass
 from uuid import UUID
 
-from server.api.problems import InvalidRequest
+from server.api.cursors import not_a_cursor
 from server.ratings.models import Rating
 
 # <0 established|1 provisional>.<the exact rating: IEEE 754 double, hex>.<player id hex>
@@ -51,9 +51,7 @@ class Cursor:
             group, bits, player = text.split(".")
             rating = struct.unpack(">d", bytes.fromhex(bits))[0]
         if rating is None or not math.isfinite(rating):
-            message = "Not a cursor from a `next` link."
-            raise InvalidRequest(f"cursor: {message}",
-                                 errors=[{"field": "cursor", "message": message}])
+            raise not_a_cursor()
         return cls(group == "1", rating, UUID(player))
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from uuid import UUID
 
 from django.db.models import Case, F, IntegerField, Q, Value, When
 
-from server.api.problems import InvalidRequest
+from server.api.cursors import NEXT_OR_PREVIOUS, cursor_parts, micros_of, moment_of
 from server.boards.streaks import streaks
 from server.dailies.calendar import current_dates, daily_number, is_playable
 from server.spitemalice.models import INVITE_DAYS, MAX_POINTS, Event, Match, MatchGame
@@ -40,8 +40,6 @@ def matches_of(player):
 # <1 waiting for you|0 not>.<updated_at: microseconds since 1970, UTC>.<the match's id, hex>
 MATCH_CURSOR_PATTERN = r"^[np][01]\.(0|[1-9][0-9]{0,15})\.[0-9a-f]{32}$"
 _MATCH_CURSOR = re.compile(MATCH_CURSOR_PATTERN)
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MICROSECOND = timedelta(microseconds=1)
 
 
 @dataclass(frozen=True)
@@ -61,19 +59,14 @@ class MatchCursor:
         return cls(backwards, match.waiting, match.updated_at, match.pk)
 
     def encode(self) -> str:
-        micros = (self.updated_at - _EPOCH) // _MICROSECOND
+        micros = micros_of(self.updated_at)
         return f"{'p' if self.backwards else 'n'}{self.waiting}.{micros}.{self.match_id.hex}"
 
     @classmethod
     def decode(cls, text: str) -> MatchCursor:
         """The cursor a ``next`` or ``previous`` link carries; anything else is 400."""
-        if not _MATCH_CURSOR.fullmatch(text):
-            message = "Not a cursor from a `next` or `previous` link."
-            raise InvalidRequest(f"cursor: {message}",
-                                 errors=[{"field": "cursor", "message": message}])
-        head, micros, match_id = text.split(".")
-        return cls(head[0] == "p", int(head[1]), _EPOCH + int(micros) * _MICROSECOND,
-                   UUID(match_id))
+        head, micros, match_id = cursor_parts(text, _MATCH_CURSOR, NEXT_OR_PREVIOUS)
+        return cls(head[0] == "p", int(head[1]), moment_of(micros), UUID(match_id))
 
     def after(self) -> Q:
         """The matches after this place in the list's order."""
@@ -258,16 +251,12 @@ class SeekCursor:
     match_id: UUID
 
     def encode(self) -> str:
-        return f"{(self.created_at - _EPOCH) // _MICROSECOND}.{self.match_id.hex}"
+        return f"{micros_of(self.created_at)}.{self.match_id.hex}"
 
     @classmethod
     def decode(cls, text: str) -> SeekCursor:
-        if not _SEEK_CURSOR.fullmatch(text):
-            message = "Not a cursor from a `next` link."
-            raise InvalidRequest(f"cursor: {message}",
-                                 errors=[{"field": "cursor", "message": message}])
-        micros, match_id = text.split(".")
-        return cls(_EPOCH + int(micros) * _MICROSECOND, UUID(match_id))
+        micros, match_id = cursor_parts(text, _SEEK_CURSOR)
+        return cls(moment_of(micros), UUID(match_id))
 
     def after(self) -> Q:
         return (Q(created_at__lt=self.created_at)
