@@ -96,7 +96,7 @@ async function ensureToken() {
  * auth: "required" signs in as a guest if needed; "optional" sends a token only if there is one
  * (public boards say where you stand); "none" sends nothing.
  */
-async function call(method, path, { auth = "required", idempotent = false, ...options } = {}) {
+export async function call(method, path, { auth = "required", idempotent = false, ...options } = {}) {
   const bearer = auth === "required" ? await ensureToken() : auth === "optional" ? token() : null;
   // One key for the request and its retries: if the first attempt reached the server and only
   // the answer was lost, the retry gets that answer instead of acting twice.
@@ -114,7 +114,8 @@ async function call(method, path, { auth = "required", idempotent = false, ...op
   }
 }
 
-const query = (params) => {
+/** `?a=1&b=2` of the params that are set, or "". */
+export const query = (params) => {
   const entries = Object.entries(params).filter(([, value]) => value !== undefined && value !== null && value !== "");
   return entries.length ? `?${new URLSearchParams(entries)}` : "";
 };
@@ -188,41 +189,3 @@ export const leagueRemove = (id, playerId) =>
 /** A league's board; `game` "spite-malice" for Spite & Malice's (the server's default is Foursquare). */
 export const leagueBoard = (id, { period = "day", date, limit = 50, game } = {}) =>
   call("GET", `/leagues/${encodeURIComponent(id)}/leaderboard${query({ period, date, limit, game })}`);
-
-// --- Spite & Malice (docs/API.md) --------------------------------------------------------------
-
-const SM = "/spite-malice";
-const smm = (id, rest = "") => `${SM}/matches/${encodeURIComponent(id)}${rest}`;
-const smPost = (body) => call("POST", `${SM}/matches`, { body, idempotent: true });
-
-export const smMatches = ({ limit = 20, offset } = {}) => call("GET", `${SM}/matches${query({ limit, offset })}`);
-export const smMatch = (id) => call("GET", smm(id));
-export const smPlayBot = ({ level, target }) => smPost({ opponent: "bot", level, target });
-/** An invitation: by link, or to a league mate (`invitee`, a player id). */
-export const smInvite = ({ turnSeconds, target, invitee, rated }) => smPost({ opponent: "friend", turn_seconds: turnSeconds, target, invitee, rated });
-export const smDailyStart = (date) => smPost({ mode: "daily", date });
-/** An open invitation before joining it: who invites, its clock and length, and whether it would
- *  be rated if you (or, without a token, a new guest) joined now. */
-export const smInvitation = (code) => call("GET", `${SM}/invitations/${encodeURIComponent(code)}`, { auth: "optional" });
-export const smJoin = (code) => call("POST", `${SM}/matches/join`, { body: { code } });
-export const smCancel = (id) => call("POST", smm(id, "/cancel"));
-export const smRematch = (id) => call("POST", smm(id, "/rematch"), { idempotent: true });
-/** A challenge to you: accept it by its id (a join), or decline it saying why (docs/API.md). */
-export const smAccept = (id) => call("POST", smm(id, "/accept"), { idempotent: true });
-export const smDecline = (id, reason) => call("POST", smm(id, "/decline"), { body: { reason }, idempotent: true });
-/** Open seeks of others ({next, results}); yours, posted; one taken (a join); yours withdrawn. */
-export const smSeeks = ({ limit = 20, cursor } = {}) => call("GET", `${SM}/seeks${query({ limit, cursor })}`);
-export const smSeek = ({ turnSeconds, target, rated }) => call("POST", `${SM}/seeks`, { body: { turn_seconds: turnSeconds, target, rated }, idempotent: true });
-export const smSeekTake = (id) => call("POST", `${SM}/seeks/${encodeURIComponent(id)}/accept`, { idempotent: true });
-export const smSeekWithdraw = (id) => call("DELETE", `${SM}/seeks/${encodeURIComponent(id)}`);
-export const smResign = (id) => call("POST", smm(id, "/resign"));
-/** `action` one of legal_actions; `game` and `actions` as last seen (else 409 stale_action). */
-export const smAct = (id, { action, game, actions }) => call("POST", smm(id, "/actions"), { body: { action, game, actions }, idempotent: true });
-export const smEvents = (id, after = 0) => call("GET", smm(id, `/events?after=${after}`));
-export const smRecord = (id, n) => call("GET", smm(id, `/games/${n}/record`));
-export const smHint = (id) => call("GET", smm(id, "/hint"));
-export const smDaily = (date) => call("GET", `${SM}/daily${query({ date })}`, { auth: "optional" });
-export const smDailyBoard = (date, { limit = 20, around } = {}) =>
-  call("GET", `${SM}/daily/${date}/leaderboard${query({ limit, around: around ? "me" : null })}`, { auth: "optional" });
-/** {results, provisional, me, next}: `next` pages on (leaderboardNext). */
-export const smRatings = (limit = 50) => call("GET", `${SM}/ratings?limit=${limit}`, { auth: "optional" });

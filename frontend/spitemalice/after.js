@@ -4,7 +4,7 @@
 // rank on the day's board, the points chart and a share text that spoils nothing. A match
 // aborted before the first turns were played has no result: it says so, and why.
 
-import * as api from "../api.js";
+import * as smApi from "./api.js";
 import { announce, copyText, h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { current, t } from "../i18n.js";
@@ -55,7 +55,7 @@ export function gameResult({ match, view, number, event = null, names }) {
 
   let record = null;
   async function loadRecord() {
-    record ??= await api.smRecord(match.id, number);
+    record ??= await smApi.smRecord(match.id, number);
     return record;
   }
   revealButton.addEventListener("click", async () => {
@@ -212,7 +212,7 @@ export function replay(record, { you, names, scores }) {
 async function daily(part, { match, won, points, status, winner, you }) {
   replace(part, h("p", { class: "subtle" }, t("common.loading")));
   try {
-    const [board, info] = await Promise.all([api.smDailyBoard(match.date, { around: true, limit: 10 }), api.smDaily(match.date)]);
+    const [board, info] = await Promise.all([smApi.smDailyBoard(match.date, { around: true, limit: 10 }), smApi.smDaily(match.date)]);
     const standing = board.standing ?? {};
     const rank = won && standing.rank
       ? h("p", { class: "rank", id: "sm-rank" }, t("sm.daily.rank", { rank: standing.rank, n: board.winners }))

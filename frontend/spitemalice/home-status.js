@@ -1,7 +1,7 @@
 // The home page's Spite & Malice part for a player who has played: today's daily as it stands
 // (going on, or its result) and the matches waiting for you, each with its turn's deadline.
 
-import * as api from "../api.js";
+import * as smApi from "./api.js";
 import { h, replace } from "../lib/dom.js";
 import { current, t } from "../i18n.js";
 import { localDate } from "../model/time.js";
@@ -22,8 +22,8 @@ function dailyStatus(mine) {
 
 export default async function fill(section, signal) {
   const [info, page] = await Promise.all([
-    api.smDaily(localDate()).catch(() => null),
-    api.smMatches({ limit: 10 }).catch(() => ({ results: [] })),
+    smApi.smDaily(localDate()).catch(() => null),
+    smApi.smMatches({ limit: 10 }).catch(() => ({ results: [] })),
     loadLobbyStrings(),
   ]);
   if (signal.aborted) return;

@@ -6,6 +6,7 @@
 // event is handed on by number, and the table drops one it has already shown.
 
 import * as api from "../api.js";
+import * as smApi from "./api.js";
 
 const BACKOFF = [1000, 2000, 4000, 8000, 15000, 30000];
 // After this many sockets in a row that never opened, the feed is polled and the socket is
@@ -99,7 +100,7 @@ export function follow(id, { after = 0, onEvents, onPresence = () => {}, onState
     if (stopped || polling) return;
     polling = true;
     try {
-      const answer = await api.smEvents(id, last);
+      const answer = await smApi.smEvents(id, last);
       deliver(answer.events, answer.last);
       if (state === "reconnecting" && failures >= GIVE_UP - 1) setState("polling");
     } catch {

@@ -22,7 +22,7 @@ const STALE = ["stale_action", "not_your_turn", "game_over", "illegal_action"];
 
 /**
  * The controller of a match's screen, from the match `GET /matches/{id}` returned.
- * `api`: smAct, smEvents, smMatch, smHint, smResign, smPlayBot, smRematch (api.js); `follow`: live.js's; `reducedMotion()`:
+ * `api`: smAct, smEvents, smMatch, smHint, smResign, smPlayBot, smRematch (./api.js); `follow`: live.js's; `reducedMotion()`:
  * whether to skip the flights and shorten the pauses; `wait(ms, cancelled)`: a pause.
  *
  * `ui`, given to start(), draws: draw({focus}) the whole screen, drawStatus() the heading and

@@ -7,7 +7,7 @@
 // match-controller.js (the state and its reactions to the server, no DOM), match-view.js (the
 // drawing) and match-input.js (clicks, drag and drop, keys).
 
-import * as api from "../api.js";
+import * as smApi from "./api.js";
 import { h, replace } from "../lib/dom.js";
 import { problemView } from "../lib/problems.js";
 import { loadStylesheet } from "../lib/stylesheet.js";
@@ -28,7 +28,7 @@ export default async function show(main, route, { signal }) {
   replace(main, h("section", { class: "page" }, h("p", {}, t("common.loading"))));
   let match;
   try {
-    match = await api.smMatch(id);
+    match = await smApi.smMatch(id);
   } catch (error) {
     replace(main, h("section", { class: "page sm-page" }, h("h1", {}, t("sm.title")), problemView(error)));
     return;
@@ -55,7 +55,7 @@ function waitForJoin(main, match, { signal }) {
   return new Promise((resolve) => {
     const timer = setInterval(async () => {
       try {
-        const now = await api.smMatch(match.id);
+        const now = await smApi.smMatch(match.id);
         if (now.status === "waiting") return;
         clearInterval(timer);
         resolve(now.status === "cancelled" ? null : now);
@@ -68,7 +68,7 @@ function waitForJoin(main, match, { signal }) {
 
 /** The table of `match`: the controller holds its state, the view draws it, the input acts. */
 function matchScreen(match, { signal }) {
-  const controller = matchController(match, { api, follow, reducedMotion });
+  const controller = matchController(match, { api: smApi, follow, reducedMotion });
   const screen = matchView(controller);
   bindInput(screen, controller, { signal });
   signal?.addEventListener("abort", () => { controller.stop(); screen.stop(); });

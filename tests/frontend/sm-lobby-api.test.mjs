@@ -1,4 +1,4 @@
-// api.js's Spite & Malice calls for the lobby, against a stand-in fetch: the paths, the bodies
+// spitemalice/api.js's calls for the lobby (and api.js's league board), against a stand-in fetch: the paths, the bodies
 // the API takes (an invitation without an invitee leaves the field out), the idempotency keys.
 
 import assert from "node:assert/strict";
@@ -17,7 +17,7 @@ globalThis.fetch = async (url, init) => {
   return new Response(JSON.stringify({ id: "m1" }), { status: 200, headers: { "Content-Type": "application/json" } });
 };
 
-const api = await import("../../frontend/api.js");
+const api = { ...(await import("../../frontend/api.js")), ...(await import("../../frontend/spitemalice/api.js")) };
 
 beforeEach(() => { calls = []; });
 

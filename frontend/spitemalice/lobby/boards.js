@@ -3,6 +3,7 @@
 // players ranked, provisional ones apart, and where you stand).
 
 import * as api from "../../api.js";
+import * as smApi from "../api.js";
 import { h, loading, replace } from "../../lib/dom.js";
 import { problemView } from "../../lib/problems.js";
 import { current, t } from "../../i18n.js";
@@ -34,7 +35,7 @@ function moreButton(next, onPage) {
 
 async function dayBoard(body, { around, signal }) {
   const date = localDate();
-  const board = await api.smDailyBoard(date, { limit: 20, around });
+  const board = await smApi.smDailyBoard(date, { limit: 20, around });
   if (signal.aborted) return;
   const table = h("div", { class: "table-slot" }, leaderboardTable(board.entries, { me: board.me, period: "day", caption: boardSpan(board) }));
   replace(body,
@@ -50,7 +51,7 @@ async function dayBoard(body, { around, signal }) {
 
 /** The day's Spite & Malice board in short, beside Foursquare's day board: its top five. */
 export async function dayAside(date) {
-  const [board] = await Promise.all([api.smDailyBoard(date, { limit: 5 }), loadLobbyStrings(), lobbyStyles()]);
+  const [board] = await Promise.all([smApi.smDailyBoard(date, { limit: 5 }), loadLobbyStrings(), lobbyStyles()]);
   return h("section", { class: "card-section sm-day-aside", id: "sm-day-aside", "aria-labelledby": "sm-day-aside-heading" },
     h("h2", { id: "sm-day-aside-heading" }, t("sm.boards.aside_title")),
     h("p", { class: "subtle" }, t("boards.counts", { n: board.players, winners: board.winners })),
@@ -90,7 +91,7 @@ function myRating(me) {
 }
 
 async function ratingsBoard(body, { signal }) {
-  const board = await api.smRatings(50);
+  const board = await smApi.smRatings(50);
   if (signal.aborted) return;
   const ranked = h("div", { class: "table-slot", id: "sm-ratings" }, ratingsTable(board.results, { me: board.me, caption: t("sm.boards.ratings") }));
   const provisional = h("div", { class: "table-slot", id: "sm-provisional" }, ratingsTable(board.provisional, { me: board.me, ranked: false, caption: t("sm.boards.provisional") }));

@@ -2,7 +2,7 @@
 // (docs/API.md, "Challenges and seeks"), sent with the decline; the challenger reads it. Used by
 // the match list and the join screen.
 
-import * as api from "../../api.js";
+import * as smApi from "../api.js";
 import { h, replace } from "../../lib/dom.js";
 import { problemView } from "../../lib/problems.js";
 import { t } from "../../i18n.js";
@@ -25,7 +25,7 @@ export function declinePicker(match, { problems, done }) {
   send.addEventListener("click", async () => {
     send.disabled = true;
     try {
-      await api.smDecline(match.id, select.value);
+      await smApi.smDecline(match.id, select.value);
     } catch (error) {
       send.disabled = false;
       replace(problems, problemView(error));

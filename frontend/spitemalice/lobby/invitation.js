@@ -6,6 +6,7 @@
 // Both say before anyone accepts whether the match will count on the ratings board, and why not.
 
 import * as api from "../../api.js";
+import * as smApi from "../api.js";
 import { copyText, h, loading, replace } from "../../lib/dom.js";
 import { problemView } from "../../lib/problems.js";
 import { navigate, redirect } from "../../lib/router.js";
@@ -38,7 +39,7 @@ async function invitePage(root, route, { signal }) {
   replace(root, loading());
   let match;
   try {
-    match = await api.smMatch(id);
+    match = await smApi.smMatch(id);
   } catch (error) {
     if (!signal.aborted) replace(root, page("", back(), problemView(error)));
     return;
@@ -60,7 +61,7 @@ async function invitePage(root, route, { signal }) {
   const problems = h("div");
   confirmFirst(cancel, { question: t("sm.confirm.cancel_question"), yes: t("sm.confirm.yes_cancel") }, async () => {
     try {
-      await api.smCancel(id);
+      await smApi.smCancel(id);
     } catch (error) {
       replace(problems, problemView(error));
       return false;
@@ -90,7 +91,7 @@ async function invitePage(root, route, { signal }) {
   // Until the friend joins (or the invitation is cancelled elsewhere, or expires).
   const timer = setInterval(async () => {
     try {
-      const now = await api.smMatch(id);
+      const now = await smApi.smMatch(id);
       if (signal.aborted || now.status === "waiting") return;
       clearInterval(timer);
       if (now.status === "playing") toast(t("sm.invite.joined", { name: opponent(now)?.name ?? "" }));
@@ -152,7 +153,7 @@ function nameOffer(joinForm, error, name) {
 
 /** The invitation before joining (GET /invitations/{code}), or {refused: key} where no join
  *  would succeed (no open invitation has the code); null where the server could not say. */
-const previewOf = (code) => api.smInvitation(code).catch((error) => {
+const previewOf = (code) => smApi.smInvitation(code).catch((error) => {
   const refused = joinRefusal(error);
   return refused ? { refused, code: error.code } : null;
 });
@@ -163,7 +164,7 @@ async function joinPage(root, route, { signal }) {
   // A league mate's invitation to you is in your list: then the screen can decline it, and
   // knows your own invitation.
   const [known, preview] = await Promise.all([
-    api.hasToken() ? api.smMatches({ limit: 50 }).then(({ results }) =>
+    api.hasToken() ? smApi.smMatches({ limit: 50 }).then(({ results }) =>
       results.find((match) => match.status === "waiting" && match.invite?.code?.toUpperCase() === code.toUpperCase()) ?? null, () => null) : null,
     previewOf(code),
   ]);
@@ -190,7 +191,7 @@ async function joinPage(root, route, { signal }) {
         return;
       }
       try {
-        const match = await api.smJoin(code);
+        const match = await smApi.smJoin(code);
         redirect(`/spite-malice/match/${match.id}`);
       } catch (error) {
         const key = joinRefusal(error);

@@ -5,6 +5,7 @@
 // Below them, the open seeks of others (./seeks.js).
 
 import * as api from "../../api.js";
+import * as smApi from "../api.js";
 import { h, loading, replace } from "../../lib/dom.js";
 import { problemView } from "../../lib/problems.js";
 import { navigate } from "../../lib/router.js";
@@ -99,7 +100,7 @@ function matchItem(match, { again }) {
     const cancel = h("button", { type: "button", class: "button danger", dataset: { action: "cancel" } }, t(match.seek ? "sm.seek.withdraw" : "sm.invite.cancel"));
     confirmFirst(cancel, { question: t(match.seek ? "sm.seek.withdraw_question" : "sm.confirm.cancel_question"), yes: t("sm.confirm.yes_cancel") }, async () => {
       try {
-        await (match.seek ? api.smSeekWithdraw(match.id) : api.smCancel(match.id));
+        await (match.seek ? smApi.smSeekWithdraw(match.id) : smApi.smCancel(match.id));
       } catch (error) {
         replace(problems, problemView(error));
         return false;
@@ -111,7 +112,7 @@ function matchItem(match, { again }) {
     actions.push(cancel);
   } else if (state === "invited") {
     actions.push(act(t("sm.list.accept"), "accept", async () => {
-      const accepted = await api.smAccept(match.id);
+      const accepted = await smApi.smAccept(match.id);
       navigate(matchHref(accepted).slice(1));
     }, "button primary"));
     const picker = declinePicker(match, { problems, done: () => { toast(t("sm.join.declined")); again(); } });
@@ -126,7 +127,7 @@ function matchItem(match, { again }) {
     const abandon = h("button", { type: "button", class: "button danger", dataset: { action: "abandon" } }, t("sm.list.abandon"));
     confirmFirst(abandon, { question: t("sm.confirm.abandon_question"), yes: t("sm.confirm.yes_abandon") }, async () => {
       try {
-        await api.smResign(match.id);
+        await smApi.smResign(match.id);
       } catch (error) {
         replace(problems, problemView(error));
         return false;
@@ -139,7 +140,7 @@ function matchItem(match, { again }) {
   }
   if (canRematch(match)) {
     actions.push(act(t("sm.list.rematch"), "rematch", async () => {
-      const rematch = await api.smRematch(match.id);
+      const rematch = await smApi.smRematch(match.id);
       navigate(`/spite-malice/invite/${rematch.id}`);
     }));
   } else if (REMATCH_LINES[match.rematch_status]) {
@@ -174,7 +175,7 @@ export default async function list(root, route, { signal }) {
   body.after(seeksSection({ again, signal }));
   let page;
   try {
-    page = await api.smMatches({ limit: PAGE });
+    page = await smApi.smMatches({ limit: PAGE });
   } catch (error) {
     if (!signal.aborted) replace(body, problemView(error));
     return;

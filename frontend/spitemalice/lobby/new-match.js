@@ -3,7 +3,7 @@
 // for each turn, the length and whether it is rated, then the invitation's link).
 // ?invitee=<id>&name=<name> invites a league mate directly.
 
-import * as api from "../../api.js";
+import * as smApi from "../api.js";
 import { h, replace } from "../../lib/dom.js";
 import { navigate, redirect } from "../../lib/router.js";
 import { t } from "../../i18n.js";
@@ -30,7 +30,7 @@ function botPage(root) {
     ],
     submit: t("sm.bot.start"),
     action: async ({ level, target }) => {
-      const match = await api.smPlayBot({ level, target: Number(target) });
+      const match = await smApi.smPlayBot({ level, target: Number(target) });
       navigate(`/spite-malice/match/${match.id}`);
     },
   });
@@ -60,7 +60,7 @@ function friendPage(root, route) {
     ],
     submit: t("sm.friend.create"),
     action: async ({ turn_seconds: seconds, target, rated }) => {
-      const match = await api.smInvite({ turnSeconds: Number(seconds), target: Number(target), invitee, rated: rated !== "false" });
+      const match = await smApi.smInvite({ turnSeconds: Number(seconds), target: Number(target), invitee, rated: rated !== "false" });
       redirect(`/spite-malice/invite/${match.id}`);
     },
   });

@@ -2,7 +2,7 @@
 // the match begins at once), and a form to post your own (it then waits in your matches). The
 // server decides who gets a seek two players take at once; the loser is told it is gone.
 
-import * as api from "../../api.js";
+import * as smApi from "../api.js";
 import { h, replace } from "../../lib/dom.js";
 import { problemView } from "../../lib/problems.js";
 import { navigate } from "../../lib/router.js";
@@ -30,7 +30,7 @@ function postForm(again) {
     button.disabled = true;
     const values = Object.fromEntries(new FormData(form));
     try {
-      await api.smSeek({ turnSeconds: Number(values.turn_seconds), target: Number(values.target), rated: values.rated !== "false" });
+      await smApi.smSeek({ turnSeconds: Number(values.turn_seconds), target: Number(values.target), rated: values.rated !== "false" });
       toast(t("sm.seek.posted"));
       again();
     } catch (error) {
@@ -48,7 +48,7 @@ function seekItem(seek) {
   take.addEventListener("click", async () => {
     take.disabled = true;
     try {
-      const match = await api.smSeekTake(seek.id);
+      const match = await smApi.smSeekTake(seek.id);
       navigate(matchHref(match).slice(1));
     } catch (error) {
       take.disabled = false;
@@ -80,7 +80,7 @@ export function seeksSection({ again, signal }) {
   async function load() {
     let page;
     try {
-      page = await api.smSeeks({ limit: PAGE, cursor: next ? new URL(next).searchParams.get("cursor") : undefined });
+      page = await smApi.smSeeks({ limit: PAGE, cursor: next ? new URL(next).searchParams.get("cursor") : undefined });
     } catch (error) {
       if (!signal.aborted) replace(body, problemView(error));
       return;
