@@ -13,8 +13,10 @@ cache down none is.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
+import json
 import logging
 import threading
 from collections import Counter
@@ -115,11 +117,57 @@ class SturdyConsumer(AsyncWebsocketConsumer):
             await self._release()
             raise StopConsumer() from None
 
-    async def _close(self, code: int) -> None:
+    # What a subclass's connect sets: the socket's tasks, its client's address and whether the
+    # address's count of open sockets took it (``open_sockets.open``).
+    closed = False
+    released = False
+    counted = False
+    address: str | None = None
+    tasks: tuple | list = ()
+
+    @property
+    def authenticated(self) -> bool:
+        """Whether the socket got past its token (a subclass says how it knows)."""
         raise NotImplementedError
 
+    async def _send(self, message: dict) -> None:
+        try:
+            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        except OSError:
+            # The client went between the check and the send (uvicorn's ClientDisconnected is
+            # an OSError): nothing is left to tell it, and the disconnect that follows cleans
+            # up. Not an error worth a traceback in the log: sockets drop all the time.
+            self.closed = True
+
+    async def _close(self, code: int) -> None:
+        if not self.closed:
+            self.closed = True
+            await self.close(code=code)
+
+    async def disconnect(self, code) -> None:
+        await self._release()
+
     async def _release(self) -> None:
-        raise NotImplementedError
+        """Give back everything the socket held, once, however it ended: its count, its tasks
+        (cancelled and awaited), then what the subclass holds (``_give_back``)."""
+        self.closed = True
+        if self.released:
+            return
+        self.released = True
+        if self.counted:
+            open_sockets.closed(self.address, authenticated=self.authenticated)
+        current = asyncio.current_task()
+        for task in self.tasks:
+            if task is not current:
+                task.cancel()
+        for task in self.tasks:
+            if task is not current:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        await self._give_back()
+
+    async def _give_back(self) -> None:
+        """What the subclass holds besides (groups, presence, stream counts)."""
 
 
 def address_of(scope) -> str | None:

@@ -188,36 +188,15 @@ class AccountConsumer(sockets.SturdyConsumer):
             except Exception:
                 logger.exception("account socket tick failed")
 
-    async def _send(self, message: dict) -> None:
-        try:
-            await self.send(text_data=json.dumps(message, separators=(",", ":")))
-        except OSError:
-            self.closed = True
+    @property
+    def authenticated(self) -> bool:
+        return self.player_id is not None
 
-    async def _close(self, code: int) -> None:
-        if not self.closed:
-            self.closed = True
-            await self.close(code=code)
+    # --- closing (the rest is server.api.sockets.SturdyConsumer's) ---
 
-    async def disconnect(self, code) -> None:
-        await self._release()
-
-    async def _release(self) -> None:
-        self.closed = True
-        if self.released:
-            return
-        self.released = True
-        if self.counted:
-            sockets.open_sockets.closed(self.address,
-                                        authenticated=self.player_id is not None)
+    async def _give_back(self) -> None:
         if self.streamed:
             open_streams.closed(self.token_id)
-        current = asyncio.current_task()
-        for task in self.tasks:
-            if task is not current:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
         if self.joined:
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_discard(group_of(self.player_id),

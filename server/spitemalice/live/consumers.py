@@ -323,41 +323,13 @@ class MatchConsumer(sockets.SturdyConsumer):
             except Exception:  # one bad tick must not end the socket's checks
                 logger.exception("live socket tick failed")
 
-    async def _send(self, message: dict) -> None:
-        try:
-            await self.send(text_data=json.dumps(message, separators=(",", ":")))
-        except OSError:
-            # The client went between the check and the send (uvicorn's ClientDisconnected is
-            # an OSError): nothing is left to tell it, and the disconnect that follows cleans
-            # up. Not an error worth a traceback in the log: sockets drop all the time.
-            self.closed = True
+    @property
+    def authenticated(self) -> bool:
+        return self.seat is not None
 
-    # --- closing ---
+    # --- closing (the rest is server.api.sockets.SturdyConsumer's) ---
 
-    async def _close(self, code: int) -> None:
-        if not self.closed:
-            self.closed = True
-            await self.close(code=code)
-
-    async def disconnect(self, code) -> None:
-        await self._release()
-
-    async def _release(self) -> None:
-        """Give back everything the socket held, once, however it ended."""
-        self.closed = True
-        if self.released:
-            return
-        self.released = True
-        if self.counted:
-            sockets.open_sockets.closed(self.address, authenticated=self.seat is not None)
-        current = asyncio.current_task()
-        for task in self.tasks:
-            if task is not current:
-                task.cancel()
-        for task in self.tasks:
-            if task is not current:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+    async def _give_back(self) -> None:
         if self.seat is None:
             return
         if self.joined:
