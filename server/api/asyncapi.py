@@ -75,6 +75,41 @@ def close_codes(codes: list[tuple[int, str, str]]) -> tuple[str, list[dict]]:
                    for code, meaning, action in codes]
 
 
+def ws_binding(*, after_maximum: int, after_description: str) -> dict:
+    """The WebSocket binding every socket of the API has: the optional Bearer header and the
+    ``?after=N`` to catch up from."""
+    return {
+        "method": "GET",
+        "headers": {"type": "object", "properties": {"Authorization": {
+            "type": "string", "pattern": "^Bearer .+$",
+            "description": "`Bearer <token>`; else send an `auth` message first."}}},
+        "query": {"type": "object", "properties": {"after": {
+            "type": "integer", "minimum": 0, "maximum": after_maximum,
+            "description": after_description}}},
+        "bindingVersion": "0.1.0",
+    }
+
+
+def shared_operations(prefix: str, channel: str, message_ref) -> dict:
+    """The operations every socket of the API has, named ``<prefix>Authenticate`` and
+    ``<prefix>Ping``, on ``channel``; ``message_ref(name)`` refers to the channel's message."""
+    reference = {"$ref": f"#/channels/{channel}"}
+    return {
+        f"{prefix}Authenticate": {
+            "action": "receive", "channel": reference,
+            "summary": "The client authenticates (when it sent no Authorization header).",
+            "messages": [message_ref("auth")],
+            "reply": {"channel": reference, "messages": [message_ref("ready")]},
+        },
+        f"{prefix}Ping": {
+            "action": "receive", "channel": reference,
+            "summary": "The client pings; the server answers `pong`.",
+            "messages": [message_ref("ping")],
+            "reply": {"channel": reference, "messages": [message_ref("pong")]},
+        },
+    }
+
+
 @dataclass(frozen=True)
 class SocketSection:
     """One app's part of the document: ``channels``, ``operations`` and ``messages`` as the

@@ -8,7 +8,15 @@ from __future__ import annotations
 from django.conf import settings
 
 from server.api import sockets
-from server.api.asyncapi import SocketSection, close_codes, envelope, messages, type_member
+from server.api.asyncapi import (
+    SocketSection,
+    close_codes,
+    envelope,
+    messages,
+    shared_operations,
+    type_member,
+    ws_binding,
+)
 from server.streams.selectors import MAX_AFTER
 
 CHANNEL = "account"
@@ -74,35 +82,15 @@ CHANNELS = {
         "servers": [{"$ref": "#/servers/app"}],
         "messages": {name: {"$ref": f"#/components/messages/account{name.capitalize()}"}
                      for name in _MESSAGES},
-        "bindings": {"ws": {
-            "method": "GET",
-            "headers": {"type": "object", "properties": {"Authorization": {
-                "type": "string", "pattern": "^Bearer .+$",
-                "description": "`Bearer <token>`; else send an `auth` message first."}}},
-            "query": {"type": "object", "properties": {"after": {
-                "type": "integer", "minimum": 0, "maximum": MAX_AFTER,
-                "description": "The last account event number you hold."}}},
-            "bindingVersion": "0.1.0",
-        }},
+        "bindings": {"ws": ws_binding(
+            after_maximum=MAX_AFTER,
+            after_description="The last account event number you hold.")},
         "x-close-codes": _CLOSE_CODES,
     },
 }
 
 OPERATIONS = {
-    "accountAuthenticate": {
-        "action": "receive", "channel": {"$ref": f"#/channels/{CHANNEL}"},
-        "summary": "The client authenticates (when it sent no Authorization header).",
-        "messages": [_in_channel("auth")],
-        "reply": {"channel": {"$ref": f"#/channels/{CHANNEL}"},
-                  "messages": [_in_channel("ready")]},
-    },
-    "accountPing": {
-        "action": "receive", "channel": {"$ref": f"#/channels/{CHANNEL}"},
-        "summary": "The client pings; the server answers `pong`.",
-        "messages": [_in_channel("ping")],
-        "reply": {"channel": {"$ref": f"#/channels/{CHANNEL}"},
-                  "messages": [_in_channel("pong")]},
-    },
+    **shared_operations("account", CHANNEL, _in_channel),
     "accountUpdates": {
         "action": "send", "channel": {"$ref": f"#/channels/{CHANNEL}"},
         "summary": "The server tells: ready, then your account events as they are stored.",

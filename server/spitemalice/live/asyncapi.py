@@ -5,7 +5,15 @@ feed and the socket share one schema per kind."""
 
 from __future__ import annotations
 
-from server.api.asyncapi import SocketSection, close_codes, envelope, messages, type_member
+from server.api.asyncapi import (
+    SocketSection,
+    close_codes,
+    envelope,
+    messages,
+    shared_operations,
+    type_member,
+    ws_binding,
+)
 from server.spitemalice.live import consumers
 from server.spitemalice.selectors import EVENTS_PER_PAGE
 
@@ -89,35 +97,15 @@ CHANNELS = {
         "servers": [{"$ref": "#/servers/app"}],
         "parameters": {"id": {"description": "The match's id (a UUID)."}},
         "messages": {name: _message(name) for name in _MESSAGES},
-        "bindings": {"ws": {
-            "method": "GET",
-            "headers": {"type": "object", "properties": {"Authorization": {
-                "type": "string", "pattern": "^Bearer .+$",
-                "description": "`Bearer <token>`; else send an `auth` message first."}}},
-            "query": {"type": "object", "properties": {"after": {
-                "type": "integer", "minimum": 0, "maximum": consumers.MAX_AFTER,
-                "description": "The last event number you hold: catch up from it."}}},
-            "bindingVersion": "0.1.0",
-        }},
+        "bindings": {"ws": ws_binding(
+            after_maximum=consumers.MAX_AFTER,
+            after_description="The last event number you hold: catch up from it.")},
         "x-close-codes": _CLOSE_CODES,
     },
 }
 
 OPERATIONS = {
-    "spiteMaliceAuthenticate": {
-        "action": "receive", "channel": {"$ref": f"#/channels/{CHANNEL}"},
-        "summary": "The client authenticates (when it sent no Authorization header).",
-        "messages": [_in_channel("auth")],
-        "reply": {"channel": {"$ref": f"#/channels/{CHANNEL}"},
-                  "messages": [_in_channel("ready")]},
-    },
-    "spiteMalicePing": {
-        "action": "receive", "channel": {"$ref": f"#/channels/{CHANNEL}"},
-        "summary": "The client pings; the server answers `pong`.",
-        "messages": [_in_channel("ping")],
-        "reply": {"channel": {"$ref": f"#/channels/{CHANNEL}"},
-                  "messages": [_in_channel("pong")]},
-    },
+    **shared_operations("spiteMalice", CHANNEL, _in_channel),
     "spiteMaliceUpdates": {
         "action": "send", "channel": {"$ref": f"#/channels/{CHANNEL}"},
         "summary": "The server tells: ready, then the events and the seats' presence as "
