@@ -116,9 +116,12 @@ def _first_game_deal(*, match: Match, log: Log) -> None:
 def player_lock(*players) -> None:
     """Lock the players' rows until the transaction ends, in id order (two requests locking
     the same two never deadlock): their requests that start or join matches then run one
-    after the other."""
+    after the other. FOR NO KEY UPDATE, not FOR UPDATE: a row stored meanwhile that refers to
+    one of these players (an account event, by its foreign key) takes a KEY SHARE lock on it,
+    which FOR UPDATE would block, so a writer holding that player's event counter and a join
+    waiting for it deadlocked."""
     ids = sorted({player.pk for player in players}, key=str)
-    list(Player.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+    list(Player.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
          .values_list("pk", flat=True))
 
 

@@ -54,3 +54,43 @@ def test_a_rolled_back_write_gives_its_numbers_back():
         raise RuntimeError("the write failed")
     (row,) = account_events_add([Draft(ada.pk, "joined", {})])
     assert row.number == 1
+
+
+def test_a_player_locked_for_a_match_does_not_hold_up_their_account_events():
+    """A join holds its players' rows (``player_lock``) while another request stores an
+    account event for one of them: the event's foreign key must not wait for the join, or the
+    two wait for each other once the join reaches that player's counter."""
+    from server.spitemalice.services import player_lock
+
+    ada, _ = players.player_create(name="Ada")
+    locked, release = threading.Event(), threading.Event()
+    outcome = []
+
+    def join() -> None:
+        try:
+            with transaction.atomic():
+                player_lock(ada)
+                locked.set()
+                release.wait(timeout=10)
+        finally:
+            connection.close()
+
+    def store() -> None:
+        try:
+            locked.wait(timeout=10)
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL lock_timeout = '2s'")
+                outcome.append(account_events_add([Draft(ada.pk, "your_turn", {})])[0].number)
+        except Exception as error:  # reported below
+            outcome.append(error)
+        finally:
+            release.set()
+            connection.close()
+
+    threads = [threading.Thread(target=join), threading.Thread(target=store)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert outcome == [1]
