@@ -130,6 +130,52 @@ class SturdyConsumer(AsyncWebsocketConsumer):
         """Whether the socket got past its token (a subclass says how it knows)."""
         raise NotImplementedError
 
+    last = 0  # the number of the last event sent
+    pushing: asyncio.Lock  # held while events are sent, so none goes twice or out of order
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        """The client's side of every socket: ``auth`` first (unless the handshake carried a
+        token), then ``ping``; anything else closes the socket (4400, or 4401 before auth)."""
+        if self.closed:
+            return
+        # Bounded before it is parsed: a deeply nested array is a RecursionError to json.
+        if bytes_data is not None or message_too_big(text_data, bytes_data):
+            await self._close(BAD_MESSAGE)
+            return
+        try:
+            message = json.loads(text_data)
+        except (ValueError, RecursionError):
+            message = None
+        kind = message.get("type") if isinstance(message, dict) else None
+        if not self.authenticated:
+            if kind == "auth" and token_shaped(message.get("token")):
+                await self._authenticate(message["token"])
+            else:
+                await self._close(BAD_TOKEN if kind is not None else BAD_MESSAGE)
+        elif kind == "ping":
+            await self._send({"type": "pong"})
+        elif kind != "auth":  # a second auth changes nothing
+            await self._close(BAD_MESSAGE)
+
+    async def _authenticate(self, token: str) -> None:
+        raise NotImplementedError
+
+    async def _forwarded(self, message: dict) -> bool:
+        """Handle a notice of stored events (``first``, ``last`` and, when they fit, the
+        ``events`` themselves, as the feed gives them): send them on without reading the
+        database when they follow the last one sent. False when the feed must be read."""
+        latest = message.get("last", 0)
+        if not self.authenticated or latest <= self.last:
+            return True
+        events = message.get("events")
+        if events is not None:
+            async with self.pushing:
+                if message.get("first") == self.last + 1 and not self.closed:
+                    await self._send({"type": "events", "events": events, "last": latest})
+                    self.last = latest
+                    return True
+        return False
+
     async def _send(self, message: dict) -> None:
         try:
             await self.send(text_data=json.dumps(message, separators=(",", ":")))

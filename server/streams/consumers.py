@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 
@@ -120,40 +119,9 @@ class AccountConsumer(sockets.SturdyConsumer):
         await self._push()
         self.tasks.append(asyncio.create_task(self._tick()))
 
-    async def receive(self, text_data=None, bytes_data=None) -> None:
-        if self.closed:
-            return
-        if bytes_data is not None or sockets.message_too_big(text_data, bytes_data):
-            await self._close(sockets.BAD_MESSAGE)
-            return
-        try:
-            message = json.loads(text_data)
-        except (ValueError, RecursionError):
-            message = None
-        kind = message.get("type") if isinstance(message, dict) else None
-        if self.player_id is None:
-            if kind == "auth" and sockets.token_shaped(message.get("token")):
-                await self._authenticate(message["token"])
-            else:
-                await self._close(sockets.BAD_TOKEN if kind is not None
-                                  else sockets.BAD_MESSAGE)
-        elif kind == "ping":
-            await self._send({"type": "pong"})
-        elif kind != "auth":
-            await self._close(sockets.BAD_MESSAGE)
-
     async def account_events(self, message: dict) -> None:
-        latest = message.get("last", 0)
-        if self.player_id is None or latest <= self.last:
-            return
-        events = message.get("events")
-        if events is not None:
-            async with self.pushing:
-                if message.get("first") == self.last + 1 and not self.closed:
-                    await self._send({"type": "events", "events": events, "last": latest})
-                    self.last = latest
-                    return
-        await self._push()
+        if not await self._forwarded(message):
+            await self._push()
 
     async def _push(self) -> None:
         async with self.pushing:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 import uuid
@@ -108,7 +107,6 @@ def _query_after(query_string: bytes) -> int | None | bool:
 
 
 # What every live socket shares (server.api.sockets), under the names this module used.
-_token_shaped = sockets.token_shaped
 _bearer_of = sockets.bearer_of
 
 
@@ -203,45 +201,14 @@ class MatchConsumer(sockets.SturdyConsumer):
         except Exception:  # the layer is down: the feed checks serve until it is back
             logger.warning("live socket without notices for now", exc_info=True)
 
-    # --- client messages ---
-
-    async def receive(self, text_data=None, bytes_data=None) -> None:
-        if self.closed:
-            return
-        # Bounded before it is parsed: a deeply nested array is a RecursionError to json.
-        if bytes_data is not None or sockets.message_too_big(text_data, bytes_data):
-            await self._close(BAD_MESSAGE)
-            return
-        try:
-            message = json.loads(text_data)
-        except (ValueError, RecursionError):
-            message = None
-        kind = message.get("type") if isinstance(message, dict) else None
-        if self.seat is None:
-            if kind == "auth" and _token_shaped(message.get("token")):
-                await self._authenticate(message["token"])
-            else:
-                await self._close(BAD_TOKEN if kind is not None else BAD_MESSAGE)
-        elif kind == "ping":
-            await self._send({"type": "pong"})
-        elif kind != "auth":  # a second auth changes nothing
-            await self._close(BAD_MESSAGE)
+    # --- client messages: server.api.sockets.SturdyConsumer.receive ---
 
     # --- the layer's notices ---
 
     async def events_stored(self, message: dict) -> None:
-        latest = message.get("last", 0)
-        if self.seat is None or latest <= self.last:
-            return
-        events = message.get("events")
-        if events is not None:
-            async with self.pushing:
-                if message.get("first") == self.last + 1 and not self.closed:
-                    # What the feed would give, from the process that stored it: no read.
-                    await self._send({"type": "events", "events": events, "last": latest})
-                    self.last = latest
-                    return
-        await self._push(latest)
+        # What the feed would give, from the process that stored it: no read, when it follows.
+        if not await self._forwarded(message):
+            await self._push(message.get("last", 0))
 
     async def presence_changed(self, message: dict) -> None:
         if self.seat is not None:
