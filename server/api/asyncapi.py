@@ -53,6 +53,14 @@ COMMON_SCHEMAS = {
 }
 
 
+# The client's messages every socket takes, and the answer to a ping: (schema, title) by name.
+COMMON_MESSAGES = {
+    "auth": ("SocketAuthMessage", "Authenticate"),
+    "ping": ("SocketPingMessage", "Ping"),
+    "pong": ("SocketPongMessage", "Pong"),
+}
+
+
 def messages(prefix: str, named: dict[str, tuple[str, str]]) -> dict:
     """Message objects ``<prefix><Name>`` for ``named`` (a message's name: (its payload's
     schema, its title))."""

@@ -9,6 +9,7 @@ from django.conf import settings
 
 from server.api import sockets
 from server.api.asyncapi import (
+    COMMON_MESSAGES,
     SocketSection,
     close_codes,
     envelope,
@@ -53,9 +54,7 @@ SCHEMAS = {
 }
 
 _MESSAGES = {
-    "auth": ("SocketAuthMessage", "Authenticate"),
-    "ping": ("SocketPingMessage", "Ping"),
-    "pong": ("SocketPongMessage", "Pong"),
+    **COMMON_MESSAGES,
     "ready": ("AccountSocketReadyMessage", "Ready"),
     "events": ("AccountSocketEventsMessage", "Events"),
 }

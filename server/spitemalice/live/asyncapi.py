@@ -6,6 +6,7 @@ feed and the socket share one schema per kind."""
 from __future__ import annotations
 
 from server.api.asyncapi import (
+    COMMON_MESSAGES,
     SocketSection,
     close_codes,
     envelope,
@@ -60,9 +61,7 @@ SCHEMAS = {
 
 _MESSAGES = {
     # message name: (its schema, its title)
-    "auth": ("SocketAuthMessage", "Authenticate"),
-    "ping": ("SocketPingMessage", "Ping"),
-    "pong": ("SocketPongMessage", "Pong"),
+    **COMMON_MESSAGES,
     "ready": ("SpiteMaliceSocketReadyMessage", "Ready"),
     "events": ("SpiteMaliceSocketEventsMessage", "Events"),
     "presence": ("SpiteMaliceSocketPresenceMessage", "Presence"),
