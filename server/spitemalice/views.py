@@ -430,12 +430,18 @@ class MatchCancelView(ApiView):
     )
     def post(self, request, match_id):
         invitations.expire_if_due(match_id)  # an invitation past its days is gone already
+        return _cancelled(request, match_id)
 
-        def cancel(match, game):
-            invitations.match_cancel(match=match, game=game, player=request.user)
-            return status.HTTP_200_OK, output(request, match)
 
-        return write_on_match(request, match_id, cancel)
+def _cancelled(request, match_id):
+    """Cancel (or, its invitee, decline; or leave while abortable) the match, and answer with
+    it: a cancel's and a seek's withdrawal alike."""
+
+    def cancel(match, game):
+        invitations.match_cancel(match=match, game=game, player=request.user)
+        return status.HTTP_200_OK, output(request, match)
+
+    return write_on_match(request, match_id, cancel)
 
 
 class InvitationView(ApiView):
@@ -809,12 +815,7 @@ class SeekDetailView(ApiView):
         invitations.expire_if_due(match_id)
         if not Match.objects.filter(pk=match_id, seek=True, player0=request.user).exists():
             raise SeekNotFound("You have no seek with this id.")
-
-        def withdraw(match, game):
-            invitations.match_cancel(match=match, game=game, player=request.user)
-            return status.HTTP_200_OK, output(request, match)
-
-        return write_on_match(request, match_id, withdraw)
+        return _cancelled(request, match_id)
 
 
 class SeekAcceptView(ApiView):
