@@ -85,6 +85,7 @@ class Game(models.Model):
         DAILY = "daily"
         PRACTICE = "practice"
         ARCHIVE = "archive"
+        RACE = "race"
 
     class Status(models.TextChoices):
         PLAYING = "playing"
@@ -107,6 +108,12 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    race = models.ForeignKey("Race", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="games")
+    opens_at = models.DateTimeField(null=True, blank=True,
+                                    help_text="No move is accepted before it (a race's start).")
+    closes_at = models.DateTimeField(null=True, blank=True,
+                                     help_text="No move is accepted from it (a race's end).")
     ranked = models.BooleanField(
         default=False,
         help_text="A daily game on the global boards: its player's account was trusted when "
@@ -137,6 +144,11 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(ranked=False) | Q(mode="daily"), name="game_ranked_only_daily",
+            ),
+            models.CheckConstraint(
+                condition=(Q(mode="race", daily__isnull=True, race__isnull=False)
+                           | (~Q(mode="race") & Q(race__isnull=True))),
+                name="game_race_has_a_race_and_no_daily",
             ),
         ]
 
@@ -180,3 +192,113 @@ class GameAnalysis(models.Model):
 
     class Meta:
         verbose_name_plural = "game analyses"
+
+
+RACE_SIZES = range(2, 9)
+RACE_MINUTES = (3, 5, 10)
+
+
+class Race(models.Model):
+    """Friends playing one fresh deal at the same time, each in a game of their own
+    (``Game.Mode.RACE``). Created ``waiting``; the host's start (or the last seat taken) deals
+    it and sets the clock: ``countdown`` until ``starts_at``, ``playing`` until every game is
+    over or ``ends_at``, then ``finished`` with each racer's place. The start stores
+    ``countdown``; from then on ``countdown`` and ``playing`` are told apart by ``starts_at``
+    and now (``status_at``), never by a write."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting"
+        COUNTDOWN = "countdown"
+        PLAYING = "playing"
+        FINISHED = "finished"
+        CANCELLED = "cancelled"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    code = models.CharField(max_length=8, unique=True,
+                            help_text="The invitation code (server.core.codes).")
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="races_hosted")
+    size = models.PositiveSmallIntegerField(help_text="Seats, 2-8.")
+    minutes = models.PositiveSmallIntegerField(help_text="The time limit: 3, 5 or 10.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    deal = models.ForeignKey(Deal, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="races")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True, help_text="The host's start.")
+    starts_at = models.DateTimeField(null=True, blank=True,
+                                     help_text="The end of the countdown: moves from then.")
+    ends_at = models.DateTimeField(null=True, blank=True, help_text="starts_at + minutes.")
+    finished_at = models.DateTimeField(null=True, blank=True)
+    next_race = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="previous_races", help_text="Race again.")
+    bot_status = models.CharField(max_length=8, blank=True, default="",
+                                  help_text="won or lost; empty until the bot has played.")
+    bot_score = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(size__gte=2, size__lte=8),
+                                   name="race_size_2_to_8"),
+            models.CheckConstraint(condition=Q(minutes__in=list(RACE_MINUTES)),
+                                   name="race_minutes_3_5_or_10"),
+            models.CheckConstraint(
+                condition=(Q(status__in=["waiting", "cancelled"])
+                           | Q(deal__isnull=False, started_at__isnull=False,
+                               starts_at__isnull=False, ends_at__isnull=False)),
+                name="race_started_has_its_deal_and_times",
+            ),
+            models.CheckConstraint(
+                condition=Q(bot_score__isnull=True) | Q(bot_status="won", bot_score__lte=24),
+                name="race_bot_score_only_when_won",
+            ),
+        ]
+
+    def status_at(self, now) -> str:
+        """The status the API shows at ``now``: ``countdown`` before ``starts_at``."""
+        if self.status in (self.Status.COUNTDOWN, self.Status.PLAYING):
+            return (self.Status.COUNTDOWN if now < self.starts_at else self.Status.PLAYING)
+        return self.status
+
+    @property
+    def is_started(self) -> bool:
+        return self.status in (self.Status.PLAYING, self.Status.COUNTDOWN,
+                               self.Status.FINISHED)
+
+    def __str__(self) -> str:
+        return f"race {self.code} ({self.status})"
+
+
+class Racer(models.Model):
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="racers")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="racers")
+    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="racer")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True,
+                                             help_text="1..n, set when the race finishes.")
+
+    class Meta:
+        ordering = ["race", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["race", "player"], name="racer_once_per_race"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.race_id}"
+
+
+class RaceInvite(models.Model):
+    """A league mate invited to a race directly (they may see it and join it by its id)."""
+
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="invites")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="race_invites")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["race", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["race", "player"], name="race_invite_once"),
+        ]

@@ -19,6 +19,8 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from server.core import codes
+from server.core.codes import CODE_ALPHABET  # noqa: F401 (its tests read it here)
 from server.leagues.models import Membership
 from server.players.models import Player
 from server.spitemalice import notify, rating_rules, services
@@ -37,24 +39,16 @@ from server.spitemalice.problems import (
 from server.spitemalice.table import Log
 from server.streams.services import account_events_add
 
-# Crockford's base32: no I, L, O or U, so a code read aloud or copied by hand survives; on the
-# way in, I and L read as 1 and O as 0, as Crockford says.
-CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-_READS_AS = str.maketrans({"I": "1", "L": "1", "O": "0"})
 _CODE_TRIES = 5  # 32^8 codes: a collision is rare; a second one in a row rarer still
 
 
 def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(INVITE_CODE_LENGTH))
+    return codes.new_code(INVITE_CODE_LENGTH)
 
 
 def code_normalise(text: str) -> str | None:
-    """The code ``text`` names, in any case, with spaces or dashes between its characters;
-    None if it cannot be one."""
-    code = "".join(text.split()).replace("-", "").upper().translate(_READS_AS)
-    if len(code) != INVITE_CODE_LENGTH or any(char not in CODE_ALPHABET for char in code):
-        return None
-    return code
+    """The code ``text`` names (``server.core.codes``); None if it cannot be one."""
+    return codes.code_normalise(text, INVITE_CODE_LENGTH)
 
 
 def _league_mates(player, other) -> bool:
