@@ -12,7 +12,8 @@ the account stream ``/api/v1/stream``, held open for minutes, goes to Django's o
 (its view is async); a match's events feed asked to wait (``wait=``) is held by
 ``server.spitemalice.live.longpoll`` until it has an answer, then handed to the threads.
 
-WebSockets go to Channels: ``/ws/spite-malice/matches/<id>`` (server.spitemalice.live) and
+WebSockets go to Channels, routed by ``server.routing`` behind the Origin check
+(``server.api.origins``): ``/ws/spite-malice/matches/<id>`` (server.spitemalice.live) and
 ``/ws/account`` (server.streams.consumers).
 """
 
@@ -27,8 +28,9 @@ from server.asgi_http import Routed, WSGIOnThreads  # noqa: E402
 
 django_wsgi = get_wsgi_application()  # sets Django up before the consumers' models load
 
+from server.api.origins import origin_checked  # noqa: E402
+from server.routing import websocket_urlpatterns  # noqa: E402
 from server.spitemalice.live import longpoll  # noqa: E402
-from server.spitemalice.live.routing import origin_checked, websocket_urlpatterns  # noqa: E402
 
 
 def _http():

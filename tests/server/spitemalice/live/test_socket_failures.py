@@ -14,8 +14,9 @@ from asgiref.testing import ApplicationCommunicator
 from channels.routing import URLRouter
 
 from server.api import sockets
+from server.api.origins import BrowserOriginValidator
+from server.routing import websocket_urlpatterns
 from server.spitemalice.live import consumers, presence
-from server.spitemalice.live.routing import BrowserOriginValidator, websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,25 +1,10 @@
-"""The sockets' routes, and the check of a browser's Origin on the handshake."""
+"""The check of a browser's Origin on a socket's handshake, for every live socket of the API,
+whichever game serves it (``server.asgi`` puts it in front of ``server.routing``)."""
 
 from __future__ import annotations
 
-from channels.security.websocket import (
-    AllowedHostsOriginValidator,
-    OriginValidator,
-    WebsocketDenier,
-)
+from channels.security.websocket import AllowedHostsOriginValidator, OriginValidator
 from django.conf import settings
-from django.urls import path, re_path
-
-from server.spitemalice.live.consumers import MatchConsumer
-from server.streams.consumers import AccountConsumer
-
-websocket_urlpatterns = [
-    path("ws/spite-malice/matches/<uuid:match_id>", MatchConsumer.as_asgi()),
-    path("ws/account", AccountConsumer.as_asgi()),
-    # Any other socket's handshake is refused (403), not an error in the log.
-    re_path(r"", WebsocketDenier.as_asgi()),
-]
-
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
