@@ -43,9 +43,10 @@ export function rememberedStory(game) {
 
 /**
  * Returns the screen's element. `onOver(game)` runs once when the game ends (or at once for a
- * game that is already over); `heading` is the screen's title.
+ * game that is already over); `onMove(game)` after each move the server took (or its state read
+ * again after a refusal); `heading` is the screen's title.
  */
-export function gameScreen(initial, { heading, subheading = "", onOver = () => {}, signal } = {}) {
+export function gameScreen(initial, { heading, subheading = "", onOver = () => {}, onMove = () => {}, signal } = {}) {
   let game = initial;
   let focus = null;
   let busy = false;
@@ -191,15 +192,18 @@ export function gameScreen(initial, { heading, subheading = "", onOver = () => {
       busy = false;
       draw({ animate: true });
       announce(moveAnnouncement(game, layout(game), t, (code) => cardName(code, t)));
+      onMove(game);
       if (game.status !== "playing") finish();
     } catch (error) {
       busy = false;
       if (signal?.aborted) return;
       replace(messages, problemView(error));
-      if (["stale_move", "game_over", "illegal_move"].includes(error.code)) {
+      // A race's game whose time ran out (409 out_of_time) is over too.
+      if (["stale_move", "game_over", "illegal_move", "out_of_time"].includes(error.code)) {
         // The server knows better: show its state of the game.
         try {
           game = await api.game(game.id);
+          onMove(game);
         } catch { /* keep what is on screen */ }
         draw();
         if (game.status !== "playing") finish();

@@ -28,7 +28,10 @@ export default async function practice(root, route, { signal }) {
     h("div", { class: "actions" }, newDeal, h("a", { class: "button", href: "#/archive" }, t("archive.title"))),
     problems,
     h("h2", {}, t("practice.challenge_title")),
-    h("p", {}, t("practice.challenge_text"))));
+    h("p", {}, t("practice.challenge_text")),
+    h("h2", {}, t("practice.race_title")),
+    h("p", {}, t("practice.race_text")),
+    h("div", { class: "actions" }, h("a", { class: "button", href: "#/races", id: "practice-races" }, t("practice.race")))));
 
   // An unfinished practice or archive game, from this device or, if signed in, another.
   if (!api.hasToken()) return;

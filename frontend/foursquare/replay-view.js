@@ -14,12 +14,14 @@ import { rememberedFlips } from "./game-screen.js";
 // How long each move shows while the replay plays.
 const STEP_MS = 900;
 
-/** Fills `slot` with the replay of a finished `game`, at its start (`at` opens another move). */
-export async function renderReplay(slot, game, { at = 0 } = {}) {
+/** Fills `slot` with the replay of a finished `game`, at its start (`at` opens another move).
+ *  `record` ({deck, moves}) is given where the caller has it (a race's replays), else read;
+ *  `title` names whose game it is. */
+export async function renderReplay(slot, game, { at = 0, record: given = null, title = null } = {}) {
   replace(slot, h("p", { class: "subtle", role: "status" }, t("common.loading")));
-  let record;
+  let record = given;
   try {
-    record = await api.record(game.id);
+    record ??= await api.record(game.id);
   } catch (error) {
     replace(slot, problemView(error));
     return;
@@ -109,7 +111,7 @@ export async function renderReplay(slot, game, { at = 0 } = {}) {
   }
 
   replace(slot, h("section", { class: "replay", "aria-labelledby": "replay-heading", dataset: { step: String(index) } },
-    h("h3", { id: "replay-heading" }, t("replay.title")),
+    h("h3", { id: "replay-heading" }, title ?? t("replay.title")),
     controls, slider, caption, boardSlot, note,
     h("h4", {}, t("replay.deal")), deck));
   show(index);

@@ -182,6 +182,9 @@ export default {
   "practice.more": "Play more",
   "practice.challenge_title": "Challenge a friend",
   "practice.challenge_text": "Finish a practice deal, then send the challenge link: your friend gets the very same cards, and you both see who did better.",
+  "practice.race_title": "Race your friends",
+  "practice.race_text": "Everyone plays one fresh deal at the same time, against the clock, and sees how far the others have got.",
+  "practice.race": "Race friends",
 
   "archive.title": "Past dailies",
   "archive.intro": "Replay any earlier daily. Archive games are just for fun and are not ranked.",
