@@ -32,7 +32,8 @@ export function laneView(lane, { watch = false } = {}) {
     t("race.place_short", { place: lane.place })) : null;
   const board = watch && lane.board && !lane.you ? h("details", { class: "race-watch" },
     h("summary", {}, t("race.watch", { name: lane.name })),
-    renderBoard({ grid: lane.board, legal_moves: [] }, { label: t("race.board_of", { name: lane.name }), drawnPlaces: true })) : null;
+    h("div", { class: "board-wrap race-watch-board" },
+      renderBoard({ grid: lane.board, legal_moves: [] }, { label: t("race.board_of", { name: lane.name }), drawnPlaces: true }))) : null;
   return h("li", {
     class: ["race-lane", lane.you ? "race-lane-you" : null, `race-lane-${lane.status}`],
     dataset: { player: lane.id, placed: lane.placed, stock: lane.stock ?? "", faceDown: lane.faceDown, status: lane.status, place: lane.place ?? "" },

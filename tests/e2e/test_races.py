@@ -1,0 +1,330 @@
+"""Foursquare races in three browsers against the real server (gunicorn with its ASGI workers,
+as `make run` serves it, on the PostgreSQL test database and Redis): one creates a race, a
+second joins by its link, a third by its code; the host starts it, all three count down and
+race the deal to its end, each seeing the others' lanes move as they play, and each reads the
+result; "Race again" takes two of them into the next race. Then screenshots of every race
+screen, phone and desktop, light and dark, and Persian.
+
+The deal is random: every racer plays whatever target the board offers first (the server's
+legal_moves) until the game is over, won or lost; nothing waits on a particular outcome."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
+from tests.e2e.conftest import PHONE, WAIT_MS
+from tests.e2e.screens import LOOKS, assert_no_sideways_scroll
+from tests.serving import WAIT_SECONDS
+
+
+def api(base: str, method: str, path: str, token: str | None = None, body: dict | None = None):
+    request = urllib.request.Request(
+        f"{base}/api/v1/{path}", method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Accept": "application/json",
+                 **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(request, timeout=WAIT_SECONDS) as response:
+        return json.loads(response.read() or b"null")
+
+
+@pytest.fixture
+def server(tmp_path):
+    why = redis_reachable()
+    if why:
+        pytest.fail(why)
+    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL, log_dir=tmp_path,
+                     collect_static=True) as running:
+        yield running
+
+
+class Devices:
+    """Browser contexts on the server, each its own player; script errors and
+    Content-Security-Policy violations are collected and fail the test."""
+
+    def __init__(self, browser, server) -> None:
+        self.browser = browser
+        self.server = server
+        self.contexts = []
+        self.problems: list[str] = []
+
+    def open(self, path: str = "/", *, viewport=PHONE, locale="en-US", color_scheme="light",
+             token: str | None = None):
+        context = self.browser.new_context(
+            viewport=viewport, locale=locale, color_scheme=color_scheme, timezone_id="UTC",
+            base_url=self.server.base, reduced_motion="reduce",
+            permissions=["clipboard-read", "clipboard-write"])
+        context.set_default_timeout(WAIT_MS)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
+        page.on("console", lambda message: self.problems.append(f"console: {message.text}")
+                if "Content Security Policy" in message.text else None)
+        if token:
+            page.goto("/")
+            page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))",
+                          token)
+        page.goto(path)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def devices(browser, server):
+    opened = Devices(browser, server)
+    yield opened
+    opened.close()
+    assert opened.problems == []
+
+
+def token_of(page) -> str:
+    return json.loads(page.evaluate("localStorage.getItem('fsd.token')"))
+
+
+def player_id(server, page) -> str:
+    return api(server.base, "GET", "players/me", token_of(page))["id"]
+
+
+def lane(page, player: str):
+    return page.locator(f'.race-lane[data-player="{player}"]')
+
+
+def playing(page) -> bool:
+    return page.locator('.game[data-status="playing"]').count() == 1
+
+
+def place_a_card(page) -> int | None:
+    """Clicks the first target the board offers; returns the moves played after it, or None
+    when that move ended the race (the result replaces the board)."""
+    before = page.locator(".game").get_attribute("data-moves")
+    page.locator('.game .cell[data-target="true"]').first.click()
+    expect(page.locator(
+        f'.game:not(.is-busy):not([data-moves="{before}"]), #race-result-heading').first).to_be_visible()
+    if page.locator("#race-result-heading").count():
+        return None
+    return int(page.locator(".game").get_attribute("data-moves"))
+
+
+def play_and_watch(mover, mover_id: str, watchers) -> None:
+    """One card on the mover's board, then its lane on every watcher's screen says so (or,
+    where that card ended the race, the result lists the mover)."""
+    moves = place_a_card(mover)
+    if moves is None:
+        for watcher in watchers:
+            expect(watcher.locator(f'#race-ranking li[data-player="{mover_id}"]')).to_be_visible()
+        return
+    for watcher in watchers:
+        expect(watcher.locator(f'.race-lane[data-player="{mover_id}"][data-placed="{moves}"], '
+                               f'#race-ranking li[data-player="{mover_id}"]').first).to_be_visible()
+    if not playing(mover) and mover.locator(".race-own").count():
+        status = mover.locator(".race-own").get_attribute("data-status")
+        word = {"won": "won", "lost": "lost"}.get(status, "out_of_time")
+        for watcher in watchers:
+            expect(watcher.locator(f'.race-lane[data-player="{mover_id}"][data-status="{word}"], '
+                                   f'#race-ranking li[data-player="{mover_id}"]').first).to_be_visible()
+
+
+def join_with_name(page, name: str) -> None:
+    page.locator("input[name=player_name]").fill(name)
+    page.locator("#race-join").click()
+    page.locator("#race-room-heading").wait_for()
+
+
+def test_three_browsers_race_a_deal_live(devices, server, shoot):
+    # Ada, a new visitor, creates a race for four on five minutes, and is asked her name.
+    ada = devices.open("/#/practice")
+    ada.locator("#practice-races").click()
+    ada.locator("#race-new").click()
+    ada.locator("input[name=player_name]").fill("Ada")
+    ada.locator('#race-players label:has(input[value="4"])').click()
+    ada.locator('#race-minutes label:has(input[value="5"])').click()
+    shoot(ada, "race-phone-light-new")
+    ada.locator("#race-create").click()
+    ada.locator("#race-room-heading").wait_for()
+    expect(ada.locator("#race-racers li")).to_have_count(1)
+    expect(ada.locator("#race-start")).to_be_disabled()  # one racer cannot race
+    link = ada.locator("#race-link").input_value()
+    code = ada.locator("#race-code").text_content()
+    assert re.fullmatch(r"[0-9A-Z]{8}", code), code
+    assert link == f"{server.base}/#/races/join/{code}", link
+
+    # Bea opens the link; Cy types the code on the races page.
+    bea = devices.open(link)
+    join_with_name(bea, "Bea")
+    cy = devices.open("/#/races")
+    cy.locator("#race-code-form input[name=code]").fill(code.lower())
+    cy.locator("#race-code-join").click()
+    expect(cy.locator("#race-join-code")).to_have_text(code)
+    join_with_name(cy, "Cy")
+
+    # Each joining shows on the others' screens as it happens; the host may start now.
+    pages = [ada, bea, cy]
+    for page in pages:
+        expect(page.locator("#race-racers li")).to_have_count(3)
+        expect(page.locator("#race-racers-heading")).to_have_text("Racers: 3 of 4")
+    expect(bea.locator("#race-room-status")).to_have_text("Waiting for Ada to start the race.")
+    expect(bea.locator("#race-start")).to_have_count(0)
+    expect(ada.locator("#race-start")).to_be_enabled()
+    shoot(ada, "race-phone-light-room")
+    ids = {name: player_id(server, page) for name, page in zip(("ada", "bea", "cy"), pages)}
+
+    # The start: a countdown on every screen, then each racer's own board.
+    ada.locator("#race-start").click()
+    for page in pages:
+        expect(page.locator("#race-countdown")).to_be_visible()
+    shoot(bea, "race-phone-light-countdown")
+    for page in pages:
+        page.locator(".race-game .board").wait_for()
+        expect(page.locator(".race-lane")).to_have_count(2)
+        expect(page.locator("#race-clock time")).to_have_text(re.compile(r"^[45]:\d\d$"))
+
+    # Two rounds each, every card seen on the other two screens' lanes.
+    order = [("ada", ada), ("bea", bea), ("cy", cy)]
+    for _ in range(2):
+        for name, page in order:
+            play_and_watch(page, ids[name], [other for other_name, other in order if other_name != name])
+    shoot(ada, "race-phone-light-race")
+    # Still playing: no other racer's card anywhere on a racer's screen, counts only.
+    for page in pages:
+        expect(page.locator(".race-lane .card")).to_have_count(0)
+        expect(page.locator(".race-lane details")).to_have_count(0)
+
+    # Ada plays on to her game's end; then she may watch the others' boards, they may not hers.
+    while playing(ada):
+        play_and_watch(ada, ids["ada"], [bea, cy])
+    expect(ada.locator("#race-own")).to_be_visible()
+    for name in ("bea", "cy"):
+        expect(lane(ada, ids[name]).locator("details.race-watch")).to_have_count(1)
+    lane(ada, ids["bea"]).locator("summary").click()
+    expect(lane(ada, ids["bea"]).locator(".board .card").first).to_be_visible()
+    shoot(ada, "race-phone-light-watching")
+    for page in (bea, cy):
+        expect(page.locator(".race-lane .card")).to_have_count(0)
+
+    # Bea and Cy race to their ends; Ada's open board follows Bea's moves.
+    while playing(bea) or playing(cy):
+        for name, page in (("bea", bea), ("cy", cy)):
+            if playing(page):
+                play_and_watch(page, ids[name], [other for other_name, other in order if other_name != name])
+
+    # The result, on every screen: three places, the bot's line, each racer's replay.
+    for page in pages:
+        page.locator("#race-result-heading").wait_for()
+        expect(page.locator("#race-ranking li")).to_have_count(3)
+        expect(page.locator("#race-ranking li[data-place='1']")).to_have_count(1)
+        expect(page.locator("#race-bot")).to_be_visible()
+        expect(page.locator("#race-your-place")).to_have_text(re.compile(r"^Your place: [123] of 3\.$"))
+    places = sorted(int(cy.locator(f'#race-ranking li[data-player="{ids[n]}"]').get_attribute("data-place"))
+                    for n in ids)
+    assert places == [1, 2, 3]
+    shoot(cy, "race-phone-light-result")
+    bea.locator(f'#race-ranking li[data-player="{ids["ada"]}"] .race-replay-button').click()
+    replay = bea.locator("#race-replay .replay")
+    expect(replay).to_be_visible()
+    expect(replay.locator("#replay-heading")).to_have_text("Ada's game")
+    replay.locator('[data-control="last"]').click()
+    expect(replay.locator(".board .card").first).to_be_visible()
+
+    # Race again: Ada asks first and is the next race's host; Bea joins it in one tap.
+    ada.locator("#race-again").click()
+    ada.locator("#race-room-heading").wait_for()
+    next_race = ada.url.rsplit("/", 1)[1]
+    assert next_race not in bea.url
+    expect(bea.locator("#race-again")).to_have_text("Join the next race")
+    bea.locator("#race-again").click()
+    bea.locator("#race-room-heading").wait_for()
+    assert bea.url.endswith(f"/races/{next_race}")
+    for page in (ada, bea):
+        expect(page.locator("#race-racers li")).to_have_count(2)
+    expect(ada.locator("#race-code")).not_to_have_text(code)
+
+
+# --- Screenshots ---------------------------------------------------------------------------------
+
+
+def play_to_the_end(server, token: str, game_id: str, *, moves: int | None = None) -> dict:
+    """Plays the server's first legal move until the game is over (or `moves` of them)."""
+    game = api(server.base, "GET", f"games/{game_id}", token)
+    played = 0
+    while game["status"] == "playing" and (moves is None or played < moves):
+        row, col = game["legal_moves"][0]
+        game = api(server.base, "POST", f"games/{game_id}/moves", token,
+                   {"row": row, "col": col, "move": game["moves_played"]})
+        played += 1
+    return game
+
+
+def settled(page, ready: str) -> None:
+    page.locator(ready).first.wait_for()
+    expect(page.locator("main[aria-busy]")).to_have_count(0)
+
+
+@pytest.mark.parametrize(("viewport", "scheme", "locale"), LOOKS)
+def test_race_screens(devices, server, shoot, viewport, scheme, locale):
+    persian = locale.startswith("fa")
+    name = ("phone" if viewport["width"] < 700 else "desktop") + f"-{scheme}" + ("-fa" if persian else "")
+    people = [api(server.base, "POST", "players", body={"name": n})
+              for n in (("آدا", "بئا", "کی") if persian else ("Ada", "Bea", "Cy"))]
+    host, *others = people
+    race = api(server.base, "POST", "races", host["token"], {"players": 4, "minutes": 5})
+    for other in others:
+        api(server.base, "POST", "races/join", other["token"], {"code": race["code"]})
+
+    page = devices.open("/#/races/new", viewport=viewport, locale=locale, color_scheme=scheme,
+                        token=host["token"])
+    settled(page, "#race-create")
+    shoot(page, f"race-{name}-new")
+    assert_no_sideways_scroll(page)
+    page.goto(f"/#/races/{race['id']}")
+    settled(page, "#race-start")
+    expect(page.locator("#race-racers li")).to_have_count(3)
+    shoot(page, f"race-{name}-room")
+    assert_no_sideways_scroll(page)
+    if persian:
+        expect(page.locator("html")).to_have_attribute("dir", "rtl")
+        expect(page.locator("#race-start")).to_have_text("شروع مسابقه")
+
+    page.locator("#race-start").click()
+    expect(page.locator("#race-countdown")).to_be_visible()
+    shoot(page, f"race-{name}-countdown")
+    page.locator(".race-game .board").wait_for()
+    started = api(server.base, "GET", f"races/{race['id']}", host["token"])
+    games = {other["token"]: api(server.base, "GET", f"races/{race['id']}", other["token"])["game"]
+             for other in others}
+    assert started["game"]
+    play_to_the_end(server, others[0]["token"], games[others[0]["token"]], moves=9)
+    play_to_the_end(server, others[1]["token"], games[others[1]["token"]], moves=4)
+    for _ in range(6):
+        if playing(page):
+            place_a_card(page)
+    expect(page.locator(".race-lane").first).to_have_attribute("data-placed", re.compile(r"[49]"))
+    shoot(page, f"race-{name}-race", full_page=False)
+    assert_no_sideways_scroll(page)
+
+    while playing(page):
+        place_a_card(page)
+    expect(page.locator("#race-own")).to_be_visible()
+    page.locator(".race-lane summary").first.click()
+    expect(page.locator(".race-lane .board .card").first).to_be_visible()
+    shoot(page, f"race-{name}-watching")
+    assert_no_sideways_scroll(page)
+
+    for other in others:
+        play_to_the_end(server, other["token"], games[other["token"]])
+    settled(page, "#race-result-heading")
+    expect(page.locator("#race-ranking li")).to_have_count(3)
+    shoot(page, f"race-{name}-result")
+    assert_no_sideways_scroll(page)
+    page.locator(".race-rank-you .race-replay-button").click()
+    expect(page.locator("#race-replay .replay")).to_be_visible()
+    page.locator('#race-replay [data-control="next"]').click()
+    shoot(page, f"race-{name}-replay")
+    assert_no_sideways_scroll(page)
