@@ -477,6 +477,10 @@ FOURSQUARE_PREPARE_TIME_BUDGET = float(
     os.environ.get("FOURSQUARE_PREPARE_TIME_BUDGET", "").strip() or 20.0
 )
 FOURSQUARE_PREPARE_BOT = {"seed": 0}
+# Foursquare races: the countdown between the host's start and the first move allowed, and how
+# often the worker closes the races whose time is up (a read or the socket may close one first).
+RACE_COUNTDOWN_SECONDS = env_int("RACE_COUNTDOWN_SECONDS", 5)
+RACE_SWEEP_SECONDS = 5.0
 # The post-game analysis: one bot evaluation per move with 4x the bot's play-outs (about 0.4 s
 # of CPU a move, 10-20 s a game). Hints: the bot's own evaluation, capped at half a second.
 FOURSQUARE_ANALYSIS_BOT = {"seed": 0, "samples": 256, "screen": 32, "finalists": 6}

@@ -14,7 +14,7 @@ from server.boards.streaks import streaks
 from server.dailies.calendar import current_dates, daily_number, is_playable
 from server.foursquare import services
 from server.foursquare.analysis import BOT_NAME
-from server.foursquare.models import Daily, Game
+from server.foursquare.models import Daily, Game, Race, Racer
 
 RECENT_RESULTS = 10
 
@@ -49,6 +49,7 @@ def player_stats(player) -> dict:
     ranks = day_ranks([(day, score) for _, day, status, score, _, ranked in recent
                        if status == Game.Status.WON and ranked])
     return {
+        "races": race_stats(player),
         "played": len(games),
         "won": len(won),
         "win_percent": round(100 * len(won) / len(games)) if games else None,
@@ -63,6 +64,14 @@ def player_stats(player) -> dict:
             for number, day, status, score, finished_at, ranked in recent
         ],
     }
+
+
+def race_stats(player) -> dict:
+    """A player's finished races: how many, how many won (first place), the best place."""
+    places = list(Racer.objects.filter(player=player, race__status=Race.Status.FINISHED,
+                                       place__isnull=False).values_list("place", flat=True))
+    return {"played": len(places), "won": places.count(1),
+            "best": min(places) if places else None}
 
 
 def stats_section(player) -> dict:

@@ -7,7 +7,7 @@ import functools
 from foursquare import Card, move_previews, parse_deck, player_view
 from foursquare import Game as EngineGame
 from server.api.formats import iso_datetime
-from server.foursquare.models import Game
+from server.foursquare.models import Game, Race
 
 
 @functools.lru_cache(maxsize=4096)
@@ -22,6 +22,20 @@ def rebuild(game: Game) -> EngineGame:
     for row, col in game.move_list:
         engine.play((row, col))
     return engine
+
+
+def deal_shown(game: Game) -> bool:
+    """Whether ``game``'s deal id may be shown: always, but for a race game until its race has
+    finished (a practice game on it would show the cards the others are still to draw). A race
+    game still being played belongs to a race not finished, so no move asks for the race."""
+    if game.race_id is None:
+        return True
+    if not game.is_over:
+        return False
+    race = game._state.fields_cache.get("race")
+    if race is not None:
+        return race.status == Race.Status.FINISHED
+    return Race.objects.filter(pk=game.race_id, status=Race.Status.FINISHED).exists()
 
 
 def game_output(game: Game, engine: EngineGame | None = None) -> dict:
@@ -44,7 +58,8 @@ def game_output(game: Game, engine: EngineGame | None = None) -> dict:
         "mode": game.mode,
         "date": daily.date.isoformat() if daily is not None else None,
         "number": daily.number if daily is not None else None,
-        "deal": game.deal_id,
+        "deal": game.deal_id if deal_shown(game) else None,
+        "race": str(game.race_id) if game.race_id is not None else None,
         **view,
         "previews": previews,
         "created_at": iso_datetime(game.created_at),

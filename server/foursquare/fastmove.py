@@ -28,11 +28,15 @@ from server.api.problems import Problem
 from server.foursquare import services
 from server.foursquare.engine import game_output
 from server.foursquare.models import Daily, Deal, Game
+from server.foursquare.races import live
 from server.foursquare.serializers import MoveInput
 from server.players.models import AccessToken, Player
 from server.players.tokens import hash_token
 
 ALLOW = "POST, OPTIONS"
+# A game of these modes that a move ends has more to record with it: the daily's boards, the
+# race's finish and places.
+_FULL_VIEW_FINISHES = frozenset({Game.Mode.DAILY, Game.Mode.RACE})
 FIELDS = frozenset(MoveInput().fields)
 # (name, low, high, may be null) of each field, from the serializer the full view validates with.
 _BOUNDS = tuple((name, *fastpath.integer_bounds(MoveInput, name),
@@ -83,12 +87,14 @@ def move_response(request, game_id, *, scope: str) -> HttpResponse | None:
                                            expected_move=values.get("move"))
     except Problem:
         return None  # over, stale or illegal: the full view says which
-    if game.is_over and game.mode == Game.Mode.DAILY:
-        return None  # the full view records the result on the boards in the same transaction
+    if game.is_over and game.mode in _FULL_VIEW_FINISHES:
+        return None  # the full view records the result (boards, race) in the same transaction
     content = fastpath.RENDERER.render(game_output(game, engine))
     answer = (player_id, plain.key, request_hash, content.decode()) if plain.key else None
     if not _store(game, played, card, values, answer):
         return None  # someone moved meanwhile: the full view waits for them and answers
+    if game.mode == Game.Mode.RACE:
+        live.progress_published(game, engine)  # the statement committed: told at once
     return fastpath.json_response(200, content, allow=ALLOW)
 
 

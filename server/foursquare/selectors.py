@@ -9,7 +9,7 @@ from server.foursquare.problems import ChallengeNotFound, GameNotFound
 
 
 def games_of(player) -> QuerySet[Game]:
-    return Game.objects.filter(player=player).select_related("deal", "daily")
+    return Game.objects.filter(player=player).select_related("deal", "daily", "race")
 
 
 def game_of(player, game_id) -> Game:

@@ -46,7 +46,7 @@ GAME_INPUTS = {
 class GameModeInput(serializers.Serializer):
     """Only to read ``mode`` first: it decides which of the inputs above applies."""
 
-    mode = serializers.ChoiceField(choices=Game.Mode.choices)
+    mode = serializers.ChoiceField(choices=list(GAME_INPUTS))  # a race's games: POST /races
 
 
 GameCreateInput = PolymorphicProxySerializer(
@@ -108,7 +108,11 @@ class GameOutput(serializers.Serializer):
     mode = serializers.ChoiceField(choices=Game.Mode.choices)
     date = serializers.DateField(allow_null=True, help_text="null for practice games.")
     number = serializers.IntegerField(allow_null=True, help_text="The daily's number.")
-    deal = serializers.CharField(help_text="Share it to challenge a friend (practice).")
+    deal = serializers.CharField(
+        allow_null=True, help_text="Share it to challenge a friend (practice). null for a race "
+                                   "game until its race has finished.")
+    race = serializers.UUIDField(allow_null=True, help_text="The race of a `race` game; null "
+                                                            "for every other mode.")
     status = serializers.ChoiceField(choices=Game.Status.choices)
     score = serializers.IntegerField(allow_null=True, help_text="Cards left; only when won.")
     moves_played = serializers.IntegerField()
@@ -252,9 +256,17 @@ class RecentResultOutput(serializers.Serializer):
     ranked = serializers.BooleanField(help_text="The game counts on the global boards.")
 
 
+class RaceStatsOutput(serializers.Serializer):
+    played = serializers.IntegerField(help_text="Races finished with you in them.")
+    won = serializers.IntegerField(help_text="Races you finished first in.")
+    best = serializers.IntegerField(allow_null=True, help_text="Your best place; null before "
+                                                               "your first race.")
+
+
 class FoursquareStatsOutput(serializers.Serializer):
     """Foursquare's section of a player's statistics: the top level of ``StatsOutput``."""
 
+    races = RaceStatsOutput(help_text="Foursquare races (never counted with the dailies).")
     played = serializers.IntegerField(help_text="Dailies started.")
     won = serializers.IntegerField()
     win_percent = serializers.IntegerField(allow_null=True, help_text="won / played, 0-100.")

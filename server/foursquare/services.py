@@ -12,6 +12,7 @@ from django.utils import timezone
 from foursquare import Card, IllegalMoveError, deal
 from foursquare import Game as EngineGame
 from server.api import idempotency
+from server.api.formats import iso_datetime
 from server.api.models import IdempotencyRecord
 from server.api.problems import DailyUnavailable, GameOver
 from server.boards import services as boards
@@ -19,7 +20,7 @@ from server.core.sql import execute_prepared
 from server.dailies import calendar
 from server.foursquare import dailies
 from server.foursquare.engine import rebuild
-from server.foursquare.models import Daily, Deal, Game, Move
+from server.foursquare.models import Daily, Deal, Game, Move, Race
 from server.foursquare.problems import (
     DealNotFound,
     DealUnavailable,
@@ -27,6 +28,9 @@ from server.foursquare.problems import (
     IllegalMove,
     StaleMove,
 )
+from server.foursquare.races import live
+from server.foursquare.races import services as race_services
+from server.foursquare.races.problems import OutOfTime, RaceDealUnavailable, RaceNotStarted
 from server.foursquare.tasks import GAME_ANALYSE
 from server.jobs.background import job_enqueue
 from server.jobs.models import Job
@@ -83,6 +87,11 @@ def _practice_game(*, player, deal_id: str | None) -> Game:
                 f"Deal {deal_id!r} is the daily of {daily.date.isoformat()}, still being "
                 "played; start it as your daily instead."
             )
+        if Race.objects.filter(deal=deal_row).exclude(status=Race.Status.FINISHED).exists():
+            raise RaceDealUnavailable(
+                f"Deal {deal_id!r} is a race's, still being raced; practise it once the race "
+                "has finished."
+            )
     return Game.objects.create(player=player, mode=Game.Mode.PRACTICE, deal=deal_row)
 
 
@@ -115,7 +124,7 @@ _LOCK_SQL = (
 _STORE_MOVE_SQL = (
     f'WITH moved AS (UPDATE "{Game._meta.db_table}" SET "move_list" = %s::jsonb, '
     '"moves_played" = %s, "status" = %s, "score" = %s, "finished_at" = %s, "updated_at" = %s '
-    'WHERE "id" = %s AND "moves_played" = %s RETURNING "id"), '
+    'WHERE "id" = %s AND "moves_played" = %s AND "status" = \'playing\' RETURNING "id"), '
     f'stored AS (INSERT INTO "{Move._meta.db_table}" '
     '("game_id", "number", "row", "col", "card", "played_at") '
     'SELECT "id", %s, %s, %s, %s, %s FROM moved) '
@@ -132,7 +141,8 @@ def move_store(*, game: Game, played: int, card: Card, row: int, col: int,
     """Store the move ``move_apply`` just played on ``game`` (which had ``played`` moves), the
     game's new state and, with ``answer`` = (player id, key, request hash, body), the stored
     answer for its key, in one statement (PostgreSQL). False, storing nothing, if the game no
-    longer has ``played`` moves."""
+    longer has ``played`` moves or is no longer being played (a daily's date or a race's time
+    closed it meanwhile)."""
     parameters = [
         json.dumps(game.move_list), game.moves_played, game.status, game.score,
         game.finished_at, game.updated_at, game.pk, played,
@@ -198,6 +208,8 @@ def move_apply(*, game: Game, row: int, col: int,
     Raises a problem (and changes nothing) for a finished game, a stale move number or an
     illegal placement.
     """
+    if game.mode == Game.Mode.RACE:
+        race_move_check(game, timezone.now())
     if game.is_over:
         raise GameOver(f"The game is over ({game.status}); no move can be played.")
     if game.mode == Game.Mode.DAILY and not calendar.is_playable(game.daily_id):
@@ -229,6 +241,18 @@ def move_apply(*, game: Game, row: int, col: int,
     return engine, card
 
 
+def race_move_check(game: Game, now) -> None:
+    """A race game takes moves from its ``opens_at`` (the race's start) until its
+    ``closes_at`` (the race's end): 409 ``race_not_started`` before, ``out_of_time`` from."""
+    if game.opens_at is not None and now < game.opens_at:
+        raise RaceNotStarted(
+            f"The race starts at {iso_datetime(game.opens_at)}; no move can be played before.")
+    if game.status == Game.Status.UNFINISHED or (
+            game.closes_at is not None and now >= game.closes_at and not game.is_over):
+        raise OutOfTime(f"The race's time was up at {iso_datetime(game.closes_at)}; no move "
+                        "can be played any more.")
+
+
 def move_play(*, game: Game, row: int, col: int, expected_move: int | None) -> EngineGame:
     """Play the current card of a locked game at (row, col) and store the move. Returns the
     engine's game.
@@ -248,6 +272,10 @@ def move_play(*, game: Game, row: int, col: int, expected_move: int | None) -> E
                                  "finished_at", "updated_at"])
     if engine.status != Game.Status.PLAYING and game.mode == Game.Mode.DAILY:
         boards.daily_result_record(game=game)  # same transaction: ranks never lag the game
+    if game.mode == Game.Mode.RACE:
+        if engine.status != Game.Status.PLAYING:  # same transaction: places never lag it
+            race_services.race_finish_if_done(game.race_id)
+        live.progress_published(game, engine)  # told once the move is committed
     return engine
 
 

@@ -1,7 +1,9 @@
 """Foursquare's background work, declared to the job queue (``server.jobs.background``) when
-the app is ready: its two tasks and its share of the hourly housekeeping."""
+the app is ready: its tasks, the races' closing on time and its share of the hourly housekeeping."""
 
 from __future__ import annotations
+
+from django.conf import settings
 
 from server.jobs import background
 
@@ -13,9 +15,15 @@ HOUSEKEEPING_SECONDS = 3600
 def register() -> None:
     from server.api import idempotency
     from server.foursquare import analysis, preparation, services
+    from server.foursquare.races import services as races
 
     background.register_task(DAILY_PREPARE, preparation.daily_prepare_job)
     background.register_task(GAME_ANALYSE, analysis.game_analyse_job)
+    background.register_task(races.RACE_BOT, races.race_bot_job)
+    # Closing a race is idempotent under its lock: safe in every process at once, no lease.
+    background.register_periodic(
+        "foursquare races", settings.RACE_SWEEP_SECONDS, races.races_close_due,
+        report="closed {} Foursquare races whose time was up")
     background.register_periodic(
         "foursquare dailies", HOUSEKEEPING_SECONDS, services.dailies_close, once=True,
         report="closed {} Foursquare dailies left unfinished")

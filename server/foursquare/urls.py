@@ -5,6 +5,7 @@ from django.urls import path
 
 from server.foursquare import board_views as boards
 from server.foursquare import views as games
+from server.foursquare.races import urls as races
 
 urlpatterns = [
     path("games", games.GameListCreateView.as_view(), name="games"),
@@ -17,4 +18,5 @@ urlpatterns = [
     path("daily", boards.DailyView.as_view(), name="daily"),
     path("daily/<str:day>/leaderboard", boards.DailyBoardView.as_view(), name="daily-board"),
     path("leaderboard", boards.BoardView.as_view(), name="board"),
+    *races.urlpatterns,
 ]

@@ -16,9 +16,10 @@ from server.api.schema import problem_example, problems
 from server.api.views import ApiView
 from server.foursquare import analysis, fastmove, selectors, services
 from server.foursquare import serializers as s
-from server.foursquare.engine import game_output, rebuild, record_output
+from server.foursquare.engine import deal_shown, game_output, rebuild, record_output
 from server.foursquare.pagination import CURSOR_PATTERN, GamePagination
 from server.foursquare.problems import AnalysisUnavailable
+from server.foursquare.races.problems import RaceNotFinished
 from server.jobs.models import Job
 
 TAG = ["games"]
@@ -118,7 +119,9 @@ class MoveCreateView(FastPathView, ApiView):
         responses={
             200: s.GameOutput,
             **problems(400, 401, 404, 409, 413, 415, 422, 429,
-                       s409="`stale_move` (the game moved on) or `game_over`.",
+                       s409="`stale_move` (the game moved on), `game_over`, or for a race "
+                            "game `race_not_started` (before `starts_at`) or `out_of_time` "
+                            "(from `ends_at`).",
                        s422="`illegal_move` or `idempotency_key_reused`."),
         },
         examples=[
@@ -152,12 +155,15 @@ class RecordView(ApiView):
         tags=TAG, operation_id="games_record",
         summary="The whole deal and your moves, once the game is over",
         responses={200: s.RecordOutput, **problems(
-            401, 404, 409, s409="`game_in_progress`: the deal stays hidden until the end.")},
+            401, 404, 409, s409="`game_in_progress`: the deal stays hidden until the end; "
+                                "`race_not_finished`: a race game's, until its race ends.")},
     )
     def get(self, request, game_id):
         game = selectors.game_of(request.user, game_id)
         if not game.is_over:
             raise GameInProgress("Finish the game first: the deal stays hidden until the end.")
+        if not deal_shown(game):  # a race game: the others may still be drawing these cards
+            raise RaceNotFinished("The deal of a race stays hidden until the race has finished.")
         return Response(record_output(game))
 
 
@@ -204,12 +210,13 @@ class HintView(ApiView):
         tags=TAG, operation_id="games_hint",
         summary="The bot's suggestion for the current card (practice and archive games)",
         description=(
-            "The bot sees only what you know. Never for a daily game: 403 `hints_not_allowed`."
+            "The bot sees only what you know. Never for a daily or race game: 403 "
+            "`hints_not_allowed`."
         ),
         responses={
             200: s.HintOutput,
             **problems(401, 403, 404, 409, 429,
-                       s403="`hints_not_allowed`: the game is a ranked daily.",
+                       s403="`hints_not_allowed`: the game is a ranked daily or a race's.",
                        s409="`game_over`: the game is finished."),
         },
     )
@@ -217,6 +224,8 @@ class HintView(ApiView):
         game = selectors.game_of(request.user, game_id)
         if game.mode == game.Mode.DAILY:
             raise HintsNotAllowed("Hints are not given in a daily game: it is ranked.")
+        if game.mode == game.Mode.RACE:
+            raise HintsNotAllowed("Hints are not given in a race game.")
         if game.is_over:
             raise GameOver(f"The game is over ({game.status}); there is nothing to hint.")
         return Response(analysis.hint_of(rebuild(game)))

@@ -21,3 +21,9 @@ class LeagueFull(Conflict):
 
 class TooManyLeagues(Unprocessable):
     code, title = "league_limit", "You are in as many leagues as a player may be"
+
+
+class NotALeagueMate(Unprocessable):
+    """Shared by every game that lets a player invite league mates directly."""
+
+    code, title = "not_a_league_mate", "You may invite directly only a member of a league of yours"

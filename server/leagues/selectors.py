@@ -27,3 +27,17 @@ def memberships_of(league: League) -> QuerySet[Membership]:
 
 def member_ids(league: League) -> QuerySet:
     return Membership.objects.filter(league=league).values("player_id")
+
+
+def league_mates(player, other) -> bool:
+    """Whether ``player`` and ``other`` are fellow members of a league."""
+    leagues = Membership.objects.filter(player=player).values("league_id")
+    return Membership.objects.filter(player=other, league_id__in=leagues).exists()
+
+
+def league_mate_ids(player, candidate_ids) -> set:
+    """Those of ``candidate_ids`` who share a league with ``player`` (in one query)."""
+    leagues = Membership.objects.filter(player=player).values("league_id")
+    return set(Membership.objects.filter(player_id__in=list(candidate_ids),
+                                         league_id__in=leagues)
+               .values_list("player_id", flat=True).distinct())

@@ -21,7 +21,8 @@ from django.utils import timezone
 
 from server.core import codes
 from server.core.codes import CODE_ALPHABET  # noqa: F401 (its tests read it here)
-from server.leagues.models import Membership
+from server.leagues.problems import NotALeagueMate
+from server.leagues.selectors import league_mates
 from server.players.models import Player
 from server.spitemalice import notify, rating_rules, services
 from server.spitemalice.models import INVITE_CODE_LENGTH, Match
@@ -31,7 +32,6 @@ from server.spitemalice.problems import (
     MatchFull,
     MatchNotFound,
     MatchNotWaiting,
-    NotALeagueMate,
     OwnMatch,
     RematchUnavailable,
     SeekNotFound,
@@ -51,11 +51,6 @@ def code_normalise(text: str) -> str | None:
     return codes.code_normalise(text, INVITE_CODE_LENGTH)
 
 
-def _league_mates(player, other) -> bool:
-    leagues = Membership.objects.filter(player=player).values("league_id")
-    return Membership.objects.filter(player=other, league_id__in=leagues).exists()
-
-
 def _challenged(player, other_id) -> Player:
     """The player ``other_id``, whom ``player`` may challenge: not themselves, and as the
     other's ``challenges`` setting allows (anyone; a fellow member of a league, the default;
@@ -66,7 +61,7 @@ def _challenged(player, other_id) -> Player:
         raise ChallengesClosed(f"{other.name} takes no challenges; send them the "
                                "invitation's code instead, if they want it.")
     if other is None or (other.challenges == Player.Challenges.LEAGUE_MATES
-                         and not _league_mates(player, other)):
+                         and not league_mates(player, other)):
         raise NotALeagueMate("Invite directly only a player who takes challenges from you (a "
                              "fellow member of one of your leagues, unless they take them "
                              "from anyone), not yourself; or send anyone the invitation's "

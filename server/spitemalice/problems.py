@@ -64,9 +64,6 @@ class TooManyMatches(Conflict):
     code, title = "too_many_matches", "You have as many active matches as a player may have"
 
 
-class NotALeagueMate(Unprocessable):
-    code, title = "not_a_league_mate", "You may invite directly only a member of a league of yours"
-
 
 class ChallengesClosed(PermissionDenied):
     code, title = "challenges_closed", "This player takes no challenges"

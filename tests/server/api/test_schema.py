@@ -110,7 +110,7 @@ def _operations(document):
 
     for path, item in document["paths"].items():
         sample = path.replace("{token_id}", "00000000-0000-4000-8000-000000000000")
-        for name in ("game_id", "league_id", "player_id", "match_id"):
+        for name in ("game_id", "league_id", "player_id", "match_id", "race_id"):
             sample = sample.replace(f"{{{name}}}", "00000000-0000-4000-8000-000000000000")
         sample = sample.replace("{day}", "2026-11-29").replace("{number}", "1")
         view = resolve(sample).func.view_class
