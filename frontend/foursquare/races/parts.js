@@ -28,8 +28,9 @@ export const racerName = (lane) => h("span", { class: "race-name" },
   h("bdi", {}, lane.name),
   lane.you ? h("span", { class: "race-you" }, t("race.you")) : null);
 
-/** m:ss in the language's digits. */
+/** m:ss in the language's digits, kept left to right inside right-to-left text (an isolate:
+ *  Persian's "۴:۰۵" would otherwise read as "۰۵:۴"). */
 export function clockText([minutes, seconds]) {
   const { number, twoDigits } = current();
-  return `${number(minutes)}:${twoDigits(seconds)}`;
+  return `\u2066${number(minutes)}:${twoDigits(seconds)}\u2069`;
 }

@@ -259,7 +259,9 @@ export default async function room(root, route, { signal }) {
     // An opened board stays open when the lanes are drawn again.
     const open = new Set([...parts.lanes.querySelectorAll(".race-lane details[open]")].map((item) => item.closest(".race-lane").dataset.player));
     replace(parts.lanes, lanesView(list, { watch }));
-    parts.lanes.closest(".race-game")?.style.setProperty("--lane-rows", String(Math.ceil(list.length / 2)));
+    const raceGame = parts.lanes.closest(".race-game");
+    raceGame?.style.setProperty("--lane-rows", String(Math.ceil(list.length / 2)));
+    raceGame?.style.setProperty("--lane-rows-wide", String(Math.ceil(list.length / 6)));
     for (const item of parts.lanes.querySelectorAll(".race-lane")) {
       if (open.has(item.dataset.player)) item.querySelector("details")?.setAttribute("open", "");
     }
