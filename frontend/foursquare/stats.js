@@ -1,5 +1,6 @@
 // Foursquare's part of your statistics (GET /players/me/stats): dailies played, win rate,
-// streaks, the distribution of your winning scores and your latest dailies.
+// streaks, the distribution of your winning scores and your latest dailies; then your races
+// (run, won, your best place).
 
 import { h } from "../lib/dom.js";
 import { current, t } from "../i18n.js";
@@ -20,6 +21,14 @@ export function foursquareStats(data) {
       h("div", { class: "stat-tile", dataset: { stat: name } }, h("dt", {}, t(`stats.${name}`)), h("dd", {}, value)))),
     data.played === 0 ? h("p", { class: "lead" }, t("stats.none")) : null,
     barChart(data.distribution ?? {}, { caption: t("stats.distribution") }),
+    data.races?.played ? [
+      h("h2", {}, t("stats.races")),
+      h("dl", { class: "stat-tiles", id: "race-stats" }, [
+        ["races_played", number(data.races.played)],
+        ["races_won", number(data.races.won)],
+        ["races_best", data.races.best ? number(data.races.best) : "–"],
+      ].map(([name, value]) => h("div", { class: "stat-tile", dataset: { stat: name } }, h("dt", {}, t(`stats.${name}`)), h("dd", {}, value)))),
+    ] : null,
     data.recent?.length ? [
       h("h2", {}, t("stats.recent")),
       h("ul", { class: "recent" }, data.recent.map((game) => h("li", {},
