@@ -106,3 +106,13 @@ def play_moves(api, game: dict, count: int) -> dict:
         assert response.status_code == 200, response.content
         game = response.json()
     return game
+
+
+def fixed_deal(monkeypatch, seed: bytes = b"race" * 8) -> None:
+    """Every race started deals the deck of ``seed``: the tests play a known deal, the same
+    each run."""
+    from types import SimpleNamespace
+
+    from server.foursquare.races import services
+
+    monkeypatch.setattr(services, "secrets", SimpleNamespace(token_bytes=lambda _n: seed))

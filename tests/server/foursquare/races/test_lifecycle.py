@@ -11,6 +11,7 @@ from tests.server.conftest import assert_problem
 from tests.server.foursquare.races.support import (
     RACES,
     create,
+    fixed_deal,
     join,
     open_now,
     raced,
@@ -19,6 +20,11 @@ from tests.server.foursquare.races.support import (
 )
 
 pytestmark = pytest.mark.sqlite
+
+
+@pytest.fixture(autouse=True)
+def _known_deal(monkeypatch):
+    fixed_deal(monkeypatch)
 
 
 def league_of(owner_api, *members) -> dict:
