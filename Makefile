@@ -100,7 +100,7 @@ $(LOAD_STAMP): $(VENV_STAMP) pyproject.toml
 	@touch $@
 
 .PHONY: load drill backup restore
-load: $(LOAD_STAMP) ## Benchmark and audit, Foursquare then Spite & Malice: LOAD_GAME=both|foursquare|spite-malice LOAD_SECONDS=60 LOAD_APP=asgi|wsgi (needs PostgreSQL, Redis)
+load: $(LOAD_STAMP) ## Benchmark and audit, Foursquare, Spite & Malice, then races: LOAD_GAME=all|both|foursquare|spite-malice|races LOAD_SECONDS=60 LOAD_APP=asgi|wsgi (needs PostgreSQL, Redis)
 	$(PY) -m loadtest.run
 
 drill: $(LOAD_STAMP) ## Fault drills under load, both games: a worker killed, PostgreSQL restarted, Redis stopped (DRILLS="sm-worker ..." picks)

@@ -9,20 +9,28 @@ any violation.
 
 ``LOAD_GAME`` picks the load: ``foursquare`` (the daily rush above), ``spite-malice`` (pairs
 of people in friend matches, each holding the match's WebSocket, and players against the bot:
-``loadtest/sm_locustfile.py``, audited by ``loadtest/verify_sm.py``) or ``both`` (the default:
-Foursquare's run, then Spite & Malice's, each on a fresh database and server, so Foursquare's
-figures stay comparable with runs made before Spite & Malice was served).
+``loadtest/sm_locustfile.py``, audited by ``loadtest/verify_sm.py``), ``races`` (teams racing
+Foursquare deals, each racer holding its race's socket: ``loadtest/race_locustfile.py``,
+audited by ``loadtest/verify_races.py``), ``both`` (Foursquare's run, then Spite & Malice's,
+as before races were served) or ``all`` (the default: the three, in that order, each on a
+fresh database and server, so Foursquare's figures stay comparable with earlier runs). A
+comma-separated list picks any of them, in its order.
 
 Environment (all optional):
-    LOAD_GAME=both                      foursquare | spite-malice | both
+    LOAD_GAME=all                       foursquare | spite-malice | races | both | all | a list
     LOAD_USERS=50  LOAD_SECONDS=60      virtual players (Foursquare), and how long each load
                                         plays; Spite & Malice's players: LOAD_SM_FRIENDS=80
-                                        LOAD_SM_BOTS=20 (sm_locustfile.py lists its others)
+                                        LOAD_SM_BOTS=20 (sm_locustfile.py lists its others);
+                                        races: LOAD_RACES=25 teams of LOAD_RACE_SIZE=4
+                                        (race_locustfile.py lists its others)
+    LOAD_RACE_COUNTDOWN=                a race's countdown in seconds (the server's
+                                        RACE_COUNTDOWN_SECONDS); empty: the server's default
     LOAD_PACE=10                        moves a second each player aims at; 0: flat out
     LOAD_APP=asgi                       asgi: the ASGI app under uvicorn workers (as served);
                                         wsgi: the WSGI app under LOAD_WORKER_CLASS, for comparison
     LOAD_WORKERS=3 LOAD_WORKER_CLASS=gthread LOAD_THREADS=2   gunicorn's process model
-    LOAD_LOCUST_PROCESSES=1             locust processes generating the load
+    LOAD_LOCUST_PROCESSES=1             locust processes generating the load (the races'
+                                        load is always one: a race's racers share its clock)
     LOAD_POSTGRES=postgres://postgres@127.0.0.1:5432   server; the database is foursquare_load
     LOAD_REDIS_URL=redis://127.0.0.1:6379/0   ("" for no Redis: a per-process memory cache)
     LOAD_KEEP=1                          keep the database afterwards (for backups, inspection)
@@ -30,6 +38,7 @@ Environment (all optional):
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -64,9 +73,14 @@ LOAD_RATES = {
     "FOURSQUARE_LIVE_SOCKETS_PER_ADDRESS": "100000",
     "FOURSQUARE_LIVE_UNAUTHENTICATED_PER_ADDRESS": "100000",
 }
-GAMES = ("foursquare", "spite-malice")
-LOCUSTFILES = {"foursquare": "locustfile.py", "spite-malice": "sm_locustfile.py"}
-JOURNALS = {"foursquare": "journal-*.json", "spite-malice": "sm-journal-*.json"}
+GAMES = ("foursquare", "spite-malice", "races")
+GROUPS = {"both": ("foursquare", "spite-malice"), "all": GAMES}
+LOCUSTFILES = {"foursquare": "locustfile.py", "spite-malice": "sm_locustfile.py",
+               "races": "race_locustfile.py"}
+JOURNALS = {"foursquare": "journal-*.json", "spite-malice": "sm-journal-*.json",
+            "races": "race-journal-*.json"}
+AUDITS = {"foursquare": "loadtest.verify", "spite-malice": "loadtest.verify_sm",
+          "races": "loadtest.verify_races"}
 
 
 def env(name: str, default: str) -> str:
@@ -164,6 +178,12 @@ class LoadRun:
     def __post_init__(self) -> None:
         if self.game == "spite-malice":
             self.users = int(env("LOAD_SM_FRIENDS", "80")) + int(env("LOAD_SM_BOTS", "20"))
+        if self.game == "races":
+            self.users = int(env("LOAD_RACES", "25")) * int(env("LOAD_RACE_SIZE", "4"))
+            self.locust_processes = 1
+            countdown = env("LOAD_RACE_COUNTDOWN", "")
+            if countdown:
+                self.extra_env = {"RACE_COUNTDOWN_SECONDS": countdown, **self.extra_env}
 
     def describe_server(self) -> str:
         app, worker = self.gunicorn_app
@@ -293,11 +313,7 @@ class LoadRun:
 
     def play_and_audit(self, during=None, failures_allowed: bool = False) -> tuple[dict, dict]:
         """A fresh database and server, the load (with ``during``), then the audit."""
-        if self.game == "spite-malice":
-            from loadtest.verify_sm import audit
-        else:
-            from loadtest.verify import audit
-
+        audit = importlib.import_module(AUDITS[self.game]).audit
         self.create_database()
         self.start_server()
         machine = self.run(during=during)
@@ -319,6 +335,9 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     load = LoadRun(game=game)
     if game == "foursquare":
         what = f"{load.users} players at {env('LOAD_PACE', '10')} moves/s each"
+    elif game == "races":
+        what = (f"Foursquare races, {env('LOAD_RACES', '25')} teams of "
+                f"{env('LOAD_RACE_SIZE', '4')} at {env('LOAD_RACE_PACE', '2')} moves/s each")
     else:
         what = (f"Spite & Malice, {env('LOAD_SM_FRIENDS', '80')} players in friend matches and "
                 f"{env('LOAD_SM_BOTS', '20')} against the bot")
@@ -328,12 +347,7 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     ok, spent = False, None
     try:
         machine, report = load.play_and_audit()
-        if game == "spite-malice":
-            from loadtest.verify_sm import print_report
-        else:
-            from loadtest.verify import print_report
-
-        spent = print_report(report, machine, load)
+        spent = importlib.import_module(AUDITS[game]).print_report(report, machine, load)
         ok = report["ok"]
     finally:
         load.cleanup(keep=keep or not ok)
@@ -342,15 +356,22 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     return ok, spent
 
 
+def games_of(choice: str) -> tuple[str, ...]:
+    """The loads ``LOAD_GAME`` names, in order: a game, ``both``, ``all`` or a list of them."""
+    games = GROUPS.get(choice) or tuple(name.strip() for name in choice.split(",") if name.strip())
+    if not games or any(game not in GAMES for game in games) or len(set(games)) != len(games):
+        raise SystemExit(f"LOAD_GAME is {', '.join(GAMES)}, both, all or a list of them, "
+                         f"not {choice!r}")
+    return games
+
+
 def main() -> int:
-    choice = env("LOAD_GAME", "both")
-    games = GAMES if choice == "both" else (choice,)
-    if any(game not in GAMES for game in games):
-        raise SystemExit(f"LOAD_GAME is foursquare, spite-malice or both, not {choice!r}")
+    games = games_of(env("LOAD_GAME", "all"))
     keep = env("LOAD_KEEP", "") not in ("", "0")
     results = dict(zip(games, (play(game, keep) for game in games), strict=True))
     spent = {game: cost for game, (_, cost) in results.items()}
-    if len(games) == 2 and all(spent.values()) and spent["foursquare"]["rate"]:
+    pair = ("foursquare", "spite-malice")
+    if all(spent.get(game) for game in pair) and spent["foursquare"]["rate"]:
         print_ratios(spent["foursquare"], spent["spite-malice"])
     return 0 if all(ok for ok, _ in results.values()) else 1
 
