@@ -22,6 +22,7 @@ import threading
 from collections import Counter
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -156,6 +157,35 @@ class SturdyConsumer(AsyncWebsocketConsumer):
             await self._send({"type": "pong"})
         elif kind != "auth":  # a second auth changes nothing
             await self._close(BAD_MESSAGE)
+
+    async def _admit(self) -> bool:
+        """Count the socket under its address, accept it and count its handshake: False, the
+        socket closed with 4429, past either bound."""
+        self.address = address_of(self.scope)
+        # Counted before anything else, so that every way out (release) can uncount it.
+        self.counted = open_sockets.open(self.address)
+        await self.accept()
+        if not self.counted or not await sync_to_async(
+                handshake_allowed, thread_sensitive=False)(self.address):
+            await self._close(TOO_MANY)
+            return False
+        return True
+
+    async def _token_or_deadline(self) -> None:
+        """Authenticate with the handshake's ``Authorization: Bearer`` token, or give the
+        client AUTH_SECONDS to send ``auth``."""
+        token = bearer_of(self.scope.get("headers", []))
+        if token is False:
+            await self._close(BAD_TOKEN)
+        elif token is not None:
+            await self._authenticate(token)
+        else:
+            self.tasks.append(asyncio.create_task(self._auth_deadline()))
+
+    async def _auth_deadline(self) -> None:
+        await asyncio.sleep(AUTH_SECONDS)
+        if not self.authenticated and not self.closed:
+            await self._close(BAD_TOKEN)
 
     async def _authenticate(self, token: str) -> None:
         raise NotImplementedError

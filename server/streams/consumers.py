@@ -67,29 +67,13 @@ class AccountConsumer(sockets.SturdyConsumer):
         self.last = 0
         self.tasks = []
         self.pushing = asyncio.Lock()
-        self.address = sockets.address_of(self.scope)
-        self.counted = sockets.open_sockets.open(self.address)
-        await self.accept()
-        if not self.counted or not await database_sync_to_async(
-                sockets.handshake_allowed, thread_sensitive=False)(self.address):
-            await self._close(sockets.TOO_MANY)
+        if not await self._admit():
             return
         self.after = sockets.query_after(self.scope.get("query_string", b""), MAX_AFTER)
         if self.after is False:
             await self._close(sockets.BAD_MESSAGE)
             return
-        token = sockets.bearer_of(self.scope.get("headers", []))
-        if token is False:
-            await self._close(sockets.BAD_TOKEN)
-        elif token is not None:
-            await self._authenticate(token)
-        else:
-            self.tasks.append(asyncio.create_task(self._auth_deadline()))
-
-    async def _auth_deadline(self) -> None:
-        await asyncio.sleep(sockets.AUTH_SECONDS)
-        if self.player_id is None and not self.closed:
-            await self._close(sockets.BAD_TOKEN)
+        await self._token_or_deadline()
 
     async def _authenticate(self, token: str) -> None:
         try:

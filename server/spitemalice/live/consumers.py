@@ -39,7 +39,7 @@ from server.spitemalice.selectors import EVENTS_PER_PAGE, events_of
 
 logger = logging.getLogger(__name__)
 
-AUTH_SECONDS = 10
+AUTH_SECONDS = sockets.AUTH_SECONDS
 MAX_AFTER = 10**9  # the feed's own bound on ``after``
 
 BAD_MESSAGE = sockets.BAD_MESSAGE  # too big, not text, not JSON, not an object, an unknown
@@ -106,10 +106,6 @@ def _query_after(query_string: bytes) -> int | None | bool:
     return sockets.query_after(query_string, MAX_AFTER)
 
 
-# What every live socket shares (server.api.sockets), under the names this module used.
-_bearer_of = sockets.bearer_of
-
-
 class MatchConsumer(sockets.SturdyConsumer):
     # What a socket holds, as it is before connect() runs: release() may run after a failure
     # anywhere.
@@ -137,30 +133,13 @@ class MatchConsumer(sockets.SturdyConsumer):
         self.tasks: list[asyncio.Task] = []
         self.pushing = asyncio.Lock()
         self.released = False
-        self.address = sockets.address_of(self.scope)
-        # Counted before anything else, so that every way out (release) can uncount it.
-        self.counted = sockets.open_sockets.open(self.address)
-        await self.accept()
-        if not self.counted or not await _in_thread_presence(sockets.handshake_allowed)(
-                self.address):
-            await self._close(TOO_MANY)
+        if not await self._admit():
             return
         self.after = _query_after(self.scope.get("query_string", b""))
         if self.after is False:
             await self._close(BAD_MESSAGE)
             return
-        token = _bearer_of(self.scope.get("headers", []))
-        if token is False:
-            await self._close(BAD_TOKEN)
-        elif token is not None:
-            await self._authenticate(token)
-        else:
-            self.tasks.append(asyncio.create_task(self._auth_deadline()))
-
-    async def _auth_deadline(self) -> None:
-        await asyncio.sleep(AUTH_SECONDS)
-        if self.seat is None and not self.closed:
-            await self._close(BAD_TOKEN)
+        await self._token_or_deadline()
 
     async def _authenticate(self, token: str) -> None:
         try:
