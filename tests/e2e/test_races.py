@@ -106,8 +106,8 @@ def place_a_card(page) -> int | None:
     when that move ended the race (the result replaces the board)."""
     before = page.locator(".game").get_attribute("data-moves")
     page.locator('.game .cell[data-target="true"]').first.click()
-    expect(page.locator(
-        f'.game:not(.is-busy):not([data-moves="{before}"]), #race-result-heading').first).to_be_visible()
+    moved = f'.game:not(.is-busy):not([data-moves="{before}"]), #race-result-heading'
+    expect(page.locator(moved).first).to_be_visible()
     if page.locator("#race-result-heading").count():
         return None
     return int(page.locator(".game").get_attribute("data-moves"))
@@ -128,8 +128,9 @@ def play_and_watch(mover, mover_id: str, watchers) -> None:
         status = mover.locator(".race-own").get_attribute("data-status")
         word = {"won": "won", "lost": "lost"}.get(status, "out_of_time")
         for watcher in watchers:
-            expect(watcher.locator(f'.race-lane[data-player="{mover_id}"][data-status="{word}"], '
-                                   f'#race-ranking li[data-player="{mover_id}"]').first).to_be_visible()
+            said = (f'.race-lane[data-player="{mover_id}"][data-status="{word}"], '
+                    f'#race-ranking li[data-player="{mover_id}"]')
+            expect(watcher.locator(said).first).to_be_visible()
 
 
 def join_with_name(page, name: str) -> None:
@@ -174,7 +175,8 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
     expect(bea.locator("#race-start")).to_have_count(0)
     expect(ada.locator("#race-start")).to_be_enabled()
     shoot(ada, "race-phone-light-room")
-    ids = {name: player_id(server, page) for name, page in zip(("ada", "bea", "cy"), pages)}
+    ids = {name: player_id(server, page)
+           for name, page in zip(("ada", "bea", "cy"), pages, strict=True)}
 
     # The start: a countdown on every screen, then each racer's own board.
     ada.locator("#race-start").click()
@@ -184,13 +186,18 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
     for page in pages:
         page.locator(".race-game .board").wait_for()
         expect(page.locator(".race-lane")).to_have_count(2)
-        expect(page.locator("#race-clock time")).to_have_text(re.compile(r"^\u2066[45]:\d\d\u2069$"))
+        clock = re.compile(r"^\u2066[45]:\d\d\u2069$")  # isolated, left to right
+        expect(page.locator("#race-clock time")).to_have_text(clock)
 
     # Two rounds each, every card seen on the other two screens' lanes.
     order = [("ada", ada), ("bea", bea), ("cy", cy)]
+
+    def others(name):
+        return [page for other, page in order if other != name]
+
     for _ in range(2):
         for name, page in order:
-            play_and_watch(page, ids[name], [other for other_name, other in order if other_name != name])
+            play_and_watch(page, ids[name], others(name))
     shoot(ada, "race-phone-light-race")
     # Still playing: no other racer's card anywhere on a racer's screen, counts only.
     for page in pages:
@@ -213,7 +220,7 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
     while playing(bea) or playing(cy):
         for name, page in (("bea", bea), ("cy", cy)):
             if playing(page):
-                play_and_watch(page, ids[name], [other for other_name, other in order if other_name != name])
+                play_and_watch(page, ids[name], others(name))
 
     # The result, on every screen: three places, the bot's line, each racer's replay.
     for page in pages:
@@ -221,9 +228,10 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
         expect(page.locator("#race-ranking li")).to_have_count(3)
         expect(page.locator("#race-ranking li[data-place='1']")).to_have_count(1)
         expect(page.locator("#race-bot")).to_be_visible()
-        expect(page.locator("#race-your-place")).to_have_text(re.compile(r"^Your place: [123] of 3\.$"))
-    places = sorted(int(cy.locator(f'#race-ranking li[data-player="{ids[n]}"]').get_attribute("data-place"))
-                    for n in ids)
+        expect(page.locator("#race-your-place")).to_have_text(
+            re.compile(r"^Your place: [123] of 3\.$"))
+    places = sorted(int(cy.locator(f'#race-ranking li[data-player="{ids[n]}"]')
+                        .get_attribute("data-place")) for n in ids)
     assert places == [1, 2, 3]
     shoot(cy, "race-phone-light-result")
     bea.locator(f'#race-ranking li[data-player="{ids["ada"]}"] .race-replay-button').click()
@@ -270,7 +278,8 @@ def settled(page, ready: str) -> None:
 @pytest.mark.parametrize(("viewport", "scheme", "locale"), LOOKS)
 def test_race_screens(devices, server, shoot, viewport, scheme, locale):
     persian = locale.startswith("fa")
-    name = ("phone" if viewport["width"] < 700 else "desktop") + f"-{scheme}" + ("-fa" if persian else "")
+    device = "phone" if viewport["width"] < 700 else "desktop"
+    name = f"{device}-{scheme}" + ("-fa" if persian else "")
     people = [api(server.base, "POST", "players", body={"name": n})
               for n in (("آدا", "بئا", "کی") if persian else ("Ada", "Bea", "Cy"))]
     host, *others = people
