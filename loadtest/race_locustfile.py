@@ -134,7 +134,7 @@ class RaceSocket:
     def __init__(self, racer: Racer, race_id: str) -> None:
         self.racer = racer
         self.race_id = race_id
-        self.changed = Flag()  # set when a message told something of the race
+        self.changed = Flag()  # set when a message came (or the socket broke)
         self.closing = False
         self.ws: websocket.WebSocket | None = None
         self.reader = gevent.spawn(self._hold)
@@ -185,7 +185,7 @@ class RaceSocket:
                                  message))
         if message.get("type") in ("ready", "race") and isinstance(message.get("race"), dict):
             self.racer.saw_race(message["race"])
-            self.changed.set()
+        self.changed.set()  # the socket is alive: no read of the race needed
 
     def _shut(self) -> None:
         if self.ws is not None:
@@ -305,7 +305,7 @@ class Racer(FastHttpUser):
         self.saw_race(race)
 
     def _wait_for_news(self) -> None:
-        """Until the socket tells something of the race, or is silent too long: then read it."""
+        """Until the socket says something, or is silent too long: then read the race."""
         socket = self.socket
         if socket.changed.wait(timeout=POLL_SECONDS):
             socket.changed.clear()

@@ -349,3 +349,75 @@ def test_the_ranking_is_the_documented_one():
 
     assert order == ["won 5", "won 2 fast", "won 2 slow", "lost 33", "lost 30", "lost 30 too",
                      "out of time 30"]
+
+
+# --- The same checks on a race played through the API -----------------------------------------
+
+
+def test_a_race_played_through_the_api_passes_and_tampered_rows_fail(make_player, monkeypatch):
+    """``load_truth`` reads what the server stored: a race of three played to its end through
+    the API is clean; a place or a move changed in the database is found."""
+    import time
+
+    from server.foursquare.models import Move, Racer
+    from tests.server.foursquare.races.support import create, fixed_deal, join, open_now, url
+
+    fixed_deal(monkeypatch)
+    racers = [make_player(f"Racer {index}") for index in range(3)]
+    ids = [str(player.pk) for player, _ in racers]
+    answers, acks = [], []
+
+    def told(what: str, race_id: str, index: int, body: dict) -> dict:
+        answers.append((what, race_id, ids[index], time.time(), body))
+        return body
+
+    race = told("create", "", 0, create(racers[0][1], players=3))
+    race_id = race["id"]
+    answers[0] = ("create", race_id, *answers[0][2:])
+    for index in (1, 2):
+        told("join", race_id, index, join(racers[index][1], race))
+    open_now(race_id)
+    games = []
+    for index, (_, api) in enumerate(racers):
+        own = told("read", race_id, index, api.get(url(race_id)).json())["game"]
+        games.append(told("game", race_id, index, api.get(f"games/{own}").json()))
+    rng = random.Random(24)
+    while any(game["status"] == "playing" for game in games):
+        for index, (_, api) in enumerate(racers):
+            game = games[index]
+            if game["status"] != "playing":
+                continue
+            row, col = rng.choice(game["legal_moves"])
+            response = api.post(f"games/{game['id']}/moves",
+                                {"row": row, "col": col, "move": game["moves_played"]})
+            assert response.status_code == 200, response.content
+            games[index] = told("move", race_id, index, response.json())
+            acks.append((race_id, ids[index], game["id"], game["moves_played"], row, col,
+                         time.time(), games[index]["moves_played"], games[index]["status"]))
+    for index, (_, api) in enumerate(racers):
+        told("read", race_id, index, api.get(url(race_id)).json())
+    journal = {"acks": acks, "answers": answers, "messages": [], "times": {}, "first": T0,
+               "last": T0 + 1, "failures": {}, "failure_log": [], "samples": {}, "gave_up": 0,
+               "socket_errors": {}, "socket_error_log": [], "connections": 0, "reconnects": 0,
+               "polls": 0, "teams": 1, "races": {race_id: {"seats": 3, "start": "full"}}}
+
+    def judged() -> dict:
+        merged = verify_races.merge([copy.deepcopy(journal)])
+        return verify_races.judge(merged, verify_races.load_truth())
+
+    clean = judged()
+    assert clean["ok"], {k: v for k, v in clean["violations"].items() if v}
+    assert clean["places"]["finished"] == 1 and clean["places_told"] == 3
+    assert clean["moves"]["moves_stored"] == len(acks)
+
+    first, second = Racer.objects.filter(race_id=race_id).order_by("place")[:2]
+    Racer.objects.filter(pk=first.pk).update(place=None)
+    Racer.objects.filter(pk=second.pk).update(place=first.place)
+    Racer.objects.filter(pk=first.pk).update(place=second.place)
+    Move.objects.filter(game_id=games[0]["id"], number=0).update(row=99)
+
+    violations = judged()["violations"]
+    assert violations["places unlike the ranking"] == 1
+    assert violations["places told unlike stored"] == 3
+    assert violations["lost moves"] == 1 and violations["stored moves nobody was told of"] == 1
+    assert violations["games that do not replay"] == 1
