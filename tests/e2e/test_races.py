@@ -185,6 +185,8 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
     shoot(bea, "race-phone-light-countdown")
     for page in pages:
         page.locator(".race-game .board").wait_for()
+        # Kept current by the race's socket, not by reading the race.
+        expect(page.locator(".race-screen")).to_have_attribute("data-live", "live")
         expect(page.locator(".race-lane")).to_have_count(2)
         clock = re.compile(r"^\u2066[45]:\d\d\u2069$")  # isolated, left to right
         expect(page.locator("#race-clock time")).to_have_text(clock)
@@ -287,6 +289,14 @@ def test_race_screens(devices, server, shoot, viewport, scheme, locale):
     for other in others:
         api(server.base, "POST", "races/join", other["token"], {"code": race["code"]})
 
+    # The link as a newcomer opens it: a name to give, Join.
+    newcomer = devices.open(f"/#/races/join/{race['code']}", viewport=viewport, locale=locale,
+                            color_scheme=scheme)
+    settled(newcomer, "#race-join")
+    expect(newcomer.locator("input[name=player_name]")).to_be_visible()
+    shoot(newcomer, f"race-{name}-join")
+    assert_no_sideways_scroll(newcomer)
+
     page = devices.open("/#/races/new", viewport=viewport, locale=locale, color_scheme=scheme,
                         token=host["token"])
     settled(page, "#race-create")
@@ -336,4 +346,10 @@ def test_race_screens(devices, server, shoot, viewport, scheme, locale):
     expect(page.locator("#race-replay .replay")).to_be_visible()
     page.locator('#race-replay [data-control="next"]').click()
     shoot(page, f"race-{name}-replay")
+    assert_no_sideways_scroll(page)
+
+    # The list of your races: this one, finished.
+    page.goto("/#/races")
+    settled(page, f'#race-done [data-race="{race["id"]}"]')
+    shoot(page, f"race-{name}-list")
     assert_no_sideways_scroll(page)
