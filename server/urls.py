@@ -9,6 +9,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from server.api.asyncapi import AsyncApiView
 from server.boards import urls as boards
 from server.foursquare import urls as foursquare
+from server.foursquare.races import asyncapi as race_socket
 from server.leagues import urls as leagues
 from server.players import urls as players
 from server.spitemalice import urls as spite_malice
@@ -32,7 +33,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     # The sockets' AsyncAPI document: each app's socket, its events the schema's own.
     path("api/asyncapi/", AsyncApiView.as_view(
-        sections=[account_socket.SECTION, spite_malice_sockets.SECTION]), name="api-asyncapi"),
+        sections=[account_socket.SECTION, spite_malice_sockets.SECTION, race_socket.SECTION]),
+        name="api-asyncapi"),
     path("admin/", admin.site.urls),
 ]
 

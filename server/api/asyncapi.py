@@ -83,19 +83,21 @@ def close_codes(codes: list[tuple[int, str, str]]) -> tuple[str, list[dict]]:
                    for code, meaning, action in codes]
 
 
-def ws_binding(*, after_maximum: int, after_description: str) -> dict:
-    """The WebSocket binding every socket of the API has: the optional Bearer header and the
-    ``?after=N`` to catch up from."""
-    return {
+def ws_binding(*, after_maximum: int | None = None, after_description: str = "") -> dict:
+    """The WebSocket binding every socket of the API has: the optional Bearer header and, for
+    a socket that catches up (``after_maximum``), the ``?after=N`` to catch up from."""
+    binding = {
         "method": "GET",
         "headers": {"type": "object", "properties": {"Authorization": {
             "type": "string", "pattern": "^Bearer .+$",
             "description": "`Bearer <token>`; else send an `auth` message first."}}},
-        "query": {"type": "object", "properties": {"after": {
-            "type": "integer", "minimum": 0, "maximum": after_maximum,
-            "description": after_description}}},
         "bindingVersion": "0.1.0",
     }
+    if after_maximum is not None:
+        binding["query"] = {"type": "object", "properties": {"after": {
+            "type": "integer", "minimum": 0, "maximum": after_maximum,
+            "description": after_description}}}
+    return binding
 
 
 def shared_operations(prefix: str, channel: str, message_ref) -> dict:

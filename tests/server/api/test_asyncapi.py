@@ -95,11 +95,30 @@ def test_it_names_both_sockets_their_messages_and_close_codes(documents):
         "$ref": "#/components/schemas/AccountEvent"}
 
 
+def test_it_names_the_race_socket_its_messages_and_close_codes(documents):
+    document, _ = documents
+    channel = document["channels"]["race"]
+    assert channel["address"] == "/ws/races/{id}"
+    assert set(channel["parameters"]) == {"id"}
+    assert set(channel["messages"]) == {"auth", "ping", "pong", "ready", "race", "progress"}
+    codes = [close["code"] for close in channel["x-close-codes"]]
+    assert codes == [4400, 4401, 4403, 4429, 1011, 1012, 1006]
+    assert "query" not in channel["bindings"]["ws"]  # nothing to catch up: ready is the race
+    schemas = document["components"]["schemas"]
+    for name in ("RaceSocketReadyMessage", "RaceSocketRaceMessage"):
+        assert schemas[name]["properties"]["race"] == {"$ref": "#/components/schemas/RaceOutput"}
+    progress = schemas["RaceSocketProgressMessage"]
+    assert progress["required"] == ["type", "player", "progress"]  # board: only to watchers
+    assert progress["properties"]["progress"] == {
+        "$ref": "#/components/schemas/RaceProgressOutput"}
+
+
 def test_its_event_schemas_are_the_openapi_documents_components(documents):
     asyncapi, openapi = documents
     mine, theirs = asyncapi["components"]["schemas"], openapi["components"]["schemas"]
     shared = set(mine) & set(theirs)
-    assert {"SpiteMaliceEvent", "AccountEvent", "GameViewOutput"} <= shared
+    assert {"SpiteMaliceEvent", "AccountEvent", "GameViewOutput", "RaceOutput",
+            "RaceProgressOutput", "CellOutput"} <= shared
     assert {name for name in theirs if name.startswith("SpiteMalice")
             and name.endswith("Event")} <= shared
     assert len(EVENT_SERIALIZERS) == 12

@@ -1,0 +1,326 @@
+"""The socket of one race, ``/ws/races/<id>``: the race as its racers (and invitees) see it,
+and every racer's progress as they move.
+
+Authenticated and bounded as every live socket of the API (``server.api.sockets``: the
+handshake's Bearer token or a first ``auth`` message within 10 s, the frame size, the sockets
+and handshakes per address, the close codes); only a racer or an invitee of the race gets in
+(else 4403). Messages: ``ready`` with the race (``selectors.race_output`` for this player), a
+``race`` message each time the race itself changes (a notice of ``live.race_changed``: the
+socket reads it again), ``progress`` for each move of any racer (``live.progress_published``'s
+notice, forwarded without a read), ``pong``.
+
+Nothing names a card of another racer's game before this player may watch: all racers share one
+deal. The notice carries the mover's board, and the socket passes it on only once its player's
+own game is over (known from its own progress notices and its reads of the race) or the race
+finished; a read of the race is ``race_output``'s, which shows the boards by the same rule.
+When the player's own game ends the socket sends the race once more, now with the others'
+boards.
+
+The socket also keeps the race's clock: at ``starts_at`` it reads the race (its status turns
+``playing``), and at ``ends_at`` it closes a race still running (``services.race_close_if_due``,
+lazy and idempotent) and sends it. Where no channel layer serves it (Redis down, or the
+embedded default's in-memory layer, which reaches only its own process) it reads the race every
+``LIVE_POLL_SECONDS`` and sends what changed; with one, every ``LIVE_FEED_CHECK_SECONDS``, in
+case a notice was lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from datetime import datetime
+
+from channels.db import database_sync_to_async
+from channels.layers import InMemoryChannelLayer
+from django.conf import settings
+from django.db import DatabaseError
+
+from server.api import notices, sockets
+from server.foursquare.models import Race
+from server.foursquare.races import live
+from server.foursquare.races.problems import RaceNotFound
+from server.foursquare.races.selectors import race_for, race_output, race_visible_to
+from server.foursquare.races.services import race_close_if_due
+from server.players.models import AccessToken
+from server.players.tokens import access_of
+
+logger = logging.getLogger(__name__)
+
+NOT_YOURS = 4403  # no such race, or neither a racer nor an invitee of it
+# The clock's retries when the race is not over at ends_at yet (another process closing it, or
+# this process's clock ahead of the database's): the first after a second, then doubling.
+CLOCK_RETRY_SECONDS = (1.0, 30.0)
+CLOCK_MARGIN_SECONDS = 0.05  # read just after the instant, so that the read is past it
+_RUNNING = ("countdown", "playing")
+
+
+def _in_thread(function):
+    # In the thread pool, not the one thread that ``thread_sensitive`` work shares: a race's
+    # sockets all read at the same moments (its start, its end).
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
+@_in_thread
+def _viewer_of(token: str, race_id) -> tuple[str, object, int | None]:
+    """("ok" | "bad_token" | "not_yours", the player, the token's id)."""
+    access = access_of(token)
+    if access is None:
+        return "bad_token", None, None
+    player = access.player
+    race = Race.objects.filter(pk=race_id).first()
+    # A racer or an invitee (the code's visitors see the race over REST, not live).
+    member = race is not None and race_visible_to(race, player)
+    return ("ok" if member else "not_yours"), player, access.pk
+
+
+@_in_thread
+def _race_read(race_id, viewer, *, close: bool = False) -> dict | None:
+    """The race as ``viewer`` sees it, None once they may not (it is gone, or they left it);
+    ``close``: first close it if it is due (its end passed)."""
+    if close:
+        race_close_if_due(race_id)
+    try:
+        return race_output(race_for(viewer, race_id), viewer)
+    except RaceNotFound:
+        return None
+
+
+@_in_thread
+def _token_alive(token_id: int) -> bool:
+    return AccessToken.objects.filter(pk=token_id, player__is_active=True).exists()
+
+
+def _racer_of(race: dict, player_id: str) -> dict | None:
+    for racer in race.get("racers", ()):
+        if racer["player"]["id"] == player_id:
+            return racer
+    return None
+
+
+def _order(progress: dict) -> tuple[int, bool]:
+    """A game's progress only grows: cards placed, then over."""
+    return progress["placed"], progress["status"] != "playing"
+
+
+def _race_level(race: dict) -> dict:
+    """The race less its racers' progress and boards: what a ``race`` message is sent for."""
+    return {**race, "racers": [{key: value for key, value in racer.items()
+                                if key not in ("progress", "board")}
+                               for racer in race.get("racers", ())]}
+
+
+def _instant(text: str | None) -> float | None:
+    """An ISO 8601 instant of the API as seconds since 1970."""
+    if not text:
+        return None
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+class RaceConsumer(sockets.SturdyConsumer):
+    # As it is before connect() runs: release() may run after a failure anywhere.
+    player = None
+    player_id: str | None = None
+    token_id: int | None = None
+    joined = False
+    tasks: tuple | list = ()
+
+    async def connect(self) -> None:
+        self.race_id = uuid.UUID(str(self.scope["url_route"]["kwargs"]["race_id"]))
+        self.group = live.group_of(self.race_id)
+        self.tasks = []
+        self.pushing = asyncio.Lock()  # one read or send of the race at a time, in order
+        self.race: dict | None = None  # the race as last sent
+        self.known: dict[str, dict] = {}  # each racer's progress as last sent
+        self.watching = False  # whether this player may see the others' boards
+        self.clock_fired_for: float | None = None  # the instant the clock last fired for,
+        self.clock_fired_at = 0.0  # when (time.time()), and how many times
+        self.clock_tries = 0
+        self.rearm = asyncio.Event()  # set when a read changed the race: the clock looks again
+        if await self._admit():
+            await self._token_or_deadline()
+
+    async def _authenticate(self, token: str) -> None:
+        try:
+            verdict, player, token_id = await _viewer_of(token, self.race_id)
+        except DatabaseError:
+            logger.warning("race socket refused: the database failed", exc_info=True)
+            await self._close(sockets.SERVER_ERROR)
+            return
+        if verdict != "ok":
+            await self._close(sockets.BAD_TOKEN if verdict == "bad_token" else NOT_YOURS)
+            return
+        self.player, self.player_id, self.token_id = player, str(player.pk), token_id
+        sockets.open_sockets.authenticated(self.address)
+        # Joined before the race is read: a notice sent meanwhile finds the socket listening,
+        # and one the read already holds is not sent twice (``known``).
+        await self._join()
+        notices.serve_from(asyncio.get_running_loop())
+        await self._refresh(ready=True)
+        self.tasks.append(asyncio.create_task(self._tick()))
+
+    async def _join(self) -> None:
+        if self.channel_layer is None:
+            return  # none for this socket: its reads of the race serve it
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            self.joined = True
+        except Exception:
+            logger.warning("race socket without notices for now", exc_info=True)
+
+    @property
+    def authenticated(self) -> bool:
+        return self.player_id is not None
+
+    # --- the layer's notices ---
+
+    async def race_progress(self, message: dict) -> None:
+        if not self.authenticated or self.closed:
+            return
+        player, progress = message["player"], message["progress"]
+        async with self.pushing:
+            if not self._newer(player, progress):
+                return  # the race read held it already, or a later one came first
+            became_watcher = (player == self.player_id and progress["status"] != "playing"
+                              and not self.watching)
+            self.watching = self.watching or became_watcher
+            await self._send_progress(player, progress, message.get("board"))
+        if became_watcher:
+            await self._refresh()  # the race, now with the others' boards
+
+    async def race_changed(self, message: dict) -> None:
+        if self.authenticated and not self.closed:
+            await self._refresh()
+
+    # --- sending ---
+
+    def _newer(self, player: str, progress: dict) -> bool:
+        known = self.known.get(player)
+        return known is None or (progress != known and _order(progress) >= _order(known))
+
+    async def _send_progress(self, player: str, progress: dict, board) -> None:
+        self.known[player] = progress
+        message = {"type": "progress", "player": player, "progress": progress}
+        # The one place a board leaves: only to a player who may watch.
+        if board is not None and self.watching:
+            message["board"] = board
+        await self._send(message)
+
+    async def _refresh(self, *, ready: bool = False, poll: bool = False,
+                       close: bool = False) -> None:
+        """Read the race and send it: ``ready``, else a ``race`` message if it differs from
+        the last sent. ``poll`` (a read no notice asked for): a ``race`` message only if the
+        race itself changed, else a ``progress`` message for each racer whose progress moved
+        on since the last sent (the only way moves reach a socket no notice reaches).
+        ``close``: first close the race if its time is up."""
+        async with self.pushing:
+            if self.closed:
+                return
+            try:
+                race = await _race_read(self.race_id, self.player, close=close)
+            except DatabaseError:
+                logger.warning("race socket closed: the database failed", exc_info=True)
+                await self._close(sockets.SERVER_ERROR)
+                return
+            if race is None:
+                await self._close(NOT_YOURS)  # the race is gone, or they left it
+                return
+            mine = _racer_of(race, self.player_id)
+            self.watching = self.watching or race["status"] == "finished" or (
+                mine is not None and mine["progress"]["status"] != "playing")
+            if ready:
+                await self._send({"type": "ready", "race": race})
+            elif self.race is None or (_race_level(race) != _race_level(self.race) if poll
+                                       else race != self.race):
+                await self._send({"type": "race", "race": race})
+            else:
+                for racer in race["racers"]:
+                    player = racer["player"]["id"]
+                    if self._newer(player, racer["progress"]):
+                        await self._send_progress(player, racer["progress"],
+                                                  racer.get("board"))
+            if self.race is None or race["status"] != self.race["status"]:
+                self.rearm.set()  # the clock looks at it again
+            self.race = race
+            if ready or poll:
+                # What the read showed is sent: a notice of it after this is not. (A race
+                # message leaves them be: each move still gets its progress message.)
+                for racer in race["racers"]:
+                    player = racer["player"]["id"]
+                    if self._newer(player, racer["progress"]):
+                        self.known[player] = racer["progress"]
+
+    # --- the clock, the checks ---
+
+    def _clock_due(self) -> tuple[float | None, bool]:
+        """When (time.monotonic()) the race's clock next calls for a read, and whether that
+        read closes the race: its start while it counts down, its end while it runs; again,
+        backing off, while the race has not moved on from an instant already passed."""
+        race = self.race or {}
+        status = race.get("status")
+        if status not in _RUNNING:
+            return None, False
+        closing = status == "playing"
+        target = _instant(race.get("ends_at" if closing else "starts_at"))
+        if target is None:
+            return None, False
+        if target != self.clock_fired_for:
+            wall = target + CLOCK_MARGIN_SECONDS
+        else:
+            first, longest = CLOCK_RETRY_SECONDS
+            wall = self.clock_fired_at + min(longest, first * 2 ** (self.clock_tries - 1))
+        return time.monotonic() + max(0.0, wall - time.time()), closing
+
+    def _clock_fired(self) -> None:
+        target = _instant((self.race or {}).get(
+            "ends_at" if (self.race or {}).get("status") == "playing" else "starts_at"))
+        if target != self.clock_fired_for:
+            self.clock_fired_for, self.clock_tries = target, 0
+        self.clock_tries += 1
+        self.clock_fired_at = time.time()
+
+    def _poll_seconds(self) -> float:
+        if not self.joined or isinstance(self.channel_layer, InMemoryChannelLayer):
+            return settings.LIVE_POLL_SECONDS
+        return max(settings.LIVE_FEED_CHECK_SECONDS, settings.LIVE_POLL_SECONDS)
+
+    async def _tick(self) -> None:
+        """The race's clock (``_clock_due``, looked at again whenever the race read changes);
+        a read of the race every ``_poll_seconds``; the token's check every
+        LIVE_TOKEN_CHECK_SECONDS (closed 4401 once it is gone)."""
+        now = time.monotonic()
+        poll_due = now + self._poll_seconds()
+        token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
+        while not self.closed:
+            clock_due, closing = self._clock_due()
+            wake = min(poll_due, token_due, clock_due if clock_due is not None else poll_due)
+            self.rearm.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.rearm.wait(), max(0.0, wake - time.monotonic()))
+            try:
+                now = time.monotonic()
+                if now >= token_due:
+                    token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
+                    if not await _token_alive(self.token_id):
+                        await self._close(sockets.BAD_TOKEN)
+                        return
+                if clock_due is not None and now >= clock_due:
+                    self._clock_fired()
+                    await self._refresh(close=closing)
+                    poll_due = time.monotonic() + self._poll_seconds()
+                elif now >= poll_due:
+                    if not self.joined:
+                        await self._join()
+                    await self._refresh(poll=True)
+                    poll_due = time.monotonic() + self._poll_seconds()
+            except Exception:  # one bad tick must not end the socket's checks
+                logger.exception("race socket tick failed")
+
+    # --- closing (the rest is server.api.sockets.SturdyConsumer's) ---
+
+    async def _give_back(self) -> None:
+        if self.joined:
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(self.group, self.channel_name)

@@ -1,0 +1,42 @@
+"""The real server for the race socket's tests, one for them all: gunicorn's uvicorn workers (2)
+on the test database, Redis as cache and channel layer (tests/asgi_server.py). Its sockets read
+the race only every 10 minutes on their own, so what reaches one in these tests came with a
+notice (or the race's clock); they check their token every second."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pytest
+
+from server.players import services as players
+from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
+
+
+@pytest.fixture(scope="package")
+def server(django_db_setup, django_db_blocker, tmp_path_factory):
+    problem = redis_reachable()
+    if problem:
+        pytest.fail(f"the live tests need Redis: {problem}")
+    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL,
+                     log_dir=tmp_path_factory.mktemp("asgi"),
+                     env={"FOURSQUARE_LIVE_POLL_SECONDS": "600",
+                          "FOURSQUARE_LIVE_FEED_CHECK_SECONDS": "600",
+                          "FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS": "1"}) as running:
+        yield running
+    log = running.log()
+    for failure in ("Exception in ASGI application", "Internal Server Error", "tick failed",
+                    "a handler failed"):
+        assert failure not in log, log
+
+
+class Person(NamedTuple):
+    id: str
+    token: str
+
+
+@pytest.fixture
+def people() -> list[Person]:
+    """Four new players (Ada, Bob, Cy and Di): their ids and tokens."""
+    made = [players.player_create(name=name) for name in ("Ada", "Bob", "Cy", "Di")]
+    return [Person(str(player.pk), token) for player, token in made]
