@@ -15,7 +15,7 @@ function raceItem(race) {
   return h("li", { class: "race-item", dataset: { race: race.id, status: race.status } },
     h("a", { href: `#/races/${race.id}` },
       h("span", { class: "race-item-title" }, t(`race.status.${race.status}`)),
-      h("span", { class: "subtle" }, current().list([settingsLine(race), t("race.host_is", { name: race.host?.name ?? "" })]))));
+      h("span", { class: "subtle" }, current().list([settingsLine(race), t("race.host_is", { name: race.host?.name ?? "" }), current().dateTime(race.created_at)]))));
 }
 
 export default async function list(root, route, { signal }) {
@@ -32,7 +32,7 @@ export default async function list(root, route, { signal }) {
   });
   joinForm.querySelector("button[type=submit]").id = "race-code-join";
   replace(root, page("races-heading", "race-list",
-    h("h1", { id: "races-heading" }, t("race.title")),
+    h("h1", { id: "races-heading" }, t("race.list_title")),
     h("p", { class: "lead" }, t("race.intro")),
     h("div", { class: "actions" }, h("a", { class: "button primary big", href: "#/races/new", id: "race-new" }, t("race.new"))),
     h("section", { class: "card-section", "aria-labelledby": "race-code-heading" },

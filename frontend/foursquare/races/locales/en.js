@@ -2,6 +2,7 @@
 // first race screen (../index.js).
 export default {
   "race.title": "Race",
+  "race.list_title": "Races",
   "race.intro": "Race your friends on one fresh deal: everyone plays the same cards at the same time, and sees how far the others have got.",
   "race.back": "All races",
   "race.all": "All races",
