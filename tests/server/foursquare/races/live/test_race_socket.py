@@ -220,3 +220,21 @@ def test_no_card_of_another_racers_game_reaches_a_racer_still_playing(server, pe
                    for racer in m["race"]["racers"] if racer["player"]["id"] != person.id)
     for socket in sockets.values():
         socket.close()
+
+
+def test_the_clock_tells_the_countdown_is_over(server, people):
+    """No notice marks the end of the countdown (the status is told from starts_at and now):
+    the socket's clock reads the race then and sends it, playing."""
+    ada, bob = people[:2]
+    race = race_create(server, ada.token, players=2)
+    race = race_join(server, bob.token, race)  # full: it starts itself
+    soon = timezone.now() + timedelta(seconds=1)
+    Race.objects.filter(pk=race["id"]).update(starts_at=soon)
+    Game.objects.filter(race_id=race["id"]).update(opens_at=soon)
+    socket = RaceSocket(server.ws(path(race["id"]), token=ada.token))
+    ready = socket.until(of_type("ready"))["race"]
+    if ready["status"] == "countdown":  # else the read came after starts_at already
+        playing = socket.until(of_type("race"))["race"]
+        assert playing["status"] == "playing"
+        assert playing == race_get(server, ada.token, race["id"])
+    socket.close()
