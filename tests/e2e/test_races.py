@@ -257,6 +257,44 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
     expect(ada.locator("#race-code")).not_to_have_text(code)
 
 
+def test_a_race_whose_clock_runs_out_ends_on_every_screen(devices, server, shoot):
+    """The clock turns red in its last seconds, says "Time's up", and the server's result
+    ranks those out of time by cards placed. The race is shortened in the database to a few
+    seconds, as its clock would run down over minutes."""
+    from datetime import timedelta
+
+    from server.foursquare.models import Game, Race
+
+    ada, bea = (api(server.base, "POST", "players", body={"name": n}) for n in ("Ada", "Bea"))
+    race = api(server.base, "POST", "races", ada["token"], {"players": 2, "minutes": 3})
+    race = api(server.base, "POST", "races/join", bea["token"], {"code": race["code"]})
+    assert race["status"] == "countdown"  # full: it started itself
+    started = Race.objects.get(pk=race["id"])
+    ends = started.starts_at + timedelta(seconds=25)
+    Race.objects.filter(pk=started.pk).update(ends_at=ends)
+    Game.objects.filter(race=started).update(closes_at=ends)
+
+    page = devices.open(f"/#/races/{race['id']}", token=ada["token"])
+    page.locator(".race-game .board").wait_for()
+    place_a_card(page)
+    bea_game = api(server.base, "GET", f"races/{race['id']}", bea["token"])["game"]
+    play_to_the_end(server, bea["token"], bea_game, moves=2)
+    expect(lane(page, api(server.base, "GET", "players/me", bea["token"])["id"])).to_have_attribute(
+        "data-placed", "2")
+    expect(page.locator("#race-clock.race-clock-low")).to_be_visible()
+    shoot(page, "race-phone-light-last-seconds", full_page=False)
+
+    # Time's up: the server closes the race, and the result ranks Bea (2 cards) before Ada (1).
+    page.locator("#race-result-heading").wait_for()
+    rows = page.locator("#race-ranking li")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("Bea")
+    expect(rows.nth(0)).to_contain_text("out of time · 2 cards placed")
+    expect(rows.nth(1)).to_contain_text("out of time · 1 card placed")
+    expect(page.locator("#race-your-place")).to_have_text("Your place: 2 of 2.")
+    shoot(page, "race-phone-light-out-of-time")
+
+
 # --- Screenshots ---------------------------------------------------------------------------------
 
 
