@@ -18,7 +18,7 @@ import { toast } from "../../components/toast.js";
 import { gameScreen } from "../game-screen.js";
 import { focusBoard } from "../board.js";
 import {
-  canStart, clock, isHost, isRacer, joinLink, lanes, minutesSeconds, opponents, phase, progressOf, withProgress,
+  canStart, clock, isHost, isRacer, joinLink, lanes, laneWords, minutesSeconds, opponents, phase, progressOf, withProgress,
 } from "./model/race.js";
 import { followRace } from "./live.js";
 import { lanesView } from "./lanes.js";
@@ -66,8 +66,15 @@ export default async function room(root, route, { signal }) {
   const live = followRace(id, {
     onRace: setRace,
     onProgress: (message) => {
+      const before = lanes(race, you).find((lane) => lane.id === message.player);
       race = withProgress(race, message);
       drawLanes();
+      // An opponent's game ending is said; their every card is not (the lanes show it).
+      const after = lanes(race, you).find((lane) => lane.id === message.player);
+      if (before?.status === "playing" && after && !after.you && after.status !== "playing") {
+        const words = laneWords(after);
+        announce(`${after.name}: ${t(words.key, words.params)}`);
+      }
     },
     onState: (state) => {
       liveState = state;
