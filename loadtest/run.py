@@ -29,6 +29,11 @@ Environment (all optional):
     LOAD_APP=asgi                       asgi: the ASGI app under uvicorn workers (as served);
                                         wsgi: the WSGI app under LOAD_WORKER_CLASS, for comparison
     LOAD_WORKERS=3 LOAD_WORKER_CLASS=gthread LOAD_THREADS=2   gunicorn's process model
+    LOAD_BACKGROUND=thread              thread: the jobs (a race's bot reference, ...) run in a
+                                        thread of each app process, as under `make run`;
+                                        worker: in one `manage.py run_jobs` process beside the
+                                        app (FOURSQUARE_BACKGROUND=off), as production runs
+                                        them; its CPU is reported as "jobs"
     LOAD_LOCUST_PROCESSES=1             locust processes generating the load (the races'
                                         load is always one: a race's racers share its clock)
     LOAD_POSTGRES=postgres://postgres@127.0.0.1:5432   server; the database is foursquare_load
@@ -166,6 +171,7 @@ class LoadRun:
     worker_class: str = env("LOAD_WORKER_CLASS", "gthread")
     threads: int = int(env("LOAD_THREADS", "2"))
     locust_processes: int = int(env("LOAD_LOCUST_PROCESSES", "1"))
+    background: str = env("LOAD_BACKGROUND", "thread")
     postgres: str = env("LOAD_POSTGRES", "postgres://postgres@127.0.0.1:5432")
     database: str = env("LOAD_DATABASE", "foursquare_load")
     redis_url: str = env("LOAD_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -173,6 +179,7 @@ class LoadRun:
     port: int = field(default_factory=free_port)
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="load-")))
     server: subprocess.Popen | None = None
+    jobs: subprocess.Popen | None = None  # the jobs' worker (LOAD_BACKGROUND=worker)
     marks: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -187,7 +194,9 @@ class LoadRun:
 
     def describe_server(self) -> str:
         app, worker = self.gunicorn_app
-        return f"gunicorn {self.workers} x {worker} serving {app}, {self.threads} thread(s)"
+        jobs = "a jobs worker" if self.background == "worker" else "jobs in their threads"
+        return (f"gunicorn {self.workers} x {worker} serving {app}, {self.threads} thread(s), "
+                f"{jobs}")
 
     @property
     def database_url(self) -> str:
@@ -213,6 +222,7 @@ class LoadRun:
             "REDIS_URL": self.redis_url,
             "REDIS_KEY_PREFIX": f"load-{os.getpid()}",
             "DJANGO_LOG_LEVEL": "WARNING",
+            **({"FOURSQUARE_BACKGROUND": "off"} if self.background == "worker" else {}),
             **self.extra_env,
         }
 
@@ -249,10 +259,28 @@ class LoadRun:
                 raise RuntimeError(f"gunicorn did not start: see {self.workdir}/gunicorn.log")
             time.sleep(0.2)
 
+    def start_jobs(self) -> None:
+        """The jobs' worker beside the app, as production runs it (LOAD_BACKGROUND=worker)."""
+        if self.background == "thread":
+            return
+        if self.background != "worker":
+            raise SystemExit(f"LOAD_BACKGROUND is thread or worker, not {self.background!r}")
+        log = open(self.workdir / "jobs.log", "ab")  # noqa: SIM115 - closed with the process
+        self.jobs = subprocess.Popen([sys.executable, "manage.py", "run_jobs"], cwd=REPO,
+                                     env=self.server_env(), stdout=log, stderr=log,
+                                     start_new_session=True)
+
     def worker_pids(self) -> list[int]:
         return [child.pid for child in tree(self.server.pid)[1:]] if self.server else []
 
     def stop_server(self) -> None:
+        if self.jobs and self.jobs.poll() is None:
+            self.jobs.send_signal(signal.SIGTERM)
+            try:
+                self.jobs.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.jobs.pid, signal.SIGKILL)
+                self.jobs.wait()
         if self.server and self.server.poll() is None:
             self.server.send_signal(signal.SIGTERM)
             try:
@@ -288,6 +316,8 @@ class LoadRun:
         machine figures."""
         load_before = os.getloadavg()
         parties = {"gunicorn": lambda: tree(self.server.pid), "postgres": postgres_processes}
+        if self.jobs is not None:
+            parties["jobs"] = lambda: tree(self.jobs.pid)
         before = {name: cpu_seconds(find()) for name, find in parties.items()}
         backends = BackendMeter(self.database)
         started = time.time()
@@ -316,6 +346,7 @@ class LoadRun:
         audit = importlib.import_module(AUDITS[self.game]).audit
         self.create_database()
         self.start_server()
+        self.start_jobs()
         machine = self.run(during=during)
         self.stop_server()
         return machine, audit(self.journals(), self.database_url,
