@@ -32,8 +32,9 @@ CLOSE_CODES = [
                         "signed out or revoked since (within 30 s).", "Sign in again."),
     (consumers.NOT_YOURS, "No such race, or you are neither one of its racers nor invited to "
                           "it (also once you left it).", "Stop."),
-    (sockets.TOO_MANY, "Too many: your address holds its share of sockets (or of "
-                       "unauthenticated ones), or its handshakes came too fast.",
+    (sockets.TOO_MANY, "Too many: you hold all the sockets you may on this race, your "
+                       "address holds its share of sockets (or of unauthenticated ones), or "
+                       "its handshakes came too fast.",
      "Close a socket you do not need; reconnect later, backing off."),
     (sockets.SERVER_ERROR, "The database failed, or the server failed to handle a message.",
      "Reconnect: `ready` gives the race as it is."),

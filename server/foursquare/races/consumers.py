@@ -31,6 +31,7 @@ import contextlib
 import logging
 import time
 import uuid
+from collections import Counter
 from datetime import datetime
 
 from channels.db import database_sync_to_async
@@ -55,6 +56,12 @@ NOT_YOURS = 4403  # no such race, or neither a racer nor an invitee of it
 CLOCK_RETRY_SECONDS = (1.0, 30.0)
 CLOCK_MARGIN_SECONDS = 0.05  # read just after the instant, so that the read is past it
 _RUNNING = ("countdown", "playing")
+
+
+# The sockets open in this process per (race, player): at most LIVE_SOCKETS_PER_SEAT, as a
+# match's seat (each costs a read of the race whenever it changes). Touched on the event loop
+# only.
+_held: Counter[tuple[uuid.UUID, str]] = Counter()
 
 
 def _in_thread(function):
@@ -124,6 +131,7 @@ class RaceConsumer(sockets.SturdyConsumer):
     player = None
     player_id: str | None = None
     token_id: int | None = None
+    holding: tuple | None = None  # the (race, player) counted in ``_held``
     joined = False
     tasks: tuple | list = ()
 
@@ -152,6 +160,12 @@ class RaceConsumer(sockets.SturdyConsumer):
         if verdict != "ok":
             await self._close(sockets.BAD_TOKEN if verdict == "bad_token" else NOT_YOURS)
             return
+        holding = (self.race_id, str(player.pk))
+        if _held[holding] >= settings.LIVE_SOCKETS_PER_SEAT:
+            await self._close(sockets.TOO_MANY)  # this racer holds all the sockets they may
+            return
+        _held[holding] += 1
+        self.holding = holding
         self.player, self.player_id, self.token_id = player, str(player.pk), token_id
         sockets.open_sockets.authenticated(self.address)
         # Joined before the race is read: a notice sent meanwhile finds the socket listening,
@@ -321,6 +335,11 @@ class RaceConsumer(sockets.SturdyConsumer):
     # --- closing (the rest is server.api.sockets.SturdyConsumer's) ---
 
     async def _give_back(self) -> None:
+        if self.holding is not None:
+            _held[self.holding] -= 1
+            if _held[self.holding] <= 0:
+                del _held[self.holding]
+            self.holding = None
         if self.joined:
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_discard(self.group, self.channel_name)
