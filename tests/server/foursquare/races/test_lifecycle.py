@@ -256,3 +256,23 @@ def test_the_list_pages_the_callers_races_newest_first(make_player):
     assert [r["id"] for r in rest["results"]] == made[:1] and rest["next"] is None
     assert_problem(host_api.get(RACES, {"cursor": "garbage"}), 400, "invalid")
     assert_problem(host_api.get(RACES, {"limit": 0}), 400, "invalid")
+
+
+def test_a_key_sent_again_with_another_body_is_refused_and_changes_nothing(player_api):
+    create(player_api)
+    first = player_api.post(RACES, {"players": 2, "minutes": 3}, HTTP_IDEMPOTENCY_KEY="same")
+    assert first.status_code == 201
+    again = player_api.post(RACES, {"players": 3, "minutes": 3}, HTTP_IDEMPOTENCY_KEY="same")
+    assert_problem(again, 422, "idempotency_key_reused")
+    assert Race.objects.count() == 2
+
+
+def test_a_stranger_can_neither_leave_nor_start_nor_race_again(make_player):
+    _, host_api = make_player()
+    _, stranger_api = make_player()
+    race = create(host_api)
+    for action in ("leave", "start", "again", "join"):
+        assert_problem(stranger_api.post(url(race, action)), 404, "race_not_found")
+    assert_problem(stranger_api.get(url(race, "replays")), 404, "race_not_found")
+    assert_problem(host_api.get(url(race, "replays")), 409, "race_not_finished")
+    assert Race.objects.get(pk=race["id"]).status == "waiting"
