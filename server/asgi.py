@@ -13,8 +13,9 @@ the account stream ``/api/v1/stream``, held open for minutes, goes to Django's o
 ``server.spitemalice.live.longpoll`` until it has an answer, then handed to the threads.
 
 WebSockets go to Channels, routed by ``server.routing`` behind the Origin check
-(``server.api.origins``): ``/ws/spite-malice/matches/<id>`` (server.spitemalice.live) and
-``/ws/account`` (server.streams.consumers).
+(``server.api.origins``): ``/ws/spite-malice/matches/<id>`` (server.spitemalice.live),
+``/ws/account`` (server.streams.consumers) and ``/ws/races/<id>``
+(server.foursquare.races.consumers).
 """
 
 import os

@@ -151,9 +151,10 @@ def test_another_racers_progress_comes_as_counts_while_you_play_then_with_boards
     # Bob, still playing, heard of every move of Ada's by its counts alone.
     sockets[bob].until(lambda m: progress_of(ada.id)(m)
                        and m["progress"]["placed"] == games[ada]["moves_played"])
-    heard = [m for m in sockets[bob].messages if progress_of(ada.id)(m)]
-    assert [m["progress"]["placed"] for m in heard] == list(
-        range(1, games[ada]["moves_played"] + 1))
+    heard = [m["progress"]["placed"] for m in sockets[bob].messages if progress_of(ada.id)(m)]
+    # In order, none twice. (Ada's moves came one after another through two app processes:
+    # a notice overtaken by the next one's is left out, since each carries the whole progress.)
+    assert heard == sorted(set(heard)) and heard[-1] == games[ada]["moves_played"]
     assert all("board" not in m for m in sockets[bob].messages)
     assert cards_in(sockets[bob].messages) == []
     for socket in sockets.values():
