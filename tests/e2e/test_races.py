@@ -11,7 +11,9 @@ legal_moves) until the game is over, won or lost; nothing waits on a particular 
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import urllib.request
 
 import pytest
@@ -255,6 +257,27 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
     for page in (ada, bea):
         expect(page.locator("#race-racers li")).to_have_count(2)
     expect(ada.locator("#race-code")).not_to_have_text(code)
+
+
+def test_a_dropped_socket_says_so_reconnects_and_catches_up(devices, server, shoot):
+    ada, bea = (api(server.base, "POST", "players", body={"name": n}) for n in ("Ada", "Bea"))
+    race = api(server.base, "POST", "races", ada["token"], {"players": 3, "minutes": 3})
+    page = devices.open(f"/#/races/{race['id']}", token=ada["token"])
+    screen = page.locator(".race-screen")
+    expect(screen).to_have_attribute("data-live", "live")
+
+    # The server's workers are stopped; each restarts, and the page says it is reconnecting.
+    for pid in server.worker_pids():
+        os.kill(pid, signal.SIGKILL)
+    expect(page.locator(".race-connection")).to_have_text("Connection lost: reconnecting…")
+    shoot(page, "race-phone-light-reconnecting")
+    expect(screen).to_have_attribute("data-live", "live", timeout=30_000)
+    expect(page.locator(".race-connection")).to_have_text("")
+
+    # Live again: Bea joining shows at once.
+    api(server.base, "POST", "races/join", bea["token"], {"code": race["code"]})
+    expect(page.locator("#race-racers li")).to_have_count(2)
+    expect(page.locator("#race-start")).to_be_enabled()
 
 
 def test_a_race_whose_clock_runs_out_ends_on_every_screen(devices, server, shoot):
