@@ -19,6 +19,7 @@ from server.foursquare import serializers as s
 from server.foursquare.engine import deal_shown, game_output, rebuild, record_output
 from server.foursquare.pagination import CURSOR_PATTERN, GamePagination
 from server.foursquare.problems import AnalysisUnavailable
+from server.foursquare.races import services as race_services
 from server.foursquare.races.problems import RaceNotFinished
 from server.jobs.models import Job
 
@@ -40,6 +41,7 @@ class GameListCreateView(ApiView):
     )
     def get(self, request):
         services.dailies_close(player=request.user)  # a daily whose date closed shows as over
+        race_services.player_races_close_due(request.user)  # and a race whose time is up
         paginator = GamePagination()
         page = paginator.paginate_queryset(selectors.games_of(request.user), request, view=self)
         return paginator.get_paginated_response([game_output(game) for game in page])
@@ -96,7 +98,10 @@ class GameDetailView(ApiView):
                    responses={200: s.GameOutput, **problems(401, 404)})
     def get(self, request, game_id):
         services.dailies_close(player=request.user)  # a daily whose date closed shows as over
-        return Response(game_output(selectors.game_of(request.user, game_id)))
+        game = selectors.game_of(request.user, game_id)
+        if race_services.game_race_close_if_due(game):  # a race whose time is up: over
+            game = selectors.game_of(request.user, game_id)
+        return Response(game_output(game))
 
 
 class MoveCreateView(FastPathView, ApiView):

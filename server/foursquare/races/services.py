@@ -266,6 +266,23 @@ def races_close_due(*, now=None) -> int:
     return sum(race_close_if_due(race_id) for race_id in due)
 
 
+def player_races_close_due(player) -> int:
+    """Close the races whose time is up in which ``player`` still has a game being played
+    (before the reads that show their games). How many."""
+    due = (Game.objects.filter(player=player, mode=Game.Mode.RACE, status=Game.Status.PLAYING,
+                               closes_at__lte=timezone.now())
+           .values_list("race_id", flat=True).distinct())
+    return sum(race_close_if_due(race_id) for race_id in list(due))
+
+
+def game_race_close_if_due(game: Game) -> bool:
+    """Close ``game``'s race if ``game`` is a race game still being played past its time."""
+    if (game.mode != Game.Mode.RACE or game.is_over or game.closes_at is None
+            or timezone.now() < game.closes_at):
+        return False
+    return race_close_if_due(game.race_id)
+
+
 def race_again(*, race: Race, player) -> Race:
     """The locked finished ``race``'s next race: created by the first racer to ask (same size
     and minutes, that racer its host, the others invited), joined by each later one."""

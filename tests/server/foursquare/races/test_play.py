@@ -348,3 +348,16 @@ def test_a_race_played_from_creation_to_its_end(three):
     assert finished["status"] == "finished"
     assert sorted(r["place"] for r in finished["racers"]) == [1, 2]
     assert Race.objects.get(pk=race["id"]).finished_at <= timezone.now()
+
+
+def test_a_race_game_read_after_the_time_limit_shows_as_over(three):
+    (_, ada), (_, bo), _ = three
+    race = raced(ada, bo)
+    game = play_moves(ada, game_of(ada, race), 2)
+    time_up(race["id"])
+
+    shown = ada.get(f"games/{game['id']}").json()
+    assert shown["status"] == "unfinished" and shown["legal_moves"] == []
+    assert shown["deal"] == Race.objects.get(pk=race["id"]).deal_id  # finished: shown
+    listed = {g["id"]: g["status"] for g in bo.get("games").json()["results"]}
+    assert set(listed.values()) == {"unfinished"}
