@@ -279,6 +279,13 @@ def test_a_dropped_socket_says_so_reconnects_and_catches_up(devices, server, sho
     expect(page.locator("#race-racers li")).to_have_count(2)
     expect(page.locator("#race-start")).to_be_enabled()
 
+    # Calling it off asks first; then the race is gone for everyone.
+    page.locator("#race-leave").click()
+    expect(page.locator("#race-leave")).to_have_text("Yes, call it off")
+    page.locator("#race-leave").click()
+    page.locator("#races-heading").wait_for()
+    assert api(server.base, "GET", f"races/{race['id']}", bea["token"])["status"] == "cancelled"
+
 
 def test_a_race_whose_clock_runs_out_ends_on_every_screen(devices, server, shoot):
     """The clock turns red in its last seconds, says "Time's up", and the server's result

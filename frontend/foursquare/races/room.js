@@ -169,12 +169,13 @@ export default async function room(root, route, { signal }) {
     parts.status = h("p", { class: "race-room-status", id: "race-room-status", role: "status" });
     parts.actions = h("div", { class: "actions race-room-actions" });
     parts.problems = h("div", { class: "race-problems" });
-    parts.connection = h("p", { class: "race-connection subtle", role: "status" });
+    parts.connection = h("p", { class: "race-connection", role: "status" });
 
     replace(screen, page("race-room-heading", "race-room",
       back(),
       h("h1", { id: "race-room-heading" }, t("race.room_title")),
       h("p", { class: "lead" }, settingsLine(race)),
+      parts.connection,
       h("div", { class: "card-section race-invite" },
         h("label", { for: "race-link" }, t("race.link")),
         linkInput,
@@ -183,8 +184,7 @@ export default async function room(root, route, { signal }) {
       h("section", { "aria-labelledby": "race-racers-heading" }, parts.heading, parts.racers, parts.invited),
       parts.status,
       parts.actions,
-      parts.problems,
-      parts.connection));
+      parts.problems));
     fillWaiting();
   }
 
@@ -228,10 +228,19 @@ export default async function room(root, route, { signal }) {
       buttons.push(join);
     } else {
       const leave = h("button", { type: "button", class: "button", id: "race-leave" }, t(host ? "race.call_off" : "race.leave"));
-      leave.addEventListener("click", () => act(leave, () => raceApi.raceLeave(id), () => {
-        toast(t(host ? "race.called_off" : "race.left"));
-        navigate("/races");
-      }));
+      leave.addEventListener("click", () => {
+        // Calling off a race ends it for everyone: the host's first tap asks.
+        if (host && leave.dataset.armed !== "true") {
+          leave.dataset.armed = "true";
+          leave.classList.add("danger");
+          leave.textContent = t("race.call_off_sure");
+          return;
+        }
+        act(leave, () => raceApi.raceLeave(id), () => {
+          toast(t(host ? "race.called_off" : "race.left"));
+          navigate("/races");
+        });
+      });
       buttons.push(leave);
     }
     // Keep the focus on a button that is drawn again.
@@ -276,7 +285,7 @@ export default async function room(root, route, { signal }) {
 
   async function drawRace() {
     parts.lanes = h("div", { class: "race-lanes-slot" });
-    parts.connection = h("p", { class: "race-connection subtle", role: "status" });
+    parts.connection = h("p", { class: "race-connection", role: "status" });
     parts.clock = h("p", { class: "race-clock", id: "race-clock", role: "timer" },
       h("span", { class: "race-clock-label" }, t("race.time_left")), " ", h("time", {}, ""));
     if (!isRacer(race, you) || !race.game) {

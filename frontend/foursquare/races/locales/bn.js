@@ -52,6 +52,7 @@ export default {
   "race.start": "দৌড় শুরু করুন",
   "race.leave": "ছেড়ে যান",
   "race.call_off": "দৌড় বাতিল করুন",
+  "race.call_off_sure": "হ্যাঁ, বাতিল করুন",
   "race.left": "আপনি দৌড় ছেড়ে দিয়েছেন।",
   "race.called_off": "দৌড় বাতিল হয়েছে।",
   "race.reconnecting": "সংযোগ হারিয়েছে: আবার যুক্ত হচ্ছে…",

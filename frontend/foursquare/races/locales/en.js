@@ -53,6 +53,7 @@ export default {
   "race.start": "Start the race",
   "race.leave": "Leave",
   "race.call_off": "Call off the race",
+  "race.call_off_sure": "Yes, call it off",
   "race.left": "You left the race.",
   "race.called_off": "The race is called off.",
   "race.reconnecting": "Connection lost: reconnecting…",

@@ -52,6 +52,7 @@ export default {
   "race.start": "شروع مسابقه",
   "race.leave": "ترک",
   "race.call_off": "لغو مسابقه",
+  "race.call_off_sure": "بله، لغوش کنید",
   "race.left": "از مسابقه بیرون آمدید.",
   "race.called_off": "مسابقه لغو شد.",
   "race.reconnecting": "اتصال قطع شد: در حال وصل شدن دوباره…",

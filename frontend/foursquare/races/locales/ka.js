@@ -52,6 +52,7 @@ export default {
   "race.start": "რბოლის დაწყება",
   "race.leave": "გასვლა",
   "race.call_off": "რბოლის გაუქმება",
+  "race.call_off_sure": "დიახ, გააუქმე",
   "race.left": "რბოლიდან გახვედი.",
   "race.called_off": "რბოლა გაუქმდა.",
   "race.reconnecting": "კავშირი გაწყდა: ხელახლა ვუკავშირდებით…",

@@ -52,6 +52,7 @@ export default {
   "race.start": "മത്സരം തുടങ്ങൂ",
   "race.leave": "വിട്ടുപോകൂ",
   "race.call_off": "മത്സരം റദ്ദാക്കൂ",
+  "race.call_off_sure": "അതെ, റദ്ദാക്കൂ",
   "race.left": "നിങ്ങൾ മത്സരം വിട്ടു.",
   "race.called_off": "മത്സരം റദ്ദാക്കി.",
   "race.reconnecting": "ബന്ധം നഷ്ടപ്പെട്ടു: വീണ്ടും ബന്ധിപ്പിക്കുന്നു…",
