@@ -31,7 +31,7 @@ def test_a_first_visit_downloads_at_most_150_kb_all_from_this_origin(open_page, 
     assert all(url.startswith(base_url) for url in sizes)
     # Only the language in use is downloaded, and no screen that is not shown.
     assert [url for url in sizes if "/locales/" in url] == [f"{base_url}/static/locales/en.js"]
-    assert not [url for url in sizes if re.search(r"/(rules|boards|leagues|result)", url)]
+    assert not [url for url in sizes if re.search(r"/(rules|boards|leagues|result|races)", url)]
 
     headers = response.headers
     assert "script-src 'self'" in headers["content-security-policy"]
