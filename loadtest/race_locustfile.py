@@ -53,6 +53,8 @@ POLL_SECONDS = float(os.environ.get("LOAD_RACE_POLL_SECONDS", "5"))
 RETRY_FOR_SECONDS = float(os.environ.get("LOAD_RETRY_SECONDS", "30"))
 OUTPUT_DIR = os.environ.get("LOAD_OUTPUT_DIR", "")
 START_MARGIN_SECONDS = 0.02  # moves from starts_at: the first is sent just after it
+if not 2 <= SIZE <= 8 or RACES < 1:
+    raise SystemExit(f"LOAD_RACES is 1 or more and LOAD_RACE_SIZE 2-8, not {RACES}, {SIZE}")
 
 API = "/api/v1"
 MOVE = f"POST {API}/games/{{id}}/moves"

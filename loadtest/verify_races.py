@@ -518,6 +518,8 @@ def judge(merged: dict, truth: dict, *, failures_allowed: bool = False) -> dict:
         "races over but not finished": len(places["over_open"]),
         "finished races with a game playing": len(places["finished_playing"]),
         "moves never answered": merged["gave_up"],
+        # A load that played nothing (locust did not start, say) proves nothing.
+        "runs without a single acknowledged move": int(not merged["acks"]),
     }
     if not failures_allowed:
         violations["failed requests"] = sum(merged["failures"].values())

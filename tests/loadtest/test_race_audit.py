@@ -306,6 +306,13 @@ def test_places_unlike_the_ranking_or_told_unlike_stored_are_found(record):
     assert violations["places told unlike stored"] == 3  # every racer was told the true ones
 
 
+def test_a_run_that_played_nothing_is_no_clean_run(record):
+    journal = record.journal()
+    journal.update(acks=[], answers=[], messages=[])
+
+    assert not record.judge(journal, {"races": {}, "games": {}, "moves": []})["ok"]
+
+
 def test_a_race_over_but_not_finished_is_found(record):
     truth = copy.deepcopy(record.truth)
     truth["races"][RACE]["status"] = "playing"
