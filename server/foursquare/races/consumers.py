@@ -16,12 +16,12 @@ finished; a read of the race is ``race_output``'s, which shows the boards by the
 When the player's own game ends the socket sends the race once more, now with the others'
 boards.
 
-The socket also keeps the race's clock: at ``starts_at`` it reads the race (its status turns
-``playing``), and at ``ends_at`` it closes a race still running (``services.race_close_if_due``,
-lazy and idempotent) and sends it. Where no channel layer serves it (Redis down, or the
-embedded default's in-memory layer, which reaches only its own process) it reads the race every
-``LIVE_POLL_SECONDS`` and sends what changed; with one, every ``LIVE_FEED_CHECK_SECONDS``, in
-case a notice was lost.
+The socket also keeps the race's clock: at ``starts_at`` it sends the race, its status now
+``playing`` (nothing else changes then: no read), and at ``ends_at`` it closes a race still
+running (``services.race_close_if_due``, lazy and idempotent) and sends it. Where no channel
+layer serves it (Redis down, or the embedded default's in-memory layer, which reaches only its
+own process) it reads the race every ``LIVE_POLL_SECONDS`` and sends what changed; with one,
+every ``LIVE_FEED_CHECK_SECONDS``, in case a notice was lost.
 """
 
 from __future__ import annotations
@@ -295,6 +295,19 @@ class RaceConsumer(sockets.SturdyConsumer):
         self.clock_tries += 1
         self.clock_fired_at = time.time()
 
+    async def _countdown_over(self) -> None:
+        """At ``starts_at`` the race turns ``playing``, and nothing else of it changes then
+        (anything else comes with its own notice): the race as last sent, playing, without a
+        read (a race's sockets would otherwise all read it at that instant)."""
+        async with self.pushing:
+            race = self.race or {}
+            starts_at = _instant(race.get("starts_at"))
+            if (race.get("status") != "countdown" or starts_at is None
+                    or time.time() < starts_at or self.closed):
+                return  # moved on meanwhile, or early: the clock tries again
+            self.race = {**race, "status": "playing"}
+            await self._send({"type": "race", "race": self.race})
+
     def _poll_seconds(self) -> float:
         if not self.joined or isinstance(self.channel_layer, InMemoryChannelLayer):
             return settings.LIVE_POLL_SECONDS
@@ -322,8 +335,11 @@ class RaceConsumer(sockets.SturdyConsumer):
                         return
                 if clock_due is not None and now >= clock_due:
                     self._clock_fired()
-                    await self._refresh(close=closing)
-                    poll_due = time.monotonic() + self._poll_seconds()
+                    if closing:
+                        await self._refresh(close=True)
+                        poll_due = time.monotonic() + self._poll_seconds()
+                    else:
+                        await self._countdown_over()
                 elif now >= poll_due:
                     if not self.joined:
                         await self._join()
