@@ -424,3 +424,32 @@ def test_race_screens(devices, server, shoot, viewport, scheme, locale):
     settled(page, f'#race-done [data-race="{race["id"]}"]')
     shoot(page, f"race-{name}-list")
     assert_no_sideways_scroll(page)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fa-IR"])
+def test_eight_racers_leave_the_board_its_room_on_a_phone(devices, server, shoot, locale):
+    """Seven opponents' lanes go compact (bare numbers under a key), two across, and the board
+    below still has cards a finger can hit on a 360x740 phone."""
+    people = [api(server.base, "POST", "players", body={"name": f"Racer {n}"}) for n in range(8)]
+    host, *others = people
+    race = api(server.base, "POST", "races", host["token"], {"players": 8, "minutes": 3})
+    page = devices.open(f"/#/races/{race['id']}", token=host["token"], locale=locale)
+    page.locator("#race-start").wait_for()
+    for other in others[:-1]:
+        api(server.base, "POST", "races/join", other["token"], {"code": race["code"]})
+    expect(page.locator("#race-racers li")).to_have_count(7)
+    page.locator("#race-start").click()
+    page.locator(".race-game .board").wait_for()
+    for other in others[:3]:
+        game = api(server.base, "GET", f"races/{race['id']}", other["token"])["game"]
+        play_to_the_end(server, other["token"], game, moves=3)
+    place_a_card(page)
+    expect(page.locator(".race-lanes-compact .race-lane")).to_have_count(6)
+    expect(page.locator(".race-lanes-key")).to_be_visible()
+    cell = page.locator(".race-game .board .cell-pile").first.bounding_box()
+    assert cell["width"] >= 40, cell
+    board = page.locator(".race-game .board").bounding_box()
+    assert board["y"] + board["height"] <= 740, board  # the whole board in the first screen
+    shoot(page, "race-phone-light-eight" + ("-fa" if locale.startswith("fa") else ""),
+          full_page=False)
+    assert_no_sideways_scroll(page)

@@ -11,9 +11,23 @@ import { racerName } from "./parts.js";
 
 const DECK = 40;
 
-/** The lane's figures, each a number with its word (so no colour or icon says it alone). */
-function figures(lane) {
-  const { number } = current();
+// More opponents than this and the lanes go compact: their figures as bare numbers, read by
+// the key above them, so eight racers leave the board its room on a phone.
+export const COMPACT_FROM = 4;
+
+/** The lane's figures, each a number with its word (so no colour or icon says it alone);
+ *  compact, the numbers alone in the key's order, named in full for screen readers. */
+function figures(lane, compact) {
+  const { number, list } = current();
+  if (compact) {
+    const named = [
+      `${number(lane.placed)} ${t("race.lane.placed")}`,
+      lane.stock === null ? null : `${number(lane.stock)} ${t("race.lane.stock")}`,
+      `${number(lane.faceDown)} ${t("race.lane.down")}`,
+    ];
+    return h("span", { class: "race-figures race-figures-compact", role: "img", "aria-label": list(named) },
+      list([number(lane.placed), lane.stock === null ? null : number(lane.stock), number(lane.faceDown)]));
+  }
   const figure = (name, key, n) => h("span", { class: ["race-figure", `race-${name}`], dataset: { figure: name } },
     h("b", {}, number(n)), " ", t(key, { n }));
   return h("span", { class: "race-figures" },
@@ -23,7 +37,7 @@ function figures(lane) {
 }
 
 /** One racer's lane; `watch` adds their board (where the race sends one) to open below. */
-export function laneView(lane, { watch = false } = {}) {
+export function laneView(lane, { watch = false, compact = false } = {}) {
   const words = laneWords(lane);
   const done = Math.min(1, lane.placed / DECK);
   const status = lane.status === "playing" ? null
@@ -42,12 +56,17 @@ export function laneView(lane, { watch = false } = {}) {
   h("div", {
     class: "race-track", role: "img", "aria-label": t("race.track_aria", { name: lane.name, n: lane.placed, total: DECK }),
   }, h("span", { class: "race-fill", style: { "--done": done } })),
-  figures(lane),
+  figures(lane, compact),
   board);
 }
 
-/** The lanes of `list`, as a list labelled for screen readers. */
+/** The lanes of `list`, as a list labelled for screen readers (compact for many, with the
+ *  key to their numbers above). */
 export function lanesView(list, options = {}) {
-  return h("ul", { class: "race-lanes", id: "race-lanes", "aria-label": t("race.lanes"), style: { "--lanes": list.length } },
-    list.map((lane) => laneView(lane, options)));
+  const compact = list.length >= COMPACT_FROM;
+  return [
+    compact ? h("p", { class: "race-lanes-key subtle", "aria-hidden": "true" }, t("race.lanes_key")) : null,
+    h("ul", { class: ["race-lanes", compact ? "race-lanes-compact" : null], id: "race-lanes", "aria-label": t("race.lanes"), style: { "--lanes": list.length } },
+      list.map((lane) => laneView(lane, { ...options, compact }))),
+  ];
 }

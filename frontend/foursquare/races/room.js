@@ -21,7 +21,7 @@ import {
   canStart, clock, isHost, isRacer, joinLink, lanes, laneWords, minutesSeconds, opponents, phase, progressOf, withProgress,
 } from "./model/race.js";
 import { followRace } from "./live.js";
-import { lanesView } from "./lanes.js";
+import { COMPACT_FROM, lanesView } from "./lanes.js";
 import { back, clockText, page, racerName, settingsLine } from "./parts.js";
 import { raceResult } from "./result.js";
 
@@ -278,6 +278,7 @@ export default async function room(root, route, { signal }) {
     const raceGame = parts.lanes.closest(".race-game");
     raceGame?.style.setProperty("--lane-rows", String(Math.ceil(list.length / 2)));
     raceGame?.style.setProperty("--lane-rows-wide", String(Math.ceil(list.length / 6)));
+    raceGame?.style.setProperty("--lane-height", list.length >= COMPACT_FROM ? "34px" : "88px");
     for (const item of parts.lanes.querySelectorAll(".race-lane")) {
       if (open.has(item.dataset.player)) item.querySelector("details")?.setAttribute("open", "");
     }

@@ -62,6 +62,7 @@ export default {
   "race.times_up": "সময় শেষ",
   "race.seconds_left": { one: "{n} সেকেন্ড বাকি", other: "{n} সেকেন্ড বাকি" },
   "race.lanes": "অন্য প্রতিযোগীরা",
+  "race.lanes_key": "প্রতিটি সারি: রাখা তাস · স্টকে · উল্টো",
   "race.lane.placed": "রাখা",
   "race.lane.stock": "স্টকে",
   "race.lane.down": "উল্টো",

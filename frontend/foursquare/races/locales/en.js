@@ -63,6 +63,7 @@ export default {
   "race.times_up": "Time's up",
   "race.seconds_left": { one: "{n} second left", other: "{n} seconds left" },
   "race.lanes": "The other racers",
+  "race.lanes_key": "Each lane: cards placed · in stock · face down",
   "race.lane.placed": "placed",
   "race.lane.stock": "in stock",
   "race.lane.down": "face down",

@@ -62,6 +62,7 @@ export default {
   "race.times_up": "وقت تمام شد",
   "race.seconds_left": { one: "{n} ثانیه مانده", other: "{n} ثانیه مانده" },
   "race.lanes": "دیگر مسابقه‌دهندگان",
+  "race.lanes_key": "هر ردیف: کارت‌های گذاشته، در دسته، رو به پایین",
   "race.lane.placed": "گذاشته",
   "race.lane.stock": "در دسته",
   "race.lane.down": "رو به پایین",

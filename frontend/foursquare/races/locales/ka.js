@@ -62,6 +62,7 @@ export default {
   "race.times_up": "დრო ამოიწურა",
   "race.seconds_left": { one: "დარჩა {n} წამი", other: "დარჩა {n} წამი" },
   "race.lanes": "სხვა მრბოლელები",
+  "race.lanes_key": "თითო ზოლი: დადებული კარტი · დასტაში · პირქვე",
   "race.lane.placed": "დადებული",
   "race.lane.stock": "დასტაში",
   "race.lane.down": "პირქვე",

@@ -62,6 +62,7 @@ export default {
   "race.times_up": "സമയം കഴിഞ്ഞു",
   "race.seconds_left": { one: "{n} സെക്കൻഡ് ബാക്കി", other: "{n} സെക്കൻഡ് ബാക്കി" },
   "race.lanes": "മറ്റു മത്സരാർഥികൾ",
+  "race.lanes_key": "ഓരോ വരിയും: വെച്ച ചീട്ടുകൾ · സ്റ്റോക്കിൽ · കമിഴ്ന്നത്",
   "race.lane.placed": "വെച്ചത്",
   "race.lane.stock": "സ്റ്റോക്കിൽ",
   "race.lane.down": "കമിഴ്ന്നത്",
