@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
-from tests.e2e.conftest import PHONE, WAIT_MS
+from tests.e2e.conftest import PHONE, SCREENSHOTS, WAIT_MS
 from tests.e2e.screens import LOOKS, assert_no_sideways_scroll
 from tests.serving import WAIT_SECONDS
 
@@ -115,6 +115,43 @@ def place_a_card(page) -> int | None:
     return int(page.locator(".game").get_attribute("data-moves"))
 
 
+# Notes on the watcher's page when the mover's lane first shows `placed` cards.
+WATCH = """([player, placed]) => {
+  window.raceSeenAt = null;
+  const seen = () => document.querySelector(
+    `.race-lane[data-player="${player}"][data-placed="${placed}"]`);
+  const observer = new MutationObserver(() => {
+    if (seen()) { window.raceSeenAt = Date.now(); observer.disconnect(); }
+  });
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+}"""
+NOTE_TAP = """element => element.addEventListener(
+  'pointerdown', () => { window.raceTappedAt = Date.now(); }, { once: true })"""
+
+
+def timed_card(mover, mover_id: str, watchers, delays: list[int]) -> None:
+    """One card, timed from the mover's tap to its lane on each watcher's screen (the pages
+    read one system clock)."""
+    placed = int(mover.locator(".game").get_attribute("data-moves")) + 1
+    for watcher in watchers:
+        watcher.evaluate(WATCH, [mover_id, placed])
+    mover.locator('.game .cell[data-target="true"]').first.evaluate(NOTE_TAP)
+    play_and_watch(mover, mover_id, watchers)
+    tapped = mover.evaluate("() => window.raceTappedAt")
+    delays.extend(watcher.evaluate("() => window.raceSeenAt") - tapped for watcher in watchers)
+
+
+def report_delays(delays: list[int]) -> None:
+    ordered = sorted(delays)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    line = (f"a racer's card on the others' lanes, {len(ordered)} deliveries: "
+            f"p50 {ordered[len(ordered) // 2]} ms, p95 {p95} ms, max {ordered[-1]} ms")
+    print(line)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    (SCREENSHOTS / "race-live-delivery.txt").write_text(line + "\n")
+    assert all(delay >= 0 for delay in delays), delays
+
+
 def play_and_watch(mover, mover_id: str, watchers) -> None:
     """One card on the mover's board, then its lane on every watcher's screen says so (or,
     where that card ended the race, the result lists the mover)."""
@@ -193,15 +230,18 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
         clock = re.compile(r"^\u2066[45]:\d\d\u2069$")  # isolated, left to right
         expect(page.locator("#race-clock time")).to_have_text(clock)
 
-    # Two rounds each, every card seen on the other two screens' lanes.
+    # Two rounds each, every card seen on the other two screens' lanes, each timed from the
+    # tap to the lane (printed, and kept beside the screenshots).
     order = [("ada", ada), ("bea", bea), ("cy", cy)]
 
     def others(name):
         return [page for other, page in order if other != name]
 
+    delays: list[int] = []
     for _ in range(2):
         for name, page in order:
-            play_and_watch(page, ids[name], others(name))
+            timed_card(page, ids[name], others(name), delays)
+    report_delays(delays)
     shoot(ada, "race-phone-light-race")
     # Still playing: no other racer's card anywhere on a racer's screen, counts only.
     for page in pages:
