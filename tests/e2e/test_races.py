@@ -299,6 +299,28 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
     expect(ada.locator("#race-code")).not_to_have_text(code)
 
 
+def test_a_league_mate_invited_finds_the_race_in_their_list_and_joins(devices, server):
+    ada, bea = (api(server.base, "POST", "players", body={"name": n}) for n in ("Ada", "Bea"))
+    league = api(server.base, "POST", "leagues", ada["token"], {"name": "Tuesday cards"})
+    api(server.base, "POST", "leagues/join", bea["token"], {"code": league["code"]})
+
+    page = devices.open("/#/races/new", token=ada["token"])
+    mate = page.locator("#race-mates label", has_text="Bea")
+    mate.click()
+    page.locator("#race-create").click()
+    page.locator("#race-room-heading").wait_for()
+    expect(page.locator("#race-invited")).to_have_text("Invited, not joined yet: Bea")
+
+    # Bea finds it in her races, opens it and joins from the waiting room.
+    other = devices.open("/#/races", token=bea["token"])
+    other.locator("#race-open .race-item a").click()
+    other.locator("#race-join-invited").click()
+    expect(other.locator("#race-racers li")).to_have_count(2)
+    expect(other.locator("#race-room-status")).to_have_text("Waiting for Ada to start the race.")
+    expect(page.locator("#race-racers li")).to_have_count(2)
+    expect(page.locator("#race-invited")).to_have_text("")
+
+
 def test_a_dropped_socket_says_so_reconnects_and_catches_up(devices, server, shoot):
     ada, bea = (api(server.base, "POST", "players", body={"name": n}) for n in ("Ada", "Bea"))
     race = api(server.base, "POST", "races", ada["token"], {"players": 3, "minutes": 3})
