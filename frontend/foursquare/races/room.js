@@ -57,7 +57,7 @@ export default async function room(root, route, { signal }) {
   replace(root, screen);
 
   function setRace(next) {
-    // A message about another race (a next race's), or one older than what is shown: ignored.
+    // A message about another race (the next one, say) is not this screen's.
     if (next.id !== id) return;
     race = next;
     update();
