@@ -20,8 +20,9 @@ The socket also keeps the race's clock: at ``starts_at`` it sends the race, its 
 ``playing`` (nothing else changes then: no read), and at ``ends_at`` it closes a race still
 running (``services.race_close_if_due``, lazy and idempotent) and sends it. Where no channel
 layer serves it (Redis down, or the embedded default's in-memory layer, which reaches only its
-own process) it reads the race every ``LIVE_POLL_SECONDS`` and sends what changed; with one,
-every ``LIVE_FEED_CHECK_SECONDS``, in case a notice was lost.
+own process) it reads the race every ``LIVE_POLL_SECONDS`` and sends what changed (Redis is
+asked whether it answers that often: the cache's server, the layer's too); with notices, every
+``LIVE_FEED_CHECK_SECONDS`` in case one was lost, and once they reach it again after an outage.
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ import uuid
 from collections import Counter
 from datetime import datetime
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError
 
 from server.api import notices, sockets
@@ -55,6 +58,7 @@ NOT_YOURS = 4403  # no such race, or neither a racer nor an invitee of it
 # this process's clock ahead of the database's): the first after a second, then doubling.
 CLOCK_RETRY_SECONDS = (1.0, 30.0)
 CLOCK_MARGIN_SECONDS = 0.05  # read just after the instant, so that the read is past it
+_CHECK_KEY = "live:races:check"  # read only, to see whether Redis answers
 _RUNNING = ("countdown", "playing")
 
 
@@ -93,6 +97,16 @@ def _race_read(race_id, viewer, *, close: bool = False) -> dict | None:
         return race_output(race_for(viewer, race_id), viewer)
     except RaceNotFound:
         return None
+
+
+@sync_to_async(thread_sensitive=False)
+def _redis_answers() -> bool:
+    """Whether the cache answers: with Redis, the channel layer's server too."""
+    try:
+        cache.get(_CHECK_KEY)
+    except Exception:
+        return False
+    return True
 
 
 @_in_thread
@@ -308,18 +322,23 @@ class RaceConsumer(sockets.SturdyConsumer):
             self.race = {**race, "status": "playing"}
             await self._send({"type": "race", "race": self.race})
 
-    def _poll_seconds(self) -> float:
+    async def _notices_reach(self) -> bool:
+        """Whether notices reach this socket: it joined the race's group on a layer shared by
+        the app's processes, and that layer's Redis answers (the cache's, the same server)."""
         if not self.joined or isinstance(self.channel_layer, InMemoryChannelLayer):
-            return settings.LIVE_POLL_SECONDS
-        return max(settings.LIVE_FEED_CHECK_SECONDS, settings.LIVE_POLL_SECONDS)
+            return False
+        return await _redis_answers()
 
     async def _tick(self) -> None:
         """The race's clock (``_clock_due``, looked at again whenever the race read changes);
-        a read of the race every ``_poll_seconds``; the token's check every
-        LIVE_TOKEN_CHECK_SECONDS (closed 4401 once it is gone)."""
+        every LIVE_POLL_SECONDS a read of the race where no notice reaches the socket (and
+        once more when they reach it again), else every LIVE_FEED_CHECK_SECONDS; the token's
+        check every LIVE_TOKEN_CHECK_SECONDS (closed 4401 once it is gone)."""
         now = time.monotonic()
-        poll_due = now + self._poll_seconds()
+        poll_due = now + settings.LIVE_POLL_SECONDS
+        read_due = now + max(settings.LIVE_FEED_CHECK_SECONDS, settings.LIVE_POLL_SECONDS)
         token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
+        cut_off = False  # whether the last check found no notice reaching the socket
         while not self.closed:
             clock_due, closing = self._clock_due()
             wake = min(poll_due, token_due, clock_due if clock_due is not None else poll_due)
@@ -337,14 +356,18 @@ class RaceConsumer(sockets.SturdyConsumer):
                     self._clock_fired()
                     if closing:
                         await self._refresh(close=True)
-                        poll_due = time.monotonic() + self._poll_seconds()
                     else:
                         await self._countdown_over()
-                elif now >= poll_due:
+                if now >= poll_due:
+                    poll_due = now + settings.LIVE_POLL_SECONDS
                     if not self.joined:
                         await self._join()
-                    await self._refresh(poll=True)
-                    poll_due = time.monotonic() + self._poll_seconds()
+                    reached = await self._notices_reach()
+                    if not reached or cut_off or now >= read_due:
+                        read_due = now + max(settings.LIVE_FEED_CHECK_SECONDS,
+                                             settings.LIVE_POLL_SECONDS)
+                        await self._refresh(poll=True)
+                    cut_off = not reached
             except Exception:  # one bad tick must not end the socket's checks
                 logger.exception("race socket tick failed")
 
