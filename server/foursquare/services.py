@@ -30,7 +30,7 @@ from server.foursquare.problems import (
 )
 from server.foursquare.races import live
 from server.foursquare.races import services as race_services
-from server.foursquare.races.problems import OutOfTime, RaceDealUnavailable, RaceNotStarted
+from server.foursquare.races.problems import OutOfTime, RaceNotStarted
 from server.foursquare.tasks import GAME_ANALYSE
 from server.jobs.background import job_enqueue
 from server.jobs.models import Job
@@ -88,7 +88,7 @@ def _practice_game(*, player, deal_id: str | None) -> Game:
                 "played; start it as your daily instead."
             )
         if Race.objects.filter(deal=deal_row).exclude(status=Race.Status.FINISHED).exists():
-            raise RaceDealUnavailable(
+            raise DealUnavailable(
                 f"Deal {deal_id!r} is a race's, still being raced; practise it once the race "
                 "has finished."
             )

@@ -188,7 +188,8 @@ class AnalysisView(ApiView):
         responses={
             200: s.AnalysisOutput, 202: s.AnalysisPendingOutput,
             **problems(401, 404, 409, 503,
-                       s409="`game_in_progress`: no analysis while the game is on.",
+                       s409="`game_in_progress`: no analysis while the game is on; "
+                            "`race_not_finished`: a race game's, until its race ends.",
                        s503="`analysis_unavailable`: it failed; try again later. Or "
                             "`service_unavailable`: the database cannot be reached."),
         },
@@ -197,6 +198,8 @@ class AnalysisView(ApiView):
         game = selectors.game_of(request.user, game_id)
         if not game.is_over:
             raise GameInProgress("Finish the game first: the analysis follows its end.")
+        if not deal_shown(game):  # the bot's review weighs cards the others are still to draw
+            raise RaceNotFinished("A race game's analysis waits until the race has finished.")
         done = selectors.analysis_of(game)
         if done is not None:
             return Response(done.result)

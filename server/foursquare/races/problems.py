@@ -34,9 +34,3 @@ class OutOfTime(Conflict):
 class RaceNotFinished(Conflict):
     code, title = "race_not_finished", "The race has not finished yet"
 
-
-class RaceDealUnavailable(Conflict):
-    """A race's deal while the race is on: the code of a daily's still being played
-    (``deal_unavailable``), answered as a conflict with the race's state."""
-
-    code, title = "deal_unavailable", "That deal cannot be replayed yet"

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from server.foursquare.models import Game, Race, Racer
 from server.foursquare.races import services
+from server.jobs.models import Job
 from tests.server.conftest import assert_problem
 from tests.server.foursquare.races.support import (
     RACES,
@@ -98,13 +99,15 @@ def test_another_racers_game_is_a_404_as_anyone_elses(three):
     assert Game.objects.get(pk=bos_game["id"]).moves_played == 0
 
 
-def test_a_race_game_has_no_hints_and_no_record_before_the_race_ends(three):
+def test_a_race_game_has_no_hints_record_or_analysis_before_the_race_ends(three):
     (_, ada), (_, bo), _ = three
     race = raced(ada, bo)
     game = game_of(ada, race)
     assert_problem(ada.get(f"games/{game['id']}/hint"), 403, "hints_not_allowed")
     play_out(ada, game)
     assert_problem(ada.get(f"games/{game['id']}/record"), 409, "race_not_finished")
+    assert_problem(ada.get(f"games/{game['id']}/analysis"), 409, "race_not_finished")
+    assert not Job.objects.filter(key=game["id"]).exists()  # nothing was set going either
 
 
 def test_a_bad_move_in_a_race_game_is_refused_and_changes_nothing(three):
@@ -265,7 +268,7 @@ def test_the_deal_of_a_race_not_finished_cannot_be_practised(three):
     race = raced(ada, bo)
     deal_id = Race.objects.get(pk=race["id"]).deal_id
 
-    assert_problem(cy.post("games", {"mode": "practice", "deal": deal_id}), 409,
+    assert_problem(cy.post("games", {"mode": "practice", "deal": deal_id}), 422,
                    "deal_unavailable")
     assert_problem(cy.post("games", {"mode": "race"}), 400, "invalid")
     time_up(race["id"])
