@@ -60,6 +60,7 @@ from pathlib import Path
 import psutil
 import psycopg
 
+from loadtest.choice import games_of
 from loadtest.verify import print_ratios
 
 REPO = Path(__file__).resolve().parent.parent
@@ -78,8 +79,6 @@ LOAD_RATES = {
     "FOURSQUARE_LIVE_SOCKETS_PER_ADDRESS": "100000",
     "FOURSQUARE_LIVE_UNAUTHENTICATED_PER_ADDRESS": "100000",
 }
-GAMES = ("foursquare", "spite-malice", "races")
-GROUPS = {"both": ("foursquare", "spite-malice"), "all": GAMES}
 LOCUSTFILES = {"foursquare": "locustfile.py", "spite-malice": "sm_locustfile.py",
                "races": "race_locustfile.py"}
 JOURNALS = {"foursquare": "journal-*.json", "spite-malice": "sm-journal-*.json",
@@ -385,15 +384,6 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     if keep or not ok:
         print(f"kept database {load.database} and logs in {load.workdir}")
     return ok, spent
-
-
-def games_of(choice: str) -> tuple[str, ...]:
-    """The loads ``LOAD_GAME`` names, in order: a game, ``both``, ``all`` or a list of them."""
-    games = GROUPS.get(choice) or tuple(name.strip() for name in choice.split(",") if name.strip())
-    if not games or any(game not in GAMES for game in games) or len(set(games)) != len(games):
-        raise SystemExit(f"LOAD_GAME is {', '.join(GAMES)}, both, all or a list of them, "
-                         f"not {choice!r}")
-    return games
 
 
 def main() -> int:

@@ -3,7 +3,7 @@
 
 import pytest
 
-from loadtest.run import games_of
+from loadtest.choice import games_of
 
 
 def test_the_names_of_the_loads():
