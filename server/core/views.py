@@ -58,9 +58,9 @@ def front_page(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def spite_malice_join(request: HttpRequest, code: str) -> HttpResponseRedirect:
-    """An invitation's link (the `url` of a waiting match's `invite`): a real path, so it reads
-    well when shared, that hands over to the app's join screen, a hash route only the browser
-    sees. The code is only letters and digits (the route allows nothing else), so it goes into
-    the address as it is."""
-    return HttpResponseRedirect(f"/#/spite-malice/join/{code}")
+def invitation_link(request: HttpRequest, code: str, screen: str) -> HttpResponseRedirect:
+    """An invitation's link (a waiting Spite & Malice match's `invite.url`, a race's `link`): a
+    real path, so it reads well when shared, that hands over to the app's join screen, a hash
+    route only the browser sees. The code is only letters and digits (the route allows nothing
+    else), so it goes into the address as it is."""
+    return HttpResponseRedirect(f"/#/{screen}/{code}")

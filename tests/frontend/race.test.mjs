@@ -99,7 +99,7 @@ test("a code from what was typed or pasted, and the link on this origin", () => 
   assert.equal(codeFrom(" abcd-2345 "), "ABCD2345");
   assert.equal(codeFrom("https://example.org/races/join/abcd2345"), "ABCD2345");
   assert.equal(codeFrom("https://example.org/#/races/join/ABCD2345?x=1"), "ABCD2345");
-  assert.equal(joinLink("https://example.org", race()), "https://example.org/#/races/join/ABCD2345");
+  assert.equal(joinLink("https://example.org", race()), "https://example.org/races/join/ABCD2345");
 });
 
 test("the bot's reference line: pending, a win's score, or a loss", () => {

@@ -9,6 +9,7 @@ share one card order, so before that nothing a racer receives names a card of an
 from __future__ import annotations
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 
 from foursquare import DECK_SIZE, player_view
@@ -27,7 +28,9 @@ _NOT_DEALT = {"placed": 0, "stock": DECK_SIZE - 1, "face_down": 0, "status": "pl
 
 
 def join_link(race: Race) -> str:
-    return f"/races/join/{race.code}"
+    """The invitation's link: a path of the site (``core.views.invitation_link``) that opens
+    the app's join screen, as a Spite & Malice invitation's does."""
+    return reverse("race-join", kwargs={"code": race.code})
 
 
 def progress_status(game: Game) -> str:

@@ -135,10 +135,9 @@ export const yourGameOver = (race, me) => {
   return Boolean(lane && lane.status !== "playing");
 };
 
-/** The invitation's link on this origin. The race's `link` is the join screen's path,
- *  /races/join/<code>; it is sent as the page's own route to it, /#/races/join/<code>, which
- *  opens the join screen wherever the page is served, with no route of the server's. */
-export const joinLink = (origin, race) => (race.link ? `${new URL("/", origin).href}#${race.link}` : "");
+/** The invitation's link on this origin: the race's `link`, /races/join/<code>, a path the
+ *  server sends on to the join screen (/#/races/join/<code>). */
+export const joinLink = (origin, race) => (race.link ? new URL(race.link, origin).href : "");
 
 /** A code as typed or pasted: a whole link gives its code; spaces and dashes go, letters are
  *  capitals (the server reads the rest of Crockford's alphabet itself). */
