@@ -100,22 +100,54 @@ def ws_binding(*, after_maximum: int | None = None, after_description: str = "")
     return binding
 
 
-def shared_operations(prefix: str, channel: str, message_ref) -> dict:
-    """The operations every socket of the API has, named ``<prefix>Authenticate`` and
-    ``<prefix>Ping``, on ``channel``; ``message_ref(name)`` refers to the channel's message."""
+def _in_channel(channel: str, name: str) -> dict:
+    """A reference to ``channel``'s message ``name``."""
+    return {"$ref": f"#/channels/{channel}/messages/{name}"}
+
+
+def socket_channel(prefix: str, *, address: str, title: str, description: str,
+                   codes: list[tuple[int, str, str]], names, binding: dict,
+                   parameters: dict | None = None) -> dict:
+    """A socket's channel object: at ``address``, its ``description`` followed by the table of
+    its close ``codes`` (``close_codes``), its messages ``names`` referring to the components
+    ``<prefix><Name>`` (``messages``), its WebSocket ``binding`` (``ws_binding``) and, for an
+    address with parameters, their ``parameters``."""
+    table, listed = close_codes(codes)
+    channel = {
+        "address": address, "title": title,
+        "description": description + "\n\nClose codes:\n\n" + table,
+        "servers": [{"$ref": "#/servers/app"}],
+    }
+    if parameters is not None:
+        channel["parameters"] = parameters
+    channel["messages"] = {name: {"$ref": f"#/components/messages/{prefix}{name.capitalize()}"}
+                           for name in names}
+    channel["bindings"] = {"ws": binding}
+    channel["x-close-codes"] = listed
+    return channel
+
+
+def socket_operations(prefix: str, channel: str, *, summary: str, sent: list[str]) -> dict:
+    """The operations of a socket on ``channel``: those every socket of the API has, named
+    ``<prefix>Authenticate`` and ``<prefix>Ping``, and ``<prefix>Updates``, the server's
+    messages ``sent`` (by name) as ``summary`` says."""
     reference = {"$ref": f"#/channels/{channel}"}
     return {
         f"{prefix}Authenticate": {
             "action": "receive", "channel": reference,
             "summary": "The client authenticates (when it sent no Authorization header).",
-            "messages": [message_ref("auth")],
-            "reply": {"channel": reference, "messages": [message_ref("ready")]},
+            "messages": [_in_channel(channel, "auth")],
+            "reply": {"channel": reference, "messages": [_in_channel(channel, "ready")]},
         },
         f"{prefix}Ping": {
             "action": "receive", "channel": reference,
             "summary": "The client pings; the server answers `pong`.",
-            "messages": [message_ref("ping")],
-            "reply": {"channel": reference, "messages": [message_ref("pong")]},
+            "messages": [_in_channel(channel, "ping")],
+            "reply": {"channel": reference, "messages": [_in_channel(channel, "pong")]},
+        },
+        f"{prefix}Updates": {
+            "action": "send", "channel": reference, "summary": summary,
+            "messages": [_in_channel(channel, name) for name in sent],
         },
     }
 

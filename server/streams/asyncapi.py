@@ -11,10 +11,10 @@ from server.api import sockets
 from server.api.asyncapi import (
     COMMON_MESSAGES,
     SocketSection,
-    close_codes,
     envelope,
     messages,
-    shared_operations,
+    socket_channel,
+    socket_operations,
     type_member,
     ws_binding,
 )
@@ -61,41 +61,23 @@ _MESSAGES = {
 
 MESSAGES = messages("account", _MESSAGES)
 
-_CLOSE_TABLE, _CLOSE_CODES = close_codes(CLOSE_CODES)
-
-
-def _in_channel(name: str) -> dict:
-    return {"$ref": f"#/channels/{CHANNEL}/messages/{name}"}
-
-
 CHANNELS = {
-    CHANNEL: {
-        "address": "/ws/account",
-        "title": "Your account's events, live",
-        "description": (
+    CHANNEL: socket_channel(
+        "account", address="/ws/account", title="Your account's events, live",
+        description=(
             "Pushes your account events (your turn, invitations received, cancelled and "
             "declined, joined, match over) across all your matches, as they are stored. "
             "Authenticated and bounded as a match's socket is. `?after=N` resumes after your "
-            "account event `N`; without it, only those after `ready.last`.\n\nClose codes:\n\n"
-            + _CLOSE_TABLE),
-        "servers": [{"$ref": "#/servers/app"}],
-        "messages": {name: {"$ref": f"#/components/messages/account{name.capitalize()}"}
-                     for name in _MESSAGES},
-        "bindings": {"ws": ws_binding(
-            after_maximum=MAX_AFTER,
-            after_description="The last account event number you hold.")},
-        "x-close-codes": _CLOSE_CODES,
-    },
+            "account event `N`; without it, only those after `ready.last`."),
+        codes=CLOSE_CODES, names=_MESSAGES,
+        binding=ws_binding(after_maximum=MAX_AFTER,
+                           after_description="The last account event number you hold.")),
 }
 
-OPERATIONS = {
-    **shared_operations("account", CHANNEL, _in_channel),
-    "accountUpdates": {
-        "action": "send", "channel": {"$ref": f"#/channels/{CHANNEL}"},
-        "summary": "The server tells: ready, then your account events as they are stored.",
-        "messages": [_in_channel("ready"), _in_channel("events"), _in_channel("pong")],
-    },
-}
+OPERATIONS = socket_operations(
+    "account", CHANNEL,
+    summary="The server tells: ready, then your account events as they are stored.",
+    sent=["ready", "events", "pong"])
 
 SECTION = SocketSection(
     channels=CHANNELS, operations=OPERATIONS, messages=MESSAGES, schemas=SCHEMAS,

@@ -9,10 +9,10 @@ from server.api import sockets
 from server.api.asyncapi import (
     COMMON_MESSAGES,
     SocketSection,
-    close_codes,
     envelope,
     messages,
-    shared_operations,
+    socket_channel,
+    socket_operations,
     type_member,
     ws_binding,
 )
@@ -71,43 +71,24 @@ _MESSAGES = {
 
 MESSAGES = messages("race", _MESSAGES)
 
-_CLOSE_TABLE, _CLOSE_CODES = close_codes(CLOSE_CODES)
-
-
-def _in_channel(name: str) -> dict:
-    return {"$ref": f"#/channels/{CHANNEL}/messages/{name}"}
-
-
 CHANNELS = {
-    CHANNEL: {
-        "address": "/ws/races/{id}",
-        "title": "A Foursquare race, live",
-        "description": (
+    CHANNEL: socket_channel(
+        "race", address="/ws/races/{id}", title="A Foursquare race, live",
+        description=(
             "Pushes a race as it changes and each racer's progress as they move; it only "
             "tells (joining, starting and moves stay REST requests). For its racers and "
             "invitees. Authenticated and bounded as a match's socket is (`Authorization: "
             "Bearer <token>` on the handshake, or an `auth` message first; a handshake whose "
             "`Origin` is not a page of the app is refused with HTTP 403). Nothing to catch "
-            "up: `ready` carries the race as it is.\n\nClose codes:\n\n" + _CLOSE_TABLE),
-        "servers": [{"$ref": "#/servers/app"}],
-        "parameters": {"id": {"description": "The race's id (a UUID)."}},
-        "messages": {name: {"$ref": f"#/components/messages/race{name.capitalize()}"}
-                     for name in _MESSAGES},
-        "bindings": {"ws": ws_binding()},
-        "x-close-codes": _CLOSE_CODES,
-    },
+            "up: `ready` carries the race as it is."),
+        codes=CLOSE_CODES, names=_MESSAGES, binding=ws_binding(),
+        parameters={"id": {"description": "The race's id (a UUID)."}}),
 }
 
-OPERATIONS = {
-    **shared_operations("race", CHANNEL, _in_channel),
-    "raceUpdates": {
-        "action": "send", "channel": {"$ref": f"#/channels/{CHANNEL}"},
-        "summary": "The server tells: ready, then the race as it changes and every racer's "
-                   "progress.",
-        "messages": [_in_channel("ready"), _in_channel("race"), _in_channel("progress"),
-                     _in_channel("pong")],
-    },
-}
+OPERATIONS = socket_operations(
+    "race", CHANNEL,
+    summary="The server tells: ready, then the race as it changes and every racer's progress.",
+    sent=["ready", "race", "progress", "pong"])
 
 SECTION = SocketSection(
     channels=CHANNELS, operations=OPERATIONS, messages=MESSAGES, schemas=SCHEMAS,

@@ -8,10 +8,10 @@ from __future__ import annotations
 from server.api.asyncapi import (
     COMMON_MESSAGES,
     SocketSection,
-    close_codes,
     envelope,
     messages,
-    shared_operations,
+    socket_channel,
+    socket_operations,
     type_member,
     ws_binding,
 )
@@ -70,21 +70,11 @@ _MESSAGES = {
 MESSAGES = messages("spiteMalice", _MESSAGES)
 
 
-def _message(name: str) -> dict:
-    return {"$ref": f"#/components/messages/spiteMalice{name.capitalize()}"}
-
-
-def _in_channel(name: str) -> dict:
-    return {"$ref": f"#/channels/{CHANNEL}/messages/{name}"}
-
-
-_CLOSE_TABLE, _CLOSE_CODES = close_codes(CLOSE_CODES)
-
 CHANNELS = {
-    CHANNEL: {
-        "address": "/ws/spite-malice/matches/{id}",
-        "title": "A Spite & Malice match, live",
-        "description": (
+    CHANNEL: socket_channel(
+        "spiteMalice", address="/ws/spite-malice/matches/{id}",
+        title="A Spite & Malice match, live",
+        description=(
             "Pushes a match's events as they are stored, from your seat; it only tells "
             "(actions and resigning stay REST requests). Authenticate with "
             "`Authorization: Bearer <token>` on the handshake, or, from a browser, with an "
@@ -92,27 +82,18 @@ CHANNELS = {
             "refused with HTTP 403. `?after=N` (the last event number you hold) sends every "
             "event after `N` right after `ready`; without it, only those after `ready.last`. "
             "The server also pings at the protocol level every 20 s and drops a socket that "
-            "does not answer within 20 s.\n\nClose codes:\n\n" + _CLOSE_TABLE),
-        "servers": [{"$ref": "#/servers/app"}],
-        "parameters": {"id": {"description": "The match's id (a UUID)."}},
-        "messages": {name: _message(name) for name in _MESSAGES},
-        "bindings": {"ws": ws_binding(
+            "does not answer within 20 s."),
+        codes=CLOSE_CODES, names=_MESSAGES,
+        binding=ws_binding(
             after_maximum=consumers.MAX_AFTER,
-            after_description="The last event number you hold: catch up from it.")},
-        "x-close-codes": _CLOSE_CODES,
-    },
+            after_description="The last event number you hold: catch up from it."),
+        parameters={"id": {"description": "The match's id (a UUID)."}}),
 }
 
-OPERATIONS = {
-    **shared_operations("spiteMalice", CHANNEL, _in_channel),
-    "spiteMaliceUpdates": {
-        "action": "send", "channel": {"$ref": f"#/channels/{CHANNEL}"},
-        "summary": "The server tells: ready, then the events and the seats' presence as "
-                   "they change.",
-        "messages": [_in_channel("ready"), _in_channel("events"), _in_channel("presence"),
-                     _in_channel("pong")],
-    },
-}
+OPERATIONS = socket_operations(
+    "spiteMalice", CHANNEL,
+    summary="The server tells: ready, then the events and the seats' presence as they change.",
+    sent=["ready", "events", "presence", "pong"])
 
 SECTION = SocketSection(
     channels=CHANNELS, operations=OPERATIONS, messages=MESSAGES, schemas=SCHEMAS,
