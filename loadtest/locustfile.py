@@ -13,54 +13,36 @@ Run by ``python -m loadtest.run`` (``make load``); it can also be pointed at a s
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import time
 import uuid
-from collections import defaultdict
 
-import gevent
 from locust import FastHttpUser, constant, constant_throughput, events, task
+
+from loadtest.held_socket import Journal as BaseJournal
+from loadtest.held_socket import send
 
 HEALTH_EVERY = int(os.environ.get("LOAD_HEALTH_EVERY", "10"))  # one /healthz per N moves
 # Moves per second each player aims at (50 players x 10 = the 500 moves/s of a daily rush);
 # 0 plays flat out, which measures the most the server can take rather than its latency.
 PACE = float(os.environ.get("LOAD_PACE", "10"))
-RETRY_FOR_SECONDS = float(os.environ.get("LOAD_RETRY_SECONDS", "30"))
-OUTPUT_DIR = os.environ.get("LOAD_OUTPUT_DIR", "")
 
 MOVE = "POST /api/v1/games/{id}/moves"
 
 
-class Journal:
+class Journal(BaseJournal):
     """What this process saw; written out when the run stops."""
 
+    prefix = "journal"
+    sample_no_answer = False  # a status 0 has no body to keep
+
     def __init__(self) -> None:
+        super().__init__()
         self.acks: list[tuple[str, int, int, int]] = []  # game, number, row, col
         self.views: list[tuple[str, int, str, list[str]]] = []  # game, moves, status, cards
-        # name -> (start time, ms) of each answered request
-        self.times: dict[str, list[tuple[float, float]]] = defaultdict(list)
-        self.first: float | None = None
-        self.last: float = 0.0
-        self.failures: dict[str, int] = defaultdict(int)  # "name status" -> attempts that failed
-        self.failure_log: list[tuple[float, str, int]] = []  # when, name, status (first 10,000)
-        self.samples: dict[str, str] = {}  # status -> the first body answered with it
-        self.gave_up = 0  # moves never answered within RETRY_FOR_SECONDS
         self.face_down_leaks = 0
         self.games = 0
-
-    def answered(self, name: str, started: float, elapsed_ms: float) -> None:
-        self.times[name].append((started, elapsed_ms))
-        self.first = started if self.first is None else min(self.first, started)
-        self.last = max(self.last, started + elapsed_ms / 1000)
-
-    def failed(self, name: str, when: float, status: int, body: str = "") -> None:
-        self.failures[f"{name} {status}"] += 1
-        if status and str(status) not in self.samples:
-            self.samples[str(status)] = body[:600]
-        if len(self.failure_log) < 10_000:
-            self.failure_log.append((when, name, status))
 
     def position(self, game: dict) -> None:
         cards = [game["current_card"]] if game["current_card"] else []
@@ -72,13 +54,6 @@ class Journal:
         if game["last_move"]:
             cards.append(game["last_move"]["card"])
         self.views.append((game["id"], game["moves_played"], game["status"], cards))
-
-    def dump(self) -> None:
-        if not OUTPUT_DIR or self.first is None:
-            return
-        path = os.path.join(OUTPUT_DIR, f"journal-{os.getpid()}.json")
-        with open(path, "w") as out:
-            json.dump({key: value for key, value in vars(self).items()}, out)
 
 
 journal = Journal()
@@ -111,29 +86,7 @@ class DailyPlayer(FastHttpUser):
     def _send(self, method: str, path: str, name: str, body: dict,
               key: str | None = None) -> dict:
         """One request, retried with the same key (if any) until it is answered."""
-        headers = {**getattr(self, "auth", {}), "Content-Type": "application/json"}
-        if key is not None:
-            headers["Idempotency-Key"] = key
-        deadline = time.monotonic() + RETRY_FOR_SECONDS
-        while True:
-            started = time.time()
-            with self.client.request(method, path, data=json.dumps(body), headers=headers,
-                                     name=name, catch_response=True) as response:
-                elapsed_ms = (time.time() - started) * 1000
-                status = response.status_code
-                if status in (200, 201):
-                    journal.answered(name, started, elapsed_ms)
-                    return response.json()
-                journal.failed(name, time.time(), status, response.text or "")
-                response.failure(f"{status}")
-            # 0: no answer at all (connection refused or reset, a worker killed); 502-504: the
-            # service said it is briefly unavailable. Both are safe to retry with the same key.
-            retryable = status == 0 or 502 <= status <= 504
-            if not retryable or time.monotonic() > deadline:
-                if key is not None and path.endswith("/moves"):
-                    journal.gave_up += 1
-                raise RuntimeError(f"{name}: {status} {(response.text or '')[:200]}")
-            gevent.sleep(0.05 + random.random() * 0.1)
+        return send(self, journal, method, path, name, body, key=key, gives_up=MOVE)
 
     @task
     def play_a_move(self) -> None:

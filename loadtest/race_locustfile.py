@@ -30,28 +30,23 @@ LOAD_RACE_POLL_SECONDS=5, LOAD_RETRY_SECONDS=30.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import random
 import time
 import uuid
-from collections import defaultdict
 from datetime import datetime
 
 import gevent
-import websocket
-from gevent.event import Event as Flag
 from gevent.queue import Empty, Queue
 from locust import FastHttpUser, constant, events, task
+
+from loadtest.held_socket import HeldSocket, SocketJournal, send
 
 RACES = int(os.environ.get("LOAD_RACES", "25"))
 SIZE = int(os.environ.get("LOAD_RACE_SIZE", "4"))
 MINUTES = int(os.environ.get("LOAD_RACE_MINUTES", "3"))
 PACE = float(os.environ.get("LOAD_RACE_PACE", "2"))
 POLL_SECONDS = float(os.environ.get("LOAD_RACE_POLL_SECONDS", "5"))
-RETRY_FOR_SECONDS = float(os.environ.get("LOAD_RETRY_SECONDS", "30"))
-OUTPUT_DIR = os.environ.get("LOAD_OUTPUT_DIR", "")
 START_MARGIN_SECONDS = 0.02  # moves from starts_at: the first is sent just after it
 if not 2 <= SIZE <= 8 or RACES < 1:
     raise SystemExit(f"LOAD_RACES is 1 or more and LOAD_RACE_SIZE 2-8, not {RACES}, {SIZE}")
@@ -62,52 +57,20 @@ RUNNING = ("countdown", "playing")
 OVER = ("finished", "cancelled")
 
 
-class Journal:
+class Journal(SocketJournal):
     """What this process saw; written out when the run stops."""
 
+    prefix = "race-journal"
+
     def __init__(self) -> None:
+        super().__init__()
         # race, player, game, number, row, col, when answered, placed after, status after
         self.acks: list[tuple] = []
         self.answers: list[tuple] = []  # what, race, player, when received, the body
-        self.messages: list[tuple] = []  # race, player, connection, when received, the message
-        self.times: dict[str, list[tuple[float, float]]] = defaultdict(list)
-        self.first: float | None = None
-        self.last: float = 0.0
-        self.failures: dict[str, int] = defaultdict(int)
-        self.failure_log: list[tuple[float, str, int]] = []
-        self.samples: dict[str, str] = {}
-        self.gave_up = 0
-        self.socket_errors: dict[str, int] = defaultdict(int)
-        self.socket_error_log: list[tuple] = []  # when, kind, detail, race, player
-        self.connections = 0
-        self.reconnects = 0
-        self.polls = 0  # reads of a race because its socket was silent for POLL_SECONDS
+        # messages: race, player, connection, when received, the message
+        # socket_error_log: when, kind, detail, race, player
         self.races: dict[str, dict] = {}  # race -> {"seats", "start": "host" | "full"}
         self.teams = 0
-
-    def answered(self, name: str, started: float, elapsed_ms: float) -> None:
-        self.times[name].append((started, elapsed_ms))
-        self.first = started if self.first is None else min(self.first, started)
-        self.last = max(self.last, started + elapsed_ms / 1000)
-
-    def failed(self, name: str, when: float, status: int, body: str = "") -> None:
-        self.failures[f"{name} {status}"] += 1
-        if str(status) not in self.samples:
-            self.samples[str(status)] = body[:600]
-        if len(self.failure_log) < 10_000:
-            self.failure_log.append((when, name, status))
-
-    def socket_error(self, kind: str, detail: str, race_id: str, player: str) -> None:
-        self.socket_errors[kind] += 1
-        if len(self.socket_error_log) < 10_000:
-            self.socket_error_log.append((time.time(), kind, detail[:300], race_id, player))
-
-    def dump(self) -> None:
-        if not OUTPUT_DIR or self.first is None:
-            return
-        path = os.path.join(OUTPUT_DIR, f"race-journal-{os.getpid()}.json")
-        with open(path, "w") as out:
-            json.dump(vars(self), out)
 
 
 journal = Journal()
@@ -125,80 +88,25 @@ def instant(text: str | None) -> float | None:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
 
-class ClosedByServer(Exception):
-    """The server closed the socket (its close code in the message)."""
-
-
-class RaceSocket:
-    """The race's socket, held by a greenlet that reads it, journals every message and opens
-    it again when it breaks, until ``close``."""
+class RaceSocket(HeldSocket):
+    """The race's socket: every message journaled, the race it carries kept by the racer;
+    ``changed`` is set when a message came (or the socket broke)."""
 
     def __init__(self, racer: Racer, race_id: str) -> None:
         self.racer = racer
         self.race_id = race_id
-        self.changed = Flag()  # set when a message came (or the socket broke)
-        self.closing = False
-        self.ws: websocket.WebSocket | None = None
-        self.reader = gevent.spawn(self._hold)
+        super().__init__(racer, journal)
 
-    def _url(self) -> str:
-        host = self.racer.environment.host or self.racer.host
-        base = host.replace("http://", "ws://").replace("https://", "wss://")
-        return f"{base}/ws/races/{self.race_id}"
+    def url(self) -> str:
+        return f"{self._base()}/ws/races/{self.race_id}"
 
-    def _hold(self) -> None:
-        connection = 0
-        while not self.closing:
-            connection += 1
-            journal.connections += 1
-            if connection > 1:
-                journal.reconnects += 1
-            try:
-                self.ws = websocket.create_connection(
-                    self._url(), timeout=10, header=[f"Authorization: Bearer {self.racer.token}"])
-                self.ws.settimeout(None)
-                while not self.closing:
-                    opcode, data = self.ws.recv_data(control_frame=True)
-                    received = time.time()
-                    if opcode == websocket.ABNF.OPCODE_TEXT:
-                        self._receive(connection, received, json.loads(data))
-                    elif opcode == websocket.ABNF.OPCODE_CLOSE:
-                        code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
-                        raise ClosedByServer(f"close {code}")
-            except Exception as error:  # noqa: BLE001 - every failure is journaled and retried
-                if self.closing:
-                    break
-                if isinstance(error, ClosedByServer):
-                    kind = str(error)
-                elif isinstance(error, websocket.WebSocketBadStatusException):
-                    kind = f"handshake refused {error.status_code}"
-                else:
-                    kind = type(error).__name__
-                held = "first connection" if connection == 1 else "a reconnection"
-                journal.socket_error(f"{kind} ({held})", str(error), self.race_id,
-                                     self.racer.player_id)
-                self.changed.set()  # the racer reads the race while the socket is away
-                gevent.sleep(0.2 + random.random() * 0.3)
-            finally:
-                self._shut()
+    def key(self) -> tuple:
+        return (self.race_id, self.racer.player_id)
 
-    def _receive(self, connection: int, received: float, message: dict) -> None:
-        journal.messages.append((self.race_id, self.racer.player_id, connection, received,
-                                 message))
+    def receive(self, message: dict) -> None:
         if message.get("type") in ("ready", "race") and isinstance(message.get("race"), dict):
             self.racer.saw_race(message["race"])
         self.changed.set()  # the socket is alive: no read of the race needed
-
-    def _shut(self) -> None:
-        if self.ws is not None:
-            with contextlib.suppress(Exception):  # it is being thrown away
-                self.ws.close(timeout=1)
-            self.ws = None
-
-    def close(self) -> None:
-        self.closing = True
-        self._shut()
-        self.reader.kill(block=False)
 
 
 class Team:
@@ -251,34 +159,11 @@ class Racer(FastHttpUser):
               ok: tuple[int, ...] = (200, 201)) -> dict:
         """One request, retried with the same key (if any) until it is answered; its answer
         journaled under ``what`` (the race's id ``race_id``) when given."""
-        headers = {**getattr(self, "auth", {}), "Content-Type": "application/json"}
-        if key is not None:
-            headers["Idempotency-Key"] = key
-        data = json.dumps(body) if body is not None else None
-        deadline = time.monotonic() + RETRY_FOR_SECONDS
-        while True:
-            started = time.time()
-            with self.client.request(method, path, data=data, headers=headers, name=name,
-                                     catch_response=True) as response:
-                elapsed_ms = (time.time() - started) * 1000
-                status = response.status_code
-                if status in ok:
-                    journal.answered(name, started, elapsed_ms)
-                    answer = response.json()
-                    if what is not None:
-                        journal.answers.append((what, race_id or answer.get("id"),
-                                                self.player_id, time.time(), answer))
-                    return answer
-                journal.failed(name, time.time(), status, response.text or "")
-                response.failure(f"{status}")
-            # 0: no answer at all; 502-504: the service is briefly unavailable. Both are safe to
-            # retry with the same key.
-            retryable = status == 0 or 502 <= status <= 504
-            if not retryable or time.monotonic() > deadline:
-                if name == MOVE:
-                    journal.gave_up += 1
-                raise RuntimeError(f"{name}: {status} {(response.text or '')[:200]}")
-            gevent.sleep(0.05 + random.random() * 0.1)
+        answer = send(self, journal, method, path, name, body, key=key, ok=ok, gives_up=MOVE)
+        if what is not None:
+            journal.answers.append((what, race_id or answer.get("id"), self.player_id, time.time(),
+                                    answer))
+        return answer
 
     # --- the race ---
 

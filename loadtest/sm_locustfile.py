@@ -28,19 +28,16 @@ LOAD_SM_BOT_SOCKETS=1, LOAD_SM_POLL_SECONDS=5.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import random
 import time
 import uuid
-from collections import defaultdict
 
 import gevent
-import websocket
-from gevent.event import Event as Flag
 from gevent.queue import Empty, Queue
 from locust import FastHttpUser, constant, events, task
+
+from loadtest.held_socket import HeldSocket, SocketJournal, send
 
 FRIENDS = int(os.environ.get("LOAD_SM_FRIENDS", "80"))
 BOTS = int(os.environ.get("LOAD_SM_BOTS", "20"))
@@ -49,8 +46,6 @@ TARGET = int(os.environ.get("LOAD_SM_TARGET", "1"))
 TURN_SECONDS = int(os.environ.get("LOAD_SM_TURN_SECONDS", "86400"))
 BOT_SOCKETS = os.environ.get("LOAD_SM_BOT_SOCKETS", "1") not in ("", "0")
 POLL_SECONDS = float(os.environ.get("LOAD_SM_POLL_SECONDS", "5"))
-RETRY_FOR_SECONDS = float(os.environ.get("LOAD_RETRY_SECONDS", "30"))
-OUTPUT_DIR = os.environ.get("LOAD_OUTPUT_DIR", "")
 
 API = "/api/v1/spite-malice"
 ACTION = f"POST {API}/matches/{{id}}/actions"
@@ -60,53 +55,20 @@ TURN_EVENTS = {"dealt", "discard", "game_over", "match_over", "joined", "resigne
                "cancelled", "aborted"}
 
 
-class Journal:
+class Journal(SocketJournal):
     """What this process saw; written out when the run stops."""
 
+    prefix = "sm-journal"
+
     def __init__(self) -> None:
+        super().__init__()
         # match, game, number, seat, source, target, event after the answer, when answered
         self.acks: list[tuple[str, int, int, int, str, str, int, float]] = []
         self.answers: list[tuple[str, dict]] = []  # (what asked, the match as answered)
-        # match, seat, connection, when received, the message
-        self.messages: list[tuple[str, int, int, float, dict]] = []
-        self.times: dict[str, list[tuple[float, float]]] = defaultdict(list)
-        self.first: float | None = None
-        self.last: float = 0.0
-        self.failures: dict[str, int] = defaultdict(int)
-        self.failure_log: list[tuple[float, str, int]] = []
-        self.samples: dict[str, str] = {}
-        self.gave_up = 0
-        self.socket_errors: dict[str, int] = defaultdict(int)  # kind -> count
-        self.socket_error_log: list[tuple[float, str, str, str, int]] = []  # + match, seat
-        self.connections = 0
-        self.reconnects = 0
-        self.polls = 0  # reads of a match because its socket was silent for POLL_SECONDS
+        # messages: match, seat, connection, when received, the message
+        # socket_error_log: when, kind, detail, match, seat
         self.tables = 0  # turns taken from the table their draw event carried, without a read
         self.matches: dict[str, str] = {}  # match -> "friend" or "bot"
-
-    def answered(self, name: str, started: float, elapsed_ms: float) -> None:
-        self.times[name].append((started, elapsed_ms))
-        self.first = started if self.first is None else min(self.first, started)
-        self.last = max(self.last, started + elapsed_ms / 1000)
-
-    def failed(self, name: str, when: float, status: int, body: str = "") -> None:
-        self.failures[f"{name} {status}"] += 1
-        if str(status) not in self.samples:
-            self.samples[str(status)] = body[:600]
-        if len(self.failure_log) < 10_000:
-            self.failure_log.append((when, name, status))
-
-    def socket_error(self, kind: str, detail: str, match_id: str, seat: int) -> None:
-        self.socket_errors[kind] += 1
-        if len(self.socket_error_log) < 10_000:
-            self.socket_error_log.append((time.time(), kind, detail[:300], match_id, seat))
-
-    def dump(self) -> None:
-        if not OUTPUT_DIR or self.first is None:
-            return
-        path = os.path.join(OUTPUT_DIR, f"sm-journal-{os.getpid()}.json")
-        with open(path, "w") as out:
-            json.dump(vars(self), out)
 
 
 journal = Journal()
@@ -129,13 +91,9 @@ def choose(legal: list[list[str]]) -> list[str]:
     return random.choice(discards or legal)
 
 
-class ClosedByServer(Exception):
-    """The server closed the socket (its close code in the message)."""
-
-
-class MatchSocket:
-    """The match's WebSocket, held by a greenlet that reads it, journals every message and opens
-    it again (from the last event held) when it breaks, until ``close``."""
+class MatchSocket(HeldSocket):
+    """The match's WebSocket, opened again from the last event held when it breaks;
+    ``changed`` is set when an event that may change the turn arrives (or the socket broke)."""
 
     def __init__(self, player: SpiteMalicePlayer, match_id: str, seat: int) -> None:
         self.player = player
@@ -143,55 +101,17 @@ class MatchSocket:
         self.seat = seat
         self.last = 0  # the last event number received in order
         self.kinds: list[str] = []
-        self.wake = Flag()  # set when an event that may change the turn arrives
         # (number, table) of the latest draw that began this seat's turn: what to act on.
         self.table: tuple[int, dict] | None = None
-        self.closing = False
-        self.ws: websocket.WebSocket | None = None
-        self.reader = gevent.spawn(self._hold)
+        super().__init__(player, journal)
 
-    def _url(self) -> str:
-        host = self.player.environment.host or self.player.host
-        base = host.replace("http://", "ws://").replace("https://", "wss://")
-        return f"{base}/ws/spite-malice/matches/{self.match_id}?after={self.last}"
+    def url(self) -> str:
+        return f"{self._base()}/ws/spite-malice/matches/{self.match_id}?after={self.last}"
 
-    def _hold(self) -> None:
-        connection = 0
-        while not self.closing:
-            connection += 1
-            journal.connections += 1
-            if connection > 1:
-                journal.reconnects += 1
-            try:
-                self.ws = websocket.create_connection(
-                    self._url(), timeout=10, header=[f"Authorization: Bearer {self.player.token}"])
-                self.ws.settimeout(None)
-                while not self.closing:
-                    opcode, data = self.ws.recv_data(control_frame=True)
-                    received = time.time()
-                    if opcode == websocket.ABNF.OPCODE_TEXT:
-                        self._receive(connection, received, json.loads(data))
-                    elif opcode == websocket.ABNF.OPCODE_CLOSE:
-                        code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
-                        raise ClosedByServer(f"close {code}")
-            except Exception as error:  # noqa: BLE001 - every failure is journaled and retried
-                if self.closing:
-                    break
-                if isinstance(error, ClosedByServer):
-                    kind = str(error)
-                elif isinstance(error, websocket.WebSocketBadStatusException):
-                    kind = f"handshake refused {error.status_code}"
-                else:
-                    kind = type(error).__name__
-                held = "first connection" if connection == 1 else "a reconnection"
-                journal.socket_error(f"{kind} ({held})", str(error), self.match_id, self.seat)
-                self.wake.set()  # the player reads the match while the socket is away
-                gevent.sleep(0.2 + random.random() * 0.3)
-            finally:
-                self._shut()
+    def key(self) -> tuple:
+        return (self.match_id, self.seat)
 
-    def _receive(self, connection: int, received: float, message: dict) -> None:
-        journal.messages.append((self.match_id, self.seat, connection, received, message))
+    def receive(self, message: dict) -> None:
         if message.get("type") != "events":
             return
         for event in message["events"]:
@@ -201,18 +121,7 @@ class MatchSocket:
                 self.table = (event["number"], event["table"])
             if event["kind"] in TURN_EVENTS and not (
                     event["kind"] == "discard" and event.get("seat") == self.seat):
-                self.wake.set()
-
-    def _shut(self) -> None:
-        if self.ws is not None:
-            with contextlib.suppress(Exception):  # it is being thrown away
-                self.ws.close(timeout=1)
-            self.ws = None
-
-    def close(self) -> None:
-        self.closing = True
-        self._shut()
-        self.reader.kill(block=False)
+                self.changed.set()
 
 
 class SpiteMalicePlayer(FastHttpUser):
@@ -238,28 +147,7 @@ class SpiteMalicePlayer(FastHttpUser):
     def _send(self, method: str, path: str, name: str, body: dict | None,
               key: str | None = None, ok: tuple[int, ...] = (200, 201)) -> dict:
         """One request, retried with the same key (if any) until it is answered."""
-        headers = {**getattr(self, "auth", {}), "Content-Type": "application/json"}
-        if key is not None:
-            headers["Idempotency-Key"] = key
-        data = json.dumps(body) if body is not None else None
-        deadline = time.monotonic() + RETRY_FOR_SECONDS
-        while True:
-            started = time.time()
-            with self.client.request(method, path, data=data, headers=headers, name=name,
-                                     catch_response=True) as response:
-                elapsed_ms = (time.time() - started) * 1000
-                status = response.status_code
-                if status in ok:
-                    journal.answered(name, started, elapsed_ms)
-                    return response.json()
-                journal.failed(name, time.time(), status, response.text or "")
-                response.failure(f"{status}")
-            retryable = status == 0 or 502 <= status <= 504
-            if not retryable or time.monotonic() > deadline:
-                if name == ACTION:
-                    journal.gave_up += 1
-                raise RuntimeError(f"{name}: {status} {(response.text or '')[:200]}")
-            gevent.sleep(0.05 + random.random() * 0.1)
+        return send(self, journal, method, path, name, body, key=key, ok=ok, gives_up=ACTION)
 
     # --- the match ---
 
@@ -318,8 +206,8 @@ class SpiteMalicePlayer(FastHttpUser):
             gevent.sleep(0.2)
             self._read()
             return
-        if socket.wake.wait(timeout=POLL_SECONDS):
-            socket.wake.clear()
+        if socket.changed.wait(timeout=POLL_SECONDS):
+            socket.changed.clear()
             if not self._take_table(socket):
                 self._read()
         else:
