@@ -19,27 +19,63 @@ MOVE = "POST /api/v1/games/{id}/moves"
 HEALTH = "GET /healthz"
 
 
+def merged_journal(**fields) -> dict:
+    """An empty merge of journals: what every journal holds, and a game's own ``fields``."""
+    return {"times": defaultdict(list), "failures": Counter(), "failure_log": [], "samples": {},
+            "gave_up": 0, "first": None, "last": 0.0, **fields}
+
+
+def merge_requests(merged: dict, journal: dict) -> None:
+    """Add what every journal holds of its requests (times, failures, samples, first and last)
+    to ``merged``; ``gave_up`` and the game's own counts are the caller's."""
+    for name, times in journal["times"].items():
+        merged["times"][name] += times
+    merged["failures"].update(journal["failures"])
+    merged["failure_log"] += journal["failure_log"]
+    for status, body in journal["samples"].items():
+        merged["samples"].setdefault(status, body)
+    if journal["first"] is not None:
+        first = merged["first"]
+        merged["first"] = journal["first"] if first is None else min(first, journal["first"])
+    merged["last"] = max(merged["last"], journal["last"])
+
+
+def merge_socket_journals(journals: list[dict], counts: tuple[str, ...], table: str) -> dict:
+    """Merge the journals of players that hold sockets (``loadtest.held_socket``): their
+    requests, messages and socket errors, the ``counts`` named, and the ``table`` (id -> what)."""
+    merged = merged_journal(acks=[], answers=[], messages=[], socket_errors=Counter(),
+                            socket_error_log=[], connections=0, reconnects=0, polls=0,
+                            **dict.fromkeys(counts, 0), **{table: {}})
+    for journal in journals:
+        for key in ("acks", "answers", "messages", "socket_error_log"):
+            merged[key] += journal[key]
+        merge_requests(merged, journal)
+        merged["socket_errors"].update(journal["socket_errors"])
+        for key in ("gave_up", "connections", "reconnects", "polls", *counts):
+            merged[key] += journal.get(key, 0)
+        merged[table].update(journal[table])
+    merged["failure_log"].sort()
+    return merged
+
+
 def merge(journals: list[dict]) -> dict:
-    merged = {"acks": [], "views": [], "times": defaultdict(list), "failures": Counter(),
-              "failure_log": [], "samples": {}, "gave_up": 0, "face_down_leaks": 0, "games": 0,
-              "first": None, "last": 0.0}
+    merged = merged_journal(acks=[], views=[], face_down_leaks=0, games=0)
     for journal in journals:
         merged["acks"] += [tuple(ack) for ack in journal["acks"]]
         merged["views"] += journal["views"]
-        for name, times in journal["times"].items():
-            merged["times"][name] += times
-        merged["failures"].update(journal["failures"])
-        merged["failure_log"] += journal["failure_log"]
-        for status, body in journal["samples"].items():
-            merged["samples"].setdefault(status, body)
+        merge_requests(merged, journal)
         for key in ("gave_up", "face_down_leaks", "games"):
             merged[key] += journal[key]
-        if journal["first"] is not None:
-            first = merged["first"]
-            merged["first"] = journal["first"] if first is None else min(first, journal["first"])
-        merged["last"] = max(merged["last"], journal["last"])
     merged["failure_log"].sort()
     return merged
+
+
+def timing(merged: dict) -> tuple[float, dict]:
+    """The merged journals' seconds of play, and each request's latency over them."""
+    duration = (merged["last"] - merged["first"]) if merged["first"] is not None else 0.0
+    latency = {name: _latency([ms for _, ms in times], duration)
+               for name, times in sorted(merged["times"].items())}
+    return duration, latency
 
 
 def percentile(sorted_values: list[float], fraction: float) -> float:
@@ -137,9 +173,7 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
     merged = merge(journals)
     _setup_django(database_url)
     db = check_database(merged["acks"], merged["views"])
-    duration = (merged["last"] - merged["first"]) if merged["first"] is not None else 0.0
-    latency = {name: _latency([ms for _, ms in times], duration)
-               for name, times in sorted(merged["times"].items())}
+    duration, latency = timing(merged)
     steady = {}
     if merged["first"] is not None and duration > WARMUP_SECONDS:
         settled = merged["first"] + WARMUP_SECONDS

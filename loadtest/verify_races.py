@@ -35,7 +35,7 @@ from bisect import bisect_left
 from collections import Counter, defaultdict
 from datetime import datetime
 
-from loadtest.verify import _latency, _setup_django, cost, percentile
+from loadtest.verify import _setup_django, cost, merge_socket_journals, percentile, timing
 
 GOAL_DELIVERY_P95_MS = 100
 MOVE = "POST /api/v1/games/{id}/moves"
@@ -155,29 +155,7 @@ def unlike(value, spec, path: str = "") -> list[str]:
 
 
 def merge(journals: list[dict]) -> dict:
-    merged: dict = {"acks": [], "answers": [], "messages": [], "times": defaultdict(list),
-                    "failures": Counter(), "failure_log": [], "samples": {}, "gave_up": 0,
-                    "socket_errors": Counter(), "socket_error_log": [], "connections": 0,
-                    "reconnects": 0, "polls": 0, "teams": 0, "races": {}, "first": None,
-                    "last": 0.0}
-    for journal in journals:
-        for key in ("acks", "answers", "messages", "failure_log", "socket_error_log"):
-            merged[key] += journal[key]
-        for name, times in journal["times"].items():
-            merged["times"][name] += times
-        merged["failures"].update(journal["failures"])
-        merged["socket_errors"].update(journal["socket_errors"])
-        for status, body in journal["samples"].items():
-            merged["samples"].setdefault(status, body)
-        for key in ("gave_up", "connections", "reconnects", "polls", "teams"):
-            merged[key] += journal.get(key, 0)
-        merged["races"].update(journal["races"])
-        if journal["first"] is not None:
-            first = merged["first"]
-            merged["first"] = journal["first"] if first is None else min(first, journal["first"])
-        merged["last"] = max(merged["last"], journal["last"])
-    merged["failure_log"].sort()
-    return merged
+    return merge_socket_journals(journals, ("teams",), "races")
 
 
 def _epoch(value: datetime | None) -> float | None:
@@ -499,9 +477,7 @@ def judge(merged: dict, truth: dict, *, failures_allowed: bool = False) -> dict:
     leaks = check_leaks(merged["answers"], merged["messages"], truth)
     timed, undelivered, by_progress = delivery(merged["acks"], merged["messages"], truth)
     ordered = sorted(ms for _, ms in timed)
-    duration = (merged["last"] - merged["first"]) if merged["first"] is not None else 0.0
-    latency = {name: _latency([ms for _, ms in times], duration)
-               for name, times in sorted(merged["times"].items())}
+    duration, latency = timing(merged)
     violations = {
         "lost moves": len(moves["lost"]),
         "moves acknowledged twice": moves["acked_twice"],

@@ -22,7 +22,7 @@ import os
 import re
 from collections import Counter, defaultdict
 
-from loadtest.verify import _latency, _setup_django, cost, percentile
+from loadtest.verify import _setup_django, cost, merge_socket_journals, percentile, timing
 
 GOAL_ACTIONS_PER_SECOND = 300
 GOAL_P95_MS = 50
@@ -34,28 +34,7 @@ SEATS = (0, 1)
 
 
 def merge(journals: list[dict]) -> dict:
-    merged: dict = {"acks": [], "answers": [], "messages": [], "times": defaultdict(list),
-                    "failures": Counter(), "failure_log": [], "samples": {}, "gave_up": 0,
-                    "socket_errors": Counter(), "socket_error_log": [], "connections": 0,
-                    "reconnects": 0, "polls": 0, "tables": 0, "matches": {}, "first": None,
-                    "last": 0.0}
-    for journal in journals:
-        for key in ("acks", "answers", "messages", "failure_log", "socket_error_log"):
-            merged[key] += journal[key]
-        for name, times in journal["times"].items():
-            merged["times"][name] += times
-        merged["failures"].update(journal["failures"])
-        merged["socket_errors"].update(journal["socket_errors"])
-        for status, body in journal["samples"].items():
-            merged["samples"].setdefault(status, body)
-        for key in ("gave_up", "connections", "reconnects", "polls", "tables"):
-            merged[key] += journal.get(key, 0)
-        merged["matches"].update(journal["matches"])
-        if journal["first"] is not None:
-            first = merged["first"]
-            merged["first"] = journal["first"] if first is None else min(first, journal["first"])
-        merged["last"] = max(merged["last"], journal["last"])
-    merged["failure_log"].sort()
+    merged = merge_socket_journals(journals, ("tables",), "matches")
     merged["socket_error_log"].sort()
     return merged
 
@@ -389,9 +368,7 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
     sockets = check_sockets(merged["messages"], feed, {})
     timed, undelivered = delivery(merged["acks"], merged["matches"], sockets["first_seen"])
     latencies = [ms for _, ms in timed]
-    duration = (merged["last"] - merged["first"]) if merged["first"] is not None else 0.0
-    latency = {name: _latency([ms for _, ms in times], duration)
-               for name, times in sorted(merged["times"].items())}
+    duration, latency = timing(merged)
     ordered = sorted(latencies)
     failed_attempts = sum(merged["failures"].values())
     socket_errors = sum(merged["socket_errors"].values())
