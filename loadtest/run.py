@@ -160,6 +160,17 @@ class BackendMeter:
         return sum(self.seen.values()) - sum(self.start.values())
 
 
+def _stop(process: subprocess.Popen | None) -> None:
+    """SIGTERM ``process`` (gracefully), and SIGKILL its session after 30 s."""
+    if process and process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
 @dataclass
 class LoadRun:
     game: str = "foursquare"
@@ -273,20 +284,8 @@ class LoadRun:
         return [child.pid for child in tree(self.server.pid)[1:]] if self.server else []
 
     def stop_server(self) -> None:
-        if self.jobs and self.jobs.poll() is None:
-            self.jobs.send_signal(signal.SIGTERM)
-            try:
-                self.jobs.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.jobs.pid, signal.SIGKILL)
-                self.jobs.wait()
-        if self.server and self.server.poll() is None:
-            self.server.send_signal(signal.SIGTERM)
-            try:
-                self.server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.server.pid, signal.SIGKILL)
-                self.server.wait()
+        _stop(self.jobs)
+        _stop(self.server)
 
     # --- load ---
 
