@@ -7,7 +7,7 @@ import pytest
 
 from server.players import services as players
 from server.spitemalice import services
-from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
+from tests.server.live import live_server
 
 
 @pytest.fixture
@@ -24,16 +24,7 @@ def server(django_db_setup, django_db_blocker, tmp_path_factory):
     """One server per module. Its sockets check the feed only every 10 minutes, so an event
     reaching one in these tests came through the channel layer's notice; they check their
     token every second."""
-    problem = redis_reachable()
-    if problem:
-        pytest.fail(f"the live tests need Redis: {problem}")
-    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL,
-                     log_dir=tmp_path_factory.mktemp("asgi"),
+    with live_server(tmp_path_factory,
                      env={"FOURSQUARE_LIVE_POLL_SECONDS": "600",
                           "FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS": "1"}) as running:
         yield running
-    # No request or socket failed inside the server (a refused hostile request is logged by
-    # Django with its traceback, as under any server: that is not a failure).
-    log = running.log()
-    for failure in ("Exception in ASGI application", "Internal Server Error", "tick failed"):
-        assert failure not in log, log

@@ -10,24 +10,17 @@ from typing import NamedTuple
 import pytest
 
 from server.players import services as players
-from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
+from tests.server.live import FAILURES, live_server
 
 
 @pytest.fixture(scope="package")
 def server(django_db_setup, django_db_blocker, tmp_path_factory):
-    problem = redis_reachable()
-    if problem:
-        pytest.fail(f"the live tests need Redis: {problem}")
-    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL,
-                     log_dir=tmp_path_factory.mktemp("asgi"),
+    with live_server(tmp_path_factory,
                      env={"FOURSQUARE_LIVE_POLL_SECONDS": "600",
                           "FOURSQUARE_LIVE_FEED_CHECK_SECONDS": "600",
-                          "FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS": "1"}) as running:
+                          "FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS": "1"},
+                     failures=(*FAILURES, "a handler failed")) as running:
         yield running
-    log = running.log()
-    for failure in ("Exception in ASGI application", "Internal Server Error", "tick failed",
-                    "a handler failed"):
-        assert failure not in log, log
 
 
 class Person(NamedTuple):

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import re
-import time
 from datetime import timedelta
 
 from django.utils import timezone
-from websockets.exceptions import ConnectionClosed
 
 from server.foursquare.models import Game, Race
 from tests.make_run import call
-from tests.serving import WAIT_SECONDS
+from tests.server.live import JsonSocket
 
 CARD = re.compile(r"[A2-9T][CDHS]")
 
@@ -28,47 +25,8 @@ def cards_in(value) -> list[str]:
     return []
 
 
-class RaceSocket:
+class RaceSocket(JsonSocket):
     """A connected client of ``/ws/races/<id>``: every message it got, in order."""
-
-    def __init__(self, ws) -> None:
-        self.ws = ws
-        self.messages: list[dict] = []
-
-    def recv(self, timeout: float = WAIT_SECONDS) -> dict:
-        message = json.loads(self.ws.recv(timeout=timeout))
-        self.messages.append(message)
-        return message
-
-    def until(self, predicate, timeout: float = WAIT_SECONDS) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            message = self.recv(timeout=max(0.01, deadline - time.monotonic()))
-            if predicate(message):
-                return message
-
-    def quiet(self, seconds: float) -> list[dict]:
-        got = []
-        deadline = time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                got.append(self.recv(timeout=left))
-            except TimeoutError:
-                break
-        return got
-
-    def close_code(self, timeout: float = WAIT_SECONDS) -> int | None:
-        try:
-            while True:
-                self.recv(timeout=timeout)
-        except ConnectionClosed as closed:
-            return closed.rcvd.code if closed.rcvd else None
-
-    def send(self, message: dict) -> None:
-        self.ws.send(json.dumps(message))
-
-    def close(self) -> None:
-        self.ws.close()
 
 
 def path(race_id) -> str:

@@ -10,8 +10,8 @@ import time
 import pytest
 
 from server.players.models import AccessToken
-from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url
 from tests.server.foursquare.races.live.support import RaceSocket, connect, path, race_create
+from tests.server.live import live_server
 from tests.serving import WAIT_SECONDS
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]
@@ -21,16 +21,14 @@ PER_RACER = 2
 
 @pytest.fixture(scope="module")
 def server(django_db_setup, django_db_blocker, tmp_path_factory):
-    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL, workers=1,
-                     log_dir=tmp_path_factory.mktemp("asgi"),
+    with live_server(tmp_path_factory, needs=None, workers=1,
                      env={"FOURSQUARE_LIVE_SOCKETS_PER_SEAT": str(PER_RACER),
                           "FOURSQUARE_LIVE_POLL_SECONDS": "600",
                           "FOURSQUARE_LIVE_FEED_CHECK_SECONDS": "600",
-                          "FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS": "1"}) as running:
+                          "FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS": "1"},
+                     failures=("Traceback", "Exception in ASGI application",
+                               "Internal Server Error")) as running:
         yield running
-    log = running.log()
-    for failure in ("Traceback", "Exception in ASGI application", "Internal Server Error"):
-        assert failure not in log, log
 
 
 def test_a_racer_holds_a_bounded_number_of_sockets_on_a_race(server, people):
