@@ -5,13 +5,9 @@
 
 import assert from "node:assert/strict";
 import { mock, test } from "node:test";
+import { FakeSocket, sockets, standInStorage } from "./stand-ins.mjs";
 
-const store = new Map([["fsd.token", JSON.stringify("tok")]]);
-globalThis.localStorage = {
-  getItem: (key) => (store.has(key) ? store.get(key) : null),
-  setItem: (key, value) => store.set(key, String(value)),
-  removeItem: (key) => store.delete(key),
-};
+globalThis.localStorage = standInStorage([["fsd.token", JSON.stringify("tok")]]);
 globalThis.location = { protocol: "https:", host: "cards.test" };
 
 const asked = [];
@@ -20,21 +16,6 @@ globalThis.fetch = async (url) => {
   return new Response(JSON.stringify({ id: "r-1", status: "playing", racers: [] }),
     { status: 200, headers: { "Content-Type": "application/json" } });
 };
-
-const sockets = [];
-class FakeSocket {
-  constructor(url) {
-    this.url = url;
-    this.sent = [];
-    this.listeners = {};
-    sockets.push(this);
-  }
-  addEventListener(kind, listener) { (this.listeners[kind] ??= []).push(listener); }
-  emit(kind, data) { for (const listener of this.listeners[kind] ?? []) listener(data); }
-  send(text) { this.sent.push(JSON.parse(text)); }
-  close() { this.emit("close", {}); }
-  receive(message) { this.emit("message", { data: JSON.stringify(message) }); }
-}
 
 const { followRace } = await import("../../frontend/foursquare/races/live.js");
 const flush = () => new Promise((resolve) => setImmediate(resolve));
