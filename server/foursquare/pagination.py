@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from django.utils.dateparse import parse_datetime
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.utils.urls import replace_query_param
@@ -26,6 +27,13 @@ MAX_LIMIT = 100
 DEFAULT_LIMIT = 20
 CURSOR_PATTERN = r"^[np](0|[1-9][0-9]{0,2})(\.[0-9]{1,16})?$"
 _CURSOR = re.compile(CURSOR_PATTERN)
+# The query parameters of a page of games or of races, as the OpenAPI document gives them.
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+                     description=f"Page size, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT})."),
+    OpenApiParameter("cursor", {"type": "string", "pattern": CURSOR_PATTERN},
+                     description="From `next` or `previous`."),
+]
 
 
 class GameListQuery(StrictQuery):

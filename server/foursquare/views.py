@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -17,7 +17,7 @@ from server.api.views import ApiView
 from server.foursquare import analysis, fastmove, selectors, services
 from server.foursquare import serializers as s
 from server.foursquare.engine import deal_shown, game_output, rebuild, record_output
-from server.foursquare.pagination import CURSOR_PATTERN, GamePagination
+from server.foursquare.pagination import PAGE_PARAMETERS, GamePagination
 from server.foursquare.problems import AnalysisUnavailable
 from server.foursquare.races import services as race_services
 from server.foursquare.races.problems import RaceNotFinished
@@ -33,10 +33,7 @@ class GameListCreateView(ApiView):
 
     @extend_schema(
         tags=TAG, operation_id="games_list", summary="Your games, newest first",
-        parameters=[OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100},
-                                     description="Page size, 1-100 (default 20)."),
-                    OpenApiParameter("cursor", {"type": "string", "pattern": CURSOR_PATTERN},
-                                     description="From `next` or `previous`.")],
+        parameters=PAGE_PARAMETERS,
         responses={200: s.GamePageOutput, **problems(400, 401, 404)},
     )
     def get(self, request):

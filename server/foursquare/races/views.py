@@ -16,7 +16,7 @@ from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.problems import NotAuthenticated
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
-from server.foursquare.pagination import CURSOR_PATTERN, GamePagination
+from server.foursquare.pagination import PAGE_PARAMETERS, GamePagination
 from server.foursquare.races import selectors, services
 from server.foursquare.races import serializers as s
 from server.foursquare.races.problems import RaceNotFinished
@@ -53,10 +53,7 @@ class RaceListCreateView(ApiView):
 
     @extend_schema(
         tags=TAG, operation_id="races_list", summary="Your races (racer or invited), newest first",
-        parameters=[OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100},
-                                     description="Page size, 1-100 (default 20)."),
-                    OpenApiParameter("cursor", {"type": "string", "pattern": CURSOR_PATTERN},
-                                     description="From `next` or `previous`.")],
+        parameters=PAGE_PARAMETERS,
         responses={200: s.RacePageOutput, **problems(400, 401)},
     )
     def get(self, request):
