@@ -6,7 +6,6 @@ also a check that the fast path handed that request over intact.
 
 from __future__ import annotations
 
-import uuid
 from unittest import mock
 
 import pytest
@@ -15,6 +14,7 @@ from server.api.models import IdempotencyRecord
 from server.foursquare import fastmove, services
 from server.foursquare.models import Game, Move
 from tests.server.conftest import assert_problem
+from tests.server.foursquare.support import comparable, play_out
 
 # The fast path is PostgreSQL's alone (prepared statements, a conditional WITH ... INSERT); on
 # SQLite every move takes the full view, which the rest of the suite runs there.
@@ -28,27 +28,6 @@ def _moves_url(game: dict) -> str:
     return f"games/{game['id']}/moves"
 
 
-def _play_out(api, game: dict, choose) -> list:
-    """Play ``game`` to its end, the move at each turn chosen by ``choose(game)``; every
-    response."""
-    responses = []
-    while game["status"] == "playing":
-        row, col = choose(game)
-        response = api.post(_moves_url(game), {"row": row, "col": col,
-                                               "move": game["moves_played"]},
-                            HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
-        assert response.status_code == 200, response.content
-        responses.append(response)
-        game = response.json()
-    return responses
-
-
-def _comparable(response) -> tuple:
-    body = {key: value for key, value in response.json().items() if key not in OWN_FIELDS}
-    headers = dict(response.headers)  # every header, the cache headers too (server.api.headers)
-    return response.status_code, headers, body
-
-
 def test_a_whole_game_gets_the_same_answers_on_both_paths(settings, player_api):
     fast_game = player_api.post("games", {"mode": "practice"}).json()
     chosen: list[tuple[int, int]] = []
@@ -59,16 +38,16 @@ def test_a_whole_game_gets_the_same_answers_on_both_paths(settings, player_api):
         return move
 
     with mock.patch.object(services, "game_lock", wraps=services.game_lock) as full_view:
-        fast = _play_out(player_api, fast_game, first_then_record)
+        fast = play_out(player_api, fast_game, first_then_record)
     assert full_view.call_count == 0  # every move was answered on the fast path
 
     settings.FOURSQUARE_FAST_MOVES = False
     full_game = player_api.post("games", {"mode": "practice",
                                           "deal": fast_game["deal"]}).json()
     replayed = iter(chosen)
-    full = _play_out(player_api, full_game, lambda _game: next(replayed))
+    full = play_out(player_api, full_game, lambda _game: next(replayed))
 
-    assert [_comparable(r) for r in fast] == [_comparable(r) for r in full]
+    assert [comparable(r, OWN_FIELDS) for r in fast] == [comparable(r, OWN_FIELDS) for r in full]
     assert fast[-1].json()["status"] in ("won", "lost")
     stored = {game_id: list(Move.objects.filter(game_id=game_id).order_by("number")
                             .values_list("number", "row", "col", "card"))

@@ -11,7 +11,6 @@ from tests.server.conftest import assert_problem
 from tests.server.foursquare.races.support import (
     RACES,
     create,
-    fixed_deal,
     join,
     open_now,
     raced,
@@ -19,12 +18,7 @@ from tests.server.foursquare.races.support import (
     url,
 )
 
-pytestmark = pytest.mark.sqlite
-
-
-@pytest.fixture(autouse=True)
-def _known_deal(monkeypatch):
-    fixed_deal(monkeypatch)
+pytestmark = [pytest.mark.sqlite, pytest.mark.usefixtures("known_deal")]
 
 
 def league_of(owner_api, *members) -> dict:

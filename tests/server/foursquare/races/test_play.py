@@ -16,7 +16,6 @@ from tests.server.conftest import assert_problem
 from tests.server.foursquare.races.support import (
     RACES,
     create,
-    fixed_deal,
     game_of,
     join,
     move,
@@ -29,12 +28,7 @@ from tests.server.foursquare.races.support import (
     url,
 )
 
-pytestmark = pytest.mark.sqlite
-
-
-@pytest.fixture(autouse=True)
-def _known_deal(monkeypatch):
-    fixed_deal(monkeypatch)
+pytestmark = [pytest.mark.sqlite, pytest.mark.usefixtures("known_deal")]
 
 PROGRESS_KEYS = {"placed", "stock", "face_down", "status", "score", "seconds"}
 # Names under which a card could travel; none may appear in a race object before watching.

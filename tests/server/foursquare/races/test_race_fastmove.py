@@ -4,7 +4,6 @@ finishing move (which finishes the race) and the clock's refusals to the full vi
 
 from __future__ import annotations
 
-import uuid
 from unittest import mock
 
 import pytest
@@ -23,6 +22,7 @@ from tests.server.foursquare.races.support import (
     time_up,
     url,
 )
+from tests.server.foursquare.support import comparable, play_out
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]
 
@@ -38,24 +38,6 @@ def _race_game(make_player):
     return host, race, game_of(host, race)
 
 
-def _play_out(api, game, choose):
-    responses = []
-    while game["status"] == "playing":
-        row, col = choose(game)
-        response = api.post(f"games/{game['id']}/moves",
-                            {"row": row, "col": col, "move": game["moves_played"]},
-                            HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
-        assert response.status_code == 200, response.content
-        responses.append(response)
-        game = response.json()
-    return responses
-
-
-def _comparable(response) -> tuple:
-    body = {k: v for k, v in response.json().items() if k not in OWN_FIELDS}
-    return response.status_code, dict(response.headers), body
-
-
 def test_a_race_game_gets_the_same_answers_on_both_paths(settings, make_player, monkeypatch):
     fixed_deal(monkeypatch)
     api, race, game = _race_game(make_player)
@@ -68,7 +50,7 @@ def test_a_race_game_gets_the_same_answers_on_both_paths(settings, make_player, 
 
     with mock.patch.object(services, "game_lock", wraps=services.game_lock) as full_view, \
             mock.patch.object(live, "progress_published", wraps=live.progress_published) as told:
-        fast = _play_out(api, game, first_then_record)
+        fast = play_out(api, game, first_then_record)
     # Only the finishing move took the full view (the race's finish is recorded with it).
     assert full_view.call_count == 1
     assert told.call_count == len(fast)  # every move told the race's sockets
@@ -76,9 +58,9 @@ def test_a_race_game_gets_the_same_answers_on_both_paths(settings, make_player, 
     settings.FOURSQUARE_FAST_MOVES = False
     api2, race2, game2 = _race_game(make_player)
     replayed = iter(chosen)
-    full = _play_out(api2, game2, lambda _g: next(replayed))
+    full = play_out(api2, game2, lambda _g: next(replayed))
 
-    assert [_comparable(r) for r in fast] == [_comparable(r) for r in full]
+    assert [comparable(r, OWN_FIELDS) for r in fast] == [comparable(r, OWN_FIELDS) for r in full]
     assert all(r.json()["deal"] is None for r in fast[:-1])
     stored = [list(Move.objects.filter(game_id=g["id"]).order_by("number")
                    .values_list("number", "row", "col", "card")) for g in (game, game2)]
