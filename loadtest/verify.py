@@ -202,6 +202,37 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
     }
 
 
+def socket_recovery(errors: list, messages: list) -> dict:
+    """Seconds from each socket failure to the next message that socket received: a socket is
+    known by its key in the journal (a match and seat, a race and racer)."""
+    received: dict[tuple, list[float]] = defaultdict(list)
+    for *key, _connection, when, _message in messages:
+        received[tuple(key)].append(when)
+    gaps, never = [], 0
+    for when, _kind, _detail, *key in errors:
+        later = [t for t in received.get(tuple(key), []) if t > when]
+        if later:
+            gaps.append(min(later) - when)
+        else:
+            never += 1
+    gaps.sort()
+    return {"count": len(gaps), "p50": round(percentile(gaps, 0.5), 3) if gaps else None,
+            "max": round(gaps[-1], 3) if gaps else None, "never": never}
+
+
+def print_machine(machine: dict, units: int, unit: str) -> None:
+    """The CPU each party used (its share of one core, and per ``unit`` when there were
+    ``units``), and the load average before and after: the socket games' report lines."""
+    cpu, wall = machine["cpu_seconds"], machine["wall_seconds"]
+    print("CPU (share of one core over the run): " + ", ".join(
+        f"{name} {seconds / wall:.2f}" for name, seconds in cpu.items()))
+    if units:
+        print(f"CPU per {unit} (ms): "
+              + ", ".join(f"{name} {seconds * 1000 / units:.1f}" for name, seconds in cpu.items()))
+    print(f"load average before {machine['loadavg_before'][0]:.2f}, "
+          f"after {machine['loadavg_after'][0]:.2f}")
+
+
 def _print_row(name: str, row: dict) -> None:
     print(f"{name:34} {row['count']:7d} {row['per_second']:8.1f} {row['p50']:8.1f} "
           f"{row['p95']:8.1f} {row['p99']:8.1f} {row['max']:8.1f}")

@@ -8,7 +8,7 @@ its race's socket, against what the database holds.
   shows too). Every socket message and every REST answer a racer got before its own game was
   over (the stored ``finished_at`` of its game: a board sent on the server's say-so leaves after
   that instant) is checked against the contract: only the fields the contract names, of the
-  types it names (``races_spec.md``, docs/API.md "Foursquare races"); no ``board`` of another
+  types it names (docs/API.md "Foursquare races"); no ``board`` of another
   racer, in a race object or a ``progress`` message; no game answer but the racer's own game,
   and in it no card beyond its own drawn cards and no ``deal`` before the race finished;
 - each finished race's places follow the documented ranking (winners by score high to low, then
@@ -35,7 +35,15 @@ from bisect import bisect_left
 from collections import Counter, defaultdict
 from datetime import datetime
 
-from loadtest.verify import _setup_django, cost, merge_socket_journals, percentile, timing
+from loadtest.verify import (
+    _setup_django,
+    cost,
+    merge_socket_journals,
+    percentile,
+    print_machine,
+    socket_recovery,
+    timing,
+)
 
 GOAL_DELIVERY_P95_MS = 100
 MOVE = "POST /api/v1/games/{id}/moves"
@@ -452,23 +460,6 @@ def delivery(acks: list, messages: list, truth: dict) -> tuple[list, int, int]:
     return timed, undelivered, by_progress
 
 
-def socket_recovery(errors: list, messages: list) -> dict:
-    """Seconds from each socket failure to the next message that racer's socket received."""
-    received: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for race_id, player, _connection, when, _message in messages:
-        received[(race_id, player)].append(when)
-    gaps, never = [], 0
-    for when, _kind, _detail, race_id, player in errors:
-        later = [t for t in received.get((race_id, player), []) if t > when]
-        if later:
-            gaps.append(min(later) - when)
-        else:
-            never += 1
-    gaps.sort()
-    return {"count": len(gaps), "p50": round(percentile(gaps, 0.5), 3) if gaps else None,
-            "max": round(gaps[-1], 3) if gaps else None, "never": never}
-
-
 def judge(merged: dict, truth: dict, *, failures_allowed: bool = False) -> dict:
     """Every check over the merged journals and the database's copy: the report."""
     moves = check_moves(merged["acks"], truth)
@@ -579,15 +570,8 @@ def print_report(report: dict, machine: dict, load) -> dict:
                          ("message", report["leaks"]["strange"])):
         for item in items[:5]:
             print(f"  {label}: {item}")
-    cpu, wall = machine["cpu_seconds"], machine["wall_seconds"]
-    print("CPU (share of one core over the run): " + ", ".join(
-        f"{name} {seconds / wall:.2f}" for name, seconds in cpu.items()))
-    if moves["moves_acknowledged"]:
-        print("CPU per acknowledged move, its race's requests and socket pushes included (ms): "
-              + ", ".join(f"{name} {seconds * 1000 / moves['moves_acknowledged']:.1f}"
-                          for name, seconds in cpu.items()))
-    print(f"load average before {machine['loadavg_before'][0]:.2f}, "
-          f"after {machine['loadavg_after'][0]:.2f}")
+    print_machine(machine, moves["moves_acknowledged"],
+                  "acknowledged move, its race's requests and socket pushes included")
     goal = d["p95"] <= GOAL_DELIVERY_P95_MS and report["ok"]
     print(f"goal (progress delivery p95 <= {GOAL_DELIVERY_P95_MS} ms, audit clean): "
           f"{'met' if goal else 'missed'}")

@@ -22,7 +22,15 @@ import os
 import re
 from collections import Counter, defaultdict
 
-from loadtest.verify import _setup_django, cost, merge_socket_journals, percentile, timing
+from loadtest.verify import (
+    _setup_django,
+    cost,
+    merge_socket_journals,
+    percentile,
+    print_machine,
+    socket_recovery,
+    timing,
+)
 
 GOAL_ACTIONS_PER_SECOND = 300
 GOAL_P95_MS = 50
@@ -340,23 +348,6 @@ def timeline(latencies: list[tuple[float, float]], step: float = 5.0) -> list[tu
             for index, values in sorted(windows.items())]
 
 
-def socket_recovery(errors: list, messages: list) -> dict:
-    """Seconds from each socket failure to the next message that seat's socket received."""
-    received: dict[tuple[str, int], list[float]] = defaultdict(list)
-    for match_id, seat, _connection, when, _message in messages:
-        received[(match_id, seat)].append(when)
-    gaps, never = [], 0
-    for when, _kind, _detail, match_id, seat in errors:
-        later = [t for t in received.get((match_id, seat), []) if t > when]
-        if later:
-            gaps.append(min(later) - when)
-        else:
-            never += 1
-    gaps.sort()
-    return {"count": len(gaps), "p50": round(percentile(gaps, 0.5), 3) if gaps else None,
-            "max": round(gaps[-1], 3) if gaps else None, "never": never}
-
-
 def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = False) -> dict:
     merged = merge(journals)
     _setup_django(database_url)
@@ -458,15 +449,8 @@ def print_report(report: dict, machine: dict, load) -> dict:
     for label in ("replay_mismatches", "answer_leaks", "feed_leaks", "socket_different"):
         for item in report[label][:5]:
             print(f"  {label}: {item}")
-    cpu, wall = machine["cpu_seconds"], machine["wall_seconds"]
-    print("CPU (share of one core over the run): " + ", ".join(
-        f"{name} {seconds / wall:.2f}" for name, seconds in cpu.items()))
-    if actions["actions_acknowledged"]:
-        print("CPU per acknowledged action, its reads, socket pushes and bot replies included "
-              "(ms): " + ", ".join(f"{name} {seconds * 1000 / actions['actions_acknowledged']:.1f}"
-                                   for name, seconds in cpu.items()))
-    print(f"load average before {machine['loadavg_before'][0]:.2f}, "
-          f"after {machine['loadavg_after'][0]:.2f}")
+    print_machine(machine, actions["actions_acknowledged"],
+                  "acknowledged action, its reads, socket pushes and bot replies included")
     if action_row:
         rate = actions["actions_acknowledged"] / duration
         goal = (rate >= GOAL_ACTIONS_PER_SECOND and action_row["p95"] <= GOAL_P95_MS
