@@ -2,10 +2,10 @@
 // the same placeholders and plural forms, and every key the code asks for exists.
 
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
+import { sources } from "./code-files.mjs";
 import { LANGUAGES, createTranslator, direction, hasDateData, matchLanguage } from "../../frontend/i18n.js";
 
 const FRONTEND = new URL("../../frontend/", import.meta.url).pathname;
@@ -74,14 +74,6 @@ for (const { code } of LANGUAGES.filter(({ code }) => code !== "en")) {
       if (typeof value !== "object") continue;
       for (const category of categories) assert.ok(category in value || "other" in value, `${code} ${key} ${category}`);
     }
-  });
-}
-
-function sources(directory) {
-  return readdirSync(directory).flatMap((name) => {
-    const path = join(directory, name);
-    if (statSync(path).isDirectory()) return name === "locales" ? [] : sources(path);
-    return name.endsWith(".js") ? [path] : [];
   });
 }
 

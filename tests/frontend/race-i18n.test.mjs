@@ -3,10 +3,10 @@
 // every key the race screens name is in this table, the one they load.
 
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
+import { sources } from "./code-files.mjs";
 import { LANGUAGES } from "../../frontend/i18n.js";
 
 const RACES = new URL("../../frontend/foursquare/races/", import.meta.url).pathname;
@@ -39,14 +39,6 @@ for (const { code } of LANGUAGES.filter(({ code }) => code !== "en")) {
 test("Persian's race strings never use the dot that reads as its zero", () => {
   assert.doesNotMatch(Object.values(tables.fa).flatMap(texts).join(" "), /·/);
 });
-
-function sources(directory) {
-  return readdirSync(directory).flatMap((name) => {
-    const path = join(directory, name);
-    if (statSync(path).isDirectory()) return name === "locales" ? [] : sources(path);
-    return name.endsWith(".js") ? [path] : [];
-  });
-}
 
 test("every race key the race screens name is in this table", () => {
   const used = new Set();
