@@ -12,6 +12,12 @@ import * as api from "../api.js";
 export const GIVE_UP = 3;
 const RETRY_SOCKET = 60000;
 
+/** The socket URL of `path` on this origin: wss: on an https: page, ws: otherwise. */
+export function socketUrl(path) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}${path}`;
+}
+
 /**
  * Opens a socket to url() (read anew each time, so it can carry a mark) and keeps one open.
  * onMessage(data) gets every message that parses, `ready` too, after onLive() has run for it;

@@ -5,7 +5,7 @@
 // polled instead (GET /matches/{id}/events?after=N). The feed is the truth either way: every
 // event is handed on by number, and the table drops one it has already shown.
 
-import { GIVE_UP, liveSocket } from "../lib/live-socket.js";
+import { GIVE_UP, liveSocket, socketUrl } from "../lib/live-socket.js";
 import * as smApi from "./api.js";
 
 const BACKOFF = [1000, 2000, 4000, 8000, 15000, 30000];
@@ -67,10 +67,7 @@ export function follow(id, { after = 0, onEvents, onPresence = () => {}, onState
 
   const WebSocketClass = globalThis.WebSocket;
   const socket = liveSocket({
-    url: () => {
-      const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-      return `${scheme}//${location.host}/ws/spite-malice/matches/${encodeURIComponent(id)}?after=${last}`;
-    },
+    url: () => socketUrl(`/ws/spite-malice/matches/${encodeURIComponent(id)}?after=${last}`),
     backoff: BACKOFF,
     WebSocketClass,
     onLive: () => { stopPolling(); setState("live"); },

@@ -4,7 +4,7 @@
 // tried again with backoff; while there is none, the race is read (GET /races/{id}) every few
 // seconds instead, which holds every racer's progress, so nothing is missed either way.
 
-import { liveSocket } from "../../lib/live-socket.js";
+import { liveSocket, socketUrl } from "../../lib/live-socket.js";
 import * as raceApi from "./api.js";
 
 const BACKOFF = [1000, 2000, 4000, 8000, 15000];
@@ -52,10 +52,7 @@ export function followRace(id, { onRace, onProgress = () => {}, onState = () => 
   }
 
   const socket = liveSocket({
-    url: () => {
-      const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-      return `${scheme}//${location.host}/ws/races/${encodeURIComponent(id)}`;
-    },
+    url: () => socketUrl(`/ws/races/${encodeURIComponent(id)}`),
     backoff: BACKOFF,
     WebSocketClass,
     onLive: () => { stopPolling(); setState("live"); },
