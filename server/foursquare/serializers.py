@@ -136,9 +136,14 @@ class GameOutput(serializers.Serializer):
                   "false for practice and archive games; league boards count every daily.")
 
 
-class GamePageOutput(serializers.Serializer):
+# A page of ``GamePagination`` (games, or races): a subclass declares its ``results``. (No
+# docstring: drf-spectacular would publish it as every page's description.)
+class PageOutput(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
+
+
+class GamePageOutput(PageOutput):
     results = GameOutput(many=True)
 
 

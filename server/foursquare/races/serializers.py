@@ -8,7 +8,7 @@ from rest_framework import serializers
 from server.api.fields import StrictCharField, StrictIntegerField, StrictUUIDField
 from server.api.inputs import StrictInput, StrictQuery
 from server.foursquare.models import RACE_MINUTES, RACE_SIZES, Race
-from server.foursquare.serializers import CellOutput
+from server.foursquare.serializers import CellOutput, PageOutput
 from server.players.serializers import PlayerOutput
 
 MAX_INVITES = 7  # every seat but the host's
@@ -91,9 +91,7 @@ class RaceOutput(serializers.Serializer):
                                                    "until it has played).")
 
 
-class RacePageOutput(serializers.Serializer):
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
+class RacePageOutput(PageOutput):
     results = RaceOutput(many=True)
 
 
