@@ -29,11 +29,11 @@ Environment (all optional):
     LOAD_APP=asgi                       asgi: the ASGI app under uvicorn workers (as served);
                                         wsgi: the WSGI app under LOAD_WORKER_CLASS, for comparison
     LOAD_WORKERS=3 LOAD_WORKER_CLASS=gthread LOAD_THREADS=2   gunicorn's process model
-    LOAD_BACKGROUND=thread              thread: the jobs (a race's bot reference, ...) run in a
-                                        thread of each app process, as under `make run`;
-                                        worker: in one `manage.py run_jobs` process beside the
-                                        app (FOURSQUARE_BACKGROUND=off), as production runs
-                                        them; its CPU is reported as "jobs"
+    LOAD_BACKGROUND=worker              worker: the jobs (a race's bot reference, ...) run in
+                                        one `manage.py run_jobs` process beside the app
+                                        (FOURSQUARE_BACKGROUND=off), as production runs them;
+                                        its CPU is reported as "jobs"; thread: in a thread of
+                                        each app process, as under `make run`
     LOAD_LOCUST_PROCESSES=1             locust processes generating the load (the races'
                                         load is always one: a race's racers share its clock)
     LOAD_POSTGRES=postgres://postgres@127.0.0.1:5432   server; the database is foursquare_load
@@ -181,7 +181,7 @@ class LoadRun:
     worker_class: str = env("LOAD_WORKER_CLASS", "gthread")
     threads: int = int(env("LOAD_THREADS", "2"))
     locust_processes: int = int(env("LOAD_LOCUST_PROCESSES", "1"))
-    background: str = env("LOAD_BACKGROUND", "thread")
+    background: str = env("LOAD_BACKGROUND", "worker")
     postgres: str = env("LOAD_POSTGRES", "postgres://postgres@127.0.0.1:5432")
     database: str = env("LOAD_DATABASE", "foursquare_load")
     redis_url: str = env("LOAD_REDIS_URL", "redis://127.0.0.1:6379/0")
