@@ -218,7 +218,10 @@ class SturdyConsumer(AsyncWebsocketConsumer):
     async def _close(self, code: int) -> None:
         if not self.closed:
             self.closed = True
-            await self.close(code=code)
+            # The client may have gone first (uvicorn's ClientDisconnected, an OSError): then
+            # there is nothing left to close, and the disconnect that follows cleans up.
+            with contextlib.suppress(OSError):
+                await self.close(code=code)
 
     async def disconnect(self, code) -> None:
         await self._release()
