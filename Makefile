@@ -87,6 +87,11 @@ BOT_BENCH_ARGS ?= --games 400 --processes 2
 bench-bot: $(VENV_STAMP) ## Measure the Spite & Malice house bot's strength and speed per level
 	$(PY) -m spitemalice.bot_bench $(BOT_BENCH_ARGS)
 
+# The rate limiter's cost per action, in Python and in Redis (REDIS_URL, default the tests' Redis).
+.PHONY: bench-limiter
+bench-limiter: $(VENV_STAMP) ## Time the rate limiter's check as an action makes it (needs Redis)
+	$(PY) -m server.api.limiter_bench
+
 # Its own database, dropped and created again on each run: never the tests' one.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_bench
 .PHONY: bench-boards

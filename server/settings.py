@@ -328,7 +328,8 @@ if _redis_url:
 else:
     # The embedded default: a SQLite-backed cache in the data folder, one for every worker of
     # this machine (a memory cache would let each worker count its own, and the limits hold at
-    # several times their setting). Its increments are atomic across processes.
+    # several times their setting). The limiter's counts are kept under its transactions, atomic
+    # across processes.
     CACHES = {"default": {"BACKEND": "diskcache.DjangoCache",
                           "LOCATION": str(DATA_DIR / "cache"),
                           "TIMEOUT": 3600,

@@ -2,28 +2,48 @@
 
 A view opts in by naming a ``throttle_scope``; its unsafe requests (POST, PATCH, DELETE), and its
 reads too if it sets ``throttle_reads`` (a read that costs real work, like a hint), are then
-counted in fixed windows, once under ``<scope>.token`` (the bearer token the request carries) and
-once under ``<scope>.address`` (the client's IP address), with the limits of
-``settings.THROTTLE_RATES``, both in one round trip to Redis. Over a limit the answer is
-``429 throttled`` with ``Retry-After``.
+counted once under ``<scope>.token`` (the bearer token the request carries) and once under
+``<scope>.address`` (the client's IP address), with the limits of ``settings.THROTTLE_RATES``,
+both in one round trip to Redis. Over a limit the answer is ``429 throttled`` with
+``Retry-After``.
+
+Each limit is a **moving window** (a sliding log): "N per period" lets a request in when fewer
+than N were let in during the period just before it, at any instant, not in windows aligned to
+the clock. A fixed window lets a client make N requests at the end of one window and N more at
+the start of the next, twice the limit in a moment, and a test whose requests straddled a
+minute saw its last one let in. The log keeps the instants of the requests let in (at most N
+per key, each dropped once it is a period old); a refused request is not kept, so hammering does
+not push the wait further, and the request is kept under both its keys or under neither. The
+wait (``Retry-After``) is exact: the time until the oldest request that must leave the window
+does. A token bucket (GCRA) would need less memory, but it lets N in at once and N - 1 more
+within the same period, which is not "N per period"; docs/SECURITY.md has the measurements.
 
 The counts live in Django's cache: Redis when ``REDIS_URL`` is set, so every worker and every app
-server shares them. When the cache cannot be reached the request goes through unthrottled: a game
-that stops because its rate limiter is down would be worse than a burst of unlimited requests.
-The log says when throttling stops and when it resumes.
+server shares them (one Lua script, atomic in Redis); the embedded default's file cache
+(diskcache) holds the same log under a transaction that its processes share. When the cache
+cannot be reached the request goes through unthrottled: a game that stops because its rate
+limiter is down would be worse than a burst of unlimited requests. The log says when
+throttling stops and when it resumes.
 """
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import functools
 import logging
 import math
+import secrets
 import threading
 import time
 import weakref
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
+from diskcache import DjangoCache
 from django.conf import settings
-from django.core.cache import cache, caches
+from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.throttling import BaseThrottle
@@ -33,6 +53,10 @@ logger = logging.getLogger(__name__)
 _PERIODS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60,
             "h": 3600, "hour": 3600, "d": 86400, "day": 86400}
 _OFF = {"", "off", "none", "0"}
+
+# The limiter's clock, in seconds since the epoch. Tests put a clock of their own here; every app
+# server's clock is assumed to agree within a few milliseconds (NTP), as the logs' are.
+clock: Callable[[], float] = time.time
 
 
 @functools.lru_cache(maxsize=64)
@@ -77,30 +101,54 @@ class CacheHealth:
 cache_health = CacheHealth()
 
 
+@dataclass(frozen=True)
+class Window:
+    """One limit to count a request against: at most ``limit`` requests under ``key`` in any
+    ``period_ms`` milliseconds."""
+
+    key: str
+    period_ms: int
+    limit: int
+
+
 # One script, one command and one round trip for every cache call of a request, atomic in
-# Redis: each counter is incremented (and given its expiry when the increment created it); the
-# keys to read are looked up (whether each exists); and, when no counter is over its limit, the
-# keys to write are set with their expiry. KEYS: the counters, the reads, the writes; ARGV: the
-# number of counters and of reads, then (expiry, limit) per counter, then (value, expiry) per
-# write. All keys live on one Redis (no cluster), as every key of the service does.
+# Redis. Each window's sorted set holds the instants (as scores, in milliseconds) of the requests
+# it let in: those a period old or older are dropped; a window holding `limit` or more is over,
+# and its wait is the time until enough of them leave. The keys to read are looked up (whether
+# each exists). When no window is over, the request is added to every window (its set expiring
+# a period after it) and the keys to write are set with their expiry. KEYS: the windows, the
+# reads, the writes; ARGV: the number of windows and of reads, now (ms), the request's member
+# (unique), then (period ms, limit) per window, then (value, expiry s) per write. All keys live
+# on one Redis (no cluster), as every key of the service does.
 _SCRIPT = """
-local counters, reads = tonumber(ARGV[1]), tonumber(ARGV[2])
-local counts, over = {}, false
-for i = 1, counters do
-    counts[i] = redis.call('INCR', KEYS[i])
-    if counts[i] == 1 then redis.call('EXPIRE', KEYS[i], ARGV[1 + 2 * i]) end
-    if counts[i] > tonumber(ARGV[2 + 2 * i]) then over = true end
+local windows, reads = tonumber(ARGV[1]), tonumber(ARGV[2])
+local now, member = tonumber(ARGV[3]), ARGV[4]
+local waits, over = {}, false
+for i = 1, windows do
+    local period, limit = tonumber(ARGV[3 + 2 * i]), tonumber(ARGV[4 + 2 * i])
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - period)
+    local held = redis.call('ZCARD', KEYS[i])
+    waits[i] = 0
+    if held >= limit then
+        over = true
+        local leaving = redis.call('ZRANGE', KEYS[i], held - limit, held - limit, 'WITHSCORES')
+        waits[i] = tonumber(leaving[2]) + period - now
+    end
 end
 local found = {}
-for j = 1, reads do found[j] = redis.call('EXISTS', KEYS[counters + j]) end
+for j = 1, reads do found[j] = redis.call('EXISTS', KEYS[windows + j]) end
 if not over then
-    local base = 2 + 2 * counters
-    for k = counters + reads + 1, #KEYS do
-        local at = base + 2 * (k - counters - reads) - 1
+    for i = 1, windows do
+        redis.call('ZADD', KEYS[i], now, member)
+        redis.call('PEXPIRE', KEYS[i], ARGV[3 + 2 * i])
+    end
+    local base = 4 + 2 * windows
+    for k = windows + reads + 1, #KEYS do
+        local at = base + 2 * (k - windows - reads) - 1
         redis.call('SET', KEYS[k], ARGV[at], 'EX', ARGV[at + 1])
     end
 end
-return {counts, found}
+return {waits, found}
 """
 _scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -118,33 +166,72 @@ def _script(backend: RedisCache, key: str):
     return script
 
 
-def _run(counters: list[tuple[str, int, int]], reads: list[str],
-         writes: list[tuple[str, int, int]]) -> tuple[list[int], set[str]]:
-    """Count each ``(key, expiry, limit)`` counter; which of ``reads`` exist; and, unless a
-    count is over its limit, set each ``(key, value, expiry)`` of ``writes``."""
-    backend = caches["default"]
-    if isinstance(backend, RedisCache):
-        # Our keys are short ASCII: make_key, without the per-character check for memcached.
-        names = [backend.make_key(key) for key, *_ in (*counters, *writes)]
-        names[len(counters):len(counters)] = [backend.make_key(key) for key in reads]
-        arguments = [len(counters), len(reads)]
-        for _, expiry, limit in counters:
-            arguments += [expiry, limit]
-        for _, value, expiry in writes:  # an int as Django's Redis serializer stores one
-            arguments += [value, expiry]
-        counts, found = _script(backend, names[0])(keys=names, args=arguments)
-        return counts, {key for key, there in zip(reads, found, strict=True) if there}
-    counts = []
-    for key, expiry, _ in counters:
-        try:
-            counts.append(cache.incr(key))
-        except ValueError:  # no counter yet: this is the window's first request
-            counts.append(1 if cache.add(key, 1, expiry) else cache.incr(key))
-    found = set(cache.get_many(reads)) if reads else set()
-    if all(count <= limit for count, (_, _, limit) in zip(counts, counters, strict=True)):
-        for key, value, expiry in writes:
-            cache.set(key, value, expiry)
-    return counts, found
+def _run_on_redis(backend: RedisCache, windows: Sequence[Window], reads: Sequence[str],
+                  writes: Sequence[tuple[str, int, int]], now_ms: int
+                  ) -> tuple[list[int], set[str]]:
+    # Our keys are short ASCII: make_key, without the per-character check for memcached.
+    names = [backend.make_key(window.key) for window in windows]
+    names += [backend.make_key(key) for key in reads]
+    names += [backend.make_key(key) for key, _, _ in writes]
+    arguments: list[int | str] = [len(windows), len(reads), now_ms, secrets.token_hex(8)]
+    for window in windows:
+        arguments += [window.period_ms, window.limit]
+    for _, value, expiry in writes:  # an int as Django's Redis serializer stores one
+        arguments += [value, expiry]
+    waits, found = _script(backend, names[0])(keys=names, args=arguments)
+    return waits, {key for key, there in zip(reads, found, strict=True) if there}
+
+
+_process_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _exclusive(backend: BaseCache) -> Iterator[None]:
+    """No other count of this cache in between: the embedded default's file cache is shared by
+    the processes of one machine, so its transaction (a SQLite write lock on every shard) keeps
+    them out; any other cache is this process's own (a memory cache), so a lock will do."""
+    if isinstance(backend, DjangoCache):
+        with backend._cache.transact():
+            yield
+    else:
+        with _process_lock:
+            yield
+
+
+def _run_elsewhere(backend: BaseCache, windows: Sequence[Window], reads: Sequence[str],
+                   writes: Sequence[tuple[str, int, int]], now_ms: int
+                   ) -> tuple[list[int], set[str]]:
+    """The script's work on a cache without scripts, with the same answers: each window is a
+    sorted tuple of the instants it let in."""
+    with _exclusive(backend):
+        logs = []
+        waits = []
+        for window in windows:
+            log = backend.get(window.key) or ()
+            log = log[bisect.bisect_right(log, now_ms - window.period_ms):]
+            logs.append(log)
+            over = len(log) >= window.limit
+            waits.append(log[len(log) - window.limit] + window.period_ms - now_ms if over else 0)
+        found = set(backend.get_many(reads)) if reads else set()
+        if not any(waits):
+            for window, log in zip(windows, logs, strict=True):
+                backend.set(window.key, (*log, now_ms), math.ceil(window.period_ms / 1000))
+            for key, value, expiry in writes:
+                backend.set(key, value, expiry)
+    return waits, found
+
+
+def windows_of(*, scope: str, token_id: str | None, address: str | None) -> list[Window]:
+    """The limits a request of ``scope`` counts against: its token's and its address's, each
+    where a rate is set and the request has one."""
+    windows = []
+    for kind, identity in (("token", token_id), ("address", address)):
+        rate = parse_rate(settings.THROTTLE_RATES.get(f"{scope}.{kind}", "off"))
+        if rate is None or identity is None:
+            continue
+        limit, period = rate
+        windows.append(Window(f"throttle:{scope}:{kind}:{identity}", period * 1000, limit))
+    return windows
 
 
 def verdict(*, scope: str, token_id: str | None, address: str | None) -> float | None:
@@ -154,35 +241,29 @@ def verdict(*, scope: str, token_id: str | None, address: str | None) -> float |
 
 
 def verdict_with(*, scope: str, token_id: str | None, address: str | None,
-                 reads: list[str] = (), writes: list[tuple[str, int, int]] = ()
+                 reads: Sequence[str] = (), writes: Sequence[tuple[str, int, int]] = ()
                  ) -> tuple[float | None, set[str] | None]:
     """``verdict`` and, in the same round trip to the cache, a fast path's other calls: which
     of the keys ``reads`` exist, and, if the request is within its limits, ``writes`` set (each
     ``(key, int value, expiry in seconds)``). The verdict and the keys found; None for the keys
     when the cache could not be reached (the request then goes through unthrottled and nothing
     is written)."""
-    now = time.time()
-    counters = []  # (key, expiry, limit), and the end of each one's window
-    ends = []
-    for kind, identity in (("token", token_id), ("address", address)):
-        rate = parse_rate(settings.THROTTLE_RATES.get(f"{scope}.{kind}", "off"))
-        if rate is None or identity is None:
-            continue
-        limit, period = rate
-        window = int(now // period)
-        counters.append((f"throttle:{scope}:{kind}:{identity}:{window}", period + 1, limit))
-        ends.append((window + 1) * period)
-    if not counters and not reads and not writes:
+    windows = windows_of(scope=scope, token_id=token_id, address=address)
+    if not windows and not reads and not writes:
         return None, set()
+    now_ms = math.floor(clock() * 1000)
+    backend = caches["default"]
     try:
-        counts, found = _run(counters, list(reads), list(writes))
+        if isinstance(backend, RedisCache):
+            waits, found = _run_on_redis(backend, windows, reads, writes, now_ms)
+        else:
+            waits, found = _run_elsewhere(backend, windows, reads, writes, now_ms)
     except Exception as error:  # noqa: BLE001 - any cache failure: serve unthrottled
         cache_health.failed(error)
         return None, None
     cache_health.worked()
-    waits = [end - now for (_, _, limit), end, count in zip(counters, ends, counts, strict=True)
-             if count > limit]
-    return (max(waits) if waits else None), found
+    wait_ms = max(waits, default=0)
+    return (wait_ms / 1000 if wait_ms > 0 else None), found
 
 
 # Where a request's verdict is kept once reached (by the move fast path, which may then hand
