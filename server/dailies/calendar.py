@@ -15,9 +15,17 @@ EARLIEST_OFFSET = timedelta(hours=-12)  # Baker Island
 LATEST_OFFSET = timedelta(hours=14)  # Kiribati, Line Islands
 
 
+def clock() -> datetime:
+    """The instant the dailies' dates are read at when a caller gives none: the wall clock.
+    Every date decision of either game (today's daily, which dates are playable or archived,
+    which dailies have closed) reads it here, so a test holds it still in one place
+    (tests/server/conftest.py, ``dailies_clock``)."""
+    return timezone.now()
+
+
 def current_dates(now: datetime | None = None) -> tuple[date, date]:
     """The first and last date that are current somewhere on Earth at ``now``."""
-    now = now or timezone.now()
+    now = now or clock()
     return (now + EARLIEST_OFFSET).date(), (now + LATEST_OFFSET).date()
 
 
@@ -34,7 +42,7 @@ def closes_at(day: date) -> datetime:
 
 
 def utc_today(now: datetime | None = None) -> date:
-    return (now or timezone.now()).astimezone(UTC).date()
+    return (now or clock()).astimezone(UTC).date()
 
 
 def is_playable(day: date, now: datetime | None = None) -> bool:

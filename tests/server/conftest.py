@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import os
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from server.dailies import calendar
 from server.players import services as players
 from server.players.models import Player
 
@@ -50,6 +52,53 @@ def _fresh_rate_limits(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                                    "LOCATION": "tests"}}
     cache.clear()
+
+
+class DailiesClock:
+    """The dailies' clock of one test (``server.dailies.calendar.clock``): it stands still at
+    ``now`` until the test moves it, so every date decision of the test and of the server it
+    calls (today's daily, which dates are playable, archived or closed, a board's day or week)
+    reads one instant, however long the test takes and wherever the wall clock stands."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def set(self, now: datetime) -> None:
+        self.now = now
+
+    @property
+    def today(self) -> date:
+        return self.now.astimezone(UTC).date()
+
+
+def held_instant(wall: datetime) -> datetime:
+    """Where a test's dailies' clock stands: 11:00 UTC on the wall clock's UTC date, an hour
+    from the nearest date boundary (UTC+14's midnight at 10:00 UTC, UTC-12's at 12:00 UTC,
+    UTC's own at 00:00), the hour when yesterday's, today's and tomorrow's dailies are all
+    being played somewhere. ``TEST_DAILIES_CLOCK`` (an ISO 8601 instant) puts it elsewhere:
+    at a boundary, to check that no test depends on where it stands. The date stays the wall
+    clock's (or near it), because accounts and games carry real timestamps that the trust
+    rules compare with the dailies' dates."""
+    chosen = os.environ.get("TEST_DAILIES_CLOCK", "").strip()
+    if chosen:
+        return datetime.fromisoformat(chosen.replace("Z", "+00:00")).astimezone(UTC)
+    return wall.astimezone(UTC).replace(hour=11, minute=0, second=0, microsecond=0)
+
+
+@pytest.fixture(autouse=True)
+def dailies_clock(monkeypatch) -> DailiesClock:
+    """Every server test's dailies' clock, held still (``DailiesClock``, ``held_instant``).
+    A test that needs another instant (a date closing) moves it with ``dailies_clock.set``;
+    a test that needs today's date reads ``dailies_clock.today`` (or ``calendar.utc_today()``,
+    the same). The wall clock (``timezone.now``) still runs for everything else: turn clocks,
+    races, jobs, tokens. The servers that tests start in a subprocess keep the real calendar;
+    those tests take no date from this one."""
+    clock = DailiesClock(held_instant(timezone.now()))
+    monkeypatch.setattr(calendar, "clock", clock)
+    return clock
 
 
 @pytest.fixture

@@ -54,6 +54,13 @@ def at(seconds: int) -> datetime:
     return datetime(2026, 11, 29, 12, 0, tzinfo=UTC) + timedelta(seconds=seconds)
 
 
+def another_day_of_its_week(day: date) -> date:
+    """A date of ``day``'s ISO week other than ``day``: its Monday, or the Tuesday when
+    ``day`` is that Monday (two results a week apart would otherwise fall on one date)."""
+    monday = day - timedelta(days=day.weekday())
+    return monday if monday != day else monday + timedelta(days=1)
+
+
 def winning_daily(day: date | None = None) -> Daily:
     """The daily of ``day`` (default today), dealt with ``WINNING_DECK``."""
     day = day or calendar.utc_today()

@@ -15,6 +15,7 @@ from tests.server.concurrently import race
 from tests.server.conftest import assert_problem
 from tests.server.results import (
     WINNING_MOVES,
+    another_day_of_its_week,
     at,
     daily_result,
     game_before_last_move,
@@ -235,13 +236,14 @@ def test_standing_tells_a_loser_and_a_player_still_playing_where_they_stand(make
 def test_week_and_all_time_boards_add_up_wins(make_player, api, today, settings):
     settings.FOURSQUARE_LAUNCH_DATE = today - timedelta(days=30)
     monday = today - timedelta(days=today.weekday())
+    other = another_day_of_its_week(today)
     ada, _ = make_player("Ada")
     bob, _ = make_player("Bob")
     cy, _ = make_player("Cy")
-    daily_result(ada, monday, 10, finished_at=at(1))
+    daily_result(ada, other, 10, finished_at=at(1))
     daily_result(ada, today, 5, finished_at=at(9))
     daily_result(bob, today, 15, finished_at=at(2))  # same total as Ada, fewer wins
-    daily_result(cy, monday, 8, finished_at=at(0))
+    daily_result(cy, other, 8, finished_at=at(0))
     daily_result(cy, today, 7, finished_at=at(3))  # same total and wins as Ada, earlier
     daily_result(bob, monday - timedelta(days=7), 24, finished_at=at(0))  # the week before
     week = api.get("leaderboard", {"period": "week", "date": today.isoformat()}).json()

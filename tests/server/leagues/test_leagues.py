@@ -9,7 +9,7 @@ from server.leagues import limits
 from server.leagues.models import League, Membership
 from tests.server.concurrently import race
 from tests.server.conftest import assert_problem
-from tests.server.results import at, daily_result
+from tests.server.results import another_day_of_its_week, at, daily_result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
@@ -196,7 +196,7 @@ def test_a_league_board_over_a_week(make_player, owner, league, settings):
     settings.FOURSQUARE_LAUNCH_DATE = today - timedelta(days=30)
     _, friend = make_player("Friend")
     join(friend, league)
-    daily_result(owner[0], today - timedelta(days=today.weekday()), 5)
+    daily_result(owner[0], another_day_of_its_week(today), 5)
     daily_result(owner[0], today, 5)
     body = friend.get(f"leagues/{league['id']}/leaderboard",
                       {"period": "week", "date": today.isoformat()}).json()

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from datetime import UTC, timedelta
-from types import SimpleNamespace
+from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError, transaction
@@ -26,13 +25,13 @@ BOARD = "spite-malice/daily/{}/leaderboard"
 
 
 @pytest.fixture
-def today(monkeypatch):
-    """Today in UTC, the dailies' clock held at 11:00 UTC: the hour when yesterday's, today's
-    and tomorrow's dailies are all being played somewhere (UTC-12 to UTC+14), so that a test
-    playing the day before passes whenever it runs."""
-    eleven = timezone.now().astimezone(UTC).replace(hour=11, minute=0, second=0, microsecond=0)
-    monkeypatch.setattr(calendar, "timezone", SimpleNamespace(now=lambda: eleven))
-    return eleven.date()
+def today(dailies_clock):
+    """Today in UTC, the dailies' clock at 11:00 UTC: the hour when yesterday's, today's and
+    tomorrow's dailies are all being played somewhere (UTC-12 to UTC+14), so that a test
+    playing the day before passes wherever the wall clock stands (and whichever instant
+    ``TEST_DAILIES_CLOCK`` chose)."""
+    dailies_clock.set(dailies_clock().replace(hour=11, minute=0, second=0, microsecond=0))
+    return dailies_clock.today
 
 
 def test_the_daily_is_created_once_per_player_and_date(player_api, today):
@@ -255,13 +254,13 @@ def test_stats_gain_a_spite_malice_section(make_player, api, today):
 
 
 def test_a_daily_left_unfinished_when_its_date_closed_is_over_and_not_won(make_player,
-                                                                          monkeypatch):
+                                                                          dailies_clock):
     player, player_api = make_player()
     day = calendar.current_dates()[0]  # the earliest date still being played
     player_api.post("spite-malice/matches", {"mode": "daily", "date": day.isoformat()})
     daily_won(player, day + timedelta(days=1), 4)
     later = calendar.closes_at(day) + timedelta(seconds=1)
-    monkeypatch.setattr(calendar, "timezone", SimpleNamespace(now=lambda: later))
+    dailies_clock.set(later)
 
     standing = player_api.get(BOARD.format(day.isoformat())).json()["standing"]
     assert standing["status"] == "unfinished"  # before the match was marked over, and after
