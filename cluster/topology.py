@@ -353,12 +353,24 @@ class Cluster:
                        f"unix_socket_directories = '{t.run}'\n"
                        "wal_level = replica\nmax_wal_senders = 5\nhot_standby = on\n"
                        # PgBouncer lends connections per transaction: no session SET from Django.
-                       "timezone = 'UTC'\nmax_connections = 100\nshared_buffers = 64MB\n")
+                       "timezone = 'UTC'\nmax_connections = 100\nshared_buffers = 64MB\n"
+                       # The load's report counts each server's reads (the replica's share).
+                       "shared_preload_libraries = 'pg_stat_statements'\n")
         with open(t.primary_data / "pg_hba.conf", "a") as hba:
             hba.write("host replication all 127.0.0.1/32 trust\n")
         self.start_postgres("primary")
         subprocess.run([*_as_postgres(), pg_bin("createdb"), "-h", "127.0.0.1", "-p",
                         str(t.primary_port), "-U", "postgres", t.database], check=True)
+        self.sql("primary", "CREATE EXTENSION pg_stat_statements")
+
+    def sql(self, server: str, query: str) -> list[list[str]]:
+        """A query on the primary or the replica (psql, as the postgres user), as rows."""
+        t = self.topology
+        port = t.primary_port if server == "primary" else t.replica_port
+        out = subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres",
+                              "-d", t.database, "-AtX", "-F", "\t", "-c", query],
+                             capture_output=True, text=True, check=True).stdout
+        return [line.split("\t") for line in out.splitlines() if line]
 
     def start_postgres(self, name: str) -> None:
         data = self.topology.primary_data if name == "primary" else self.topology.replica_data
