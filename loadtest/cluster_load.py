@@ -70,6 +70,12 @@ class ClusterLoadRun(LoadRun):
         """Stop the front and the app tier; the databases stay up for the audit."""
         for name in ("haproxy", *self.topology.node_names(), "jobs1", "jobs2"):
             self.cluster.stop_part(name)
+        # The nodes' logs as one, where the drills' digests look for the app's log.
+        with open(self.workdir / "gunicorn.log", "w") as log:
+            for name in self.topology.node_names():
+                path = self.topology.logs / f"{name}.log"
+                if path.exists():
+                    log.write(path.read_text(errors="replace"))
 
     def cleanup(self, keep: bool) -> None:
         if keep:  # the parts stopped, their logs and data kept for a look

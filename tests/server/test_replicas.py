@@ -194,3 +194,29 @@ def test_profiles_and_ratings_fall_back_too(make_trusted_player):
     replicas._down_until = 0.0
     with replica_refusing():
         assert reader.get("spite-malice/ratings").status_code == 200
+
+
+# --- the settings --------------------------------------------------------------------------------
+
+
+def test_the_settings_of_a_node_behind_pgbouncer_with_a_replica():
+    from tests.server.test_production import _settings_in
+
+    databases = _settings_in({
+        "DATABASE_URL": "postgres://app@pgbouncer:6432/foursquare",
+        "DATABASE_PREPARED_STATEMENTS": "false",
+        "DATABASE_REPLICA_URL": "postgres://app@replica:5432/foursquare",
+    }, "DATABASES")["DATABASES"]
+    primary, replica = databases["default"], databases[replicas.REPLICA]
+    # Transaction pooling: nothing prepared, no cursor outliving its transaction.
+    assert primary["OPTIONS"]["prepare_threshold"] is None
+    assert primary["DISABLE_SERVER_SIDE_CURSORS"] is True
+    # The replica takes the same options (a pooler may stand in front of replicas too); the
+    # tests mirror it onto their own database.
+    assert (replica["HOST"], replica["OPTIONS"]["prepare_threshold"]) == ("replica", None)
+    assert replica["TEST"]["MIRROR"] == "default"
+
+    alone = _settings_in({"DATABASE_URL": "postgres://app@db:5432/foursquare"},
+                         "DATABASES")["DATABASES"]
+    assert list(alone) == ["default"]
+    assert not alone["default"].get("DISABLE_SERVER_SIDE_CURSORS")
