@@ -57,6 +57,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections import Counter
 from datetime import UTC, datetime
@@ -379,6 +380,16 @@ def drill_read_your_writes() -> dict:
         cluster.start()
         player, _ = _call(host, "POST", "/api/v1/players", {})
         token, profile = player["token"], f"/api/v1/players/{player['id']}"
+        created = time.monotonic()
+        while True:  # the replica shows a new player only after the lag (404 until then)
+            try:
+                _call(host, "GET", profile)
+                break
+            except urllib.error.HTTPError as error:
+                if error.code != 404 or time.monotonic() - created > LAG_SECONDS + 15:
+                    raise
+                time.sleep(0.1)
+        profile_after = time.monotonic() - created
         game, _ = _call(host, "POST", "/api/v1/games", {"mode": "daily"}, token)
         nodes = []
         while game["status"] == "playing":
@@ -400,9 +411,10 @@ def drill_read_your_writes() -> dict:
         standing = (board.get("standing") or {}).get("status")
         ok = (standing == game["status"] and mine.get("played") == 1
               and visitor.get("played") == 0 and caught_up is not None
-              and caught_up >= LAG_SECONDS * 0.5)
+              and caught_up >= LAG_SECONDS * 0.5 and profile_after >= LAG_SECONDS * 0.5)
         return {
             "drill": "cluster-lag", "replica_delay_s": LAG_SECONDS,
+            "visitor_sees_the_new_player_after_s": round(profile_after, 2),
             "game": f"{game['status']} after {game['moves_played']} moves, served by "
                     f"{dict(Counter(nodes))}",
             "player_reads_own_result": {"played": mine.get("played"), "node": my_node,
