@@ -68,9 +68,12 @@ def pin(authorization: str) -> None:
     try:
         cache.set(key, 1, timeout=settings.DATABASE_REPLICA_PIN_SECONDS)
     except Exception:  # Redis down: this process cannot tell who wrote, so nobody reads a replica
-        _pins_unknown_until = time.monotonic() + settings.DATABASE_REPLICA_PIN_SECONDS
-        logger.warning("Replica reads: the cache is unreachable, so reads stay on the primary "
-                       "for %s s", settings.DATABASE_REPLICA_PIN_SECONDS)
+        now = time.monotonic()
+        if now >= _pins_unknown_until:  # once an outage, not once a write
+            logger.warning("Replica reads: the cache is unreachable, so reads stay on the "
+                           "primary until %s s after it answers again",
+                           settings.DATABASE_REPLICA_PIN_SECONDS)
+        _pins_unknown_until = now + settings.DATABASE_REPLICA_PIN_SECONDS
 
 
 def pinned(authorization: str) -> bool:
