@@ -42,9 +42,12 @@ class ClusterLoadRun(LoadRun):
 
     def describe_server(self) -> str:
         t = self.topology
+        split = (": every request to app2, every socket to app1 (CLUSTER_SPLIT)"
+                 if t.split else "")
         return (f"HAProxy over {len(t.node_ports)} nodes of gunicorn {t.node_workers} x "
                 f"server.worker.Worker ({t.node_threads} threads), {t.jobs_workers} jobs "
-                f"workers, PgBouncer (transaction mode), a primary and its streaming replica")
+                f"workers, PgBouncer (transaction mode), a primary and its streaming "
+                f"replica{split}")
 
     @property
     def database_url(self) -> str:  # the audit reads the primary itself

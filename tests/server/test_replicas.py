@@ -220,3 +220,11 @@ def test_the_settings_of_a_node_behind_pgbouncer_with_a_replica():
                          "DATABASES")["DATABASES"]
     assert list(alone) == ["default"]
     assert not alone["default"].get("DISABLE_SERVER_SIDE_CURSORS")
+
+
+@pytest.mark.django_db(databases=BOTH)
+def test_the_lag_is_unknown_where_no_replica_answers(monkeypatch):
+    # The alias here is a primary (nothing replayed): no lag to tell, as without a replica.
+    assert replicas.replica_lag_seconds() is None
+    monkeypatch.setattr(replicas, "configured", lambda: False)
+    assert replicas.replica_lag_seconds() is None
