@@ -11,8 +11,8 @@ machine runs, on loopback ports, out of Debian's packages.
   ``recovery_min_apply_delay``, e.g. ``3s``, to watch it lag);
 - Redis on 6392, shared by the nodes and the workers.
 
-``CLUSTER_SPLIT=1`` sends every request to app2 and every socket to app1 (HAProxy's weights),
-so that each event a socket delivers was stored by the other node.
+``CLUSTER_SPLIT=1`` sends 255 of every 256 requests to app2 and as many sockets to app1
+(HAProxy's weights), so that nearly every event a socket delivers was stored by the other node.
 
 The primary is a cluster of its own rather than the machine's 5432 one: streaming from that one
 would need a replication entry in its pg_hba.conf, would replay every other database on it into
@@ -112,8 +112,8 @@ class Topology:
     node_threads: int = int(_env("CLUSTER_NODE_THREADS", "2"))
     jobs_workers: int = 2
     replica_delay: str = _env("CLUSTER_REPLICA_DELAY", "")
-    # Every request to app2 and every socket to app1, so that each event a socket delivers was
-    # stored by the other node: the load's delivery figures are then across nodes only.
+    # Requests to app2 and sockets to app1 (255 to 1), so that nearly every event a socket
+    # delivers was stored by the other node: the load's delivery figures are across nodes.
     split: bool = _env("CLUSTER_SPLIT", "0") not in ("0", "false")
 
     # --- places ---
@@ -435,8 +435,10 @@ class Cluster:
         t = self.topology
         app = dict(zip(["APP1", "APP2"],
                        (f"127.0.0.1:{port}" for port in t.node_ports), strict=True))
-        weights = ({"APP1_HTTP_WEIGHT": "0", "APP2_HTTP_WEIGHT": "1",
-                    "APP1_SOCKET_WEIGHT": "1", "APP2_SOCKET_WEIGHT": "0"} if t.split else {})
+        # Not 0 for the other node: a weight of 0 takes no traffic even when the only other
+        # server is down (a busy node's checks time out), and HAProxy answers 503 meanwhile.
+        weights = ({"APP1_HTTP_WEIGHT": "1", "APP2_HTTP_WEIGHT": "255",
+                    "APP1_SOCKET_WEIGHT": "255", "APP2_SOCKET_WEIGHT": "1"} if t.split else {})
         self._spawn("haproxy", [_which("haproxy"), "-db", "-f", str(HERE / "haproxy.cfg")],
                     env={**os.environ, **app, **weights, "FRONT_BIND": f"127.0.0.1:{t.port}",
                          "STATS_SOCKET": str(t.run / "haproxy.sock")})

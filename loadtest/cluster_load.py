@@ -42,7 +42,7 @@ class ClusterLoadRun(LoadRun):
 
     def describe_server(self) -> str:
         t = self.topology
-        split = (": every request to app2, every socket to app1 (CLUSTER_SPLIT)"
+        split = (": requests to app2, sockets to app1, 255 to 1 (CLUSTER_SPLIT)"
                  if t.split else "")
         return (f"HAProxy over {len(t.node_ports)} nodes of gunicorn {t.node_workers} x "
                 f"server.worker.Worker ({t.node_threads} threads), {t.jobs_workers} jobs "
