@@ -104,11 +104,23 @@ $(LOAD_STAMP): $(VENV_STAMP) pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[dev,load]'
 	@touch $@
 
+# The cluster on this machine (cluster/topology.py): HAProxy, two app nodes, two jobs workers,
+# PgBouncer, a primary and its streaming replica, Redis; Debian's packages installed when missing.
+.PHONY: cluster cluster-stop cluster-status
+cluster: $(VENV_STAMP) static ## Start the cluster on loopback: HAProxy on :8480 in front of it all (logs in /tmp/foursquare-cluster/logs, CLUSTER_DIR=...)
+	$(PY) -m cluster start
+
+cluster-stop: $(VENV_STAMP) ## Stop every part of the cluster and delete its folder
+	$(PY) -m cluster stop
+
+cluster-status: $(VENV_STAMP) ## Which parts of the cluster are up
+	$(PY) -m cluster status
+
 .PHONY: load drill backup restore
-load: $(LOAD_STAMP) ## Benchmark and audit, Foursquare, Spite & Malice, then races: LOAD_GAME=all|both|foursquare|spite-malice|races LOAD_SECONDS=60 LOAD_APP=asgi|wsgi (needs PostgreSQL, Redis)
+load: $(LOAD_STAMP) ## Benchmark and audit, Foursquare, Spite & Malice, then races: LOAD_GAME=all|both|foursquare|spite-malice|races LOAD_SECONDS=60 LOAD_APP=asgi|wsgi LOAD_TOPOLOGY=single|cluster (needs PostgreSQL, Redis)
 	$(PY) -m loadtest.run
 
-drill: $(LOAD_STAMP) ## Fault drills under load, both games: a worker killed, PostgreSQL restarted, Redis stopped (DRILLS="sm-worker ..." picks)
+drill: $(LOAD_STAMP) ## Fault drills under load, both games: a worker killed, PostgreSQL restarted, Redis stopped; then on the cluster a node and a jobs worker killed, PgBouncer restarted, the replica and Redis stopped, the replica lagging (DRILLS="sm-worker ..." picks)
 	$(PY) -m loadtest.drills
 
 # pg_dump's custom format: compressed, and pg_restore can pick tables or run in parallel.

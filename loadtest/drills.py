@@ -1,7 +1,8 @@
 """``make drill``: faults injected in the middle of a load run, then ``make load``'s audit.
 
     python -m loadtest.drills [worker] [postgres] [redis] [sm-worker] [sm-postgres] [sm-redis]
-    (all six by default; ``DRILLS="sm-worker sm-redis"`` in the environment picks some)
+        [cluster-node] [cluster-jobs] [cluster-pgbouncer] [cluster-replica] [cluster-redis]
+    (all by default; ``DRILLS="sm-worker sm-redis"`` in the environment picks some)
 
 - worker: ``kill -9`` of one gunicorn worker. Its clients lose their connections and send the
   same moves again with the same Idempotency-Key; every move must be stored exactly once.
@@ -24,6 +25,23 @@ order, none twice and none skipped, across their reconnections:
 - sm-redis: the app's own Redis (cache, presence, channel layer) stopped for FAULT_AT/2 seconds
   and started again: the sockets fall back to checking the feed, and their notices resume.
 
+The ``cluster-`` drills run on ``make cluster``'s topology, started afresh for each
+(``loadtest/cluster_load.py``), through HAProxy, and end with the same audits:
+
+- cluster-node: ``kill -9`` of app node app1 (master and workers) under Spite & Malice's load:
+  HAProxy finds it refusing and takes it out, its sockets reconnect to app2 with ``?after=``,
+  its requests in flight are sent again with their keys;
+- cluster-jobs: ``kill -9`` of one of the two ``run_jobs`` workers under Spite & Malice's load
+  (the bot's turns, the clocks): the other carries on;
+- cluster-pgbouncer: PgBouncer restarted under Foursquare's load;
+- cluster-replica: the replica stopped for FAULT_AT/2 seconds and started again under
+  Foursquare's load, whose visitors read the boards from it: they fall back to the primary;
+- cluster-redis: the cluster's Redis stopped and started again under Spite & Malice's load;
+- cluster-lag: no load; the replica replays DRILL_REPLICA_LAG (3) seconds late, and a player who
+  has just finished today's daily reads their result (statistics, standing on the board) at
+  once, while a visitor's read of their profile (the replica's) shows it only after the lag
+  (``drill_read_your_writes``).
+
 Environment: DRILL_USERS=20 DRILL_SECONDS=30 DRILL_FAULT_AT=10, DRILL_SM_FRIENDS=40
 DRILL_SM_BOTS=10 (Spite & Malice's players), DRILL_PG_CLUSTER (default: the one cluster under
 /etc/postgresql, "main"), and LOAD_* as for loadtest.run.
@@ -33,11 +51,14 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections import Counter
 from datetime import UTC, datetime
 
@@ -58,7 +79,9 @@ def _cluster() -> str:
 
 
 PG_CLUSTER = env("DRILL_PG_CLUSTER", _cluster()).split()
-ALL = ["worker", "postgres", "redis", "sm-worker", "sm-postgres", "sm-redis"]
+CLUSTER_DRILLS = ["cluster-node", "cluster-jobs", "cluster-pgbouncer", "cluster-replica",
+                  "cluster-redis", "cluster-lag"]
+ALL = ["worker", "postgres", "redis", "sm-worker", "sm-postgres", "sm-redis", *CLUSTER_DRILLS]
 
 
 def clock(timestamp: float) -> str:
@@ -236,7 +259,179 @@ def log_digest(log: str, limit: int = 12) -> list[str]:
     return [f"{count} x {text}" for text, count in counts.most_common(limit)]
 
 
+# --- the cluster's drills (make cluster's topology, loadtest.cluster_load) ---------------------
+
+
+def kill_a_node(load) -> None:
+    """``kill -9`` of a whole app node (its gunicorn master and workers) mid-load: HAProxy
+    finds it refusing and sends everything to the other node."""
+    time.sleep(FAULT_AT)
+    cluster = load.cluster
+    load.marks["fault"] = time.time()
+    os.killpg(cluster.pids["app1"], signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while not _marked_down(cluster, "app1") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _marked_down(cluster, "app1"):
+        load.marks["node_out"] = time.time()
+
+
+def _marked_down(cluster, node: str) -> bool:
+    for line in cluster.haproxy("show stat").splitlines():
+        fields = line.split(",")
+        if len(fields) > 17 and fields[0] == "app" and fields[1] == node:
+            return fields[17].startswith("DOWN")
+    return False
+
+
+def kill_a_jobs_worker(load) -> None:
+    """``kill -9`` of one of the two ``run_jobs`` workers: the other runs the jobs and the
+    clocks; a job the dead one held is claimed again once stale."""
+    time.sleep(FAULT_AT)
+    load.marks["fault"] = time.time()
+    os.killpg(load.cluster.pids["jobs1"], signal.SIGKILL)
+
+
+def restart_pgbouncer(load) -> None:
+    time.sleep(FAULT_AT)
+    load.marks["fault"] = time.time()
+    load.cluster.restart_pgbouncer()
+    load.marks["pgbouncer_back"] = time.time()
+
+
+def stop_and_start_replica(load) -> None:
+    """The replica stopped for FAULT_AT/2 seconds: the boards' reads fall back to the primary."""
+    time.sleep(FAULT_AT)
+    load.marks["fault"] = time.time()
+    load.cluster.stop_postgres("replica")
+    time.sleep(FAULT_AT / 2)
+    load.cluster.start_postgres("replica")
+    load.marks["replica_back"] = time.time()
+
+
+def stop_and_start_cluster_redis(load) -> None:
+    time.sleep(FAULT_AT)
+    load.marks["fault"] = time.time()
+    load.cluster.stop_part("redis")
+    time.sleep(FAULT_AT / 2)
+    load.cluster.start_redis()
+    load.marks["redis_back"] = time.time()
+
+
+CLUSTER_FAULTS = {
+    "cluster-node": ("spite-malice", kill_a_node),
+    "cluster-jobs": ("spite-malice", kill_a_jobs_worker),
+    "cluster-pgbouncer": ("foursquare", restart_pgbouncer),
+    "cluster-replica": ("foursquare", stop_and_start_replica),
+    "cluster-redis": ("spite-malice", stop_and_start_cluster_redis),
+}
+
+
+def drill_cluster(name: str) -> dict:
+    from loadtest.cluster_load import ClusterLoadRun
+
+    game, during = CLUSTER_FAULTS[name]
+    if game == "spite-malice":
+        os.environ["LOAD_SM_FRIENDS"], os.environ["LOAD_SM_BOTS"] = SM_FRIENDS, SM_BOTS
+        load = ClusterLoadRun(game=game, seconds=SECONDS)
+    else:
+        load = ClusterLoadRun(game=game, users=USERS, seconds=SECONDS)
+    ok = False
+    try:
+        machine, report = load.play_and_audit(during=during, failures_allowed=True)
+        summary = (summarise_sm if game == "spite-malice" else summarise)(
+            name, load, machine, report)
+        for mark in ("node_out", "pgbouncer_back", "replica_back"):
+            if mark in machine["marks"]:
+                summary[f"{mark}_after_fault_s"] = round(
+                    machine["marks"][mark] - machine["marks"]["fault"], 3)
+        summary["cluster"] = machine.get("cluster", {})
+        ok = report["ok"]
+        return summary
+    finally:
+        load.cleanup(keep=not ok)
+
+
+LAG_SECONDS = float(env("DRILL_REPLICA_LAG", "3"))
+
+
+def _call(host: str, method: str, path: str, body: dict | None = None,
+          token: str | None = None) -> tuple[dict, str]:
+    """One JSON request through HAProxy: the answer and the node that served it."""
+    request = urllib.request.Request(
+        host + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+        headers={"Content-Type": "application/json",
+                 **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read()), response.headers.get("X-Served-By", "?")
+
+
+def drill_read_your_writes() -> dict:
+    """The replica made to lag (``recovery_min_apply_delay`` = DRILL_REPLICA_LAG seconds): a
+    player plays today's daily to its end through HAProxy and at once reads their statistics
+    and the day's board, which must show the game; a visitor's read of the player's profile
+    (the replica's) must not yet, and must within the lag and a few seconds."""
+    from cluster.topology import Cluster, Topology
+
+    cluster = Cluster(Topology(replica_delay=f"{LAG_SECONDS:g}s"))
+    host = cluster.topology.host
+    ok = False
+    try:
+        cluster.start()
+        player, _ = _call(host, "POST", "/api/v1/players", {})
+        token, profile = player["token"], f"/api/v1/players/{player['id']}"
+        created = time.monotonic()
+        while True:  # the replica shows a new player only after the lag (404 until then)
+            try:
+                _call(host, "GET", profile)
+                break
+            except urllib.error.HTTPError as error:
+                if error.code != 404 or time.monotonic() - created > LAG_SECONDS + 15:
+                    raise
+                time.sleep(0.1)
+        profile_after = time.monotonic() - created
+        game, _ = _call(host, "POST", "/api/v1/games", {"mode": "daily"}, token)
+        nodes = []
+        while game["status"] == "playing":
+            row, col = random.choice(game["legal_moves"])
+            game, node = _call(host, "POST", f"/api/v1/games/{game['id']}/moves",
+                               {"row": row, "col": col, "move": game["moves_played"]}, token)
+            nodes.append(node)
+        finished = time.monotonic()
+        mine, my_node = _call(host, "GET", "/api/v1/players/me/stats", token=token)
+        board, board_node = _call(host, "GET", "/api/v1/leaderboard?period=day", token=token)
+        visitor, visitor_node = _call(host, "GET", profile)
+        caught_up = None
+        while time.monotonic() - finished < LAG_SECONDS + 15:
+            seen, _ = _call(host, "GET", profile)
+            if seen.get("played") == mine.get("played"):
+                caught_up = time.monotonic() - finished
+                break
+            time.sleep(0.1)
+        standing = (board.get("standing") or {}).get("status")
+        ok = (standing == game["status"] and mine.get("played") == 1
+              and visitor.get("played") == 0 and caught_up is not None
+              and caught_up >= LAG_SECONDS * 0.5 and profile_after >= LAG_SECONDS * 0.5)
+        return {
+            "drill": "cluster-lag", "replica_delay_s": LAG_SECONDS,
+            "visitor_sees_the_new_player_after_s": round(profile_after, 2),
+            "game": f"{game['status']} after {game['moves_played']} moves, served by "
+                    f"{dict(Counter(nodes))}",
+            "player_reads_own_result": {"played": mine.get("played"), "node": my_node,
+                                        "board_standing": standing, "board_node": board_node},
+            "visitor_at_once": {"played": visitor.get("played"), "node": visitor_node},
+            "visitor_caught_up_after_s": round(caught_up, 2) if caught_up else None,
+            "clean": ok,
+        }
+    finally:
+        cluster.stop()
+
+
 def drill(name: str) -> dict:
+    if name == "cluster-lag":
+        return drill_read_your_writes()
+    if name.startswith("cluster-"):
+        return drill_cluster(name)
     if name.startswith("sm-"):
         return drill_sm(name)
     redis = OwnRedis() if name == "redis" else None
@@ -290,8 +485,9 @@ def main(argv: list[str]) -> int:
         raise SystemExit(f"unknown drills {sorted(unknown)}: choose from {ALL}")
     results = []
     for name in names:
-        players = (f"{SM_FRIENDS} + {SM_BOTS} Spite & Malice" if name.startswith("sm-")
-                   else USERS)
+        sm = name.startswith("sm-") or CLUSTER_FAULTS.get(name, ("",))[0] == "spite-malice"
+        players = (f"{SM_FRIENDS} + {SM_BOTS} Spite & Malice" if sm
+                   else 1 if name == "cluster-lag" else USERS)
         print(f"drill {name}: {players} players for {SECONDS}s, fault at {FAULT_AT:.0f}s",
               flush=True)
         result = drill(name)

@@ -92,7 +92,9 @@ def send(user, journal: Journal, method: str, path: str, name: str, body: dict |
             if status in ok:
                 journal.answered(name, started, elapsed_ms)
                 return response.json()
-            journal.failed(name, time.time(), status, response.text or "")
+            # No answer at all: what the client saw instead (refused, reset, timed out).
+            journal.failed(name, time.time(), status,
+                           response.text or repr(getattr(response, "error", None) or ""))
             response.failure(f"{status}")
         # 0: no answer at all (connection refused or reset, a worker killed); 502-504: the
         # service said it is briefly unavailable. Both are safe to retry with the same key.

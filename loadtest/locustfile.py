@@ -1,5 +1,8 @@
 """The daily rush: every virtual player creates a guest, plays today's daily to the end, then
-practice games, at LOAD_PACE moves a second (or as fast as the server answers).
+practice games, at LOAD_PACE moves a second (or as fast as the server answers). After each
+game it reads the day's board as itself (its own rank: read your own writes) and as a visitor
+without a token (LOAD_BOARD_READS=0: neither); behind ``make cluster`` the visitor's read is the
+replica's, the player's the primary's (it has just written).
 
 Every move carries ``move`` (the number it expects) and an ``Idempotency-Key``. A move that gets
 no answer (the connection broke, a worker died) or a 503 is sent again with the same key and
@@ -27,6 +30,8 @@ HEALTH_EVERY = int(os.environ.get("LOAD_HEALTH_EVERY", "10"))  # one /healthz pe
 # Moves per second each player aims at (50 players x 10 = the 500 moves/s of a daily rush);
 # 0 plays flat out, which measures the most the server can take rather than its latency.
 PACE = float(os.environ.get("LOAD_PACE", "10"))
+
+BOARD_READS = os.environ.get("LOAD_BOARD_READS", "1").strip() not in ("", "0")
 
 MOVE = "POST /api/v1/games/{id}/moves"
 
@@ -92,6 +97,8 @@ class DailyPlayer(FastHttpUser):
     def play_a_move(self) -> None:
         game = self.game
         if game["status"] != "playing":
+            if BOARD_READS:
+                self._boards()
             self.game = self._start("practice")
             return
         row, col = random.choice(game["legal_moves"])
@@ -107,6 +114,21 @@ class DailyPlayer(FastHttpUser):
         if self.moves_since_health >= HEALTH_EVERY:
             self.moves_since_health = 0
             self._health()
+
+    def _boards(self) -> None:
+        """Today's board, read as this player and as a visitor."""
+        path = "/api/v1/leaderboard?period=day"
+        self._send("GET", path, "GET /api/v1/leaderboard (player)", None)
+        started = time.time()
+        with self.client.get(path, name="GET /api/v1/leaderboard (visitor)",
+                             catch_response=True) as response:
+            if response.status_code == 200:
+                journal.answered("GET /api/v1/leaderboard (visitor)", started,
+                                 (time.time() - started) * 1000)
+            else:
+                journal.failed("GET /api/v1/leaderboard (visitor)", time.time(),
+                               response.status_code, response.text or "")
+                response.failure(str(response.status_code))
 
     def _health(self) -> None:
         started = time.time()

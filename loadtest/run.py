@@ -39,6 +39,9 @@ Environment (all optional):
     LOAD_POSTGRES=postgres://postgres@127.0.0.1:5432   server; the database is foursquare_load
     LOAD_REDIS_URL=redis://127.0.0.1:6379/0   ("" for no Redis: a per-process memory cache)
     LOAD_KEEP=1                          keep the database afterwards (for backups, inspection)
+    LOAD_TOPOLOGY=single                 single: the server above; cluster: `make cluster`'s
+                                        topology, started afresh for each load and played
+                                        through HAProxy (loadtest/cluster_load.py)
 """
 
 from __future__ import annotations
@@ -313,11 +316,10 @@ class LoadRun:
         """Play for ``seconds``; ``during(self)`` runs meanwhile (a fault drill). Returns the
         machine figures."""
         load_before = os.getloadavg()
-        parties = {"gunicorn": lambda: tree(self.server.pid), "postgres": postgres_processes}
-        if self.jobs is not None:
-            parties["jobs"] = lambda: tree(self.jobs.pid)
+        parties = self.parties()
         before = {name: cpu_seconds(find()) for name, find in parties.items()}
-        backends = BackendMeter(self.database)
+        backends = self.backend_meter()
+        self.measure_start()
         started = time.time()
         locust = self.start_locust(seconds)
         if during is not None:
@@ -325,7 +327,9 @@ class LoadRun:
         locust_cpu = 0.0
         while locust.poll() is None:
             locust_cpu = max(locust_cpu, cpu_seconds(tree(locust.pid)))
-            backends.sample()
+            if backends is not None:
+                backends.sample()
+            self.measure_sample()
             time.sleep(0.5)
         wall = time.time() - started
         after = {name: cpu_seconds(find()) for name, find in parties.items()}
@@ -335,9 +339,32 @@ class LoadRun:
             "loadavg_after": os.getloadavg(),
             "cpu_seconds": {"locust": locust_cpu,
                             **{name: after[name] - before[name] for name in parties},
-                            "postgres (this database)": backends.used()},
+                            **({"postgres (this database)": backends.used()}
+                               if backends is not None else {})},
             "marks": dict(self.marks),
+            **self.measure_end(),
         }
+
+    def parties(self) -> dict:
+        """The processes whose CPU the report shows, by name: how to find each one's now."""
+        parties = {"gunicorn": lambda: tree(self.server.pid), "postgres": postgres_processes}
+        if self.jobs is not None:
+            parties["jobs"] = lambda: tree(self.jobs.pid)
+        return parties
+
+    def backend_meter(self) -> BackendMeter | None:
+        return BackendMeter(self.database)
+
+    # A topology's own figures, taken at the start, every half second and at the end of the
+    # play (the cluster's: loadtest.cluster_load); the end's go into the machine figures.
+    def measure_start(self) -> None:
+        pass
+
+    def measure_sample(self) -> None:
+        pass
+
+    def measure_end(self) -> dict:
+        return {}
 
     def play_and_audit(self, during=None, failures_allowed: bool = False) -> tuple[dict, dict]:
         """A fresh database and server, the load (with ``during``), then the audit."""
@@ -350,6 +377,9 @@ class LoadRun:
         return machine, audit(self.journals(), self.database_url,
                               failures_allowed=failures_allowed)
 
+    def print_topology(self, report: dict, machine: dict) -> None:
+        """What the topology adds to the game's report (the cluster's nodes, pools, replica)."""
+
     def cleanup(self, keep: bool) -> None:
         self.stop_server()
         if not keep:
@@ -358,10 +388,23 @@ class LoadRun:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+def load_run(**fields) -> LoadRun:
+    """The load's runner for ``LOAD_TOPOLOGY``: ``single`` (one gunicorn, as before) or
+    ``cluster`` (loadtest.cluster_load: through HAProxy in front of ``make cluster``'s parts)."""
+    topology = env("LOAD_TOPOLOGY", "single")
+    if topology == "cluster":
+        from loadtest.cluster_load import ClusterLoadRun
+
+        return ClusterLoadRun(**fields)
+    if topology != "single":
+        raise SystemExit(f"LOAD_TOPOLOGY is single or cluster, not {topology!r}")
+    return LoadRun(**fields)
+
+
 def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     """One game's load and audit, reported: whether the audit is clean, and what a unit of
     its work cost (``verify.cost``)."""
-    load = LoadRun(game=game)
+    load = load_run(game=game)
     if game == "foursquare":
         what = f"{load.users} players at {env('LOAD_PACE', '10')} moves/s each"
     elif game == "races":
@@ -377,6 +420,7 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     try:
         machine, report = load.play_and_audit()
         spent = importlib.import_module(AUDITS[game]).print_report(report, machine, load)
+        load.print_topology(report, machine)
         ok = report["ok"]
     finally:
         load.cleanup(keep=keep or not ok)

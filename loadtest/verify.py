@@ -16,6 +16,9 @@ GOAL_P95_MS = 50
 # at once. The steady figures leave them out; both are printed.
 WARMUP_SECONDS = float(os.environ.get("LOAD_WARMUP_SECONDS", "10"))
 MOVE = "POST /api/v1/games/{id}/moves"
+# The parties that serve a request, app and database: one gunicorn and this database's backends,
+# or the cluster's nodes, primary and replica.
+APP_AND_DATABASE = ("gunicorn", "postgres (this database)", "app1", "app2", "primary", "replica")
 HEALTH = "GET /healthz"
 
 
@@ -242,7 +245,7 @@ def cost(machine: dict, units: int, rate: float) -> dict:
     """What one unit of work (a move, an action) cost, app and this database's PostgreSQL
     together, and how many were done each second: what ``make load`` compares across games."""
     cpu = machine["cpu_seconds"]
-    spent = cpu.get("gunicorn", 0.0) + cpu.get("postgres (this database)", 0.0)
+    spent = sum(cpu.get(name, 0.0) for name in APP_AND_DATABASE)
     return {"cpu_ms": spent * 1000 / units if units else float("nan"), "rate": rate}
 
 

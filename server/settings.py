@@ -23,7 +23,12 @@ Environment variables:
     DATABASE_CONNECT_TIMEOUT seconds to wait for PostgreSQL to accept a connection, default 2
     DATABASE_HEALTH_CHECKS   true/false, default false: test a kept connection before each request
     DATABASE_PREPARED_STATEMENTS  true/false, default true: false behind a pooler that cannot
-                             keep them (PgBouncer in transaction mode before 1.21)
+                             keep them (PgBouncer in transaction mode before 1.21); false also
+                             turns server-side cursors off
+    DATABASE_REPLICA_URL     a streaming replica for the boards' reads, default none
+                             (server.core.replicas); DATABASE_REPLICA_PIN_SECONDS (10): how long
+                             a token that wrote reads the primary; DATABASE_REPLICA_RETRY_SECONDS
+                             (5): how long the primary serves those reads after the replica failed
     REDIS_URL                e.g. redis://host:6379/0: the cache every worker shares (throttling);
                              default a file cache in the data dir that this machine's workers share;
                              also the live sockets' channel layer (see CHANNEL_LAYERS below)
@@ -201,6 +206,8 @@ MIDDLEWARE = [
     "server.api.middleware.ProblemResponseMiddleware",
     # Before anything reads a body: a chunked one is read whole (Django reads Content-Length).
     "server.api.middleware.RequestBodyMiddleware",
+    # A token that wrote reads its own writes: the primary for a while (server.core.replicas).
+    "server.core.replicas.ReadYourWritesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -239,28 +246,47 @@ if not _database_url:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     _database_url = f"sqlite:///{DATA_DIR.resolve() / 'db.sqlite3'}"
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        _database_url,
+
+def _database(url: str) -> dict:
+    database = dj_database_url.parse(
+        url,
         conn_max_age=env_int("CONN_MAX_AGE", 60),
         conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS", False),
     )
-}
+    options = database.setdefault("OPTIONS", {})
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        # Two gunicorn workers write to one file: take the write lock when a transaction starts
+        # (no deadlocked upgrades) and let readers carry on while one writes.
+        options.setdefault("transaction_mode", "IMMEDIATE")
+        options.setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+    elif database["ENGINE"] == "django.db.backends.postgresql":
+        # A database that is down should fail a request (and /healthz) quickly, not hang it.
+        options.setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 2))
+        # The move's statements (server.foursquare.fastmove) are prepared: planning them cost
+        # PostgreSQL four times their execution. Behind a pooler that lends a server connection
+        # per transaction and keeps no prepared statements (PgBouncer in transaction mode
+        # before 1.21), set DATABASE_PREPARED_STATEMENTS=false: nothing prepared, and no
+        # server-side cursors (which live across transactions), as Django asks of such a pooler.
+        if env_bool("DATABASE_PREPARED_STATEMENTS", True):
+            options.setdefault("prepare_threshold", 5)  # psycopg's default
+        else:
+            options["prepare_threshold"] = None
+            database["DISABLE_SERVER_SIDE_CURSORS"] = True
+    return database
 
-_db_options = DATABASES["default"].setdefault("OPTIONS", {})
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Two gunicorn workers write to one file: take the write lock when a transaction starts
-    # (no deadlocked upgrades) and let readers carry on while one writes.
-    _db_options.setdefault("transaction_mode", "IMMEDIATE")
-    _db_options.setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # A database that is down should fail a request (and /healthz) quickly, not hang it.
-    _db_options.setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 2))
-    # The move's statements (server.foursquare.fastmove) are prepared: planning them cost PostgreSQL
-    # four times their execution. Django turns psycopg's preparing off for the sake of
-    # transaction-mode poolers; behind one without prepared-statement support, set this false.
-    if env_bool("DATABASE_PREPARED_STATEMENTS", True):
-        _db_options.setdefault("prepare_threshold", 5)  # psycopg's default
+
+DATABASES = {"default": _database(_database_url)}
+
+# A streaming replica for the reads that may lag (the boards, profiles, statistics, league and
+# ratings boards): server.core.replicas routes them, keeps a player who just wrote on the
+# primary for DATABASE_REPLICA_PIN_SECONDS, and falls back to the primary for
+# DATABASE_REPLICA_RETRY_SECONDS when the replica fails. Tests mirror it onto the primary.
+_replica_url = os.environ.get("DATABASE_REPLICA_URL", "").strip()
+if _replica_url:
+    DATABASES["replica"] = {**_database(_replica_url), "TEST": {"MIRROR": "default"}}
+DATABASE_ROUTERS = ["server.core.replicas.ReplicaRouter"]
+DATABASE_REPLICA_PIN_SECONDS = env_int("DATABASE_REPLICA_PIN_SECONDS", 10)
+DATABASE_REPLICA_RETRY_SECONDS = env_int("DATABASE_REPLICA_RETRY_SECONDS", 5)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from django.db import DatabaseError
 from rest_framework.views import APIView
 
 from server.api import headers
 from server.api.negotiation import ApiContentNegotiation
 from server.api.problems import InvalidRequest, UnsupportedMediaType
+from server.core import replicas
 
 BODILESS_METHODS = frozenset({"GET", "HEAD", "DELETE", "OPTIONS"})
 
@@ -28,6 +30,30 @@ class ApiView(APIView):
     takes_body: ClassVar[bool] = True
     # True for a view whose answers carry a new bearer token: they are Cache-Control: no-store.
     issues_tokens: ClassVar[bool] = False
+    # True for a view whose reads may lag (boards, profiles, statistics): with a read replica
+    # configured they go there, unless the token has just written (server.core.replicas).
+    reads_replica: ClassVar[bool] = False
+
+    def dispatch(self, request, *args, **kwargs):
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        finally:
+            if self.reads_replica:
+                replicas.request_end()
+
+    def handle_exception(self, exc):
+        if (self.reads_replica and isinstance(exc, DatabaseError)
+                and replicas.request_used_replica() and not getattr(self, "_on_primary", False)):
+            # The replica failed this read: the same read again on the primary, once.
+            self._on_primary = True
+            replicas.mark_down(exc)
+            replicas.request_on_primary()
+            handler = getattr(self, self.request.method.lower(), self.http_method_not_allowed)
+            try:
+                return handler(self.request, *self.args, **self.kwargs)
+            except Exception as again:
+                exc = again
+        return super().handle_exception(exc)
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
@@ -38,6 +64,8 @@ class ApiView(APIView):
         super().initial(request, *args, **kwargs)
         self._check_query(request)
         self._check_body(request)
+        if self.reads_replica:  # authenticated by now: the token's own writes are known
+            replicas.request_start(request.method, request.META.get("HTTP_AUTHORIZATION", ""))
 
     def _check_query(self, request) -> None:
         unknown = sorted(set(request.query_params) - self.query_parameters)

@@ -77,6 +77,7 @@ def board_response(request, ref: BoardRef, query: dict) -> Response:
 class MyStatsView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_scope = "boards"
+    reads_replica = True  # may lag a little: the replica serves it when there is one
     throttle_reads = True  # public, and each answer ranks a whole board
 
     @extend_schema(tags=TAG, operation_id="players_me_stats", summary="Your daily statistics",
@@ -88,6 +89,7 @@ class MyStatsView(ApiView):
 class PlayerProfileView(ApiView):
     permission_classes = [AllowAny]
     throttle_scope = "boards"
+    reads_replica = True  # may lag a little: the replica serves it when there is one
     throttle_reads = True  # public, and each answer ranks a whole board
 
     @extend_schema(tags=TAG, operation_id="players_retrieve",

@@ -58,6 +58,7 @@ class DailyView(ApiView):
 class DailyBoardView(ApiView):
     permission_classes = [AllowAny]
     throttle_scope = "boards"
+    reads_replica = True  # may lag a little: the replica serves it when there is one
     throttle_reads = True  # public, and each answer ranks a whole board
     query_parameters = frozenset({"limit", "cursor", "around"})
 
@@ -80,6 +81,7 @@ class DailyBoardView(ApiView):
 class BoardView(ApiView):
     permission_classes = [AllowAny]
     throttle_scope = "boards"
+    reads_replica = True  # may lag a little: the replica serves it when there is one
     throttle_reads = True  # public, and each answer ranks a whole board
     query_parameters = frozenset({"period", "date", "limit", "cursor", "around"})
 

@@ -171,6 +171,7 @@ class MemberView(ApiView):
 class LeagueBoardView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_scope = "boards"
+    reads_replica = True  # may lag a little: the replica serves it when there is one
     throttle_reads = True
     query_parameters = frozenset({"period", "date", "limit", "cursor", "around", "game"})
 

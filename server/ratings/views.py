@@ -26,6 +26,7 @@ class RatingBoardView(ApiView):
     game = ""
     permission_classes = [AllowAny]
     throttle_scope = "boards"
+    reads_replica = True  # may lag a little: the replica serves it when there is one
     throttle_reads = True  # public, and each answer ranks a whole board
     query_parameters = frozenset({"limit", "cursor"})
 

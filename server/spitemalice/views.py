@@ -595,6 +595,7 @@ class DailyView(ApiView):
 class DailyBoardView(ApiView):
     permission_classes = [AllowAny]
     throttle_scope = "boards"
+    reads_replica = True  # may lag a little: the replica serves it when there is one
     throttle_reads = True
     query_parameters = frozenset({"limit", "cursor", "around"})
 

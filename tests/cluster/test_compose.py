@@ -1,0 +1,138 @@
+"""The compose profile ``cluster`` has the shape ``make cluster`` runs (cluster/topology.py), and
+the configuration files both use are valid. Nothing here starts the cluster: ``make cluster``,
+``make load LOAD_TOPOLOGY=cluster`` and ``make drill`` do.
+
+With a ``docker compose`` client the file is also checked by ``docker compose config``; the
+machines this was written on have the ``docker`` command without the compose plugin, where
+that test is skipped and the parsed file is compared below.
+"""
+
+from __future__ import annotations
+
+import configparser
+import shutil
+import string
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cluster.topology import HERE, Topology
+
+REPO = Path(__file__).resolve().parents[2]
+NODES = ("app1", "app2")
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load((REPO / "docker-compose.yml").read_text())
+
+
+def host_of(url: str) -> str:
+    """The host of a URL whose password is a compose variable (``${POSTGRES_PASSWORD:?...}``)."""
+    return url.rsplit("@", 1)[1].split("/")[0].split(":")[0]
+
+
+def cluster_services(compose: dict) -> set[str]:
+    return {name for name, service in compose["services"].items()
+            if "cluster" in service.get("profiles", [])}
+
+
+def local_pgbouncer() -> configparser.ConfigParser:
+    t = Topology(root=Path("/nonexistent"))
+    text = string.Template((HERE / "pgbouncer.ini").read_text()).substitute(
+        database=t.database, primary_port=t.primary_port, port=t.pgbouncer_port, run=t.run,
+        logs=t.logs)
+    parser = configparser.ConfigParser()
+    parser.read_string(text)
+    return parser
+
+
+def test_the_profile_holds_the_parts_of_the_local_cluster(compose):
+    assert cluster_services(compose) == {"haproxy", *NODES, "pgbouncer", "replica",
+                                         "prometheus"}
+    # Redis and the jobs worker are shared with the single-node shape, the primary is db.
+    assert {"db", "redis", "worker", "migrate"} <= set(compose["services"])
+
+
+def test_the_nodes_are_configured_as_the_local_ones(compose, tmp_path):
+    (tmp_path / "run").mkdir()
+    local = Topology(root=tmp_path).app_env()
+    for name in NODES:
+        node = compose["services"][name]
+        environment = node["environment"]
+        for setting in ("DATABASE_PREPARED_STATEMENTS", "FOURSQUARE_BACKGROUND"):
+            assert environment[setting] == local[setting], (name, setting)
+        assert host_of(environment["DATABASE_URL"]) == "pgbouncer"
+        assert host_of(environment["DATABASE_REPLICA_URL"]) == "replica"
+        assert environment["REDIS_URL"] == "redis://redis:6379/0"
+        assert node["command"][:1] == ["gunicorn"]
+
+
+def test_haproxy_runs_the_local_config_over_both_nodes(compose):
+    haproxy = compose["services"]["haproxy"]
+    assert "./cluster/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in haproxy["volumes"]
+    assert {haproxy["environment"]["APP1"], haproxy["environment"]["APP2"]} == {
+        f"{name}:8000" for name in NODES}
+    config = (HERE / "haproxy.cfg").read_text()
+    for line in ("balance roundrobin", "http-check send meth GET uri /healthz",
+                 "acl live_socket path_beg /ws/", "unique-id-header X-Request-ID"):
+        assert line in config
+    assert "cookie" not in config.lower()  # no sticky sessions
+
+
+def test_pgbouncer_pools_per_transaction_in_both(compose):
+    local = local_pgbouncer()["pgbouncer"]
+    assert local["pool_mode"] == "transaction"
+    environment = compose["services"]["pgbouncer"]["environment"]
+    assert environment["POOL_MODE"] == local["pool_mode"]
+    assert environment["DEFAULT_POOL_SIZE"] == local["default_pool_size"]
+    assert environment["MAX_CLIENT_CONN"] == local["max_client_conn"]
+    assert host_of(environment["DATABASE_URL"]) == "db"
+
+
+def test_the_replica_streams_from_the_primary(compose):
+    replica = compose["services"]["replica"]
+    command = " ".join(replica["command"])
+    assert "pg_basebackup -h db" in command and " -R " in command
+    init = "./cluster/compose-primary-init.sh:/docker-entrypoint-initdb.d/replication.sh:ro"
+    assert init in compose["services"]["db"]["volumes"]
+
+
+def test_prometheus_scrapes_both_nodes(compose):
+    prometheus = compose["services"]["prometheus"]
+    assert "./cluster/prometheus.yml:/etc/prometheus/prometheus.yml:ro" in prometheus["volumes"]
+    config = yaml.safe_load((HERE / "prometheus.yml").read_text())
+    (job,) = config["scrape_configs"]
+    assert job["metrics_path"] == "/metrics"
+    assert job["static_configs"][0]["targets"] == [f"{name}:8000" for name in NODES]
+    assert job["authorization"]["type"] == "Bearer"
+
+
+@pytest.mark.skipif(shutil.which("haproxy") is None and not Path("/usr/sbin/haproxy").exists(),
+                    reason="HAProxy is not installed (make cluster installs it)")
+def test_haproxy_accepts_the_config(tmp_path):
+    haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    checked = subprocess.run(
+        [haproxy, "-c", "-f", str(HERE / "haproxy.cfg")], capture_output=True, text=True,
+        env={"FRONT_BIND": "127.0.0.1:18480", "APP1": "127.0.0.1:1", "APP2": "127.0.0.1:2",
+             "STATS_SOCKET": str(tmp_path / "haproxy.sock"), "PATH": "/usr/bin:/bin"})
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def _compose_client() -> bool:
+    if shutil.which("docker") is None:
+        return False
+    return subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _compose_client(), reason="no `docker compose` client here")
+def test_docker_compose_accepts_the_profile():
+    checked = subprocess.run(
+        ["docker", "compose", "--env-file", ".env.example", "--profile", "cluster", "config",
+         "--quiet"], cwd=REPO, capture_output=True, text=True,
+        env={"PATH": "/usr/local/bin:/usr/bin:/bin", "DJANGO_SECRET_KEY": "x" * 50,
+             "FOURSQUARE_DAILY_SECRET": "x" * 50, "SPITE_MALICE_DAILY_SECRET": "x" * 50,
+             "POSTGRES_PASSWORD": "x"})
+    assert checked.returncode == 0, checked.stderr
