@@ -136,7 +136,7 @@ test("an action is sent with its counts, its events shown in order, then the ser
   assert.deepEqual(named("acting").map((call) => call[1]), [true, false]);
   assert.equal(controller.busy, false);
   assert.equal(controller.animating, false);
-  assert.equal(controller.match, answer);
+  assert.deepEqual(controller.match, answer);
   assert.deepEqual(controller.view.hand, ["AC", "7H", "7H", "9C", "2D"]);
   assert.equal(controller.interactive(), true);
 });
@@ -260,7 +260,7 @@ test("an aborted match says so and whose doing it was; nothing follows it", asyn
   assert.equal(named("announce")[0][1], "sm.say.aborted");
   await flush();
   await flush();
-  assert.equal(controller.match, aborted);
+  assert.deepEqual(controller.match, aborted);
   assert.equal(live().stopped, true);
   assert.equal(named("showResult").length, 0); // no result for the game it cut off
 });
@@ -280,7 +280,7 @@ test("a game's end and the match's are shown as they come, with the scores they 
   await flush();
   assert.deepEqual(named("showMatchResult")[0], ["showMatchResult", [12, 51], { live: true }]);
   await flush();
-  assert.equal(controller.match, finished);
+  assert.deepEqual(controller.match, finished);
   assert.equal(live().stopped, true);
 });
 
@@ -338,7 +338,7 @@ test("resigning sends it and shows what follows; playing again asks for the same
   start();
   await controller.resign();
   assert.deepEqual(asked[0], ["resign", "m1"]);
-  assert.equal(controller.match, resigned);
+  assert.deepEqual(controller.match, resigned);
   assert.deepEqual(named("showMatchResult").at(-1).slice(2), [{ live: true }]);
   assert.deepEqual(await controller.playAgain(), { id: "m2" });
   assert.deepEqual(asked.at(-1), ["bot", { level: "normal", target: 50 }]);
