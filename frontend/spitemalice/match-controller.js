@@ -26,6 +26,8 @@ const HAND_MAX = 5;
 // nothing new is tried again (ms).
 const WATCH_EVERY = 3000;
 const REREAD_AFTER = 1000;
+// How long past the turn's deadline a table waits for the timeout before it reads the match.
+const OVERDUE_GRACE = 1500;
 
 /**
  * The controller of a match's screen, from the match `GET /matches/{id}` returned.
@@ -349,7 +351,10 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
       watchdog = setInterval(() => {
         if (stopped || busy || queue.busy || match.status !== "playing") return;
         const stuck = view.hand.length > HAND_MAX || (view.turn === view.you && !interactive());
-        if (stuck) { logTo.warn?.("Spite & Malice: the table could not be played on; the match is read again."); readAt = -1; reload(); }
+        if (stuck) { logTo.warn?.("Spite & Malice: the table could not be played on; the match is read again."); readAt = -1; reload(); return; }
+        // The turn's time is up and no timeout has come: a read of the match applies it (the
+        // server ends a match on time on any read), and its events follow.
+        if (match.deadline && Date.parse(match.deadline) + OVERDUE_GRACE < Date.now()) { readAt = -1; reload(); }
       }, WATCH_EVERY);
       watchdog?.unref?.(); // (node's tests: a timer that keeps nothing alive)
     }

@@ -8,7 +8,8 @@ never saved, so no database is needed. After every request (one action, or the j
 deal) a step records what each seat's feed gained and that seat's match as ``GET
 /matches/{id}`` would show it then (``table.game_view``: the seat's ``player_view``).
 
-Inputs: games of the shared vectors (``../shared/spite-malice-vectors/``, each replayed as a
+Inputs: games of the shared vectors (``tests/spitemalice/vectors/``, the repository's copy of
+``../shared/spite-malice-vectors/``, each replayed as a
 single-game match) and fresh matches whose actions the house bot chooses for both seats.
 Everything is deterministic: the same command writes the same file.
 
@@ -42,7 +43,7 @@ from server.spitemalice.table import Log, game_view, rebuild  # noqa: E402
 from spitemalice import Game, game_seed, player_view, unseen_cards  # noqa: E402
 from spitemalice.bot import bot_turn  # noqa: E402
 
-VECTORS = ROOT.parent / "shared" / "spite-malice-vectors"
+VECTORS = ROOT / "tests" / "spitemalice" / "vectors"  # the shared vectors, as the repository holds them
 # A handful of vector games: a win, ties, long and short ones (their order is the file names').
 VECTOR_GAMES = 4
 VECTOR_LONGEST = 300  # actions: the longest games add time, not cases
