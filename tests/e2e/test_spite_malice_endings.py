@@ -12,16 +12,32 @@ import hashlib
 import time
 from datetime import timedelta
 
+import pytest
 from playwright.sync_api import expect
 
+from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
 from tests.e2e.conftest import DESKTOP, SCREENSHOTS
-from tests.e2e.test_spite_malice_live import api, device, server  # noqa: F401 - the fixture
+from tests.e2e.screens import DESKTOP_WIDE, LOOKS, PHONE_TALL, settle, shoot_checked
+from tests.e2e.test_spite_malice_live import api, device
 
 # The longest a result may take to show once its message reached the page (ms).
 SHOWN_WITHIN_MS = 300
 # The longest the watching screen may lag the server's table at a turn's end (s).
 FOLLOWED_WITHIN_S = 2.0
 ACTION_EVERY_S = 0.3
+
+
+
+@pytest.fixture
+def server(tmp_path):
+    """The real server with Redis, as test_spite_malice_live.py runs it."""
+    why = redis_reachable()
+    if why:
+        pytest.fail(why)
+    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL, log_dir=tmp_path,
+                     collect_static=True) as running:
+        yield running
+
 
 # Notes when an ending's message reaches the page (any socket's) and when a result is shown.
 WATCH_ENDINGS = """
@@ -245,7 +261,8 @@ def deal_vector(match_id: str, name: str) -> list[list[str]]:
 def rendered_table(page) -> dict:
     """The table as the page draws it: each place's cards, the counts it prints."""
     return page.evaluate("""() => {
-      const cards = (selector) => Array.from(document.querySelectorAll(selector)).map((card) => card.dataset.card);
+      const cards = (selector) => Array.from(document.querySelectorAll(selector))
+        .map((card) => card.dataset.card);
       const screen = document.querySelector('.sm-screen');
       const you = Number(document.querySelector('.sm-near').dataset.seat);
       const top = (place) => cards(`[data-place="${place}"] .card[data-card]`).pop() ?? null;
@@ -290,7 +307,8 @@ def play_to_the_end(server, ada, bea, match_id, actions, page_a, page_b, *, lags
             click_action(page_b, action)
             expect(page_b.locator(".sm-screen")).not_to_have_class("is-busy")
             time.sleep(ACTION_EVERY_S)
-            turn_over = index + 1 == len(actions) or state(server, ada, match_id)["game"]["turn"] != 1
+            turn_over = (index + 1 == len(actions)
+                         or state(server, ada, match_id)["game"]["turn"] != 1)
             if lags is not None and turn_over:
                 lags.append(followed(server, ada, match_id, page_a))
         else:
@@ -350,3 +368,47 @@ def test_a_tie_is_shown_on_both_tables(browser, server, shoot):
         for context in contexts:
             context.close()
     assert problems == []
+
+
+# --- How an ending looks ------------------------------------------------------------------
+
+LOOKS_AND_BENGALI = [*LOOKS,
+                     pytest.param(PHONE_TALL, "dark", "bn-BD", id="phone-dark-bn"),
+                     pytest.param(DESKTOP_WIDE, "light", "bn-BD", id="desktop-light-bn")]
+
+
+@pytest.mark.parametrize(("viewport", "scheme", "locale"), LOOKS_AND_BENGALI)
+def test_endings_look_right(open_page, base_url, shoot, viewport, scheme, locale):
+    """A match lost on time and one aborted, as the loser's table shows them: in each size,
+    scheme and direction, and in Bengali."""
+    ada = api(base_url, "POST", "players", body={"name": "Ada"})
+    bea = api(base_url, "POST", "players", body={"name": "Bea"})
+    ended = {}
+    for ending in ("timeout", "aborted"):
+        match = api(base_url, "POST", "spite-malice/matches", ada["token"],
+                    {"opponent": "friend", "turn_seconds": 3600, "target": 50})
+        api(base_url, "POST", "spite-malice/matches/join", bea["token"],
+            {"code": match["invite"]["code"]})
+        if ending == "timeout":
+            first_turns(type("Server", (), {"base": base_url}), ada, bea, match["id"])
+            from django.utils import timezone
+
+            from server.spitemalice.models import Match
+
+            Match.objects.filter(pk=match["id"]).update(
+                deadline=timezone.now() - timedelta(seconds=1))
+        else:
+            api(base_url, "POST", f"spite-malice/matches/{match['id']}/resign", bea["token"])
+        ended[ending] = match["id"]
+    page = open_page(None, viewport=viewport, color_scheme=scheme, locale=locale)
+    page.goto("/")
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))",
+                  ada["token"])
+    for ending, match_id in ended.items():
+        page.goto(f"/#/spite-malice/match/{match_id}")
+        page.reload()
+        settle(page, ".sm-results .sm-result")
+        expect(page.locator(".sm-resign")).to_be_hidden()
+        expect(page.locator(".sm-clock")).to_be_hidden()
+        width = "phone" if viewport == PHONE_TALL else "desktop"
+        shoot_checked(shoot, page, f"sm-{width}-{scheme}-{locale[:2]}-ending-{ending}")

@@ -43,7 +43,8 @@ from server.spitemalice.table import Log, game_view, rebuild  # noqa: E402
 from spitemalice import Game, game_seed, player_view, unseen_cards  # noqa: E402
 from spitemalice.bot import bot_turn  # noqa: E402
 
-VECTORS = ROOT / "tests" / "spitemalice" / "vectors"  # the shared vectors, as the repository holds them
+# The shared vectors, as the repository holds them.
+VECTORS = ROOT / "tests" / "spitemalice" / "vectors"
 # A handful of vector games: a win, ties, long and short ones (their order is the file names').
 VECTOR_GAMES = 4
 VECTOR_LONGEST = 300  # actions: the longest games add time, not cases
