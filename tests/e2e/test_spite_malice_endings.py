@@ -213,6 +213,36 @@ def test_a_timeout_applied_by_the_clock_sweep_alone_is_shown_on_both_tables(brow
     assert problems == []
 
 
+def test_a_cancelled_invitation_is_shown_on_the_waiting_screen_at_once(browser, server, shoot):
+    problems: list[str] = []
+    ada = api(server.base, "POST", "players", body={"name": "Ada"})
+    match = api(server.base, "POST", "spite-malice/matches", ada["token"],
+                {"opponent": "friend", "turn_seconds": 3600, "target": 1})
+    context, page = device(browser, server, ada["token"], problems)
+    try:
+        page.add_init_script(WATCH_CANCELLED)
+        page.goto(f"/#/spite-malice/match/{match['id']}")
+        page.reload()
+        expect(page.locator(".sm-waiting")).to_be_visible()
+        expect(page.locator(".sm-waiting")).to_have_attribute("data-following", "live")
+        # Ada calls it off from another device: the screen that waits says so.
+        api(server.base, "POST", f"spite-malice/matches/{match['id']}/cancel", ada["token"])
+        expect(page.locator('.sm-waiting[data-status="cancelled"]')).to_be_focused()
+        ending = page.evaluate("() => window.smEnding")
+        assert ending["arrived"] is not None and ending["shown"] is not None, ending
+        shoot(page, "sm-phone-light-ending-cancelled")
+        report("cancelled", [round(ending["shown"] - ending["arrived"])])
+    finally:
+        context.close()
+    assert problems == []
+
+
+# Notes when the `cancelled` message reaches the page and when the waiting screen says so.
+WATCH_CANCELLED = WATCH_ENDINGS.replace("aborted|resigned", "cancelled|aborted|resigned").replace(
+    "document.querySelector('.sm-results .sm-result')",
+    "document.querySelector('.sm-waiting[data-status=\"cancelled\"]')")
+
+
 # --- Games played to their end ------------------------------------------------------------
 
 

@@ -209,6 +209,28 @@ test("a refusal says the server's problem, and a stale one reads the match again
   assert.equal(other.named("showProblem").length, 1);
 });
 
+test("defence in depth: a stale refusal, or a hand of more than 5 cards, is logged and the match read again", async (t) => {
+  const warn = t.mock.method(console, "warn", () => {});
+  const stale = Object.assign(new Error("stale"), { code: "stale_action", status: 409 });
+  const refused = harness(MATCH, { smAct: async () => { throw stale; } });
+  refused.start();
+  await refused.controller.act("P", "C0");
+  assert.match(warn.mock.calls.at(-1).arguments[0], /stale_action/);
+  assert.deepEqual(refused.asked.map((call) => call[0]), ["match"]);
+
+  // A table that somehow shows six cards in hand (the server's own match said so): read again.
+  const crowded = { ...MATCH, game: { ...MATCH.game, hand: [...MATCH.game.hand, "QS"] } };
+  const { controller, asked, live, start } = harness(crowded);
+  start();
+  live().options.onEvents([{ number: 10, kind: "joined", seat: 1, player: { id: "x", name: "Bo" } }]);
+  await flush();
+  await flush();
+  assert.ok(warn.mock.calls.some((call) => /6 cards in hand/.test(call.arguments[0])));
+  assert.ok(asked.some((call) => call[0] === "match"));
+  assert.equal(controller.view.hand.length, 5); // the server's match, read again
+  controller.stop();
+});
+
 test("a screen left while an action is on its way shows nothing more", async () => {
   let fail;
   const { controller, named, live, start } = harness(MATCH, {
