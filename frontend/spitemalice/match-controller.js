@@ -299,10 +299,13 @@ export function matchController(initial, { api, follow, reducedMotion = () => fa
     shownSince?.push(event);
     if (event.seat === 1 - view.you && ["play", "discard"].includes(event.kind)) marking = true;
     if (event.kind === "dealt") marking = false;
-    ui.draw();
+    // A game's end is shown first, where the player looks; the table after it. An event rushed
+    // through (an ending or many more wait behind it) is drawn by the next one.
+    if (event.kind === "game_over") ui.showResult(event.game, event, { live: true });
+    if (!instant || !queue.pending.length) ui.draw();
+    else ui.drawStatus();
     const text = describe(event, { you: view.you, t, card: nameOf, names: names() });
     if (text) ui.announce(text);
-    if (event.kind === "game_over") ui.showResult(event.game, event, { live: true });
     if (event.kind === "aborted") {
       // Nothing follows it: no game_over, no match_over, no winner.
       ended = true;
