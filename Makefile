@@ -66,7 +66,8 @@ test-sqlite: $(VENV_STAMP) ## Run the server's tests that differ by database aga
 	@mkdir -p $(SQLITE_TEST_DIR)
 	DATABASE_URL='sqlite:///$(SQLITE_TEST_DIR)/db.sqlite3' $(PY) -m pytest tests/server -m sqlite -p no:cacheprovider $(PARALLEL) loadfile
 
-test-js: ## Unit-test the front end's pure modules with Node's test runner
+test-js: $(VENV_STAMP) ## Unit-test the front end's pure modules with Node's test runner
+	$(PY) tests/frontend/sm_table_fixtures.py tests/frontend/.generated/sm-matches.json
 	node --test tests/frontend/
 
 # Debian's Chromium, not a browser downloaded by Playwright: package registries are reachable

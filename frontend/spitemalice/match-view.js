@@ -146,8 +146,10 @@ export function matchView(controller) {
     const who = controller.names()[turn.seat];
     const chip = (code) => h("span", { class: "sm-chip sm-log-chip", "aria-hidden": "true" }, cardFace(code, { label: false }));
     const mine = turn.seat === view.you;
+    // A turn the game's (or the match's) end cut short is over too: never "so far".
+    const ended = turn.ended || view.status !== "playing" || controller.match.status !== "playing";
     replace(logSummary,
-      h("span", { class: "sm-log-title" }, t(mine ? "sm.log.your_turn" : turn.ended ? "sm.log.their_turn" : "sm.log.their_turn_now", { who })),
+      h("span", { class: "sm-log-title" }, t(mine ? "sm.log.your_turn" : ended ? "sm.log.their_turn" : "sm.log.their_turn_now", { who })),
       h("span", { class: "sm-chips sm-log-chips" }, turn.moves.map((move) => chip(move.card))));
     replace(logList, turn.moves.map((move) => h("li", { class: ["sm-log-move", move.kind === "discard" ? "sm-log-discard" : null], dataset: { card: move.card, to: move.to } },
       chip(move.card),

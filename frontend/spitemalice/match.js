@@ -46,23 +46,50 @@ export default async function show(main, route, { signal }) {
 }
 
 /** A match nobody has joined yet: says so, links to its invitation, and resolves with the
- *  match once the opponent has taken their seat (null if it was cancelled or left). */
+ *  match once the opponent has taken their seat (null if it was cancelled or left). Its
+ *  socket brings the `joined` or `cancelled` event at once; the match is also read every 3 s
+ *  (a socket may not be had). */
 function waitForJoin(main, match, { signal }) {
   replace(main, h("section", { class: "page sm-page", "aria-labelledby": "sm-heading" },
     h("h1", { id: "sm-heading", tabindex: "-1" }, t("sm.title")),
     h("p", { class: "sm-waiting", role: "status" }, t("sm.waiting")),
     h("p", {}, h("a", { href: `#/spite-malice/invite/${encodeURIComponent(match.id)}` }, t("sm.invitation")))));
   return new Promise((resolve) => {
-    const timer = setInterval(async () => {
+    let done = false;
+    let live = null;
+    const finish = (value) => {
+      done = true;
+      clearInterval(timer);
+      live?.stop();
+      resolve(value);
+    };
+    const check = async () => {
+      if (done) return;
       try {
         const now = await smApi.smMatch(match.id);
-        if (now.status === "waiting") return;
-        clearInterval(timer);
-        resolve(now.status === "cancelled" ? null : now);
-        if (now.status === "cancelled") replace(main.querySelector(".sm-waiting"), t("sm.cancelled"));
+        if (now.status === "waiting" || done) return;
+        if (now.status === "cancelled") {
+          const line = main.querySelector(".sm-waiting");
+          if (line) {
+            replace(line, t("sm.cancelled"));
+            line.dataset.status = "cancelled";
+            line.setAttribute("tabindex", "-1");
+            line.focus();
+          }
+        }
+        finish(now.status === "cancelled" ? null : now);
       } catch { /* ask again at the next tick */ }
-    }, 3000);
-    signal?.addEventListener("abort", () => { clearInterval(timer); resolve(null); });
+    };
+    const timer = setInterval(check, 3000);
+    live = follow(match.id, {
+      after: match.event,
+      onEvents: (events) => { if (events.some((event) => ["joined", "cancelled"].includes(event.kind))) check(); },
+      onState: (state) => {
+        const line = main.querySelector(".sm-waiting");
+        if (line) line.dataset.following = state;
+      },
+    });
+    signal?.addEventListener("abort", () => finish(null));
   });
 }
 

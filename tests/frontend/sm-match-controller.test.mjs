@@ -136,7 +136,7 @@ test("an action is sent with its counts, its events shown in order, then the ser
   assert.deepEqual(named("acting").map((call) => call[1]), [true, false]);
   assert.equal(controller.busy, false);
   assert.equal(controller.animating, false);
-  assert.equal(controller.match, answer);
+  assert.deepEqual(controller.match, answer);
   assert.deepEqual(controller.view.hand, ["AC", "7H", "7H", "9C", "2D"]);
   assert.equal(controller.interactive(), true);
 });
@@ -209,6 +209,28 @@ test("a refusal says the server's problem, and a stale one reads the match again
   assert.equal(other.named("showProblem").length, 1);
 });
 
+test("defence in depth: a stale refusal, or a hand of more than 5 cards, is logged and the match read again", async (t) => {
+  const warn = t.mock.method(console, "warn", () => {});
+  const stale = Object.assign(new Error("stale"), { code: "stale_action", status: 409 });
+  const refused = harness(MATCH, { smAct: async () => { throw stale; } });
+  refused.start();
+  await refused.controller.act("P", "C0");
+  assert.match(warn.mock.calls.at(-1).arguments[0], /stale_action/);
+  assert.deepEqual(refused.asked.map((call) => call[0]), ["match"]);
+
+  // A table that somehow shows six cards in hand (the server's own match said so): read again.
+  const crowded = { ...MATCH, game: { ...MATCH.game, hand: [...MATCH.game.hand, "QS"] } };
+  const { controller, asked, live, start } = harness(crowded);
+  start();
+  live().options.onEvents([{ number: 10, kind: "joined", seat: 1, player: { id: "x", name: "Bo" } }]);
+  await flush();
+  await flush();
+  assert.ok(warn.mock.calls.some((call) => /6 cards in hand/.test(call.arguments[0])));
+  assert.ok(asked.some((call) => call[0] === "match"));
+  assert.equal(controller.view.hand.length, 5); // the server's match, read again
+  controller.stop();
+});
+
 test("a screen left while an action is on its way shows nothing more", async () => {
   let fail;
   const { controller, named, live, start } = harness(MATCH, {
@@ -260,7 +282,7 @@ test("an aborted match says so and whose doing it was; nothing follows it", asyn
   assert.equal(named("announce")[0][1], "sm.say.aborted");
   await flush();
   await flush();
-  assert.equal(controller.match, aborted);
+  assert.deepEqual(controller.match, aborted);
   assert.equal(live().stopped, true);
   assert.equal(named("showResult").length, 0); // no result for the game it cut off
 });
@@ -280,7 +302,7 @@ test("a game's end and the match's are shown as they come, with the scores they 
   await flush();
   assert.deepEqual(named("showMatchResult")[0], ["showMatchResult", [12, 51], { live: true }]);
   await flush();
-  assert.equal(controller.match, finished);
+  assert.deepEqual(controller.match, finished);
   assert.equal(live().stopped, true);
 });
 
@@ -338,7 +360,7 @@ test("resigning sends it and shows what follows; playing again asks for the same
   start();
   await controller.resign();
   assert.deepEqual(asked[0], ["resign", "m1"]);
-  assert.equal(controller.match, resigned);
+  assert.deepEqual(controller.match, resigned);
   assert.deepEqual(named("showMatchResult").at(-1).slice(2), [{ live: true }]);
   assert.deepEqual(await controller.playAgain(), { id: "m2" });
   assert.deepEqual(asked.at(-1), ["bot", { level: "normal", target: 50 }]);

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { EventQueue, paceOf, pausable } from "../../frontend/spitemalice/model/queue.js";
+import { BEHIND_MS, catchUpPace, EventQueue, paceOf, pausable, rushed } from "../../frontend/spitemalice/model/queue.js";
 
 function harness({ last = 0 } = {}) {
   const shown = [];
@@ -49,13 +49,13 @@ test("events are shown once each, in number order, one pause after each", async 
 
 test("skip shows the rest at once, without pauses", async () => {
   const { queue, shown, waits, settle, next } = harness();
-  queue.push([play(1, 1), play(2, 1), play(3, 1), { number: 4, kind: "game_over", status: "won", winner: 1 }]);
+  queue.push([play(1, 1), play(2, 1)]);
   await settle();
   queue.skip();
   await next(); // the pause under way ends (pausable() ends it early; see below)
   await queue.idle();
-  assert.deepEqual(shown, [[1, false], [2, true], [3, true], [4, true], "idle"]);
-  assert.deepEqual(waits, [900]);
+  assert.deepEqual(shown, [[1, false], [2, true], "idle"]);
+  assert.deepEqual(waits, [Math.min(900, BEHIND_MS / 2)]); // a burst of two: each pause at most half the bound
   // After a skip the next events are paced again.
   queue.push([play(5, 1)]);
   await settle();
@@ -102,4 +102,30 @@ test("stop() drops what is queued: nothing more is shown, idle is not called, la
   assert.equal(queue.push([play(4, 1)]), 0);
   await settle();
   assert.deepEqual(shown, [[1, false]]);
+});
+
+test("a fast opponent is followed: the pauses shrink so the whole queue is shown within BEHIND_MS", async () => {
+  for (const count of [1, 2, 5, 20, 80]) {
+    const { queue, waits, next } = harness();
+    queue.push(Array.from({ length: count }, (_, index) => play(index + 1, 1)));
+    while (queue.busy) await next();
+    const behind = waits.reduce((sum, ms) => sum + ms, 0);
+    assert.ok(behind <= BEHIND_MS, `${count} events: ${behind} ms of pauses`);
+  }
+  assert.equal(catchUpPace(900, []), 900); // alone, at a person's pace
+  assert.equal(catchUpPace(900, [play(2, 1)]), Math.min(900, BEHIND_MS / 2));
+  assert.equal(catchUpPace(900, [], 10), BEHIND_MS / 10); // the last of a burst of 10
+});
+
+test("an ending waiting in the queue is reached at once, the cards before it without flights", async () => {
+  const over = { number: 4, kind: "game_over", status: "won", winner: 1 };
+  assert.equal(catchUpPace(900, [play(3, 1), over]), 0);
+  assert.ok(rushed([over]));
+  assert.ok(!rushed([play(3, 1)]));
+  assert.ok(rushed([play(3, 1), play(4, 1), play(5, 1)]));
+  const { queue, shown, waits, next } = harness();
+  queue.push([play(1, 1), play(2, 1), over, { number: 5, kind: "match_over", winner: 1, scores: [0, 1] }]);
+  while (queue.busy) await next();
+  assert.deepEqual(shown, [[1, true], [2, true], [4, true], [5, false], "idle"]);
+  assert.deepEqual(waits, []); // the match is over: no pause after it either
 });

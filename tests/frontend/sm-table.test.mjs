@@ -100,7 +100,7 @@ test("events move the cards they name and offer nothing while shown", () => {
   assert.deepEqual(view.centre[1], { size: 0, top: null, next: "A" });
   assert.equal(view.stock, 62);
   view = applyEvent(view, { number: 16, kind: "draw", game: 2, seat: 0, count: 2, stock: 60, cards: ["2C", "9D"] });
-  assert.deepEqual(view.hand, ["AC", "7H", "KD", "2C", "9D"]);
+  assert.deepEqual(view.hand, ["AC", "2C", "7H", "9D", "KD"]); // as the server lists a hand: by rank, then suit
   view = applyEvent(view, { number: 17, kind: "game_over", game: 2, status: "won", winner: 0, points: 9, scores: [21, 7] });
   assert.deepEqual([view.status, view.winner, view.points, view.seats[0].score, view.turn], ["won", 0, 9, 21, null]);
   view = applyEvent(view, { number: 18, kind: "dealt", game: 3, starts: 1, payoff: [20, 20], payoff_tops: ["4S", "JD"] });

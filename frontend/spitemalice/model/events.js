@@ -13,6 +13,10 @@ const clone = (view) => ({
   legal: [],
 });
 
+// A hand as the server lists it: by rank, then suit (clubs, diamonds, hearts, spades).
+const SUITS = "CDHS";
+const handOrder = (a, b) => RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]) || SUITS.indexOf(a[1]) - SUITS.indexOf(b[1]);
+
 function removeOne(list, card) {
   const index = list.indexOf(card);
   if (index >= 0) list.splice(index, 1);
@@ -42,7 +46,7 @@ export function applyEvent(view, event) {
     case "draw":
       seat.hand += event.count;
       next.stock = event.stock;
-      if (event.seat === next.you && event.cards) next.hand.push(...event.cards);
+      if (event.seat === next.you && event.cards) next.hand = [...next.hand, ...event.cards].sort(handOrder);
       next.turn = event.seat;
       break;
     case "play":

@@ -1,8 +1,10 @@
 // The order and pace in which the table shows what happened: events are queued by number
 // (one seen twice, from the socket and from the feed, is shown once), played one at a time,
 // each followed by a pause a person can follow: the opponent's cards slower than your own,
-// a game's end longest. skip() shows the rest at once. Pure apart from the `wait` it is given,
-// so the tests drive it with a clock of their own.
+// a game's end longest. When events wait behind the one shown, the pauses shrink so that the
+// whole queue is shown within BEHIND_MS (a fast opponent is followed), and an ending waiting in
+// the queue is reached without pauses. skip() shows the rest at once. Pure apart from the
+// `wait` it is given, so the tests drive it with a clock of their own.
 
 const PACE = {
   // [your own, the opponent's] in milliseconds
@@ -12,8 +14,15 @@ const PACE = {
   completed: [700, 900],
   dealt: [500, 500],
   game_over: [1400, 1400],
-  match_over: [1400, 1400],
+  // Nothing follows a match's end: the screen is idle, and its result shown, at once.
+  match_over: [0, 0],
 };
+// The most the table lags behind the events it was given, in all (ms).
+export const BEHIND_MS = 2000;
+// The events that end a game or a match: once one waits, everything before it goes at once.
+const ENDINGS = ["game_over", "match_over", "aborted", "resigned", "timeout"];
+// So many events waiting make each shown without its card's flight.
+const RUSH_FROM = 3;
 // With reduced motion nothing flies: the table changes in place, still one step at a time.
 const REDUCED = 0.35;
 
@@ -23,6 +32,20 @@ export function paceOf(event, { you = 0, reduced = false } = {}) {
   if (!pair) return 0;
   const base = pair[event.seat === undefined || event.seat === you ? 0 : 1];
   return Math.round(reduced ? base * REDUCED : base);
+}
+
+/** The pause after an event, given the events still `waiting` behind it and `burst`, the most
+ *  events queued at once since the queue was last idle: its own pace, cut so that a burst's
+ *  pauses take at most BEHIND_MS together, and none when an ending waits. */
+export function catchUpPace(pause, waiting = [], burst = waiting.length + 1) {
+  if (waiting.some((event) => ENDINGS.includes(event.kind))) return 0;
+  if (burst <= 1) return pause;
+  return Math.min(pause, Math.floor(BEHIND_MS / burst));
+}
+
+/** Whether an event is shown without its flight: many wait behind it, or an ending does. */
+export function rushed(waiting = []) {
+  return waiting.length >= RUSH_FROM || waiting.some((event) => ENDINGS.includes(event.kind));
 }
 
 export class EventQueue {
@@ -41,6 +64,7 @@ export class EventQueue {
     this.skipping = false;
     this.stopped = false;
     this.waiters = [];
+    this.burst = 0; // the most events queued at once (the one shown too) since last idle
   }
 
   get busy() {
@@ -58,6 +82,7 @@ export class EventQueue {
     }
     if (this.stopped) return 0;
     this.pending.push(...added);
+    this.burst = Math.max(this.burst, this.pending.length + (this.running ? 1 : 0));
     if (added.length && !this.running) this.run();
     return added.length;
   }
@@ -86,14 +111,15 @@ export class EventQueue {
       while (this.pending.length) {
         const event = this.pending.shift();
         if (this.stopped) break;
-        const instant = this.skipping;
+        const instant = this.skipping || rushed(this.pending);
         await this.show(event, { instant });
-        const pause = instant ? 0 : this.pace(event);
+        const pause = this.skipping ? 0 : catchUpPace(this.pace(event), this.pending, this.burst);
         if (pause > 0 && !this.skipping) await this.wait(pause, () => this.skipping);
       }
     } finally {
       this.running = false;
       this.skipping = false;
+      this.burst = 0;
       if (!this.stopped) this.onIdle();
       for (const resolve of this.waiters.splice(0)) resolve();
     }
