@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import worker_suffix
 from tests.serving import WAIT_SECONDS
+from tests.wall_clock import clear_of_date_boundaries
 
 # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are still
 # plain synchronous code between browser steps.
@@ -53,6 +54,14 @@ def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
 
     database = settings.DATABASES["default"]
     database.setdefault("TEST", {})["NAME"] = f"test_{database['NAME']}_e2e{worker_suffix()}"
+
+
+@pytest.fixture(autouse=True)
+def _clear_of_date_boundaries() -> None:
+    """Each test starts where no date changes before it ends (tests/wall_clock.py): the
+    browser, the test's ``today()`` and the server read the wall clock, and a daily that rolled
+    over mid-test would be another deal than the one ``known_daily`` set up."""
+    clear_of_date_boundaries()
 
 
 @pytest.fixture(autouse=True)

@@ -78,25 +78,30 @@ def held_instant(wall: datetime) -> datetime:
     """Where a test's dailies' clock stands: 11:00 UTC on the wall clock's UTC date, an hour
     from the nearest date boundary (UTC+14's midnight at 10:00 UTC, UTC-12's at 12:00 UTC,
     UTC's own at 00:00), the hour when yesterday's, today's and tomorrow's dailies are all
-    being played somewhere. ``TEST_DAILIES_CLOCK`` (an ISO 8601 instant) puts it elsewhere:
-    at a boundary, to check that no test depends on where it stands. The date stays the wall
-    clock's (or near it), because accounts and games carry real timestamps that the trust
-    rules compare with the dailies' dates."""
-    chosen = os.environ.get("TEST_DAILIES_CLOCK", "").strip()
-    if chosen:
-        return datetime.fromisoformat(chosen.replace("Z", "+00:00")).astimezone(UTC)
+    being played somewhere. The date stays the wall clock's, because accounts and games carry
+    real timestamps that the trust rules compare with the dailies' dates."""
     return wall.astimezone(UTC).replace(hour=11, minute=0, second=0, microsecond=0)
+
+
+def chosen_instant() -> datetime | None:
+    """``TEST_DAILIES_CLOCK`` (an ISO 8601 instant), where a run holds every test's dailies'
+    clock instead: at a boundary, to check that no test depends on where it stands."""
+    chosen = os.environ.get("TEST_DAILIES_CLOCK", "").strip()
+    if not chosen:
+        return None
+    return datetime.fromisoformat(chosen.replace("Z", "+00:00")).astimezone(UTC)
 
 
 @pytest.fixture(autouse=True)
 def dailies_clock(monkeypatch) -> DailiesClock:
-    """Every server test's dailies' clock, held still (``DailiesClock``, ``held_instant``).
+    """Every server test's dailies' clock, held still (``DailiesClock``, ``held_instant``,
+    ``chosen_instant``).
     A test that needs another instant (a date closing) moves it with ``dailies_clock.set``;
     a test that needs today's date reads ``dailies_clock.today`` (or ``calendar.utc_today()``,
     the same). The wall clock (``timezone.now``) still runs for everything else: turn clocks,
     races, jobs, tokens. The servers that tests start in a subprocess keep the real calendar;
     those tests take no date from this one."""
-    clock = DailiesClock(held_instant(timezone.now()))
+    clock = DailiesClock(chosen_instant() or held_instant(timezone.now()))
     monkeypatch.setattr(calendar, "clock", clock)
     return clock
 

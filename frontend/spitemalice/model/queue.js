@@ -130,9 +130,9 @@ export class EventQueue {
  *  current pause short. */
 export function pausable(ms, cancelled = () => false) {
   return new Promise((resolve) => {
-    const started = Date.now();
+    const started = performance.now();  // monotonic: a wall clock set meanwhile changes nothing
     const tick = () => {
-      if (cancelled() || Date.now() - started >= ms) resolve();
+      if (cancelled() || performance.now() - started >= ms) resolve();
       else setTimeout(tick, Math.min(50, ms));
     };
     setTimeout(tick, Math.min(50, ms));

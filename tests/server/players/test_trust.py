@@ -157,9 +157,11 @@ def test_an_account_created_today_is_not_ranked_today_even_claimed(make_player, 
     assert win_through_the_api(new)["ranked"] is False
     assert board(api)["entries"] == [] and board(new)["standing"]["ranked"] is False
     player.refresh_from_db()
-    # From the first daily that opens a day after the claim, whatever the hour now.
-    assert not boards.player_ranked_on(player, today + timedelta(days=1))
-    assert boards.player_ranked_on(player, today + timedelta(days=3))
+    # From the first daily that opens a day after the claim, whatever the hour now. (The claim
+    # has the wall clock's time; its date is today's unless TEST_DAILIES_CLOCK moved today.)
+    claimed_on = calendar.utc_today(player.claimed_at)
+    assert not boards.player_ranked_on(player, claimed_on + timedelta(days=1))
+    assert boards.player_ranked_on(player, claimed_on + timedelta(days=3))
 
 
 def test_claiming_during_the_day_changes_nothing_of_that_days_game(make_player, api, today):
@@ -178,7 +180,9 @@ def test_claiming_during_the_day_changes_nothing_of_that_days_game(make_player, 
     assert Game.objects.get(pk=started["id"]).ranked is False
     assert board(api)["players"] == 0 and board(guest)["standing"]["ranked"] is False
     # Claimed now: the dailies that open a day after it will rank.
-    assert boards.player_ranked_on(Player.objects.get(pk=player.pk), today + timedelta(days=3))
+    player.refresh_from_db()
+    claimed_on = calendar.utc_today(player.claimed_at)
+    assert boards.player_ranked_on(player, claimed_on + timedelta(days=3))
 
 
 def test_practice_and_archive_games_are_never_ranked(make_trusted_player, settings, today):

@@ -9,7 +9,6 @@ from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from server.boards.models import Board, Standing
 from server.dailies import calendar
