@@ -133,6 +133,20 @@ def test_a_slow_clock_suggests_a_single_game(open_page):
     expect(page.get_by_label("25 points")).to_be_checked()
 
 
+def test_a_length_picked_before_the_clock_is_kept(open_page):
+    """The length shown is picked again (a click on the checked option, no change) and then a
+    faster clock: the invitation keeps the length the player chose, not the clock's default."""
+    page = open_page()
+    signed_in(page, "Ada")
+    page.goto("/#/spite-malice/friend")
+    expect(page.get_by_label("Single game")).to_be_checked()
+    page.get_by_label("Single game").click()
+    page.get_by_label("1 hour", exact=True).check()
+    expect(page.get_by_label("Single game")).to_be_checked()
+    page.locator("#sm-invite-create").click()
+    expect(page.locator(".sm-settings")).to_have_text("1 hour a turn · Single game")
+
+
 def test_cancelling_an_invitation_and_the_join_screens_refusals(open_page):
     ada = open_page()
     signed_in(ada, "Ada")
