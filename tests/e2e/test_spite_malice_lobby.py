@@ -133,6 +133,20 @@ def test_a_slow_clock_suggests_a_single_game(open_page):
     expect(page.get_by_label("25 points")).to_be_checked()
 
 
+def test_a_code_typed_in_the_lobby_opens_its_invitation(open_page):
+    ada = open_page()
+    signed_in(ada, "Ada")
+    code = invitation(ada).rsplit("/", 1)[1]
+    bo = open_page("/#/spite-malice")
+    signed_in(bo, "Bo")
+    bo.get_by_label("Code or link").fill(f" {code[:4].lower()}-{code[4:]} ")
+    bo.locator("#sm-code-join").click()
+    expect(bo).to_have_url(re.compile(rf"#/spite-malice/join/{code}$"))
+    expect(bo.locator("#sm-join-code")).to_have_text(code)
+    bo.locator("#sm-join").click()
+    expect(bo).to_have_url(MATCH_ROUTE)
+
+
 def test_a_length_picked_before_the_clock_is_kept(open_page):
     """The length shown is picked again (a click on the checked option, no change) and then a
     faster clock: the invitation keeps the length the player chose, not the clock's default."""

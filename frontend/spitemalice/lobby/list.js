@@ -11,8 +11,9 @@ import { problemView } from "../../lib/problems.js";
 import { navigate } from "../../lib/router.js";
 import { current, t } from "../../i18n.js";
 import { toast } from "../../components/toast.js";
+import { field, form } from "../../components/form.js";
 import { botBadge } from "../../components/bot-badge.js";
-import { DECLINE_REASONS, abortedLine, canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
+import { DECLINE_REASONS, abortedLine, canRematch, clockParts, invitationCode, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
 import { confirmFirst } from "./confirm.js";
 import { declinePicker } from "./decline.js";
 import { ratedTag } from "./rated.js";
@@ -155,6 +156,21 @@ function matchItem(match, { again }) {
     problems);
 }
 
+/** A friend's invitation reached by its code (or its link pasted), as races' list has. */
+function codeSection() {
+  const codeForm = form({
+    id: "sm-code-form",
+    fields: [field(t("sm.lobby.code"), h("input", {
+      name: "code", required: true, autocapitalize: "characters", spellcheck: "false", dir: "ltr", maxlength: "200", autocomplete: "off",
+    }), { hint: t("sm.lobby.code_hint") })],
+    submit: t("sm.lobby.code_join"),
+    action: async ({ code }) => navigate(`/spite-malice/join/${encodeURIComponent(invitationCode(code))}`),
+  });
+  codeForm.querySelector("button[type=submit]").id = "sm-code-join";
+  return h("section", { class: "card-section sm-code", "aria-labelledby": "sm-code-heading" },
+    h("h2", { id: "sm-code-heading" }, t("sm.lobby.code_title")), codeForm);
+}
+
 export default async function list(root, route, { signal }) {
   const body = h("div", { id: "sm-list" }, loading());
   replace(root, h("section", { class: "page sm-lobby", "aria-labelledby": "sm-lobby-heading" },
@@ -165,6 +181,7 @@ export default async function list(root, route, { signal }) {
       h("a", { class: "button", href: "#/spite-malice/friend", id: "sm-new-friend" }, t("sm.friend.title")),
       h("a", { href: "#/spite-malice/rules" }, t("sm.lobby.rules")),
       h("a", { href: "#/spite-malice/tutorial" }, t("sm.lobby.tutorial"))),
+    codeSection(),
     h("h2", {}, t("sm.lobby.yours")),
     body));
   if (!api.hasToken()) {

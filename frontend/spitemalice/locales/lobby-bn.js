@@ -22,6 +22,10 @@ export default {
   "sm.lobby.none": "এখনও কোনো ম্যাচ নেই। ওপর থেকে একটি শুরু করুন।",
   "sm.lobby.none_active": "এই মুহূর্তে কিছু চলছে না।",
   "sm.lobby.finished": "শেষ হওয়া",
+  "sm.lobby.code_title": "কোড দিয়ে যোগ দিন",
+  "sm.lobby.code": "কোড বা লিঙ্ক",
+  "sm.lobby.code_hint": "আটটি অক্ষর ও অঙ্ক, বন্ধু যেমন পাঠিয়েছে।",
+  "sm.lobby.code_join": "আমন্ত্রণটি খুলুন",
 
   "sm.length.label": "ম্যাচের দৈর্ঘ্য",
   "sm.length.single": "একটি খেলা",

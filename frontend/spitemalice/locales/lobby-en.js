@@ -24,6 +24,10 @@ export default {
   "sm.lobby.none": "No matches yet. Start one above.",
   "sm.lobby.none_active": "Nothing going on right now.",
   "sm.lobby.finished": "Finished",
+  "sm.lobby.code_title": "Join with a code",
+  "sm.lobby.code": "Code or link",
+  "sm.lobby.code_hint": "Eight letters and digits, as your friend sent them.",
+  "sm.lobby.code_join": "Open the invitation",
 
   "sm.length.label": "Match length",
   "sm.length.single": "Single game",

@@ -22,6 +22,10 @@ export default {
   "sm.lobby.none": "هنوز مسابقه‌ای ندارید. از بالا یکی را شروع کنید.",
   "sm.lobby.none_active": "فعلاً مسابقه‌ای در جریان نیست.",
   "sm.lobby.finished": "تمام‌شده",
+  "sm.lobby.code_title": "پیوستن با کد",
+  "sm.lobby.code": "کد یا پیوند",
+  "sm.lobby.code_hint": "هشت حرف و رقم، همان‌طور که دوستتان فرستاده.",
+  "sm.lobby.code_join": "باز کردن دعوت",
 
   "sm.length.label": "طول مسابقه",
   "sm.length.single": "یک دست",

@@ -22,6 +22,10 @@ export default {
   "sm.lobby.none": "პარტიები ჯერ არ გაქვს. დაიწყე ზემოდან.",
   "sm.lobby.none_active": "ახლა არაფერი მიმდინარეობს.",
   "sm.lobby.finished": "დასრულებული",
+  "sm.lobby.code_title": "კოდით შესვლა",
+  "sm.lobby.code": "კოდი ან ბმული",
+  "sm.lobby.code_hint": "რვა ასო და ციფრი, როგორც მეგობარმა გამოგიგზავნა.",
+  "sm.lobby.code_join": "მოწვევის გახსნა",
 
   "sm.length.label": "პარტიის სიგრძე",
   "sm.length.single": "ერთი თამაში",

@@ -22,6 +22,10 @@ export default {
   "sm.lobby.none": "ഇതുവരെ മത്സരങ്ങളൊന്നുമില്ല. മുകളിൽനിന്ന് ഒന്ന് തുടങ്ങൂ.",
   "sm.lobby.none_active": "ഇപ്പോൾ ഒന്നും നടക്കുന്നില്ല.",
   "sm.lobby.finished": "കഴിഞ്ഞവ",
+  "sm.lobby.code_title": "കോഡ് ഉപയോഗിച്ച് ചേരൂ",
+  "sm.lobby.code": "കോഡ് അല്ലെങ്കിൽ ലിങ്ക്",
+  "sm.lobby.code_hint": "കൂട്ടുകാരൻ അയച്ചതുപോലെ എട്ട് അക്ഷരങ്ങളും അക്കങ്ങളും.",
+  "sm.lobby.code_join": "ക്ഷണം തുറക്കൂ",
 
   "sm.length.label": "മത്സരത്തിന്റെ ദൈർഘ്യം",
   "sm.length.single": "ഒറ്റ കളി",
