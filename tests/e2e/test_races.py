@@ -482,6 +482,11 @@ def test_race_screens(devices, server, shoot, viewport, scheme, locale):
     while playing(page):
         place_a_card(page)
     expect(page.locator("#race-own")).to_be_visible()
+    # A racer whose game is over: the lane says how, and still shows the whole name.
+    play_to_the_end(server, others[0]["token"], games[others[0]["token"]])
+    done = page.locator(".race-lane").filter(has=page.locator(".race-status")).first
+    expect(done.locator(".race-status")).to_be_visible()
+    assert done.locator(".race-name").evaluate("name => name.scrollWidth <= name.clientWidth")
     page.locator(".race-lane summary").first.click()
     expect(page.locator(".race-lane .board .card").first).to_be_visible()
     shoot(page, f"race-{name}-watching")
