@@ -640,13 +640,30 @@ def test_a_declined_invitation_and_rematch_are_shown_declined(open_page):
 def test_the_phone_header_reaches_every_section_and_spite_malice_above_the_fold(open_page):
     page = open_page(viewport={"width": 390, "height": 844})
     links = page.locator(".site-nav a")
-    expect(links).to_have_count(8)
+    expect(links).to_have_count(9)
     width = page.evaluate("window.innerWidth")
     # One row that scrolls, its ends fading to say so; every section can be brought into sight.
     row = page.locator(".site-nav ul")
     assert row.evaluate("ul => getComputedStyle(ul).overflowX") == "auto"
     assert "gradient" in row.evaluate("ul => getComputedStyle(ul).maskImage")
-    for i in range(8):
+    # An arrow shows the end with more beyond it, and a tap on it scrolls there.
+    more_end, more_start = page.locator(".nav-more-end"), page.locator(".nav-more-start")
+    expect(more_end).to_be_visible()
+    expect(more_start).to_be_hidden()
+    for _ in range(6):  # a tap scrolls by most of a screen's width
+        if more_end.is_hidden():
+            break
+        before = row.evaluate("ul => Math.abs(ul.scrollLeft)")
+        more_end.click()
+        page.wait_for_function("before => Math.abs(document.querySelector('.site-nav ul')"
+                               ".scrollLeft) > before", arg=before)
+    expect(more_end).to_be_hidden()
+    expect(more_start).to_be_visible()
+    last = links.nth(8).bounding_box()
+    assert last["x"] + last["width"] <= width, last  # the last section whole, nothing cut
+    # Races have a section of their own.
+    expect(page.locator(".site-nav a[data-section=races]")).to_have_text("Races")
+    for i in range(9):
         links.nth(i).scroll_into_view_if_needed()
         box = links.nth(i).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
