@@ -82,7 +82,8 @@ function scrollNav(container, end) {
   const list = container.querySelector(".site-nav ul");
   const rtl = getComputedStyle(list).direction === "rtl";
   const step = list.clientWidth * 0.6 * (end === "end" ? 1 : -1) * (rtl ? -1 : 1);
-  list.scrollBy({ left: step, behavior: "smooth" });
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  list.scrollBy({ left: step, behavior: still ? "instant" : "smooth" });
 }
 
 /**
