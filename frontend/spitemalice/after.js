@@ -209,6 +209,15 @@ export function replay(record, { you, names, scores }) {
   return root;
 }
 
+/** How many played the day and won: the global board's players; a game not on that board
+ *  (a new account's) says whose counts they are, and never "0 players" right after playing. */
+function dailyCounts(board, match) {
+  const n = board.players ?? 0;
+  const winners = board.winners ?? 0;
+  if (board.standing?.ranked !== false) return t("sm.daily.counts", { n, winners });
+  return n ? t("sm.daily.counts_board", { n, winners }) : t("sm.daily.counts_board_none");
+}
+
 async function daily(part, { match, won, points, status, winner, you }) {
   replace(part, h("p", { class: "subtle" }, t("common.loading")));
   try {
@@ -231,7 +240,7 @@ async function daily(part, { match, won, points, status, winner, you }) {
     });
     replace(part,
       rank,
-      h("p", { class: "subtle" }, t("sm.daily.counts", { n: board.players ?? 0, winners: board.winners ?? 0 })),
+      h("p", { class: "subtle", id: "sm-daily-counts" }, dailyCounts(board, match)),
       barChart(board.distribution ?? {}, {
         mine: won ? points : null,
         counted: standing.ranked !== false,

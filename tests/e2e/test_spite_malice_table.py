@@ -308,6 +308,31 @@ def test_after_a_daily_its_rank_chart_and_spoiler_free_share_text(open_page, sho
     shoot(page, "sm-phone-light-daily-result")
 
 
+def test_a_new_accounts_daily_says_whose_counts_and_the_board_shows_it_played(open_page):
+    """A game the global board does not hold (a new account's) is never told "0 players
+    today, 0 won" right after it was played; the day board then offers it again to see,
+    not to play."""
+    from tests.server.spitemalice.support import greedy
+
+    page = open_page("/")
+    player = ApiPlayer(name="Ada")  # a new account: its daily is not on the global board
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", player.token)
+    match = player.post("spite-malice/matches", {"mode": "daily"})
+    for _ in range(2000):
+        if match["status"] == "finished":
+            break
+        game = match["game"]
+        match = player.post(f"spite-malice/matches/{match['id']}/actions",
+                            {"action": greedy(game), "game": game["number"],
+                             "actions": game["actions"]})
+    page.goto(f"/#/spite-malice/match/{match['id']}")
+    expect(page.locator("#sm-daily-counts")).to_have_text(
+        "Nobody on the global board has played today's daily yet.")
+
+    page.goto("/#/boards/spite-malice")
+    expect(page.locator("#sm-board-daily")).to_have_text("See your daily")
+
+
 def test_screenshots_of_the_table_in_every_look(open_page, shoot):
     """Phone and desktop, light and dark, and each script, mid-game, for a person to look at."""
     for name, options in [

@@ -153,6 +153,8 @@ export default {
   "sm.daily.unranked": "This win is not on the global board: it ranks accounts saved at least a day before the daily begins.",
   "sm.daily.no_rank": "Only wins get a rank. Tomorrow brings a new deal.",
   "sm.daily.counts": { one: "{n} player today, {winners} won.", other: "{n} players today, {winners} won." },
+  "sm.daily.counts_board": { one: "On the global board: {n} player today, {winners} won.", other: "On the global board: {n} players today, {winners} won." },
+  "sm.daily.counts_board_none": "Nobody on the global board has played today's daily yet.",
   "sm.daily.chart": "Winning points on {date}",
   "sm.daily.share": "Share",
   "sm.daily.copied": "Result copied. Paste it anywhere.",

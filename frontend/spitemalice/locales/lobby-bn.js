@@ -164,6 +164,8 @@ export default {
   "sm.boards.view_ratings": "রেটিং",
   "sm.boards.distribution": "{date}-এর জয়ের পয়েন্ট",
   "sm.boards.play_daily": "আজকের খেলা খেলুন",
+  "sm.boards.your_daily": "আপনার দৈনিক খেলা দেখুন",
+  "sm.boards.resume_daily": "আজকের দৈনিক খেলা চালিয়ে যান",
   "sm.boards.rating": "রেটিং",
   "sm.boards.matches": "ম্যাচ",
   "sm.boards.rating_aria": "{rating}, কমবেশি {deviation}",

@@ -166,6 +166,8 @@ export default {
   "sm.boards.view_ratings": "Ratings",
   "sm.boards.distribution": "Winning points on {date}",
   "sm.boards.play_daily": "Play today's daily",
+  "sm.boards.your_daily": "See your daily",
+  "sm.boards.resume_daily": "Carry on with today's daily",
   "sm.boards.rating": "Rating",
   "sm.boards.matches": "Matches",
   "sm.boards.rating_aria": "{rating}, give or take {deviation}",

@@ -164,6 +164,8 @@ export default {
   "sm.boards.view_ratings": "رتبه‌بندی",
   "sm.boards.distribution": "امتیازهای برنده در {date}",
   "sm.boards.play_daily": "بازی امروز را بازی کن",
+  "sm.boards.your_daily": "دیدن بازی روزانهٔ شما",
+  "sm.boards.resume_daily": "ادامهٔ بازی روزانهٔ امروز",
   "sm.boards.rating": "درجه",
   "sm.boards.matches": "مسابقه‌ها",
   "sm.boards.rating_aria": "{rating}، با خطای {deviation}",

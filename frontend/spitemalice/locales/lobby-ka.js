@@ -164,6 +164,8 @@ export default {
   "sm.boards.view_ratings": "რეიტინგი",
   "sm.boards.distribution": "მოგების ქულები, {date}",
   "sm.boards.play_daily": "ითამაშე დღის თამაში",
+  "sm.boards.your_daily": "შენი ყოველდღიურის ნახვა",
+  "sm.boards.resume_daily": "დღევანდელი ყოველდღიურის გაგრძელება",
   "sm.boards.rating": "რეიტინგი",
   "sm.boards.matches": "პარტიები",
   "sm.boards.rating_aria": "{rating}, ცდომილებით {deviation}",

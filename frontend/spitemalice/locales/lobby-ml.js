@@ -164,6 +164,8 @@ export default {
   "sm.boards.view_ratings": "റേറ്റിങ്",
   "sm.boards.distribution": "{date}-ലെ ജയത്തിന്റെ പോയിന്റുകൾ",
   "sm.boards.play_daily": "ഇന്നത്തെ കളി കളിക്കൂ",
+  "sm.boards.your_daily": "നിങ്ങളുടെ ദൈനംദിന കളി കാണൂ",
+  "sm.boards.resume_daily": "ഇന്നത്തെ ദൈനംദിന കളി തുടരൂ",
   "sm.boards.rating": "റേറ്റിങ്",
   "sm.boards.matches": "മത്സരങ്ങൾ",
   "sm.boards.rating_aria": "{rating}, ഏകദേശം {deviation} കൂടുകയോ കുറയുകയോ ചെയ്യാം",
