@@ -333,6 +333,59 @@ def test_a_new_accounts_daily_says_whose_counts_and_the_board_shows_it_played(op
     expect(page.locator("#sm-board-daily")).to_have_text("See your daily")
 
 
+# Which of the table's words some card, mark or badge lies over: each area's name, every count
+# under a pile, and the ranks in sight on the side stacks' spreads.
+COVERED_WORDS = """() => {
+    const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+        && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    const table = document.querySelector(".sm-screen .sm-table");
+    const covers = [...table.querySelectorAll(".card, .sm-under, .sm-place")];
+    const words = [...table.querySelectorAll(".sm-area-label, .sm-count, .sm-next")];
+    const covered = words.filter((word) => covers.some((cover) => !cover.contains(word)
+        && !word.contains(cover) && meets(word.getBoundingClientRect(), cover.getBoundingClientRect())))
+        .map((word) => word.textContent);
+    // A badge over a covered card's rank in a spread.
+    const ranks = [...table.querySelectorAll(".sm-side-spread > .card:not(:last-child) .card-rank")];
+    for (const badge of table.querySelectorAll(".sm-under")) {
+        for (const rank of ranks) {
+            if (meets(badge.getBoundingClientRect(), rank.getBoundingClientRect())) covered.push(`${badge.textContent} over ${rank.textContent}`);
+        }
+    }
+    return covered;
+}"""
+
+
+def test_the_phone_table_keeps_its_words_in_sight(open_page, shoot):
+    """On a phone: the title whole, no card or badge over an area's name, a count or a rank,
+    the opponent's piles named as yours are, the hand inside the table, and the key to the
+    hand's marks."""
+    page = open_page("/", viewport={"width": 390, "height": 844})
+    match = long_match(page, name=None)
+    for _ in range(12):  # side stacks long enough for a "+n"
+        discard_elsewhere(ApiPlayer(token=token_of(page)), match)
+    open_settled(page, match)
+    heading = page.locator("#sm-heading")
+    assert heading.evaluate("h => h.scrollWidth <= h.clientWidth"), "the title is cut"
+    expect(page.locator(".sm-under").first).to_be_visible()
+    assert page.evaluate(COVERED_WORDS) == []
+    far = page.locator(".sm-far")
+    expect(far.locator(".sm-payoff .sm-count")).to_contain_text("pay-off")
+    expect(far.locator(".sm-sides > .sm-area-label")).to_have_text("side stacks")
+    expect(far.locator(".sm-sides > .sm-area-label")).to_be_visible()
+    table = box_of(page.locator(".sm-screen .sm-table"))
+    for card in page.locator(".sm-near .sm-hand-card").all():
+        box = card.bounding_box()
+        assert table["x"] <= box["x"] and box["x"] + box["width"] <= table["x"] + table["width"]
+    legend = page.locator("#sm-hand-legend")
+    expect(legend).to_be_visible()
+    assert set(legend.locator(".sm-key").all_inner_texts()) <= {"fits a centre stack",
+                                                                "discard only"}
+    # A card chosen lifts; still nothing covers a word.
+    page.locator(".sm-hand-card[data-source]").first.click()
+    assert page.evaluate(COVERED_WORDS) == []
+    shoot(page, "sm-phone390-light-words")
+
+
 def test_screenshots_of_the_table_in_every_look(open_page, shoot):
     """Phone and desktop, light and dark, and each script, mid-game, for a person to look at."""
     for name, options in [
