@@ -54,7 +54,7 @@ function sideStack(seat, index, { role, chosen, discard, mine, moved, opened }) 
   const cards = shown.length ? shown.map((code) => face(code)) : [cardSlot()];
   const names = stack.map(nameOf).join(", ");
   let label = t(mine ? "sm.aria.your_side" : "sm.aria.their_side", { n: index + 1, cards: stack.length ? names : t("sm.aria.empty") });
-  if (role === "target") label = discard ? t("sm.aria.discard_here", { n: index + 1, cards: stack.length ? names : t("sm.aria.empty") }) : label;
+  if (role === "target") label = discard ? t("sm.aria.discard_here", { tag: t("sm.discard_tag"), n: index + 1, cards: stack.length ? names : t("sm.aria.empty") }) : label;
   const isOpen = opened === placeId && under > 0;
   return h("div", { class: ["sm-pile", "sm-side", isOpen ? "sm-open" : null] },
     place(placeId, { label, role, chosen, discard, className: ["sm-spread-box", moved.has(placeId) ? "sm-moved" : null].join(" "), data: role ? { [role]: id } : {} },

@@ -79,7 +79,7 @@ export default {
   "sm.aria.payoff_empty": "পে-অফ গাদা: খালি",
   "sm.aria.your_side": "আপনার পাশের {n} নম্বর গাদা: {cards}",
   "sm.aria.their_side": "প্রতিপক্ষের পাশের {n} নম্বর গাদা: {cards}",
-  "sm.aria.discard_here": "পাশের {n} নম্বর গাদায় ফেলে পালা শেষ করুন ({cards})",
+  "sm.aria.discard_here": "{tag}: পাশের {n} নম্বর গাদা ({cards})",
   "sm.aria.empty": "খালি",
   "sm.aria.stock": { one: "বাকি তাস: {n}টি", other: "বাকি তাস: {n}টি" },
   "sm.aria.centre": "মাঝের {n} নম্বর গাদা: ওপরে {card} {stands}, এরপর বসবে {rank}",

@@ -80,7 +80,7 @@ export default {
   "sm.aria.payoff_empty": "Pay-off pile: empty",
   "sm.aria.your_side": "Your side stack {n}: {cards}",
   "sm.aria.their_side": "Opponent's side stack {n}: {cards}",
-  "sm.aria.discard_here": "Discard on your side stack {n} and end your turn ({cards})",
+  "sm.aria.discard_here": "{tag}: your side stack {n} ({cards})",
   "sm.aria.empty": "empty",
   "sm.aria.stock": { one: "Stock: {n} card", other: "Stock: {n} cards" },
   "sm.aria.centre": "Centre stack {n}: {card} on top {stands}, takes a {rank} next",

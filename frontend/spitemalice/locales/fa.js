@@ -79,7 +79,7 @@ export default {
   "sm.aria.payoff_empty": "دستهٔ پاداش: خالی",
   "sm.aria.your_side": "دستهٔ کناریِ {n} شما: {cards}",
   "sm.aria.their_side": "دستهٔ کناریِ {n} حریف: {cards}",
-  "sm.aria.discard_here": "انداختن روی دستهٔ کناریِ {n} و پایان نوبت ({cards})",
+  "sm.aria.discard_here": "{tag}: دستهٔ کناریِ {n} ({cards})",
   "sm.aria.empty": "خالی",
   "sm.aria.stock": { one: "دسته: {n} کارت", other: "دسته: {n} کارت" },
   "sm.aria.centre": "دستهٔ وسطِ {n}: {card} رو {stands}، کارت بعدی {rank}",

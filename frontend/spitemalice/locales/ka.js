@@ -79,7 +79,7 @@ export default {
   "sm.aria.payoff_empty": "საპრიზო დასტა: ცარიელი",
   "sm.aria.your_side": "შენი გვერდითი დასტა {n}: {cards}",
   "sm.aria.their_side": "მეტოქის გვერდითი დასტა {n}: {cards}",
-  "sm.aria.discard_here": "ჩამოყარე გვერდით დასტაზე {n} და დაასრულე სვლა ({cards})",
+  "sm.aria.discard_here": "{tag}: გვერდითი დასტა {n} ({cards})",
   "sm.aria.empty": "ცარიელი",
   "sm.aria.stock": { one: "მარაგი: {n} კარტი", other: "მარაგი: {n} კარტი" },
   "sm.aria.centre": "ცენტრის დასტა {n}: ზემოთ {card} {stands}, შემდეგი {rank}",

@@ -79,7 +79,7 @@ export default {
   "sm.aria.payoff_empty": "പേ-ഓഫ് കെട്ട്: ഒഴിഞ്ഞത്",
   "sm.aria.your_side": "നിങ്ങളുടെ {n}-ാം വശക്കൂന: {cards}",
   "sm.aria.their_side": "എതിരാളിയുടെ {n}-ാം വശക്കൂന: {cards}",
-  "sm.aria.discard_here": "{n}-ാം വശക്കൂനയിൽ ഉപേക്ഷിച്ച് ഊഴം തീർക്കൂ ({cards})",
+  "sm.aria.discard_here": "{tag}: {n}-ാം വശക്കൂന ({cards})",
   "sm.aria.empty": "ഒഴിഞ്ഞത്",
   "sm.aria.stock": { one: "ശേഖരം: {n} ചീട്ട്", other: "ശേഖരം: {n} ചീട്ടുകൾ" },
   "sm.aria.centre": "നടുവിലെ {n}-ാം കൂന: മുകളിൽ {card} {stands}, അടുത്തതായി {rank}",
