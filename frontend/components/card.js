@@ -37,7 +37,7 @@ export function cardFace(code, { label = true, className = "" } = {}) {
 /** The back of a card: a pattern and a written label, so it never relies on colour. */
 export function cardBack({ label = t("cell.face_down_short"), className = "" } = {}) {
   return h("span", { class: ["card", "card-back", className], "aria-hidden": "true" },
-    label ? h("span", { class: "card-back-label" }, label) : null);
+    label ? h("span", { class: "card-back-label", dataset: { text: label } }) : null);
 }
 
 /**
