@@ -190,9 +190,13 @@ export function replay(record, { you, names, scores }) {
         return h("li", {}, show);
       }))
       : h("p", { class: "subtle" }, t("sm.review.none")));
+  // The replay's table first, its controls right under it (kept in reach on a phone: table.css).
   const root = h("div", { class: "sm-replay" },
     h("h3", {}, t("sm.replay.title")),
     review,
+    slot,
+    caption,
+    slider,
     h("div", { class: "sm-replay-controls" },
       button("first", t("sm.replay.first"), () => go(0)),
       button("turn-back", "", () => go(turnStep(ends, index, -1)), { text: t("sm.replay.turn_back") }),
@@ -200,10 +204,7 @@ export function replay(record, { you, names, scores }) {
       auto,
       button("next", t("sm.replay.forward"), () => go(index + 1)),
       button("turn-on", "", () => go(turnStep(ends, index, 1)), { text: t("sm.replay.turn_on") }),
-      button("last", t("sm.replay.end"), () => go(list.length - 1))),
-    slider,
-    caption,
-    slot);
+      button("last", t("sm.replay.end"), () => go(list.length - 1))));
   go(0);
   stop();
   return root;

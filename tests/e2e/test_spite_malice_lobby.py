@@ -590,6 +590,18 @@ def test_the_join_screen_names_the_invitations_terms(open_page):
     assert above
 
 
+def test_the_join_button_is_in_a_phones_first_screen(open_page):
+    ada = open_page()
+    signed_in(ada, "Ada")
+    link = invitation(ada, clock="1 hour", length="25 points")
+    guest = open_page(None, viewport={"width": 390, "height": 844})
+    guest.goto(link)
+    guest.locator("#sm-join-form input[name=player_name]").wait_for()
+    guest.locator("#sm-join-rated").wait_for()
+    join = guest.locator("#sm-join").bounding_box()
+    assert join["y"] + join["height"] <= 844, join  # no scrolling to find it
+
+
 def test_a_guest_whose_name_is_taken_joins_with_the_free_one_offered(open_page):
     ada = open_page()
     signed_in(ada, "Ada")
@@ -626,12 +638,15 @@ def test_a_declined_invitation_and_rematch_are_shown_declined(open_page):
     finished = ada.locator(f'#sm-finished li[data-match="{match["id"]}"]')
     expect(finished.locator("[data-rematch]")).to_have_text("Rematch offered")
 
-    declined = bo.client.post(f"/api/v1/spite-malice/matches/{rematch['id']}/cancel")
+    declined = bo.client.post(f"/api/v1/spite-malice/matches/{rematch['id']}/decline",
+                              {"reason": "later"}, format="json")
     assert declined.status_code == 200, declined.content
     ada.reload()
-    expect(finished.locator("[data-rematch]")).to_have_text("Rematch declined")
+    # The inviter's list says why, on the finished match and on the rematch itself.
+    expect(finished.locator("[data-rematch]")).to_have_text(
+        "Rematch declined: Not now, maybe later")
     expect(ada.locator(f'li[data-match="{rematch["id"]}"] .sm-match-state')).to_have_text(
-        "Declined by Bo"
+        "Declined by Bo: Not now, maybe later"
     )
     ada.goto(f"/#/spite-malice/invite/{rematch['id']}")
     expect(ada.locator("#sm-invite-over")).to_have_text("Bo declined this invitation.")

@@ -205,12 +205,13 @@ async function joinPage(root, route, { signal }) {
     about ? terms(about, from) : null,
     // As the server would rate it if you joined now: your account and the pair's matches today.
     about ? ratedLine(about, { id: "sm-join-rated" }) : null,
-    h("p", { class: "subtle" }, t("sm.invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
-    h("p", {}, t("sm.join.clock_note")),
-    expires ? h("p", { class: "subtle" }, t("sm.invite.expires", { date: current().dateTime(expires) })) : null,
+    // The name and Join right after the terms (in a phone's first screen); the fine print after.
     joinForm,
     picker?.box ?? null,
-    problems)));
+    problems,
+    h("p", { class: "subtle" }, t("sm.join.clock_note")),
+    h("p", { class: "subtle" }, t("sm.invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
+    expires ? h("p", { class: "subtle" }, t("sm.invite.expires", { date: current().dateTime(expires) })) : null)));
   joinForm.querySelector(".actions").append(picker?.open ?? "", h("a", { class: "button", href: "#/spite-malice/rules" }, t("sm.lobby.rules")));
 }
 

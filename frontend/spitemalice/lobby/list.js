@@ -77,7 +77,15 @@ function detailLine(match) {
   ]);
 }
 
-function matchItem(match, { again }) {
+/** What a finished match says of its rematch: offered, or declined (with the reason the
+ *  invitee gave, read from the rematch itself where it is in the list too). */
+function rematchLine(match, rematch) {
+  const reason = match.rematch_status === "declined" && DECLINE_REASONS.includes(rematch?.decline_reason) ? rematch.decline_reason : null;
+  const text = reason ? t("sm.list.rematch_declined_why", { reason: t(`sm.decline.${reason}`) }) : t(REMATCH_LINES[match.rematch_status]);
+  return h("span", { class: "subtle", dataset: { rematch: match.rematch_status } }, text);
+}
+
+function matchItem(match, { again, rematch = null }) {
   const state = matchState(match);
   const problems = h("div");
   const act = (label, id, run, className = "button") => {
@@ -145,7 +153,7 @@ function matchItem(match, { again }) {
       navigate(`/spite-malice/invite/${rematch.id}`);
     }));
   } else if (REMATCH_LINES[match.rematch_status]) {
-    actions.push(h("span", { class: "subtle", dataset: { rematch: match.rematch_status } }, t(REMATCH_LINES[match.rematch_status])));
+    actions.push(rematchLine(match, rematch));
   }
   return h("li", { class: ["sm-match", `sm-state-${state}`], dataset: { match: match.id, state } },
     h("p", { class: "sm-match-state" }, h("span", {}, h("strong", {}, stateLine(match, state)), opponent(match)?.botAccount ? botBadge({ bot: true }) : null),
@@ -203,11 +211,13 @@ export default async function list(root, route, { signal }) {
     replace(body, h("p", { class: "subtle" }, t("sm.lobby.none")));
     return;
   }
+  const byId = new Map(matches.map((match) => [match.id, match]));
+  const item = (match) => matchItem(match, { again, rematch: match.rematch ? byId.get(match.rematch) : null });
   const going = matches.filter(isActive);
   const done = matches.filter((match) => !isActive(match));
   replace(body,
-    going.length ? h("ul", { class: "sm-matches", id: "sm-active" }, going.map((match) => matchItem(match, { again }))) : h("p", { class: "subtle" }, t("sm.lobby.none_active")),
-    done.length ? [h("h2", {}, t("sm.lobby.finished")), h("ul", { class: "sm-matches", id: "sm-finished" }, done.map((match) => matchItem(match, { again })))] : null);
+    going.length ? h("ul", { class: "sm-matches", id: "sm-active" }, going.map(item)) : h("p", { class: "subtle" }, t("sm.lobby.none_active")),
+    done.length ? [h("h2", {}, t("sm.lobby.finished")), h("ul", { class: "sm-matches", id: "sm-finished" }, done.map(item))] : null);
 
   // Every clock on the page ticks together; one that runs out reloads the list (the server
   // decides what the timeout did).

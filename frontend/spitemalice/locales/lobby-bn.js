@@ -205,6 +205,7 @@ export default {
   "sm.list.declined": "{name} ফিরিয়ে দিয়েছেন",
   "sm.list.you_declined": "আপনি ফিরিয়ে দিয়েছেন",
   "sm.list.rematch_declined": "আবার খেলার প্রস্তাব ফিরিয়ে দেওয়া হয়েছে",
+  "sm.list.rematch_declined_why": "আবার খেলার প্রস্তাব ফিরিয়ে দেওয়া হয়েছে: {reason}",
   "sm.confirm.cancel_question": "এই আমন্ত্রণটি বাতিল করবেন? এর লিংক আর কাজ করবে না।",
   "sm.confirm.yes_cancel": "হ্যাঁ, বাতিল করুন",
   "sm.confirm.keep": "রেখে দিন",

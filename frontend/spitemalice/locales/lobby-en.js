@@ -207,6 +207,7 @@ export default {
   "sm.list.declined": "Declined by {name}",
   "sm.list.you_declined": "You declined",
   "sm.list.rematch_declined": "Rematch declined",
+  "sm.list.rematch_declined_why": "Rematch declined: {reason}",
   "sm.confirm.cancel_question": "Cancel this invitation? Its link will stop working.",
   "sm.confirm.yes_cancel": "Yes, cancel it",
   "sm.confirm.keep": "Keep it",

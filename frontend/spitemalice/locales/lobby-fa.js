@@ -205,6 +205,7 @@ export default {
   "sm.list.declined": "{name} نپذیرفت",
   "sm.list.you_declined": "نپذیرفتید",
   "sm.list.rematch_declined": "مسابقهٔ دوباره پذیرفته نشد",
+  "sm.list.rematch_declined_why": "مسابقهٔ دوباره پذیرفته نشد: {reason}",
   "sm.confirm.cancel_question": "این دعوت‌نامه لغو شود؟ پیوند آن دیگر کار نمی‌کند.",
   "sm.confirm.yes_cancel": "بله، لغو شود",
   "sm.confirm.keep": "نگهش دار",

@@ -205,6 +205,7 @@ export default {
   "sm.list.declined": "{name}-მა უარი თქვა",
   "sm.list.you_declined": "უარი თქვი",
   "sm.list.rematch_declined": "რევანშზე უარი ითქვა",
+  "sm.list.rematch_declined_why": "რევანშზე უარი ითქვა: {reason}",
   "sm.confirm.cancel_question": "გავაუქმოთ ეს მოწვევა? მისი ბმული აღარ იმუშავებს.",
   "sm.confirm.yes_cancel": "დიახ, გააუქმე",
   "sm.confirm.keep": "დატოვე",

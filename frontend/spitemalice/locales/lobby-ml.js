@@ -205,6 +205,7 @@ export default {
   "sm.list.declined": "{name} നിരസിച്ചു",
   "sm.list.you_declined": "നിങ്ങൾ നിരസിച്ചു",
   "sm.list.rematch_declined": "വീണ്ടും കളിക്കാനുള്ള ക്ഷണം നിരസിച്ചു",
+  "sm.list.rematch_declined_why": "വീണ്ടും കളിക്കാനുള്ള ക്ഷണം നിരസിച്ചു: {reason}",
   "sm.confirm.cancel_question": "ഈ ക്ഷണം റദ്ദാക്കണോ? അതിന്റെ ലിങ്ക് പിന്നെ പ്രവർത്തിക്കില്ല.",
   "sm.confirm.yes_cancel": "അതെ, റദ്ദാക്കൂ",
   "sm.confirm.keep": "വേണ്ട, നിലനിർത്തൂ",
