@@ -28,7 +28,8 @@ def axe_violations(page) -> list[dict]:
     found = page.evaluate("""async () => {
         const result = await axe.run(document, {resultTypes: ["violations"]});
         return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
-            where: v.nodes.slice(0, 4).map((n) => n.target.join(" ") + ": " + (n.failureSummary || "").split("\\n").slice(1, 2).join(""))}));
+            where: v.nodes.slice(0, 4).map((n) => n.target.join(" ") + ": "
+                + (n.failureSummary || "").split("\\n").slice(1, 2).join(""))}));
     }""")
     return [violation for violation in found if violation["impact"] in FAILING]
 

@@ -309,7 +309,8 @@ def test_a_racer_whose_name_is_taken_joins_with_the_free_one_offered(devices, se
     # One line says why, with the free name to take; no second line under the field.
     offer = guest.locator("#race-join-problem [data-code=name_taken]")
     expect(offer).to_have_text(re.compile(r"^Another player already has the name bo\."))
-    expect(guest.locator("#race-join-form .field-problem, #race-join-form .form-problems > *")).to_have_count(0)
+    expect(guest.locator("#race-join-form .field-problem, #race-join-form .form-problems > *")
+           ).to_have_count(0)
     expect(guest.locator("#race-join-suggestion")).to_have_text("Join as bo 2")
     guest.locator("#race-join-suggestion").click()  # one tap: the name, then the join
     guest.locator("#race-room-heading").wait_for()

@@ -284,7 +284,8 @@ def test_a_card_dropped_where_it_cannot_go_lets_go(open_page):
     expect(page.locator("[data-target]")).to_have_count(0)
     expect(page.locator('[aria-pressed="true"]')).to_have_count(0)
     # It says why it went back.
-    expect(page.locator(".sm-suggestion")).to_contain_text("cannot go there: play a card on a centre stack")
+    expect(page.locator(".sm-suggestion")).to_contain_text(
+        "cannot go there: play a card on a centre stack")
     # A card that fits no centre stack, dropped on one: the rank that stack takes next.
     odd = page.locator(".sm-hand-card.sm-discard-only[data-source]").first
     box = box_of(odd)

@@ -341,14 +341,18 @@ COVERED_WORDS = """() => {
     const table = document.querySelector(".sm-screen .sm-table");
     const covers = [...table.querySelectorAll(".card, .sm-under, .sm-place")];
     const words = [...table.querySelectorAll(".sm-area-label, .sm-count, .sm-next")];
-    const covered = words.filter((word) => covers.some((cover) => !cover.contains(word)
-        && !word.contains(cover) && meets(word.getBoundingClientRect(), cover.getBoundingClientRect())))
+    const over = (word, cover) => !cover.contains(word) && !word.contains(cover)
+        && meets(word.getBoundingClientRect(), cover.getBoundingClientRect());
+    const covered = words.filter((word) => covers.some((cover) => over(word, cover)))
         .map((word) => word.textContent);
     // A badge over a covered card's rank in a spread.
-    const ranks = [...table.querySelectorAll(".sm-side-spread > .card:not(:last-child) .card-rank")];
+    const ranks = [...table.querySelectorAll(
+        ".sm-side-spread > .card:not(:last-child) .card-rank")];
     for (const badge of table.querySelectorAll(".sm-under")) {
         for (const rank of ranks) {
-            if (meets(badge.getBoundingClientRect(), rank.getBoundingClientRect())) covered.push(`${badge.textContent} over ${rank.textContent}`);
+            if (meets(badge.getBoundingClientRect(), rank.getBoundingClientRect())) {
+                covered.push(`${badge.textContent} over ${rank.dataset.text}`);
+            }
         }
     }
     return covered;
