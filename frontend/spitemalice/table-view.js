@@ -64,7 +64,8 @@ function sideStack(seat, index, { role, chosen, discard, mine, moved, opened }) 
       type: "button",
       class: "sm-under",
       "aria-expanded": String(isOpen),
-      "aria-label": t("sm.aria.open_stack", { n: under, cards: names }),
+      // Its name begins with what it shows ("+3"), as voice control reads it.
+      "aria-label": `${t("sm.under", { n: under })}: ${t("sm.aria.open_stack", { n: under, cards: names })}`,
       dataset: { open: placeId },
     }, t("sm.under", { n: under })) : null,
     isOpen ? h("div", { class: "sm-stack-open", role: "group", "aria-label": label },

@@ -665,10 +665,18 @@ def test_the_phone_header_reaches_every_section_and_spite_malice_above_the_fold(
     more_end, more_start = page.locator(".nav-more-end"), page.locator(".nav-more-start")
     expect(more_end).to_be_visible()
     expect(more_start).to_be_hidden()
+    settled_arrows = """before => {
+        const row = document.querySelector(".site-nav ul");
+        const left = Math.abs(row.scrollLeft);
+        const more = row.scrollWidth - row.clientWidth - left > 1;
+        return left > before && document.querySelector(".nav-more-end").hidden === !more;
+    }"""
     for _ in range(6):  # a tap scrolls by most of the row's width
         if more_end.is_hidden():
             break
+        before = row.evaluate("ul => Math.abs(ul.scrollLeft)")
         more_end.click()  # at once: the page asks for reduced motion
+        page.wait_for_function(settled_arrows, arg=before)
     expect(more_end).to_be_hidden()
     expect(more_start).to_be_visible()
     last = links.nth(8).bounding_box()
