@@ -75,7 +75,16 @@ test-js: $(VENV_STAMP) ## Unit-test the front end's pure modules with Node's tes
 chromium: ## Install Debian's chromium for the end-to-end tests when it is missing
 	@command -v chromium >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
-test-e2e: $(VENV_STAMP) chromium ## Play the browser app in headless Chromium against a live server
+# axe-core, which the browser tests inject to check each screen's accessibility: installed from
+# package-lock.json by `npm ci` when node_modules is missing or older than the lock (npm itself
+# from Debian when it is missing). The front end has no build step and ships nothing of it.
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y npm)
+	npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+test-e2e: $(VENV_STAMP) chromium $(NODE_STAMP) ## Play the browser app in headless Chromium against a live server
 	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest tests/e2e $(PARALLEL) load
 
 bench: $(VENV_STAMP) ## Time the game engines (Foursquare, then Spite & Malice)

@@ -18,7 +18,7 @@ const ROUTES = {
   challenge: { section: "practice", load: () => import("./foursquare/challenge.js") },
   archive: { section: "practice", load: () => import("./foursquare/archive.js") },
   // Foursquare races: #/races, #/races/new, #/races/join/<code>, #/races/<id>.
-  races: { section: "practice", load: () => import("./foursquare/races/index.js") },
+  races: { section: "races", load: () => import("./foursquare/races/index.js") },
   boards: { section: "boards", load: () => import("./foursquare/boards.js") },
   "boards/spite-malice": { section: "boards", load: () => import("./spitemalice/lobby/boards.js") },
   leagues: { section: "leagues", load: () => import("./components/leagues.js") },

@@ -14,9 +14,13 @@ import { t } from "../i18n.js";
  */
 export function cardFace(code, { label = true, className = "" } = {}) {
   const card = parseCard(code);
+  // The rank and suit are drawn by the style sheet (data-text): what is seen of a card is a
+  // picture, so a button that holds one is named by its own label alone (voice control says
+  // the label; there is no text in the button for it to contradict).
+  const glyph = (className, text) => h("span", { class: className, "aria-hidden": "true", dataset: { text } });
   const index = (where) => h("span", { class: ["card-index", `card-index-${where}`], "aria-hidden": "true" },
-    h("span", { class: "card-index-rank" }, card.face),
-    h("span", { class: "card-index-suit" }, card.symbol));
+    glyph("card-index-rank", card.face),
+    glyph("card-index-suit", card.symbol));
   return h("span", {
     class: ["card", "card-face", `suit-${card.colour}`, className],
     role: label ? "img" : null,
@@ -25,15 +29,15 @@ export function cardFace(code, { label = true, className = "" } = {}) {
     dataset: { card: code },
   },
   index("start"),
-  h("span", { class: "card-rank", "aria-hidden": "true" }, card.face),
-  h("span", { class: "card-suit", "aria-hidden": "true" }, card.symbol),
+  glyph("card-rank", card.face),
+  glyph("card-suit", card.symbol),
   index("end"));
 }
 
 /** The back of a card: a pattern and a written label, so it never relies on colour. */
 export function cardBack({ label = t("cell.face_down_short"), className = "" } = {}) {
   return h("span", { class: ["card", "card-back", className], "aria-hidden": "true" },
-    label ? h("span", { class: "card-back-label" }, label) : null);
+    label ? h("span", { class: "card-back-label", dataset: { text: label } }) : null);
 }
 
 /**

@@ -7,6 +7,7 @@ export const SECTIONS = [
   ["today", "/"],
   ["matches", "/spite-malice"],
   ["practice", "/practice"],
+  ["races", "/races"],
   ["boards", "/boards"],
   ["leagues", "/leagues"],
   ["stats", "/stats"],
@@ -40,8 +41,49 @@ export function renderHeader(container, { section, theme, onLanguage, onTheme })
     h("nav", { class: "site-nav", "aria-label": t("nav.label") },
       h("ul", {}, SECTIONS.map(([name, path]) => h("li", {},
         h("a", { href: `#${path}`, "aria-current": name === section ? "page" : null, dataset: { section: name } },
-          t(`nav.${name}`)))))));
+          t(`nav.${name}`))))),
+      // Where the row scrolls (a phone), an arrow at each end with more beyond it says so and
+      // scrolls on a tap; the links themselves stay reachable by Tab, so the arrows are hidden
+      // from screen readers.
+      ["start", "end"].map((end) => h("button", {
+        type: "button", class: `nav-more nav-more-${end}`, tabindex: "-1", "aria-hidden": "true", hidden: true,
+        dataset: { more: end },
+        on: { click: () => scrollNav(container, end) },
+      }, h("span", {}, "›")))));
   revealCurrent(container);
+  const list = container.querySelector(".site-nav ul");
+  list.addEventListener("scroll", () => markMore(container), { passive: true });
+  if (!resizeWatched) {
+    resizeWatched = true;
+    window.addEventListener("resize", () => markMore(document.getElementById("site-header")), { passive: true });
+  }
+  markMore(container);
+}
+
+let resizeWatched = false;
+
+/** How far the row is scrolled from its start, and how much of it lies beyond its end (the
+ *  same in either direction: RTL's scrollLeft counts down from 0). */
+function overflowOf(list) {
+  const from = Math.abs(list.scrollLeft);
+  return { before: from, after: list.scrollWidth - list.clientWidth - from };
+}
+
+/** Shows each end's arrow while there is more of the row beyond it. */
+function markMore(container) {
+  const list = container?.querySelector(".site-nav ul");
+  if (!list) return;
+  const { before, after } = overflowOf(list);
+  container.querySelector(".nav-more-start").hidden = before <= 1;
+  container.querySelector(".nav-more-end").hidden = after <= 1;
+}
+
+function scrollNav(container, end) {
+  const list = container.querySelector(".site-nav ul");
+  const rtl = getComputedStyle(list).direction === "rtl";
+  const step = list.clientWidth * 0.6 * (end === "end" ? 1 : -1) * (rtl ? -1 : 1);
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  list.scrollBy({ left: step, behavior: still ? "instant" : "smooth" });
 }
 
 /**
@@ -65,4 +107,5 @@ function revealCurrent(container) {
   // Scroll by how far the link's centre is from the list's (negative scrollLeft in RTL works
   // the same way: scrollBy is relative).
   list.scrollBy({ left: (item.left + item.width / 2) - (box.left + box.width / 2), behavior: "instant" });
+  markMore(container);
 }

@@ -5,6 +5,7 @@ import * as api from "../api.js";
 import { h } from "../lib/dom.js";
 import { field } from "./form.js";
 
+
 // The name a player gets until they choose one (docs/API.md, "Players").
 const DEFAULT_NAME = /^Player [0-9A-Z]{6}$/;
 
@@ -47,4 +48,20 @@ export async function saveName(values, { current = null } = {}) {
     for (const line of error.body?.errors ?? []) if (line.field === "name") line.field = "player_name";
     throw error;
   }
+}
+
+/** A name someone else has (a `name_taken` problem from `saveName`), and the free one the
+ *  server found like it (its `suggestion`): one tap puts it in the form's name field and sends
+ *  the form again. One line says why, in the screen's words: `taken` and `takeLabel` are the
+ *  translated sentence and button for a name. */
+export function nameOffer(nameForm, error, { name, taken, takeLabel, id }) {
+  const suggestion = error.body?.suggestion;
+  const take = suggestion ? h("button", { type: "button", class: "button primary", id, dataset: { name: suggestion } }, takeLabel(suggestion)) : null;
+  take?.addEventListener("click", () => {
+    nameForm.querySelector("input[name=player_name]").value = suggestion;
+    nameForm.requestSubmit();
+  });
+  return h("div", { class: "problem name-offer", role: "alert", dataset: { code: error.code } },
+    h("p", { class: "problem-text" }, taken(name)),
+    take ? h("div", { class: "actions" }, take) : null);
 }

@@ -70,8 +70,10 @@ export function renderBoard(game, {
       ],
       role: "gridcell",
       tabindex: onPlace && resting && resting.row === cell.row && resting.col === cell.col ? "0" : "-1",
-      "aria-label": cellLabel({ ...cell, target, preview: previews.get(here) ?? null }, t, name,
+      // The tags the cell shows are in its name too (what is seen is what is said).
+      "aria-label": [cellLabel({ ...cell, target, preview: previews.get(here) ?? null }, t, name,
         drawnPlaces ? t("cell.where", { row: cell.line, col: cell.column }) : undefined),
+      isLanded ? t("board.tag_placed") : null, isFlipped ? t("board.tag_turned") : null].filter(Boolean).join(". "),
       dataset: { row: cell.row, col: cell.col, target: target ? "true" : "false" },
     },
     pile ? cardStack(cardView(pile), { height: pile.height }) : cardSlot({ className: target ? "slot-target" : "" }),
@@ -93,6 +95,8 @@ export function renderBoard(game, {
     for (const mark of marks.splice(0)) mark.remove();
     for (const element of board.querySelectorAll(".cell-previewed, .cell-will-turn")) {
       element.classList.remove("cell-previewed", "cell-will-turn", "cell-will-hide", "cell-will-show");
+      if (element.dataset.label) element.setAttribute("aria-label", element.dataset.label);
+      delete element.dataset.label;
     }
     board.classList.remove("board-previewing");
     shown = null;
@@ -123,6 +127,9 @@ export function renderBoard(game, {
           h("span", { class: "turn-mark-icon" }, icon("turn")), t(up ? "board.will_show" : "board.will_hide"));
         other.append(mark);
         marks.push(mark);
+        // Its mark's words join its name while they show.
+        other.dataset.label = other.getAttribute("aria-label");
+        other.setAttribute("aria-label", `${other.dataset.label}. ${t(up ? "board.will_show" : "board.will_hide")}`);
       }
     }
     onPreview(preview, { armed: Boolean(armed), refused, touch });

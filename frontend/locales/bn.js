@@ -7,6 +7,7 @@ export default {
   "nav.label": "বিভাগ",
   "nav.today": "আজ",
   "nav.practice": "অনুশীলন",
+  "nav.races": "দৌড়গুলো",
   "nav.boards": "লিডারবোর্ড",
   "nav.leagues": "লিগ",
   "nav.stats": "পরিসংখ্যান",

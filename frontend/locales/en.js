@@ -8,6 +8,7 @@ export default {
   "nav.label": "Sections",
   "nav.today": "Today",
   "nav.practice": "Practice",
+  "nav.races": "Races",
   "nav.boards": "Boards",
   "nav.leagues": "Leagues",
   "nav.stats": "Stats",

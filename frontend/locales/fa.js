@@ -7,6 +7,7 @@ export default {
   "nav.label": "بخش‌ها",
   "nav.today": "امروز",
   "nav.practice": "تمرین",
+  "nav.races": "مسابقه‌ها",
   "nav.boards": "رده‌بندی",
   "nav.leagues": "لیگ‌ها",
   "nav.stats": "آمار",

@@ -7,6 +7,7 @@ export default {
   "nav.label": "განყოფილებები",
   "nav.today": "დღეს",
   "nav.practice": "ვარჯიში",
+  "nav.races": "რბოლები",
   "nav.boards": "რეიტინგი",
   "nav.leagues": "ლიგები",
   "nav.stats": "სტატისტიკა",

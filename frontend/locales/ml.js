@@ -7,6 +7,7 @@ export default {
   "nav.label": "വിഭാഗങ്ങൾ",
   "nav.today": "ഇന്ന്",
   "nav.practice": "പരിശീലനം",
+  "nav.races": "മത്സരങ്ങൾ",
   "nav.boards": "റാങ്കുകൾ",
   "nav.leagues": "ലീഗുകൾ",
   "nav.stats": "കണക്കുകൾ",

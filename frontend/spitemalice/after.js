@@ -190,9 +190,13 @@ export function replay(record, { you, names, scores }) {
         return h("li", {}, show);
       }))
       : h("p", { class: "subtle" }, t("sm.review.none")));
+  // The replay's table first, its controls right under it (kept in reach on a phone: table.css).
   const root = h("div", { class: "sm-replay" },
     h("h3", {}, t("sm.replay.title")),
     review,
+    slot,
+    caption,
+    slider,
     h("div", { class: "sm-replay-controls" },
       button("first", t("sm.replay.first"), () => go(0)),
       button("turn-back", "", () => go(turnStep(ends, index, -1)), { text: t("sm.replay.turn_back") }),
@@ -200,13 +204,19 @@ export function replay(record, { you, names, scores }) {
       auto,
       button("next", t("sm.replay.forward"), () => go(index + 1)),
       button("turn-on", "", () => go(turnStep(ends, index, 1)), { text: t("sm.replay.turn_on") }),
-      button("last", t("sm.replay.end"), () => go(list.length - 1))),
-    slider,
-    caption,
-    slot);
+      button("last", t("sm.replay.end"), () => go(list.length - 1))));
   go(0);
   stop();
   return root;
+}
+
+/** How many played the day and won: the global board's players; a game not on that board
+ *  (a new account's) says whose counts they are, and never "0 players" right after playing. */
+function dailyCounts(board, match) {
+  const n = board.players ?? 0;
+  const winners = board.winners ?? 0;
+  if (board.standing?.ranked !== false) return t("sm.daily.counts", { n, winners });
+  return n ? t("sm.daily.counts_board", { n, winners }) : t("sm.daily.counts_board_none");
 }
 
 async function daily(part, { match, won, points, status, winner, you }) {
@@ -231,7 +241,7 @@ async function daily(part, { match, won, points, status, winner, you }) {
     });
     replace(part,
       rank,
-      h("p", { class: "subtle" }, t("sm.daily.counts", { n: board.players ?? 0, winners: board.winners ?? 0 })),
+      h("p", { class: "subtle", id: "sm-daily-counts" }, dailyCounts(board, match)),
       barChart(board.distribution ?? {}, {
         mine: won ? points : null,
         counted: standing.ranked !== false,

@@ -10,6 +10,7 @@ import { current, t } from "../i18n.js";
 import { activePlaces } from "./table-view.js";
 import { placeName } from "./model/events.js";
 import { isLegal, step } from "./model/table.js";
+import { dropReason } from "./drop-reason.js";
 
 const sourceIn = (table, source) => table.querySelector(`[data-source="${CSS.escape(source)}"]`);
 
@@ -108,10 +109,14 @@ export function bindInput(screen, controller, { signal }) {
       return;
     }
     // Dropped where it cannot go: the card goes back, and what was chosen before the drag is
-    // chosen again (nothing, usually), so any card can be picked up next.
+    // chosen again (nothing, usually), so any card can be picked up next; a drop on the table
+    // says why it went back.
+    const place = up.type === "pointerup" ? document.elementFromPoint(up.clientX, up.clientY)?.closest("[data-place]")?.dataset.place : null;
+    const reason = place ? dropReason(controller.view, source, place) : null;
     controller.unchoose();
     if (wasChosen && wasChosen !== source) controller.pick(wasChosen);
     screen.draw();
+    if (reason) replace(suggestion, reason);
   };
   window.addEventListener("pointerup", endDrag, { signal });
   window.addEventListener("pointercancel", endDrag, { signal });

@@ -41,7 +41,8 @@ export function matchView(controller) {
     ? h("button", { type: "button", class: "button sm-hint" }, t("sm.hint")) : null;
   const cancelButton = h("button", { type: "button", class: "button button-quiet sm-cancel", hidden: true }, t("sm.cancel"));
   const resignButton = h("button", { type: "button", class: "button button-quiet sm-resign", hidden: true, "aria-haspopup": "true" }, t("sm.resign"));
-  const confirmYes = h("button", { type: "button", class: "button button-danger sm-resign-yes" });
+  // Named from the start (askResign says which: resign, or leave before the first turns).
+  const confirmYes = h("button", { type: "button", class: "button button-danger sm-resign-yes" }, t("sm.resign_yes"));
   const confirmNo = h("button", { type: "button", class: "button sm-resign-no" }, t("sm.resign_keep"));
   const confirmText = h("p", { class: "sm-confirm-text", id: "sm-confirm-text" });
   const confirm = h("div", { class: "sm-confirm", role: "group", "aria-labelledby": "sm-confirm-text", hidden: true },

@@ -37,7 +37,7 @@ function payoffPile(seat, { role, chosen, mine }) {
   return h("div", { class: "sm-pile sm-payoff" },
     place(`${seat.seat}:P`, { label, role, chosen, className: "sm-card-box", data: role ? { [role]: "P" } : {} },
       top ? cardStack(face(top), { height: Math.min(seat.payoff, 4) }) : cardSlot()),
-    h("span", { class: "sm-count", "aria-hidden": "true" }, t(mine ? "sm.payoff_count" : "sm.payoff_left", { n: seat.payoff })));
+    h("span", { class: "sm-count", "aria-hidden": "true" }, t("sm.payoff_count", { n: seat.payoff })));
 }
 
 // A side stack is spread within a fixed height (table.css): up to this many cards show their
@@ -54,7 +54,7 @@ function sideStack(seat, index, { role, chosen, discard, mine, moved, opened }) 
   const cards = shown.length ? shown.map((code) => face(code)) : [cardSlot()];
   const names = stack.map(nameOf).join(", ");
   let label = t(mine ? "sm.aria.your_side" : "sm.aria.their_side", { n: index + 1, cards: stack.length ? names : t("sm.aria.empty") });
-  if (role === "target") label = discard ? t("sm.aria.discard_here", { n: index + 1, cards: stack.length ? names : t("sm.aria.empty") }) : label;
+  if (role === "target") label = discard ? t("sm.aria.discard_here", { tag: t("sm.discard_tag"), n: index + 1, cards: stack.length ? names : t("sm.aria.empty") }) : label;
   const isOpen = opened === placeId && under > 0;
   return h("div", { class: ["sm-pile", "sm-side", isOpen ? "sm-open" : null] },
     place(placeId, { label, role, chosen, discard, className: ["sm-spread-box", moved.has(placeId) ? "sm-moved" : null].join(" "), data: role ? { [role]: id } : {} },
@@ -64,7 +64,8 @@ function sideStack(seat, index, { role, chosen, discard, mine, moved, opened }) 
       type: "button",
       class: "sm-under",
       "aria-expanded": String(isOpen),
-      "aria-label": t("sm.aria.open_stack", { n: under, cards: names }),
+      // Its name begins with what it shows ("+3"), as voice control reads it.
+      "aria-label": `${t("sm.under", { n: under })}: ${t("sm.aria.open_stack", { n: under, cards: names })}`,
       dataset: { open: placeId },
     }, t("sm.under", { n: under })) : null,
     isOpen ? h("div", { class: "sm-stack-open", role: "group", "aria-label": label },
@@ -162,8 +163,14 @@ function hand(view, { chosen, sources }) {
   const empty = !view.hand.length && view.status === "playing"
     ? h("p", { class: "sm-hand-empty" }, t(view.turn === view.you ? "sm.hand_empty" : "sm.hand_draws_at_turn"))
     : null;
+  // What the marks on the cards say (each card's own label says it to a screen reader).
+  const marked = chosen ? [] : [...sources.values()].filter((offer) => view.hand.includes(offer.source));
+  const key = (kind, words) => h("span", { class: ["sm-key", `sm-key-${kind}`] }, words);
+  const legend = marked.length ? h("span", { class: "sm-legend", id: "sm-hand-legend" },
+    marked.some((offer) => offer.plays) ? key("plays", t("sm.legend.plays")) : null,
+    marked.some((offer) => !offer.plays) ? key("discard", t("sm.legend.discard")) : null) : null;
   return h("div", { class: "sm-hand", role: "group", "aria-label": t("sm.aria.your_hand", { n: view.hand.length }), dataset: { place: `${view.you}:hand` } },
-    h("span", { class: "sm-area-label", "aria-hidden": "true" }, t("sm.label.hand")), cards, empty);
+    h("span", { class: "sm-hand-head", "aria-hidden": "true" }, legend, h("span", { class: "sm-area-label" }, t("sm.label.hand"))), cards, empty);
 }
 
 function farHand(cards) {

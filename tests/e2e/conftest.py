@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import worker_suffix
+from tests.e2e.accessibility import assert_accessible
 from tests.serving import WAIT_SECONDS
 from tests.wall_clock import clear_of_date_boundaries
 
@@ -127,10 +128,12 @@ def open_page(browser, base_url) -> Iterator[Callable]:
 
 @pytest.fixture(scope="session")
 def shoot() -> Callable:
-    """Saves a screenshot under screenshots/ for a person to look at."""
+    """Saves a screenshot under screenshots/ for a person to look at, and checks the screen
+    with axe-core: no serious or critical violation (tests/e2e/accessibility.py)."""
     SCREENSHOTS.mkdir(exist_ok=True)
 
     def shoot_(page, name: str, *, full_page: bool = True) -> None:
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+        assert_accessible(page, name)
 
     return shoot_

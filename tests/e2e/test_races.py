@@ -299,6 +299,25 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
     expect(ada.locator("#race-code")).not_to_have_text(code)
 
 
+def test_a_racer_whose_name_is_taken_joins_with_the_free_one_offered(devices, server):
+    host = api(server.base, "POST", "players", body={"name": "Ada"})
+    api(server.base, "POST", "players", body={"name": "Bo"})  # someone has the name already
+    race = api(server.base, "POST", "races", host["token"], {"players": 4, "minutes": 5})
+    guest = devices.open(f"/#/races/join/{race['code']}")
+    guest.locator("input[name=player_name]").fill("bo")
+    guest.locator("#race-join").click()
+    # One line says why, with the free name to take; no second line under the field.
+    offer = guest.locator("#race-join-problem [data-code=name_taken]")
+    expect(offer).to_have_text(re.compile(r"^Another player already has the name bo\."))
+    expect(guest.locator("#race-join-form .field-problem, #race-join-form .form-problems > *")
+           ).to_have_count(0)
+    expect(guest.locator("#race-join-suggestion")).to_have_text("Join as bo 2")
+    guest.locator("#race-join-suggestion").click()  # one tap: the name, then the join
+    guest.locator("#race-room-heading").wait_for()
+    assert api(server.base, "GET", "players/me", token_of(guest))["name"] == "bo 2"
+    expect(guest.locator("#race-racers li")).to_have_count(2)
+
+
 def test_a_league_mate_invited_finds_the_race_in_their_list_and_joins(devices, server):
     ada, bea = (api(server.base, "POST", "players", body={"name": n}) for n in ("Ada", "Bea"))
     league = api(server.base, "POST", "leagues", ada["token"], {"name": "Tuesday cards"})
@@ -464,6 +483,11 @@ def test_race_screens(devices, server, shoot, viewport, scheme, locale):
     while playing(page):
         place_a_card(page)
     expect(page.locator("#race-own")).to_be_visible()
+    # A racer whose game is over: the lane says how, and still shows the whole name.
+    play_to_the_end(server, others[0]["token"], games[others[0]["token"]])
+    done = page.locator(".race-lane").filter(has=page.locator(".race-status")).first
+    expect(done.locator(".race-status")).to_be_visible()
+    assert done.locator(".race-name").evaluate("name => name.scrollWidth <= name.clientWidth")
     page.locator(".race-lane summary").first.click()
     expect(page.locator(".race-lane .board .card").first).to_be_visible()
     shoot(page, f"race-{name}-watching")

@@ -133,6 +133,34 @@ def test_a_slow_clock_suggests_a_single_game(open_page):
     expect(page.get_by_label("25 points")).to_be_checked()
 
 
+def test_a_code_typed_in_the_lobby_opens_its_invitation(open_page):
+    ada = open_page()
+    signed_in(ada, "Ada")
+    code = invitation(ada).rsplit("/", 1)[1]
+    bo = open_page("/#/spite-malice")
+    signed_in(bo, "Bo")
+    bo.get_by_label("Code or link").fill(f" {code[:4].lower()}-{code[4:]} ")
+    bo.locator("#sm-code-join").click()
+    expect(bo).to_have_url(re.compile(rf"#/spite-malice/join/{code}$"))
+    expect(bo.locator("#sm-join-code")).to_have_text(code)
+    bo.locator("#sm-join").click()
+    expect(bo).to_have_url(MATCH_ROUTE)
+
+
+def test_a_length_picked_before_the_clock_is_kept(open_page):
+    """The length shown is picked again (a click on the checked option, no change) and then a
+    faster clock: the invitation keeps the length the player chose, not the clock's default."""
+    page = open_page()
+    signed_in(page, "Ada")
+    page.goto("/#/spite-malice/friend")
+    expect(page.get_by_label("Single game")).to_be_checked()
+    page.get_by_label("Single game").click()
+    page.get_by_label("1 hour", exact=True).check()
+    expect(page.get_by_label("Single game")).to_be_checked()
+    page.locator("#sm-invite-create").click()
+    expect(page.locator(".sm-settings")).to_have_text("1 hour a turn · Single game")
+
+
 def test_cancelling_an_invitation_and_the_join_screens_refusals(open_page):
     ada = open_page()
     signed_in(ada, "Ada")
@@ -562,6 +590,18 @@ def test_the_join_screen_names_the_invitations_terms(open_page):
     assert above
 
 
+def test_the_join_button_is_in_a_phones_first_screen(open_page):
+    ada = open_page()
+    signed_in(ada, "Ada")
+    link = invitation(ada, clock="1 hour", length="25 points")
+    guest = open_page(None, viewport={"width": 390, "height": 844})
+    guest.goto(link)
+    guest.locator("#sm-join-form input[name=player_name]").wait_for()
+    guest.locator("#sm-join-rated").wait_for()
+    join = guest.locator("#sm-join").bounding_box()
+    assert join["y"] + join["height"] <= 844, join  # no scrolling to find it
+
+
 def test_a_guest_whose_name_is_taken_joins_with_the_free_one_offered(open_page):
     ada = open_page()
     signed_in(ada, "Ada")
@@ -598,12 +638,15 @@ def test_a_declined_invitation_and_rematch_are_shown_declined(open_page):
     finished = ada.locator(f'#sm-finished li[data-match="{match["id"]}"]')
     expect(finished.locator("[data-rematch]")).to_have_text("Rematch offered")
 
-    declined = bo.client.post(f"/api/v1/spite-malice/matches/{rematch['id']}/cancel")
+    declined = bo.client.post(f"/api/v1/spite-malice/matches/{rematch['id']}/decline",
+                              {"reason": "later"}, format="json")
     assert declined.status_code == 200, declined.content
     ada.reload()
-    expect(finished.locator("[data-rematch]")).to_have_text("Rematch declined")
+    # The inviter's list says why, on the finished match and on the rematch itself.
+    expect(finished.locator("[data-rematch]")).to_have_text(
+        "Rematch declined: Not now, maybe later")
     expect(ada.locator(f'li[data-match="{rematch["id"]}"] .sm-match-state')).to_have_text(
-        "Declined by Bo"
+        "Declined by Bo: Not now, maybe later"
     )
     ada.goto(f"/#/spite-malice/invite/{rematch['id']}")
     expect(ada.locator("#sm-invite-over")).to_have_text("Bo declined this invitation.")
@@ -612,13 +655,35 @@ def test_a_declined_invitation_and_rematch_are_shown_declined(open_page):
 def test_the_phone_header_reaches_every_section_and_spite_malice_above_the_fold(open_page):
     page = open_page(viewport={"width": 390, "height": 844})
     links = page.locator(".site-nav a")
-    expect(links).to_have_count(8)
+    expect(links).to_have_count(9)
     width = page.evaluate("window.innerWidth")
     # One row that scrolls, its ends fading to say so; every section can be brought into sight.
     row = page.locator(".site-nav ul")
     assert row.evaluate("ul => getComputedStyle(ul).overflowX") == "auto"
     assert "gradient" in row.evaluate("ul => getComputedStyle(ul).maskImage")
-    for i in range(8):
+    # An arrow shows the end with more beyond it, and a tap on it scrolls there.
+    more_end, more_start = page.locator(".nav-more-end"), page.locator(".nav-more-start")
+    expect(more_end).to_be_visible()
+    expect(more_start).to_be_hidden()
+    settled_arrows = """before => {
+        const row = document.querySelector(".site-nav ul");
+        const left = Math.abs(row.scrollLeft);
+        const more = row.scrollWidth - row.clientWidth - left > 1;
+        return left > before && document.querySelector(".nav-more-end").hidden === !more;
+    }"""
+    for _ in range(6):  # a tap scrolls by most of the row's width
+        if more_end.is_hidden():
+            break
+        before = row.evaluate("ul => Math.abs(ul.scrollLeft)")
+        more_end.click()  # at once: the page asks for reduced motion
+        page.wait_for_function(settled_arrows, arg=before)
+    expect(more_end).to_be_hidden()
+    expect(more_start).to_be_visible()
+    last = links.nth(8).bounding_box()
+    assert last["x"] + last["width"] <= width, last  # the last section whole, nothing cut
+    # Races have a section of their own.
+    expect(page.locator(".site-nav a[data-section=races]")).to_have_text("Races")
+    for i in range(9):
         links.nth(i).scroll_into_view_if_needed()
         box = links.nth(i).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, box

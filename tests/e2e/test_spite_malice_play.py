@@ -283,6 +283,20 @@ def test_a_card_dropped_where_it_cannot_go_lets_go(open_page):
     page.mouse.up()
     expect(page.locator("[data-target]")).to_have_count(0)
     expect(page.locator('[aria-pressed="true"]')).to_have_count(0)
+    # It says why it went back.
+    expect(page.locator(".sm-suggestion")).to_contain_text(
+        "cannot go there: play a card on a centre stack")
+    # A card that fits no centre stack, dropped on one: the rank that stack takes next.
+    odd = page.locator(".sm-hand-card.sm-discard-only[data-source]").first
+    box = box_of(odd)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 20, box["y"] - 60, steps=4)
+    centre = box_of(page.locator('[data-place="C0"]'))
+    page.mouse.move(centre["x"] + centre["width"] / 2, centre["y"] + centre["height"] / 2, steps=6)
+    page.mouse.up()
+    expect(page.locator(".sm-suggestion")).to_have_text(
+        re.compile(r"does not fit centre stack 1 \(next: A\)\.$"))
     # Any card can be picked up next, and dragged where it may go.
     box = box_of(cards.nth(1))
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

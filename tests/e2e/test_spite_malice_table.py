@@ -308,6 +308,88 @@ def test_after_a_daily_its_rank_chart_and_spoiler_free_share_text(open_page, sho
     shoot(page, "sm-phone-light-daily-result")
 
 
+def test_a_new_accounts_daily_says_whose_counts_and_the_board_shows_it_played(open_page):
+    """A game the global board does not hold (a new account's) is never told "0 players
+    today, 0 won" right after it was played; the day board then offers it again to see,
+    not to play."""
+    from tests.server.spitemalice.support import greedy
+
+    page = open_page("/")
+    player = ApiPlayer(name="Ada")  # a new account: its daily is not on the global board
+    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", player.token)
+    match = player.post("spite-malice/matches", {"mode": "daily"})
+    for _ in range(2000):
+        if match["status"] == "finished":
+            break
+        game = match["game"]
+        match = player.post(f"spite-malice/matches/{match['id']}/actions",
+                            {"action": greedy(game), "game": game["number"],
+                             "actions": game["actions"]})
+    page.goto(f"/#/spite-malice/match/{match['id']}")
+    expect(page.locator("#sm-daily-counts")).to_have_text(
+        "Nobody on the global board has played today's daily yet.")
+
+    page.goto("/#/boards/spite-malice")
+    expect(page.locator("#sm-board-daily")).to_have_text("See your daily")
+
+
+# Which of the table's words some card, mark or badge lies over: each area's name, every count
+# under a pile, and the ranks in sight on the side stacks' spreads.
+COVERED_WORDS = """() => {
+    const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+        && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    const table = document.querySelector(".sm-screen .sm-table");
+    const covers = [...table.querySelectorAll(".card, .sm-under, .sm-place")];
+    const words = [...table.querySelectorAll(".sm-area-label, .sm-count, .sm-next")];
+    const over = (word, cover) => !cover.contains(word) && !word.contains(cover)
+        && meets(word.getBoundingClientRect(), cover.getBoundingClientRect());
+    const covered = words.filter((word) => covers.some((cover) => over(word, cover)))
+        .map((word) => word.textContent);
+    // A badge over a covered card's rank in a spread.
+    const ranks = [...table.querySelectorAll(
+        ".sm-side-spread > .card:not(:last-child) .card-rank")];
+    for (const badge of table.querySelectorAll(".sm-under")) {
+        for (const rank of ranks) {
+            if (meets(badge.getBoundingClientRect(), rank.getBoundingClientRect())) {
+                covered.push(`${badge.textContent} over ${rank.dataset.text}`);
+            }
+        }
+    }
+    return covered;
+}"""
+
+
+def test_the_phone_table_keeps_its_words_in_sight(open_page, shoot):
+    """On a phone: the title whole, no card or badge over an area's name, a count or a rank,
+    the opponent's piles named as yours are, the hand inside the table, and the key to the
+    hand's marks."""
+    page = open_page("/", viewport={"width": 390, "height": 844})
+    match = long_match(page, name=None)
+    for _ in range(12):  # side stacks long enough for a "+n"
+        discard_elsewhere(ApiPlayer(token=token_of(page)), match)
+    open_settled(page, match)
+    heading = page.locator("#sm-heading")
+    assert heading.evaluate("h => h.scrollWidth <= h.clientWidth"), "the title is cut"
+    expect(page.locator(".sm-under").first).to_be_visible()
+    assert page.evaluate(COVERED_WORDS) == []
+    far = page.locator(".sm-far")
+    expect(far.locator(".sm-payoff .sm-count")).to_contain_text("pay-off")
+    expect(far.locator(".sm-sides > .sm-area-label")).to_have_text("side stacks")
+    expect(far.locator(".sm-sides > .sm-area-label")).to_be_visible()
+    table = box_of(page.locator(".sm-screen .sm-table"))
+    for card in page.locator(".sm-near .sm-hand-card").all():
+        box = card.bounding_box()
+        assert table["x"] <= box["x"] and box["x"] + box["width"] <= table["x"] + table["width"]
+    legend = page.locator("#sm-hand-legend")
+    expect(legend).to_be_visible()
+    assert set(legend.locator(".sm-key").all_inner_texts()) <= {"fits a centre stack",
+                                                                "discard only"}
+    # A card chosen lifts; still nothing covers a word.
+    page.locator(".sm-hand-card[data-source]").first.click()
+    assert page.evaluate(COVERED_WORDS) == []
+    shoot(page, "sm-phone390-light-words")
+
+
 def test_screenshots_of_the_table_in_every_look(open_page, shoot):
     """Phone and desktop, light and dark, and each script, mid-game, for a person to look at."""
     for name, options in [

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CLOCKS, DECLINE_REASONS, DEFAULTS, LEVELS, TARGETS, canRematch, clockParts, isActive, matchState, scores, sortMatches, suggestsSingleGame } from "../../frontend/spitemalice/lobby/model.js";
+import { CLOCKS, DECLINE_REASONS, DEFAULTS, LEVELS, TARGETS, canRematch, clockParts, invitationCode, isActive, matchState, scores, sortMatches, suggestsSingleGame } from "../../frontend/spitemalice/lobby/model.js";
 import { dueIn, invitedYou, isYourTurn, matchHref, opponent } from "../../frontend/spitemalice/lobby/turns.js";
 
 const person = (name) => ({ id: `id-${name}`, name });
@@ -128,4 +128,10 @@ test("each reason a challenge may be declined for is said in the lobby's words",
   assert.equal(DECLINE_REASONS[0], "generic");  // the server's default, first in the picker
   assert.equal(new Set(DECLINE_REASONS).size, 10);
   for (const reason of DECLINE_REASONS) assert.ok(english[`sm.decline.${reason}`], reason);
+});
+
+test("an invitation's code from what was typed or pasted", () => {
+  assert.equal(invitationCode(" k7m2-q9xa "), "K7M2Q9XA");
+  assert.equal(invitationCode("https://example.org/spite-malice/join/k7m2q9xa"), "K7M2Q9XA");
+  assert.equal(invitationCode("https://example.org/#/spite-malice/join/K7M2Q9XA?x=1"), "K7M2Q9XA");
 });

@@ -8,7 +8,7 @@ import { h, replace, loading } from "../../lib/dom.js";
 import { redirect } from "../../lib/router.js";
 import { t } from "../../i18n.js";
 import { form } from "../../components/form.js";
-import { nameToAsk, playerNameField, saveName } from "../../components/player-name.js";
+import { nameOffer, nameToAsk, playerNameField, saveName } from "../../components/player-name.js";
 import { codeFrom } from "./model/race.js";
 import { back, page } from "./parts.js";
 
@@ -38,7 +38,18 @@ export default async function join(root, route, { signal }) {
     submit: t("race.join_button"),
     action: async (values) => {
       replace(problems);
-      await saveName(values, { current: asked.name });
+      try {
+        await saveName(values, { current: asked.name });
+      } catch (error) {
+        // A name someone has: the free one like it offered in one line, as a match's join does.
+        if (error.code !== "name_taken") throw error;
+        replace(problems, nameOffer(element, error, {
+          name: values.player_name.trim(), id: "race-join-suggestion",
+          taken: (name) => t("race.join_name_taken", { name }), takeLabel: (name) => t("race.join_as", { name }),
+        }));
+        problems.querySelector("button")?.focus();
+        return;
+      }
       try {
         const race = await raceApi.raceJoinCode(code);
         redirect(`/races/${race.id}`);

@@ -33,6 +33,10 @@ function moreButton(next, onPage) {
   return h("div", { class: "actions" }, more);
 }
 
+/** What the day board offers of today's daily: to play it, to carry on, or to see it again. */
+const dailyLink = (status) => (status === "playing" ? "sm.boards.resume_daily"
+  : ["won", "lost", "unfinished"].includes(status) ? "sm.boards.your_daily" : "sm.boards.play_daily");
+
 async function dayBoard(body, { around, signal }) {
   const date = localDate();
   const board = await smApi.smDailyBoard(date, { limit: 20, around });
@@ -46,7 +50,7 @@ async function dayBoard(body, { around, signal }) {
     moreButton(board.next, (page) => table.querySelector("tbody")?.append(
       ...leaderboardTable(page.entries, { me: board.me, period: "day" }).querySelectorAll("tbody tr"))),
     barChart(board.distribution ?? {}, { mine: board.me?.score ?? null, caption: t("sm.boards.distribution", { date: current().date(board.date, "medium") }) }),
-    h("p", {}, h("a", { class: "button", href: "#/spite-malice/daily" }, t("sm.boards.play_daily"))));
+    h("p", {}, h("a", { class: "button", href: "#/spite-malice/daily", id: "sm-board-daily" }, t(dailyLink(board.standing?.status)))));
 }
 
 /** The day's Spite & Malice board in short, beside Foursquare's day board: its top five. */

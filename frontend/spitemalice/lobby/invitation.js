@@ -12,7 +12,7 @@ import { problemView } from "../../lib/problems.js";
 import { navigate, redirect } from "../../lib/router.js";
 import { current, t } from "../../i18n.js";
 import { form } from "../../components/form.js";
-import { needsName, playerNameField, saveName } from "../../components/player-name.js";
+import { nameOffer, needsName, playerNameField, saveName } from "../../components/player-name.js";
 import { toast } from "../../components/toast.js";
 import { DECLINE_REASONS, opponent } from "./model.js";
 import { declinePicker } from "./decline.js";
@@ -137,20 +137,6 @@ function terms(about, from) {
     term("sm.join.term_rating", rated, "sm-term-rating"));
 }
 
-/** A name someone else has, and the free one the server found like it: one tap takes it
- *  and goes on joining. */
-function nameOffer(joinForm, error, name) {
-  const suggestion = error.body?.suggestion;
-  const take = suggestion ? h("button", { type: "button", class: "button primary", id: "sm-join-suggestion", dataset: { name: suggestion } }, t("sm.join.use_name", { name: suggestion })) : null;
-  take?.addEventListener("click", () => {
-    joinForm.querySelector("input[name=player_name]").value = suggestion;
-    joinForm.requestSubmit();
-  });
-  return h("div", { class: "problem sm-name-offer", role: "alert", dataset: { code: error.code } },
-    h("p", { class: "problem-text" }, t("sm.join.name_taken", { name })),
-    take ? h("div", { class: "actions" }, take) : null);
-}
-
 /** The invitation before joining (GET /invitations/{code}), or {refused: key} where no join
  *  would succeed (no open invitation has the code); null where the server could not say. */
 const previewOf = (code) => smApi.smInvitation(code).catch((error) => {
@@ -186,7 +172,10 @@ async function joinPage(root, route, { signal }) {
         await saveName(values);
       } catch (error) {
         if (error.code !== "name_taken") throw error;
-        replace(problems, nameOffer(joinForm, error, values.player_name.trim()));
+        replace(problems, nameOffer(joinForm, error, {
+          name: values.player_name.trim(), id: "sm-join-suggestion",
+          taken: (name) => t("sm.join.name_taken", { name }), takeLabel: (name) => t("sm.join.use_name", { name }),
+        }));
         problems.querySelector("button")?.focus();
         return;
       }
@@ -216,12 +205,13 @@ async function joinPage(root, route, { signal }) {
     about ? terms(about, from) : null,
     // As the server would rate it if you joined now: your account and the pair's matches today.
     about ? ratedLine(about, { id: "sm-join-rated" }) : null,
-    h("p", { class: "subtle" }, t("sm.invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
-    h("p", {}, t("sm.join.clock_note")),
-    expires ? h("p", { class: "subtle" }, t("sm.invite.expires", { date: current().dateTime(expires) })) : null,
+    // The name and Join right after the terms (in a phone's first screen); the fine print after.
     joinForm,
     picker?.box ?? null,
-    problems)));
+    problems,
+    h("p", { class: "subtle" }, t("sm.join.clock_note")),
+    h("p", { class: "subtle" }, t("sm.invite.code_line"), " ", h("code", { dir: "ltr", id: "sm-join-code" }, code.toUpperCase())),
+    expires ? h("p", { class: "subtle" }, t("sm.invite.expires", { date: current().dateTime(expires) })) : null)));
   joinForm.querySelector(".actions").append(picker?.open ?? "", h("a", { class: "button", href: "#/spite-malice/rules" }, t("sm.lobby.rules")));
 }
 

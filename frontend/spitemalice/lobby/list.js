@@ -11,8 +11,9 @@ import { problemView } from "../../lib/problems.js";
 import { navigate } from "../../lib/router.js";
 import { current, t } from "../../i18n.js";
 import { toast } from "../../components/toast.js";
+import { field, form } from "../../components/form.js";
 import { botBadge } from "../../components/bot-badge.js";
-import { DECLINE_REASONS, abortedLine, canRematch, clockParts, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
+import { DECLINE_REASONS, abortedLine, canRematch, clockParts, invitationCode, isActive, matchState, opponent, scores, sortMatches } from "./model.js";
 import { confirmFirst } from "./confirm.js";
 import { declinePicker } from "./decline.js";
 import { ratedTag } from "./rated.js";
@@ -76,7 +77,15 @@ function detailLine(match) {
   ]);
 }
 
-function matchItem(match, { again }) {
+/** What a finished match says of its rematch: offered, or declined (with the reason the
+ *  invitee gave, read from the rematch itself where it is in the list too). */
+function rematchLine(match, rematch) {
+  const reason = match.rematch_status === "declined" && DECLINE_REASONS.includes(rematch?.decline_reason) ? rematch.decline_reason : null;
+  const text = reason ? t("sm.list.rematch_declined_why", { reason: t(`sm.decline.${reason}`) }) : t(REMATCH_LINES[match.rematch_status]);
+  return h("span", { class: "subtle", dataset: { rematch: match.rematch_status } }, text);
+}
+
+function matchItem(match, { again, rematch = null }) {
   const state = matchState(match);
   const problems = h("div");
   const act = (label, id, run, className = "button") => {
@@ -144,7 +153,7 @@ function matchItem(match, { again }) {
       navigate(`/spite-malice/invite/${rematch.id}`);
     }));
   } else if (REMATCH_LINES[match.rematch_status]) {
-    actions.push(h("span", { class: "subtle", dataset: { rematch: match.rematch_status } }, t(REMATCH_LINES[match.rematch_status])));
+    actions.push(rematchLine(match, rematch));
   }
   return h("li", { class: ["sm-match", `sm-state-${state}`], dataset: { match: match.id, state } },
     h("p", { class: "sm-match-state" }, h("span", {}, h("strong", {}, stateLine(match, state)), opponent(match)?.botAccount ? botBadge({ bot: true }) : null),
@@ -153,6 +162,21 @@ function matchItem(match, { again }) {
     h("div", { class: "actions" }, actions),
     declineBox,
     problems);
+}
+
+/** A friend's invitation reached by its code (or its link pasted), as races' list has. */
+function codeSection() {
+  const codeForm = form({
+    id: "sm-code-form",
+    fields: [field(t("sm.lobby.code"), h("input", {
+      name: "code", required: true, autocapitalize: "characters", spellcheck: "false", dir: "ltr", maxlength: "200", autocomplete: "off",
+    }), { hint: t("sm.lobby.code_hint") })],
+    submit: t("sm.lobby.code_join"),
+    action: async ({ code }) => navigate(`/spite-malice/join/${encodeURIComponent(invitationCode(code))}`),
+  });
+  codeForm.querySelector("button[type=submit]").id = "sm-code-join";
+  return h("section", { class: "card-section sm-code", "aria-labelledby": "sm-code-heading" },
+    h("h2", { id: "sm-code-heading" }, t("sm.lobby.code_title")), codeForm);
 }
 
 export default async function list(root, route, { signal }) {
@@ -165,6 +189,7 @@ export default async function list(root, route, { signal }) {
       h("a", { class: "button", href: "#/spite-malice/friend", id: "sm-new-friend" }, t("sm.friend.title")),
       h("a", { href: "#/spite-malice/rules" }, t("sm.lobby.rules")),
       h("a", { href: "#/spite-malice/tutorial" }, t("sm.lobby.tutorial"))),
+    codeSection(),
     h("h2", {}, t("sm.lobby.yours")),
     body));
   if (!api.hasToken()) {
@@ -186,11 +211,13 @@ export default async function list(root, route, { signal }) {
     replace(body, h("p", { class: "subtle" }, t("sm.lobby.none")));
     return;
   }
+  const byId = new Map(matches.map((match) => [match.id, match]));
+  const item = (match) => matchItem(match, { again, rematch: match.rematch ? byId.get(match.rematch) : null });
   const going = matches.filter(isActive);
   const done = matches.filter((match) => !isActive(match));
   replace(body,
-    going.length ? h("ul", { class: "sm-matches", id: "sm-active" }, going.map((match) => matchItem(match, { again }))) : h("p", { class: "subtle" }, t("sm.lobby.none_active")),
-    done.length ? [h("h2", {}, t("sm.lobby.finished")), h("ul", { class: "sm-matches", id: "sm-finished" }, done.map((match) => matchItem(match, { again })))] : null);
+    going.length ? h("ul", { class: "sm-matches", id: "sm-active" }, going.map(item)) : h("p", { class: "subtle" }, t("sm.lobby.none_active")),
+    done.length ? [h("h2", {}, t("sm.lobby.finished")), h("ul", { class: "sm-matches", id: "sm-finished" }, done.map(item))] : null);
 
   // Every clock on the page ticks together; one that runs out reloads the list (the server
   // decides what the timeout did).

@@ -3,6 +3,7 @@
 // Which matches may be joined, cancelled or rematched is the server's to say; this only reads
 // the match objects it returns.
 
+import { codeFromText } from "../../lib/codes.js";
 import { invitedYou, isYourTurn, opponent } from "./turns.js";
 
 export const LEVELS = ["easy", "normal", "hard"];
@@ -87,3 +88,6 @@ export function clockParts(seconds) {
 }
 
 export { opponent };
+
+/** An invitation's code as typed or pasted: the code, or the link that carries it. */
+export const invitationCode = (text) => codeFromText(text, "spite-malice/join");

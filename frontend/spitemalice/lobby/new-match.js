@@ -71,9 +71,13 @@ function friendPage(root, route) {
     slow.textContent = suggestsSingleGame(seconds) ? t("sm.friend.slow_hint", { clock: clockName(seconds) }) : "";
     if (!lengthTouched) choose(element, "target", suggestsSingleGame(seconds) ? 1 : 50);
   };
+  // A length picked is kept, even the one already shown (a click on the checked option
+  // changes nothing, so "change" alone would miss it).
+  const touchLength = (event) => { if (event.target.name === "target") lengthTouched = true; };
+  element.addEventListener("click", touchLength);
   element.addEventListener("change", (event) => {
-    if (event.target.name === "target") lengthTouched = true;
-    else if (event.target.name === "turn_seconds") suggest();
+    touchLength(event);
+    if (event.target.name === "turn_seconds") suggest();
   });
   suggest();
   replace(root, h("section", { class: "page sm-lobby", "aria-labelledby": "sm-friend-heading" },

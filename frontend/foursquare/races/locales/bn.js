@@ -26,6 +26,8 @@ export default {
   "race.join_unknown": "এই কোডের কোনো দৌড় নেই। যে বন্ধু পাঠিয়েছে তার সঙ্গে মিলিয়ে দেখুন।",
   "race.join_started": "দৌড়টি শুরু হয়ে গেছে। পরেরটির কথা বলুন।",
   "race.join_full": "দৌড়টি ভরে গেছে।",
+  "race.join_name_taken": "{name} নামটি অন্য এক খেলোয়াড়ের আছে।",
+  "race.join_as": "{name} নামে যোগ দিন",
   "race.yours": "আপনার দৌড়",
   "race.none": "এখনো কোনো দৌড় নেই।",
   "race.host_is": "আয়োজক: {name}",

@@ -27,6 +27,8 @@ export default {
   "race.join_unknown": "No race has that code. Check it with the friend who sent it.",
   "race.join_started": "That race has already started. Ask for the next one.",
   "race.join_full": "That race is full.",
+  "race.join_name_taken": "Another player already has the name {name}.",
+  "race.join_as": "Join as {name}",
   "race.yours": "Your races",
   "race.none": "No races yet.",
   "race.host_is": "host: {name}",

@@ -26,6 +26,8 @@ export default {
   "race.join_unknown": "هیچ مسابقه‌ای این کد را ندارد. با دوستی که آن را فرستاده بررسی کنید.",
   "race.join_started": "آن مسابقه شروع شده است. سراغ مسابقهٔ بعدی را بگیرید.",
   "race.join_full": "آن مسابقه پر است.",
+  "race.join_name_taken": "بازیکن دیگری نام {name} را دارد.",
+  "race.join_as": "پیوستن با نام {name}",
   "race.yours": "مسابقه‌های شما",
   "race.none": "هنوز مسابقه‌ای نیست.",
   "race.host_is": "میزبان: {name}",

@@ -26,6 +26,8 @@ export default {
   "race.join_unknown": "ამ კოდით რბოლა არ არსებობს. გადაამოწმე მეგობართან, ვინც გამოგიგზავნა.",
   "race.join_started": "ეს რბოლა უკვე დაიწყო. შემდეგზე სთხოვე.",
   "race.join_full": "ეს რბოლა სავსეა.",
+  "race.join_name_taken": "სახელი {name} სხვა მოთამაშეს უკვე აქვს.",
+  "race.join_as": "შემოუერთდი სახელით {name}",
   "race.yours": "შენი რბოლები",
   "race.none": "რბოლები ჯერ არ არის.",
   "race.host_is": "მასპინძელი: {name}",

@@ -3,6 +3,8 @@
 // or your own move brings, and the ranking the server settled. Pure: no DOM, no fetch. The
 // server decides everything here; this only lays out what it said.
 
+import { codeFromText } from "../../../lib/codes.js";
+
 export const LIMITS = { minPlayers: 2, maxPlayers: 8, minutes: [3, 5, 10] };
 // The clock turns to a warning in the race's last 30 seconds.
 export const LOW_SECONDS = 30;
@@ -141,11 +143,7 @@ export const joinLink = (origin, race) => (race.link ? new URL(race.link, origin
 
 /** A code as typed or pasted: a whole link gives its code; spaces and dashes go, letters are
  *  capitals (the server reads the rest of Crockford's alphabet itself). */
-export function codeFrom(text) {
-  const value = String(text ?? "").trim();
-  const fromLink = value.match(/races\/join\/([^/?#\s]+)/i);
-  return (fromLink ? decodeURIComponent(fromLink[1]) : value).replace(/[\s-]+/g, "").toUpperCase();
-}
+export const codeFrom = (text) => codeFromText(text, "races/join");
 
 /** The bot's reference on the race's deal: "pending" until its job is done. */
 export function botLine(race) {
