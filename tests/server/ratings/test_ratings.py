@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import timedelta
+from types import SimpleNamespace
 
 import glicko2
 import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from server.ratings import services as rating_services
 from server.ratings.models import RatedMatch, Rating
 from server.ratings.selectors import Cursor
 from server.spitemalice import clocks, rating_rules, services
@@ -26,13 +28,22 @@ BOARD = "spite-malice/ratings"
 
 
 def library(rating=1500.0, rd=350.0, vol=0.06, *, against=(1500.0, 350.0), score=1.0,
-            idle=0) -> glicko2.Player:
-    """What the library itself makes of one result."""
+            idle=0, provisional=True) -> SimpleNamespace:
+    """What the library itself makes of one result (``rating``, ``rd``, ``vol``); against a
+    ``provisional`` opponent (every opponent here has played fewer than five rated matches)
+    the rating moves only its share of the way (``result_weight``: a tenth for a win, half
+    otherwise)."""
     player = glicko2.Player(rating=rating, rd=rd, vol=vol)
     for _ in range(idle):
         player.did_not_compete()
+    before = player.rating
     player.update_player([against[0]], [against[1]], [score])
-    return player
+    weight = 1.0
+    if provisional:
+        weight = (rating_services.PROVISIONAL_WIN_WEIGHT if score == 1
+                  else rating_services.PROVISIONAL_OPPONENT_WEIGHT)
+    moved = before + weight * (player.rating - before) if weight < 1 else player.rating
+    return SimpleNamespace(rating=moved, rd=player.rd, vol=player.vol)
 
 
 def rating(player) -> Rating | None:

@@ -26,6 +26,7 @@ from tests.server.spitemalice.friend_support import (
     join,
     kinds,
     pair,
+    past_aborting,
     take_turn,
     whose_turn,
 )
@@ -50,7 +51,7 @@ def play_and_resign(creator_api, joiner_api, *, first_turns: bool, **invitation)
     apis = {0: creator_api, 1: joiner_api}
     views = {seat: apis[seat].get(url(match)).json() for seat in (0, 1)}
     if first_turns:
-        views = take_turn(apis, take_turn(apis, views))
+        views = past_aborting(apis, views)
     assert joiner_api.post(url(match, "/resign")).status_code == 200
     return creator_api.get(url(match)).json()
 
