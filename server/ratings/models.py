@@ -39,9 +39,9 @@ class Rating(models.Model):
                                 "PROVISIONAL_DEVIATION, as of the last rated match.")
     updated_at = models.DateTimeField(help_text="When the last rated match finished.")
     held = models.BooleanField(
-        default=False, db_default=False, help_text="Held off the board: the player is in a ring (``Ring``) that "
-                                 "is held or was removed. Kept from the rings by "
-                                 "``server.ratings.rings.holds_apply``.")
+        default=False, db_default=False,
+        help_text="Held off the board: the player is in a ring (``Ring``) that is held or was "
+                  "removed. Kept from the rings by ``server.ratings.rings.holds_apply``.")
 
     class Meta:
         constraints = [
