@@ -11,9 +11,11 @@ periodic job does (``rings_detect``, every ``DETECT_SECONDS``):
    of their matches share, ties to the smallest; deterministic, in player order);
 3. the *field* is the community holding the player rated the longest ago: the board's own
    players, who are never a ring of it;
-4. any other community of at least ``MIN_ACCOUNTS`` players whose members played at least
-   ``CLOSED_SHARE`` of their rated matches in the window among themselves is a ``Ring``: its
-   accounts are held off the board (``Rating.held``) until an administrator reviews it.
+4. the other communities that played one another are judged together (label propagation may
+   cut one ring in two), and where that whole is not closed, each alone: a group of at least
+   ``MIN_ACCOUNTS`` players whose members played at least ``CLOSED_SHARE`` of their rated
+   matches in the window among themselves is a ``Ring``: its accounts are held off the board
+   (``Rating.held``) until an administrator reviews it.
 
 The review (the Django admin's actions on rings): *clear* puts the accounts back on the board
 (a community that keeps playing among itself is not held again unless it gains new members);
@@ -123,8 +125,8 @@ def rings_detect(*, game: str, now: datetime | None = None) -> list[Ring]:
     cleared = set(Ring.members.through.objects.filter(
         ring__game=game, ring__status=Ring.Status.CLEARED).values_list("player_id", flat=True))
     found = []
-    for group in groups:
-        if group is field or len(group) < MIN_ACCOUNTS:
+    for group in _candidates(graph, [group for group in groups if group is not field]):
+        if len(group) < MIN_ACCOUNTS:
             continue
         matches, share = closed_share(graph, group)
         members = group - already
@@ -140,6 +142,38 @@ def rings_detect(*, game: str, now: datetime | None = None) -> list[Ring]:
                        matches, share * 100)
         found.append(ring)
     return found
+
+
+def _candidates(graph: dict[object, Counter], groups: list[set]) -> list[set]:
+    """The groups to judge: label propagation may cut one ring into several communities that
+    played one another, so the communities outside the field that met are judged together
+    first (a connected set of them); where that whole is not closed, each one on its own."""
+    owner = {player: index for index, group in enumerate(groups) for player in group}
+    links: dict[int, set[int]] = defaultdict(set)
+    for player, index in owner.items():
+        for opponent in graph[player]:
+            other = owner.get(opponent)
+            if other is not None and other != index:
+                links[index].add(other)
+    seen: set[int] = set()
+    candidates = []
+    for start in range(len(groups)):
+        if start in seen:
+            continue
+        component, stack = [], [start]
+        seen.add(start)
+        while stack:
+            index = stack.pop()
+            component.append(index)
+            for other in sorted(links[index] - seen):
+                seen.add(other)
+                stack.append(other)
+        union = set().union(*(groups[index] for index in component))
+        if len(component) > 1 and closed_share(graph, union)[1] < CLOSED_SHARE:
+            candidates += [groups[index] for index in sorted(component)]
+        else:
+            candidates.append(union)
+    return candidates
 
 
 def rings_detect_all() -> int:

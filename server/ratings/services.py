@@ -19,24 +19,25 @@ from server.ratings.models import (
     held_players,
 )
 
-# A result against a provisional opponent (a rating that says little yet) counts for this share
-# of one, and a win over one for less still: an opponent nobody knows cannot vouch for a
-# rating, and a ring of fresh accounts cannot feed one another points (docs/RATINGS.md).
-PROVISIONAL_OPPONENT_WEIGHT = 0.5
-PROVISIONAL_WIN_WEIGHT = 0.1
+# A result against a provisional opponent (a rating that says little yet) moves a rating only
+# this share of the way the library would: an opponent nobody knows cannot vouch for a rating,
+# so a win over one moves it little, and a ring of fresh accounts cannot feed one another
+# points (docs/RATINGS.md). The same share for a win, a draw and a loss, so that a pool of new
+# players does not drift up or down.
+PROVISIONAL_OPPONENT_WEIGHT = 0.25
 
 
 def is_provisional(matches: int, deviation: float) -> bool:
     return matches < PROVISIONAL_MATCHES or deviation > PROVISIONAL_DEVIATION
 
 
-def result_weight(opponent_row, opponent_before: Glicko, score: float) -> float:
-    """How much of one result ``score`` against an opponent (their ``Rating`` row, or anything
-    with its fields, and their values as the match began) counts: all of it against an
-    established opponent."""
-    if not is_provisional(opponent_row.matches, opponent_before.deviation):
-        return 1.0
-    return PROVISIONAL_WIN_WEIGHT if score == 1 else PROVISIONAL_OPPONENT_WEIGHT
+def result_weight(opponent_row, opponent_before: Glicko) -> float:
+    """How much of a result against an opponent (their ``Rating`` row, or anything with its
+    fields, and their values as the match began) counts: all of it against an established
+    opponent, ``PROVISIONAL_OPPONENT_WEIGHT`` against a provisional one."""
+    if is_provisional(opponent_row.matches, opponent_before.deviation):
+        return PROVISIONAL_OPPONENT_WEIGHT
+    return 1.0
 
 
 def results_after(a, b, before_a: Glicko, before_b: Glicko,
@@ -45,9 +46,9 @@ def results_after(a, b, before_a: Glicko, before_b: Glicko,
     match began, and their values then): each rated from the other's values before it, each
     result weighted by whether the other was provisional (``result_weight``)."""
     after_a = glicko.weighted(before_a, glicko.after_match(before_a, before_b, score_a),
-                              result_weight(b, before_b, score_a))
+                              result_weight(b, before_b))
     after_b = glicko.weighted(before_b, glicko.after_match(before_b, before_a, 1 - score_a),
-                              result_weight(a, before_a, 1 - score_a))
+                              result_weight(a, before_a))
     return after_a, after_b
 
 

@@ -31,17 +31,13 @@ def library(rating=1500.0, rd=350.0, vol=0.06, *, against=(1500.0, 350.0), score
             idle=0, provisional=True) -> SimpleNamespace:
     """What the library itself makes of one result (``rating``, ``rd``, ``vol``); against a
     ``provisional`` opponent (every opponent here has played fewer than five rated matches)
-    the rating moves only its share of the way (``result_weight``: a tenth for a win, half
-    otherwise)."""
+    the rating moves only its share of the way (``result_weight``)."""
     player = glicko2.Player(rating=rating, rd=rd, vol=vol)
     for _ in range(idle):
         player.did_not_compete()
     before = player.rating
     player.update_player([against[0]], [against[1]], [score])
-    weight = 1.0
-    if provisional:
-        weight = (rating_services.PROVISIONAL_WIN_WEIGHT if score == 1
-                  else rating_services.PROVISIONAL_OPPONENT_WEIGHT)
+    weight = rating_services.PROVISIONAL_OPPONENT_WEIGHT if provisional else 1.0
     moved = before + weight * (player.rating - before) if weight < 1 else player.rating
     return SimpleNamespace(rating=moved, rd=player.rd, vol=player.vol)
 
