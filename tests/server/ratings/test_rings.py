@@ -132,6 +132,7 @@ def test_clearing_a_ring_puts_it_back_and_it_is_not_held_again(field):
     rings.ring_clear(ring)
 
     assert not Rating.objects.filter(held=True).exists()
+    assert ring_bench.standing(ids).held == 0
     assert rings.rings_detect(game=GAME) == []
 
 
