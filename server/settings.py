@@ -406,7 +406,10 @@ THROTTLE_RATES = {
     scope: os.environ.get(f"FOURSQUARE_RATE_{scope.upper().replace('.', '_')}", "").strip()
     or default
     for scope, default in {
-        "players.address": "60/hour",
+        # Accounts made or claimed in bulk from one address feed a ring on the ratings
+        # board (docs/RATINGS.md): guests per address a day, and claims per address a day.
+        "players.address": "120/day",
+        "claims.address": "10/day",
         "sessions.address": "30/min",
         "games.token": "60/min",
         "games.address": "600/min",
@@ -415,6 +418,9 @@ THROTTLE_RATES = {
         # A hint runs the bot for up to half a second of CPU.
         "hints.token": "30/min",
         "hints.address": "300/min",
+        # Open seeks of Spite & Malice posted: each is listed to every player.
+        "seeks.token": "60/hour",
+        "seeks.address": "120/hour",
         # Creating, joining (guessing codes), renaming and leaving leagues.
         "leagues.token": "30/min",
         "leagues.address": "300/min",
