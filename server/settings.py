@@ -540,8 +540,14 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    "filters": {
+        # A request Django refuses as suspicious (1,001 query parameters, a body too big, a
+        # host not allowed) is the client's fault: a warning, without a traceback.
+        "client_faults": {"()": "server.api.logs.ClientFaultFilter"},
+    },
     "handlers": {
-        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain",
+                   "filters": ["client_faults"]},
     },
     "root": {
         "handlers": ["stderr"],
