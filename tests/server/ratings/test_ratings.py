@@ -148,6 +148,26 @@ def overdue(match: Match) -> int:
     return match.turn
 
 
+def test_a_win_over_a_provisional_player_moves_a_rating_a_quarter_as_far(ada, bob,
+                                                                        make_player):
+    (ada_player, _), (bob_player, _) = ada, bob
+    for index in range(6):  # Ada and Bob are established against each other
+        finish(friend_match(ada_player if index % 2 else bob_player,
+                            bob_player if index % 2 else ada_player, target=1),
+               winner=0, reason="target")
+    ada_before = rating(ada_player)
+    assert not ada_before.provisional
+    newcomer, _ = make_player("New")
+
+    finish(friend_match(ada_player, newcomer, target=1), winner=0, reason="target")
+
+    full = library(ada_before.rating, ada_before.deviation, ada_before.volatility,
+                   provisional=False)
+    moved = rating(ada_player).rating - ada_before.rating
+    assert moved == pytest.approx((full.rating - ada_before.rating) * 0.25)
+    assert 0 < moved < (full.rating - ada_before.rating) / 3
+
+
 def test_a_timeout_rates_as_a_loss(ada, bob):
     (ada_player, _), (bob_player, _) = ada, bob
     players = [ada_player, bob_player]
