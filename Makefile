@@ -144,3 +144,9 @@ backup: ## pg_dump DATABASE_URL to BACKUP (default backups/foursquare-<UTC time>
 restore: ## pg_restore BACKUP into the empty database RESTORE_DATABASE_URL
 	@test -n '$(RESTORE_DATABASE_URL)' -a -f '$(BACKUP)' || (echo 'set BACKUP=file and RESTORE_DATABASE_URL' >&2; exit 2)
 	pg_restore --no-owner --exit-on-error --dbname='$(RESTORE_DATABASE_URL)' '$(BACKUP)'
+
+# A ring of aged accounts plays the pyramid (10, 30, 60 accounts) on its own database.
+RING_BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/ratings_bench
+.PHONY: bench-rings
+bench-rings: $(VENV_STAMP) ## The ring's pyramid against the ratings' rules (docs/RATINGS.md)
+	$(PY) -m server.spitemalice.ring_bench --database-url '$(RING_BENCH_DATABASE_URL)' $(RING_BENCH_ARGS)

@@ -433,7 +433,10 @@ THROTTLE_RATES = {
     scope: os.environ.get(f"FOURSQUARE_RATE_{scope.upper().replace('.', '_')}", "").strip()
     or default
     for scope, default in {
-        "players.address": "60/hour",
+        # Accounts made or claimed in bulk from one address feed a ring on the ratings
+        # board (docs/RATINGS.md): guests per address a day, and claims per address a day.
+        "players.address": "120/day",
+        "claims.address": "10/day",
         "sessions.address": "30/min",
         "games.token": "60/min",
         "games.address": "600/min",
@@ -442,6 +445,9 @@ THROTTLE_RATES = {
         # A hint runs the bot for up to half a second of CPU.
         "hints.token": "30/min",
         "hints.address": "300/min",
+        # Open seeks of Spite & Malice posted: each is listed to every player.
+        "seeks.token": "60/hour",
+        "seeks.address": "120/hour",
         # Creating, joining (guessing codes), renaming and leaving leagues.
         "leagues.token": "30/min",
         "leagues.address": "300/min",
@@ -561,8 +567,14 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    "filters": {
+        # A request Django refuses as suspicious (1,001 query parameters, a body too big, a
+        # host not allowed) is the client's fault: a warning, without a traceback.
+        "client_faults": {"()": "server.api.logs.ClientFaultFilter"},
+    },
     "handlers": {
-        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain",
+                   "filters": ["client_faults"]},
     },
     "root": {
         "handlers": ["stderr"],

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 
+from django.utils import timezone
+
 from foursquare import Card, move_previews, parse_deck, player_view
 from foursquare import Game as EngineGame
 from server.api.formats import iso_datetime
@@ -38,6 +40,11 @@ def deal_shown(game: Game) -> bool:
     return Race.objects.filter(pk=game.race_id, status=Race.Status.FINISHED).exists()
 
 
+def not_open_yet(game: Game, now=None) -> bool:
+    """Whether ``game`` is a race game whose race has not started: nothing of its deal shows."""
+    return game.opens_at is not None and (now or timezone.now()) < game.opens_at
+
+
 def game_output(game: Game, engine: EngineGame | None = None) -> dict:
     """The API's game object: the engine's player view plus the stored game's identity.
 
@@ -50,6 +57,11 @@ def game_output(game: Game, engine: EngineGame | None = None) -> dict:
     if game.status == Game.Status.UNFINISHED:
         # The rules did not end it, its date did: over, with nothing left to play.
         view.update(status=game.status, legal_moves=[])
+        previews = []
+    elif not_open_yet(game):
+        # A race's countdown: every racer sees the deal's first card at the same moment, the
+        # start, so nobody plans a move in the seconds before it.
+        view.update(current_card=None, legal_moves=[])
         previews = []
     else:
         previews = move_previews(engine)

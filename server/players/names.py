@@ -10,10 +10,13 @@ The name is stored as the profile enforces it: every space character becomes a p
 spaces at either end go, runs of them become one, and compatibility forms are NFKC-normalised
 ("Ａｄａ" is stored as "Ada"). On top of the profile, one rule: no U+2800 BRAILLE PATTERN BLANK,
 a symbol to the profile but drawn as nothing, and the usual way of making a name look empty
-once the invisible characters are refused.
+once the invisible characters are refused; and at most ``MAX_MARKS`` combining marks stacked
+on one character.
 
 Two names are the same name when their keys are equal (``name_key``): the profile's
-case-mapped comparison form, without its spaces and joiners, reduced to its confusable skeleton
+case-mapped comparison form, without its spaces, joiners and combining marks (accents and
+overlays: "Smith" and "Smith" with an acute accent over its h are one name; an Indic virama
+stays), reduced to its confusable skeleton
 (Unicode TR39, see ``server.players.skeleton``), so "Аda" in Cyrillic, "A da" and "ADA" are
 all "Ada".
 """
@@ -36,6 +39,10 @@ NAME_FORMAT = "precis-nickname"
 _NICKNAME = get_profile("NicknameCasePreserved")
 _NICKNAME_COMPARED = get_profile("NicknameCaseMapped")
 _BLANK = "\u2800"
+# At most this many combining marks on one character (Vietnamese stacks two, Indic scripts
+# up to three); "Z" under 23 strokes (U+0336) draws over the names around it.
+MAX_MARKS = 3
+_VIRAMA = 9  # the canonical combining class of a virama
 _JOINERS = str.maketrans("", "", "\u200c\u200d")
 _GUEST_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 
@@ -78,9 +85,29 @@ def clean_text(raw: object, *, subject: str, min_length: int, max_length: int) -
         raise InvalidName(_refusal(subject, raw, error)) from None
     if _BLANK in name:
         raise InvalidName(f"{subject} may not contain {_character(_BLANK)}: it draws nothing.")
+    if _longest_mark_run(name) > MAX_MARKS:
+        raise InvalidName(f"{subject} may stack at most {MAX_MARKS} combining marks on one "
+                          "character: more draw over the names around it.")
     if not min_length <= len(name) <= max_length:
         raise InvalidName(f"{length_rule} Once normalised, {name!r} has {len(name)}.")
     return name
+
+
+def _longest_mark_run(text: str) -> int:
+    """The most combining marks (of a nonzero combining class, decomposed) in a row."""
+    longest = run = 0
+    for char in unicodedata.normalize("NFD", text):
+        run = run + 1 if unicodedata.combining(char) else 0
+        longest = max(longest, run)
+    return longest
+
+
+def _marks_folded(text: str) -> str:
+    """``text`` decomposed, without its combining marks: "Smith" and "Smith\u0301" alike.
+    Viramas (combining class 9) stay: in Indic scripts they make a conjunct of two letters,
+    which is another name, not an accent on one."""
+    return "".join(char for char in unicodedata.normalize("NFD", text)
+                   if unicodedata.combining(char) in (0, _VIRAMA))
 
 
 def _refusal(subject: str, raw: str, error: UnicodeEncodeError) -> str:
@@ -107,7 +134,8 @@ def clean_name(raw: object) -> str:
 def name_key(name: str) -> str:
     """Two names with the same key are the same name: case, spacing, joiners, compatibility
     forms and look-alike characters aside. ``name`` follows the rule (``clean_name``)."""
-    compared = "".join(_NICKNAME_COMPARED.enforce(name).split()).translate(_JOINERS)
+    compared = _marks_folded(
+        "".join(_NICKNAME_COMPARED.enforce(name).split()).translate(_JOINERS))
     # Twice, lower-casing between: a prototype may be a capital ("0" becomes "O"), and "B0B"
     # is as much "bob" as "BOB" is.
     return skeleton(skeleton(compared).lower())

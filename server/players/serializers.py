@@ -56,18 +56,24 @@ TOKEN_LABEL_MAX_LENGTH = 64
 # (published as ^ $) end at the string's end, where Python's $ also lets a final newline by.
 _CONTROLS = r"\u0000-\u001f\u007f-\u009f"
 _SPACES = r" \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-TOKEN_LABEL_PATTERN = (rf"\A[^{_CONTROLS}{_SPACES}]"
-                       rf"(?:[^{_CONTROLS}]*[^{_CONTROLS}{_SPACES}])?\Z")
+# The bidirectional controls (marks, embeddings, overrides, isolates): U+202E RIGHT-TO-LEFT
+# OVERRIDE would show a label in the list of tokens backwards ("Phone" as "enohP"), or make one
+# read as another; a device's label needs none of them.
+_BIDI = r"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+TOKEN_LABEL_PATTERN = (rf"\A[^{_CONTROLS}{_BIDI}{_SPACES}]"
+                       rf"(?:[^{_CONTROLS}{_BIDI}]*[^{_CONTROLS}{_BIDI}{_SPACES}])?\Z")
 
 
 def token_label_field() -> StrictCharField:
     return StrictCharField(
         required=False, trim_whitespace=False, min_length=1, max_length=TOKEN_LABEL_MAX_LENGTH,
         validators=[RegexValidator(TOKEN_LABEL_PATTERN,
-                                   "No control characters, and no space at either end.")],
+                                   "No control or bidirectional control characters, and "
+                                   "no space at either end.")],
         help_text="Names this device in your list of tokens (default: its User-Agent). No "
-                  "control characters (U+0000-U+001F, U+007F-U+009F), and no white space at "
-                  "either end.",
+                  "control characters (U+0000-U+001F, U+007F-U+009F), no bidirectional "
+                  "controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), and no "
+                  "white space at either end.",
     )
 
 

@@ -92,6 +92,7 @@ class MeView(ApiView):
 
 class ClaimView(ApiView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "claims"  # claimed accounts in bulk from one address feed a ring
 
     @extend_schema(
         tags=TAG, operation_id="players_me_claim",
@@ -99,7 +100,9 @@ class ClaimView(ApiView):
         description="Afterwards, sign in on another device with POST /api/v1/sessions.",
         request=s.CredentialsInput,
         responses={200: s.PlayerProfileOutput, **problems(
-            400, 401, 409, 415, 422, s409="`already_claimed` or `username_taken`.",
+            400, 401, 409, 415, 422, 429, s409="`already_claimed` or `username_taken`.",
+            s429="`throttled`: this address's claims of the day are used "
+                 "(`FOURSQUARE_RATE_CLAIMS_ADDRESS`, 10 a day).",
             s400="`invalid` (the body, or a username the PRECIS profile refuses), or "
                  "`password_too_similar`: the password is the username or the display name, or "
                  "too like either; `errors` names the field.",

@@ -1,6 +1,7 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
-from server.ratings.models import RatedMatch, Rating
+from server.ratings import rings
+from server.ratings.models import RatedMatch, Rating, Ring
 
 
 @admin.register(Rating)
@@ -8,8 +9,8 @@ class RatingAdmin(admin.ModelAdmin):
     """Read only: a rating is the result of its matches, changed by rating a match."""
 
     list_display = ["player", "game", "rating", "deviation", "volatility", "matches",
-                    "provisional", "updated_at"]
-    list_filter = ["game", "provisional"]
+                    "provisional", "held", "updated_at"]
+    list_filter = ["game", "provisional", "held"]
     list_select_related = ["player"]
     readonly_fields = list_display
 
@@ -27,3 +28,42 @@ class RatedMatchAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+@admin.register(Ring)
+class RingAdmin(admin.ModelAdmin):
+    """The closed clusters the periodic job found (``server.ratings.rings``), to review: clear
+    one (not a ring: its accounts go back on the board) or remove it (its matches among
+    themselves are struck and every rating of the game is computed again)."""
+
+    list_display = ["id", "game", "status", "accounts", "matches", "closed_share",
+                    "detected_at", "reviewed_at"]
+    list_filter = ["status", "game"]
+    readonly_fields = ["game", "status", "member_names", "matches", "closed_share",
+                       "detected_at", "reviewed_at"]
+    exclude = ["members"]
+    actions = ["clear", "remove"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.display(description="accounts")
+    def accounts(self, ring: Ring) -> int:
+        return ring.members.count()
+
+    @admin.display(description="members")
+    def member_names(self, ring: Ring) -> str:
+        return ", ".join(f"{player.name} ({player.pk})" for player in ring.members.all())
+
+    @admin.action(description="Reviewed: not a ring (back on the board)")
+    def clear(self, request, queryset) -> None:
+        for ring in queryset.exclude(status=Ring.Status.REMOVED):
+            rings.ring_clear(ring)
+        self.message_user(request, "Cleared: the accounts are back on the board.")
+
+    @admin.action(description="Reviewed: a ring (strike its matches, recompute the ratings)")
+    def remove(self, request, queryset) -> None:
+        struck = sum(rings.ring_remove(ring)
+                     for ring in queryset.exclude(status=Ring.Status.REMOVED))
+        self.message_user(request, f"Removed: {struck} matches struck, ratings recomputed.",
+                          messages.WARNING)

@@ -70,3 +70,14 @@ def after_match(player: Glicko, opponent: Glicko, score: float) -> Glicko:
     rated = _player(player)
     rated.update_player([opponent.rating], [opponent.deviation], [score])
     return _values(rated)
+
+
+def weighted(before: Glicko, after: Glicko, weight: float) -> Glicko:
+    """A result whose rating change counts for ``weight`` (0-1) of the library's: the rating
+    moves that share of the way from ``before`` to ``after``; the deviation and volatility are
+    the library's (what was learnt of the player: Glicko already learns less from an opponent
+    with a wide deviation). ``server.ratings.services.result_weight`` says when."""
+    if weight >= 1:
+        return after
+    return Glicko(before.rating + weight * (after.rating - before.rating), after.deviation,
+                  after.volatility)

@@ -38,6 +38,10 @@ class Rating(models.Model):
         default=True, help_text="Fewer than PROVISIONAL_MATCHES matches, or a deviation above "
                                 "PROVISIONAL_DEVIATION, as of the last rated match.")
     updated_at = models.DateTimeField(help_text="When the last rated match finished.")
+    held = models.BooleanField(
+        default=False, db_default=False,
+        help_text="Held off the board: the player is in a ring (``Ring``) that is held or was "
+                  "removed. Kept from the rings by ``server.ratings.rings.holds_apply``.")
 
     class Meta:
         constraints = [
@@ -46,9 +50,10 @@ class Rating(models.Model):
                                    name="rating_uncertainty_positive"),
         ]
         indexes = [
-            # The board's order: established players first, then by rating, highest first.
-            models.Index(F("game"), F("provisional"), F("rating").desc(), F("player"),
-                         name="rating_board_order"),
+            # The board's order: established players first, then by rating, highest first;
+            # held players are a range of their own, never read by the board.
+            models.Index(F("game"), F("held"), F("provisional"), F("rating").desc(),
+                         F("player"), name="rating_board_order"),
         ]
 
     def __str__(self) -> str:
@@ -83,3 +88,43 @@ class RatedMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} match {self.match_id}"
+
+
+class Ring(models.Model):
+    """A closed cluster of accounts on one game's board: nearly all of their rated matches in
+    the detection's window were among themselves (``server.ratings.rings``). Its accounts are
+    held off the board until an administrator reviews it: cleared (not a ring: back on the
+    board) or removed (a ring: its matches among themselves no longer count, every rating is
+    computed again without them, and its accounts stay off the board)."""
+
+    class Status(models.TextChoices):
+        HELD = "held", "held off the board until reviewed"
+        CLEARED = "cleared", "reviewed: not a ring, back on the board"
+        REMOVED = "removed", "reviewed: a ring, its matches struck from the ratings"
+
+    game = models.CharField(max_length=32)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.HELD)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="+")
+    matches = models.PositiveIntegerField(
+        help_text="Rated matches among the members in the window when it was detected.")
+    closed_share = models.FloatField(
+        help_text="The share of the members' rated matches in the window played among "
+                  "themselves, when it was detected.")
+    detected_at = models.DateTimeField()
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "status"], name="ring_game_status")]
+
+    def __str__(self) -> str:
+        return f"{self.game} ring {self.pk} ({self.get_status_display()})"
+
+
+def held_players(game: str, player_ids=None) -> set:
+    """The ids of the players (of ``player_ids``, or all) held off ``game``'s board: members
+    of a ring held or removed."""
+    memberships = Ring.members.through.objects.filter(
+        ring__game=game, ring__status__in=[Ring.Status.HELD, Ring.Status.REMOVED])
+    if player_ids is not None:
+        memberships = memberships.filter(player_id__in=list(player_ids))
+    return set(memberships.values_list("player_id", flat=True))

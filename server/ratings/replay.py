@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from server.ratings import glicko
-from server.ratings.services import values_before, values_store
+from server.ratings.services import results_after, values_before, values_store
 
 
 @dataclass(frozen=True)
@@ -50,8 +50,7 @@ def ratings_replay(*, game: str, results: Iterable[Result], rating_model,
         a = rows.setdefault(result.player_a, _Row())
         b = rows.setdefault(result.player_b, _Row())
         before_a, before_b = values_before(a, result.at), values_before(b, result.at)
-        after_a = glicko.after_match(before_a, before_b, result.score_a)
-        after_b = glicko.after_match(before_b, before_a, 1 - result.score_a)
+        after_a, after_b = results_after(a, b, before_a, before_b, result.score_a)
         rated.append(rated_match_model(
             game=game, match_id=result.match_id, player_a_id=result.player_a,
             player_b_id=result.player_b, score_a=result.score_a,

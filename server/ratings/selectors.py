@@ -75,7 +75,8 @@ class RatingPage:
 
 
 def _board(game: str):
-    return Rating.objects.filter(game=game)
+    """The game's board: its ratings but those held off it (a ring's, ``server.ratings.rings``)."""
+    return Rating.objects.filter(game=game, held=False)
 
 
 def _established(game: str):

@@ -11,18 +11,53 @@ from django.db import IntegrityError, transaction
 
 from server.ratings import glicko
 from server.ratings.glicko import Glicko
-from server.ratings.models import PROVISIONAL_DEVIATION, PROVISIONAL_MATCHES, RatedMatch, Rating
+from server.ratings.models import (
+    PROVISIONAL_DEVIATION,
+    PROVISIONAL_MATCHES,
+    RatedMatch,
+    Rating,
+    held_players,
+)
+
+# A result against a provisional opponent (a rating that says little yet) moves a rating only
+# this share of the way the library would: an opponent nobody knows cannot vouch for a rating,
+# so a win over one moves it little, and a ring of fresh accounts cannot feed one another
+# points (docs/RATINGS.md). The same share for a win, a draw and a loss, so that a pool of new
+# players does not drift up or down.
+PROVISIONAL_OPPONENT_WEIGHT = 0.25
 
 
 def is_provisional(matches: int, deviation: float) -> bool:
     return matches < PROVISIONAL_MATCHES or deviation > PROVISIONAL_DEVIATION
 
 
+def result_weight(opponent_row, opponent_before: Glicko) -> float:
+    """How much of a result against an opponent (their ``Rating`` row, or anything with its
+    fields, and their values as the match began) counts: all of it against an established
+    opponent, ``PROVISIONAL_OPPONENT_WEIGHT`` against a provisional one."""
+    if is_provisional(opponent_row.matches, opponent_before.deviation):
+        return PROVISIONAL_OPPONENT_WEIGHT
+    return 1.0
+
+
+def results_after(a, b, before_a: Glicko, before_b: Glicko,
+                  score_a: float) -> tuple[Glicko, Glicko]:
+    """Both players' values after one match that scored ``score_a`` for ``a`` (rows as the
+    match began, and their values then): each rated from the other's values before it, each
+    result weighted by whether the other was provisional (``result_weight``)."""
+    after_a = glicko.weighted(before_a, glicko.after_match(before_a, before_b, score_a),
+                              result_weight(b, before_b))
+    after_b = glicko.weighted(before_b, glicko.after_match(before_b, before_a, 1 - score_a),
+                              result_weight(a, before_a))
+    return after_a, after_b
+
+
 def _locked_ratings(game: str, player_ids: list, at) -> dict:
     """Both players' ratings on ``game``, created as new ones if missing and locked for
     update, always in the same order (two matches finishing at once never deadlock)."""
+    held = held_players(game, player_ids)  # a ring's account stays off the board however rated
     Rating.objects.bulk_create(
-        [Rating(game=game, player_id=player_id, updated_at=at)
+        [Rating(game=game, player_id=player_id, updated_at=at, held=player_id in held)
          for player_id in sorted(player_ids, key=str)],
         ignore_conflicts=True)
     rows = (Rating.objects.select_for_update().filter(game=game, player_id__in=player_ids)
@@ -69,8 +104,7 @@ def result_rate(*, game: str, match_id, player_a, player_b, score_a: float,
                 return None
             a, b = rows[a_id], rows[b_id]
             before_a, before_b = values_before(a, at), values_before(b, at)
-            after_a = glicko.after_match(before_a, before_b, score_a)
-            after_b = glicko.after_match(before_b, before_a, 1 - score_a)
+            after_a, after_b = results_after(a, b, before_a, before_b, score_a)
             rated = RatedMatch.objects.create(
                 game=game, match_id=match_id, player_a_id=a_id, player_b_id=b_id,
                 score_a=score_a, rating_a_before=before_a.rating,

@@ -28,6 +28,10 @@ DEFAULT_TURN_SECONDS = 86400
 # creator of an invitation may be away when it is joined, and a 60-second clock should not end
 # a match before both have sat down. A first turn's timeout aborts the match (below).
 FIRST_TURN_SECONDS = 300
+# A rated match rates only once each seat has completed this many turns of its first game
+# (docs/RATINGS.md, "Aborted, not lost"): left earlier, it is aborted. A result needs play by
+# both seats, not a resignation after the opening discards.
+RATED_MIN_TURNS = 3
 INVITE_DAYS = 7  # a waiting match nobody joined is cancelled (reason "expired") after this
 INVITE_CODE_LENGTH = 8
 
@@ -70,6 +74,7 @@ class Match(models.Model):
         CASUAL = "casual", "a player asked for an unrated match"
         NEW_ACCOUNT = "new_account", "an account claimed less than 24 h before the match"
         PAIR_LIMIT = "pair_limit", "the two players' rated matches of the last 24 h are used"
+        DAILY_LIMIT = "daily_limit", "a player's rated matches of the last 24 h are used"
 
     class Reason(models.TextChoices):
         TARGET = "target", "a seat reached the target"
@@ -269,9 +274,11 @@ class Match(models.Model):
     def is_abortable(self, game: MatchGame | None) -> bool:
         """Whether ending this match now aborts it rather than loses it: a match between people
         being played whose seats have not both completed their first turn (in game 1, turn 1
-        is the first seat's and turn 2 the second's)."""
+        is the first seat's and turn 2 the second's), or, for a rated match, their first
+        ``RATED_MIN_TURNS`` turns each: a rated result needs real play by both seats."""
+        turns = RATED_MIN_TURNS if self.rated else 1
         return (self.mode == self.Mode.FRIEND and self.status == self.Status.PLAYING
-                and game is not None and game.number == 1 and game.turn_number <= 2)
+                and game is not None and game.number == 1 and game.turn_number <= 2 * turns)
 
     def __str__(self) -> str:
         return f"{self.mode} match {self.pk}"

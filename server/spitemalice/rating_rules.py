@@ -8,7 +8,9 @@ invitation says before it is accepted whether it is rated:
   ``server.players.trust``, the rule the daily boards use), so fresh guests cannot feed anyone
   a rating;
 - the same two players have at most ``PAIR_RATED_PER_DAY`` rated matches begun in any 24 hours;
-  further ones are played unrated, so a board cannot be climbed by repetition.
+  further ones are played unrated, so a board cannot be climbed by repetition;
+- each player has at most ``PLAYER_RATED_PER_DAY`` rated matches begun in any 24 hours, across
+  all opponents, so a ring of accounts cannot climb it in a day either.
 
 Against the bot and in dailies nothing is rated (``Match.Unrated.BOT``, the model's default),
 nor is a match with a bot account (``Player.bot``: a program playing through the API) in
@@ -36,18 +38,32 @@ GAME = "spite-malice"  # the game's key on the ratings
 RESULTS = {Match.Reason.TARGET, Match.Reason.RESIGNED, Match.Reason.TIMEOUT, Match.Reason.TIED}
 PAIR_RATED_PER_DAY = 3
 PAIR_WINDOW = timedelta(hours=24)
+PLAYER_RATED_PER_DAY = 10  # lichess-like: a day of serious play, not a farm
 
 
-def _pair_rated_recently(a_id, b_id, now: datetime, *, besides=None) -> int:
-    """The rated matches between players ``a_id`` and ``b_id`` begun in the ``PAIR_WINDOW``
-    before ``now`` (aborted ones and ones nobody joined do not count)."""
-    pair = Q(player0_id=a_id, player1_id=b_id) | Q(player0_id=b_id, player1_id=a_id)
-    matches = Match.objects.filter(pair, mode=Match.Mode.FRIEND, rated=True,
+def _rated_recently(who: Q, now: datetime, *, besides=None) -> int:
+    """The rated matches of ``who`` begun in the ``PAIR_WINDOW`` before ``now`` (aborted ones
+    and ones nobody joined do not count)."""
+    matches = Match.objects.filter(who, mode=Match.Mode.FRIEND, rated=True,
                                    status__in=[Match.Status.PLAYING, Match.Status.FINISHED],
                                    started_at__gt=now - PAIR_WINDOW)
     if besides is not None:
         matches = matches.exclude(pk=besides)
     return matches.count()
+
+
+def _pair_rated_recently(a_id, b_id, now: datetime, *, besides=None) -> int:
+    """The rated matches between players ``a_id`` and ``b_id`` begun in the ``PAIR_WINDOW``
+    before ``now``."""
+    pair = Q(player0_id=a_id, player1_id=b_id) | Q(player0_id=b_id, player1_id=a_id)
+    return _rated_recently(pair, now, besides=besides)
+
+
+def _player_rated_recently(player_id, now: datetime, *, besides=None) -> int:
+    """The rated matches of ``player_id``, against anyone, begun in the ``PAIR_WINDOW`` before
+    ``now``."""
+    return _rated_recently(Q(player0_id=player_id) | Q(player1_id=player_id), now,
+                           besides=besides)
 
 
 def unrated_reason(*, requested: bool, created_at: datetime, players: list,
@@ -64,6 +80,10 @@ def unrated_reason(*, requested: bool, created_at: datetime, players: list,
     if len(players) == 2 and _pair_rated_recently(
             players[0].pk, players[1].pk, now, besides=besides) >= PAIR_RATED_PER_DAY:
         return Match.Unrated.PAIR_LIMIT
+    if len(players) == 2 and any(
+            _player_rated_recently(player.pk, now, besides=besides) >= PLAYER_RATED_PER_DAY
+            for player in players):
+        return Match.Unrated.DAILY_LIMIT
     return ""
 
 
@@ -78,7 +98,8 @@ def rating_decide(match: Match, *, requested: bool, players: list, now: datetime
 def rating_at_join(match: Match, joiner, now: datetime) -> None:
     """The waiting ``match`` about to be joined by ``joiner``: still rated only if the joiner's
     account was established when the match was created and the pair's allowance is not used
-    (the callers hold both players' rows locked, so two joins cannot both take the last one)."""
+    and neither player's daily allowance is (the callers hold both players' rows locked, so two
+    joins cannot both take the last one)."""
     if match.rated:
         rating_decide(match, requested=True, players=[match.player0, joiner], now=now)
 

@@ -295,12 +295,13 @@ class MatchOutput(serializers.Serializer):
         choices=Match.Unrated.values, allow_null=True,
         help_text="Null when rated; else why not: bot (the house bot or a daily), casual "
                   "(asked for), new_account (an account claimed less than 24 h before the "
-                  "match was created) or pair_limit (the two players' rated matches of the "
-                  "last 24 hours are used).")
+                  "match was created), pair_limit (the two players' rated matches of the "
+                  "last 24 hours are used) or daily_limit (either player's rated matches of "
+                  "the last 24 hours are used).")
     abortable = serializers.BooleanField(
         help_text="A match between people whose seats have not both completed their first "
-                  "turn: resigning, cancelling or a timeout now aborts it (no winner, not "
-                  "rated).")
+                  "turn (a rated match: their first three turns each): resigning, cancelling "
+                  "or a timeout now aborts it (no winner, not rated).")
     turn_seconds = serializers.IntegerField(
         allow_null=True, help_text="Between people: how long each turn may take (seconds).")
     deadline = serializers.DateTimeField(

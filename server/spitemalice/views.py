@@ -734,7 +734,7 @@ def seek_output(seek: Match, viewer) -> dict:
 class SeekListCreateView(ApiView):
     permission_classes = [IsAuthenticated]
     query_parameters = frozenset({"limit", "cursor"})
-    throttle_scope = "games"
+    throttle_scope = "seeks"  # posted seeks, per token and per address (reads are not counted)
 
     @extend_schema(
         tags=TAG, operation_id="spite_malice_seeks_list",
@@ -779,7 +779,9 @@ class SeekListCreateView(ApiView):
         request=s.SeekInput,
         responses={201: s.MatchOutput, **problems(
             400, 401, 409, 413, 415, 422, 429, s409="`too_many_matches`.",
-            s422="`idempotency_key_reused`.")},
+            s422="`idempotency_key_reused`.",
+            s429="`throttled`: seeks posted per token (60 an hour) or per address (120 an "
+                 "hour).")},
         examples=[OpenApiExample("a turn a day, a single game",
                                  value={"turn_seconds": 86400, "target": 1, "rated": True},
                                  request_only=True)],

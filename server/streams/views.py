@@ -256,6 +256,24 @@ stream_view.initkwargs = {}
 stream_view.csrf_exempt = True  # a bearer token's request, as every API view's
 
 
+# How long a stream whose token died may take to end by itself before its watch ends it.
+WATCH_GRACE_SECONDS = 1.0
+
+
+async def _token_watch(token_id: int, stream: asyncio.Task, ended: asyncio.Event) -> None:
+    """End the stream's ``stream`` task once its token is signed out or revoked, whether or not
+    its client reads: the stream checks its token between its writes, and a write to a client
+    that reads nothing waits as long as the connection lives."""
+    while not ended.is_set():
+        await asyncio.sleep(settings.LIVE_TOKEN_CHECK_SECONDS)
+        if not await _token_alive(token_id):
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(ended.wait(), WATCH_GRACE_SECONDS)
+            if not ended.is_set():
+                stream.cancel()  # Django's handler takes it as a client gone, and closes
+            return
+
+
 async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool = False):
     """The stream's body: what ``stream_view`` describes."""
     encode = _sse if sse else _ndjson
@@ -265,6 +283,9 @@ async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool
     started = time.monotonic()
     ends = started + settings.STREAM_SECONDS
     token_due = started + settings.LIVE_TOKEN_CHECK_SECONDS
+    ended = asyncio.Event()
+    watch = (None if once else
+             asyncio.create_task(_token_watch(token_id, asyncio.current_task(), ended)))
     try:
         if layer is not None:
             try:
@@ -314,6 +335,9 @@ async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool
                 yield keepalive
                 quiet_since = now
     finally:
+        ended.set()
+        if watch is not None:
+            watch.cancel()
         open_streams.closed(token_id)
         if joined:
             with contextlib.suppress(Exception):

@@ -1,7 +1,7 @@
 // #/races/<id>: one race from its waiting room to its result, kept current by the race's
 // socket (live.js, or reading the race where there is none):
 //   waiting    the link and code to send, the racers as they join, the host's Start;
-//   countdown  the seconds to `starts_at`, the same for everyone (your game is read meanwhile);
+//   countdown  the seconds to `starts_at`, the same for everyone (nothing of the deal shows yet);
 //   race       your board, played as any game is (game-screen.js, the ordinary move endpoint),
 //              the clock to `ends_at`, and a lane per opponent; once your game is over you may
 //              open the others' boards;
@@ -27,6 +27,8 @@ import { raceResult } from "./result.js";
 
 // Which view a phase is drawn in: the race's view stays up past the clock until the server
 // has finished the race.
+const OPEN_RETRY_MS = 250;
+const OPEN_TRIES = 40;
 const VIEWS = { waiting: "waiting", countdown: "countdown", playing: "race", closing: "race", finished: "result", cancelled: "cancelled" };
 const TICK_MS = 250;
 const CLOSING_READ_MS = 2000;
@@ -90,8 +92,18 @@ export default async function room(root, route, { signal }) {
 
   function readGame() {
     if (game || !race.game) return Promise.resolve(game);
-    gamePending ??= api.game(race.game).then((value) => { game = value; return value; }).finally(() => { gamePending = null; });
+    gamePending ??= gameOnceOpen().then((value) => { game = value; return value; }).finally(() => { gamePending = null; });
     return gamePending;
+  }
+
+  // Until the race starts the server shows nothing of the deal (no current card, no legal
+  // moves): a game read a moment early, by a clock ahead of the server's, is read again.
+  async function gameOnceOpen() {
+    for (let tries = 1; ; tries += 1) {
+      const value = await api.game(race.game);
+      if (value.status !== "playing" || value.current_card !== null || tries >= OPEN_TRIES || signal.aborted) return value;
+      await new Promise((resolve) => setTimeout(resolve, OPEN_RETRY_MS));
+    }
   }
 
   function update() {
@@ -252,7 +264,6 @@ export default async function room(root, route, { signal }) {
   // --- The countdown --------------------------------------------------------------------------
 
   function drawCountdown() {
-    readGame().catch(() => null);
     const { seconds } = clock(race);
     parts.count = h("p", { class: "race-countdown", id: "race-countdown", dataset: { seconds: String(seconds) }, "aria-live": "off" },
       current().number(Math.max(1, seconds)));

@@ -4,6 +4,7 @@ that are too like the username or the name."""
 
 import re
 from datetime import timedelta
+from importlib import import_module
 
 import pytest
 from django.db import connection
@@ -314,3 +315,41 @@ def test_migration_enforces_league_names(make_player, migrator):
 
     assert dict(League.objects.values_list("code", "name")) == {
         "AAAAAAAA": "League", "BBBBBBBB": "Club", "CCCCCCCC": "Persian می\u200cخواهم"}
+
+
+# --- Combining marks ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["Adam Smith\u0301", "Ada\u0300m Smith", "A\u0336dam Smith"])
+def test_combining_marks_do_not_make_another_name(make_player, variant):
+    make_player("Adam Smith")
+    _, api = make_player()
+
+    assert_problem(api.patch("players/me", {"name": variant}), 409, "name_taken")
+    assert names.name_key(variant) == names.name_key("Adam Smith")
+
+
+def test_a_character_stacks_at_most_three_combining_marks(player_api):
+    body = assert_problem(player_api.patch("players/me", {"name": "Z" + "\u0336" * 23}), 400,
+                          "invalid")
+    assert "combining marks" in str(body)
+    assert player_api.patch("players/me", {"name": "Nguy\u1ec5n"}).status_code == 200  # two
+
+
+def test_a_virama_still_makes_another_name():
+    assert names.name_key("\u0995\u09cd\u09b7") != names.name_key("\u0995\u09b7")
+
+
+def test_the_migration_folds_the_marks_of_existing_names(db):
+    older = Player.objects.create(name="Adam Smith", name_key="old-1")
+    newer = Player.objects.create(name="Adam Smith\u0301", name_key="old-2")
+    Player.objects.filter(pk=newer.pk).update(created_at=timezone.now() + timedelta(seconds=1))
+    migration = import_module("server.players.migrations.0005_name_keys_fold_marks")
+
+    from django.apps import apps
+    migration.recompute_keys(apps, connection.schema_editor())
+
+    older.refresh_from_db()
+    newer.refresh_from_db()
+    assert (older.name, older.name_key) == ("Adam Smith", names.name_key("Adam Smith"))
+    assert newer.name.startswith("Player ") and newer.name_key != older.name_key

@@ -207,3 +207,32 @@ def test_a_suggestion_for_a_long_name_stays_within_the_length(make_player):
     _, other = make_player()
     taken = other.patch("players/me", {"name": "a" * 24})
     assert taken.json()["suggestion"] == "a" * 22 + " 2"
+
+
+# --- Accounts in bulk from one address (docs/RATINGS.md, "Rings") ----------------------------
+
+
+def test_claims_from_one_address_are_limited_per_day(make_player, settings):
+    assert settings.THROTTLE_RATES["claims.address"] == "10/day"
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "claims.address": "2/day"}
+    apis = [make_player()[1] for _ in range(3)]
+
+    for index, api in enumerate(apis[:2]):
+        claimed = api.post("players/me/claim", {"username": f"ring{index}",
+                                                "password": PASSWORD})
+        assert claimed.status_code == 200, claimed.content
+    refused = apis[2].post("players/me/claim", {"username": "ring2", "password": PASSWORD})
+
+    assert_problem(refused, 429, "throttled")
+    assert int(refused["Retry-After"]) > 0
+    assert Player.objects.filter(claimed_at__isnull=False).count() == 2
+
+
+def test_guests_from_one_address_are_limited_per_day(api, settings):
+    """Not only an hour's: sixty guests an hour, then a wait, made a ring of sixty a day."""
+    assert settings.THROTTLE_RATES["players.address"] == "120/day"
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "players.address": "3/day"}
+
+    statuses = [api.post("players", {}).status_code for _ in range(4)]
+
+    assert statuses == [201, 201, 201, 429]

@@ -91,7 +91,8 @@ def test_without_a_label_the_user_agent_names_the_device(api):
 
 @pytest.mark.parametrize("label", ["", "   ", " Phone", "Phone ", "\x1f", "tab\there", "x" * 65, 7,
                                    None, "nul\x00", "\x85", "C1\x9fcontrol", "Phone\n",
-                                   "\u00a0Phone", "Phone\u3000"])
+                                   "\u00a0Phone", "Phone\u3000", "\u202eenohP", "Pho\u202ene",
+                                   "Phone\u2066x\u2069", "\u200fPhone", "a\u061cb"])
 def test_bad_labels_are_refused(claimed, api, label):
     assert_problem(_sign_in(api, label=label), 400, "invalid")
     assert_problem(api.post("players", {"label": label}), 400, "invalid")

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import timedelta
+from types import SimpleNamespace
 
 import glicko2
 import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from server.ratings import services as rating_services
 from server.ratings.models import RatedMatch, Rating
 from server.ratings.selectors import Cursor
 from server.spitemalice import clocks, rating_rules, services
@@ -26,13 +28,18 @@ BOARD = "spite-malice/ratings"
 
 
 def library(rating=1500.0, rd=350.0, vol=0.06, *, against=(1500.0, 350.0), score=1.0,
-            idle=0) -> glicko2.Player:
-    """What the library itself makes of one result."""
+            idle=0, provisional=True) -> SimpleNamespace:
+    """What the library itself makes of one result (``rating``, ``rd``, ``vol``); against a
+    ``provisional`` opponent (every opponent here has played fewer than five rated matches)
+    the rating moves only its share of the way (``result_weight``)."""
     player = glicko2.Player(rating=rating, rd=rd, vol=vol)
     for _ in range(idle):
         player.did_not_compete()
+    before = player.rating
     player.update_player([against[0]], [against[1]], [score])
-    return player
+    weight = rating_services.PROVISIONAL_OPPONENT_WEIGHT if provisional else 1.0
+    moved = before + weight * (player.rating - before) if weight < 1 else player.rating
+    return SimpleNamespace(rating=moved, rd=player.rd, vol=player.vol)
 
 
 def rating(player) -> Rating | None:
@@ -139,6 +146,26 @@ def overdue(match: Match) -> int:
     match.refresh_from_db()
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     return match.turn
+
+
+def test_a_win_over_a_provisional_player_moves_a_rating_a_quarter_as_far(ada, bob,
+                                                                        make_player):
+    (ada_player, _), (bob_player, _) = ada, bob
+    for index in range(6):  # Ada and Bob are established against each other
+        finish(friend_match(ada_player if index % 2 else bob_player,
+                            bob_player if index % 2 else ada_player, target=1),
+               winner=0, reason="target")
+    ada_before = rating(ada_player)
+    assert not ada_before.provisional
+    newcomer, _ = make_player("New")
+
+    finish(friend_match(ada_player, newcomer, target=1), winner=0, reason="target")
+
+    full = library(ada_before.rating, ada_before.deviation, ada_before.volatility,
+                   provisional=False)
+    moved = rating(ada_player).rating - ada_before.rating
+    assert moved == pytest.approx((full.rating - ada_before.rating) * 0.25)
+    assert 0 < moved < (full.rating - ada_before.rating) / 3
 
 
 def test_a_timeout_rates_as_a_loss(ada, bob):

@@ -26,8 +26,8 @@ def join(api, code: str):
 def pair(make_player, turn_seconds=86400, target=50, names=("Ada", "Bob"),
          first_turns=False):
     """Ada invites, Bob joins: ({seat: api}, the match as each seat sees it). With
-    ``first_turns``, both seats have played their first turn: the match can no longer be
-    aborted, so leaving it loses it."""
+    ``first_turns``, both seats have played their first turns (a rated match: the first
+    ``RATED_MIN_TURNS`` each): the match can no longer be aborted, so leaving it loses it."""
     _, ada = make_player(names[0])
     _, bob = make_player(names[1])
     match = invite(ada, turn_seconds=turn_seconds, target=target)
@@ -36,9 +36,16 @@ def pair(make_player, turn_seconds=86400, target=50, names=("Ada", "Bob"),
     apis = {0: ada, 1: bob}
     views = {seat: apis[seat].get(url(match)).json() for seat in (0, 1)}
     if first_turns:
-        views = take_turn(apis, take_turn(apis, views))
+        views = past_aborting(apis, views)
         assert views[0]["abortable"] is False and views[0]["status"] == "playing"
     return apis, views
+
+
+def past_aborting(apis: dict, views: dict) -> dict:
+    """Turns played until leaving the match would lose it rather than abort it."""
+    while views[0]["abortable"] and views[0]["status"] == "playing":
+        views = take_turn(apis, views)
+    return views
 
 
 def whose_turn(views: dict) -> int:

@@ -342,6 +342,19 @@ def test_seeks_count_among_active_matches(make_player):
     assert Match.objects.filter(seek=True).count() == services.ACTIVE_MATCHES
 
 
+def test_seeks_from_one_address_are_limited(make_player, settings):
+    """Guests posted and withdrew 1,200 public seeks an hour from one address."""
+    assert settings.THROTTLE_RATES["seeks.address"] == "120/hour"
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "seeks.address": "3/hour"}
+    apis = [make_player()[1] for _ in range(2)]
+
+    statuses = [apis[index % 2].post(SEEKS, {}).status_code for index in range(4)]
+
+    assert statuses == [201, 201, 201, 429]
+    assert Match.objects.filter(seek=True).count() == 3
+    assert apis[0].get(SEEKS).status_code == 200  # reading the list is not counted
+
+
 def test_bad_seek_settings_are_refused(player_api):
     for body in ({"turn_seconds": 61}, {"target": 2}, {"rated": "yes"}, {"target": "1"},
                  {"invitee": "x"}):

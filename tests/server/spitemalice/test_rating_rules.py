@@ -26,6 +26,7 @@ from tests.server.spitemalice.friend_support import (
     join,
     kinds,
     pair,
+    past_aborting,
     take_turn,
     whose_turn,
 )
@@ -42,7 +43,8 @@ def rating_of(player) -> Rating | None:
     return Rating.objects.filter(game="spite-malice", player=player).first()
 
 
-def play_and_resign(creator_api, joiner_api, *, first_turns: bool, **invitation) -> dict:
+def play_and_resign(creator_api, joiner_api, *, first_turns: bool = True,
+                    **invitation) -> dict:
     """The farming loop: the creator invites, the joiner joins, (optionally both play their
     first turn,) the joiner resigns. The match as the creator then sees it."""
     match = invite(creator_api, **{"turn_seconds": 3600, "target": 1, **invitation})
@@ -50,7 +52,7 @@ def play_and_resign(creator_api, joiner_api, *, first_turns: bool, **invitation)
     apis = {0: creator_api, 1: joiner_api}
     views = {seat: apis[seat].get(url(match)).json() for seat in (0, 1)}
     if first_turns:
-        views = take_turn(apis, take_turn(apis, views))
+        views = past_aborting(apis, views)
     assert joiner_api.post(url(match, "/resign")).status_code == 200
     return creator_api.get(url(match)).json()
 
@@ -139,6 +141,50 @@ def test_a_sparring_partner_feeds_at_most_three_rated_matches_a_day(make_trusted
     assert {over["unrated_reason"] for over in overs[3:]} == {"pair_limit"}
     assert RatedMatch.objects.count() == rating_of(ada).matches == 3
     assert rating_of(sparring).matches == 3
+
+
+def test_a_player_rates_at_most_ten_matches_a_day_across_opponents(make_trusted_player):
+    ada, ada_api = make_trusted_player("Ada")
+    opponents = [make_trusted_player(f"Feeder {index}") for index in range(11)]
+
+    overs = [play_and_resign(ada_api, api) for _, api in opponents]
+
+    assert [over["rated"] for over in overs] == [True] * rating_rules.PLAYER_RATED_PER_DAY + [
+        False]
+    assert overs[-1]["unrated_reason"] == "daily_limit"
+    assert rating_of(ada).matches == 10 and RatedMatch.objects.count() == 10
+    assert rating_of(opponents[-1][0]) is None
+
+
+def test_a_resignation_right_after_both_first_turns_aborts_a_rated_match(make_trusted_player):
+    _, ada_api = make_trusted_player("Ada")
+    _, bob_api = make_trusted_player("Bob")
+    match = invite(ada_api, turn_seconds=3600, target=1)
+    assert join(bob_api, match["invite"]["code"]).status_code == 200
+    apis = {0: ada_api, 1: bob_api}
+    views = {seat: apis[seat].get(url(match)).json() for seat in (0, 1)}
+    views = take_turn(apis, take_turn(apis, views))  # both first turns
+    assert views[0]["abortable"] is True and views[0]["rated"] is True
+
+    over = bob_api.post(url(match, "/resign")).json()
+
+    assert (over["status"], over["reason"], over["winner"]) == ("aborted", "resigned", None)
+    assert not RatedMatch.objects.exists()
+
+
+def test_a_casual_match_is_lost_after_both_first_turns_as_before(make_trusted_player):
+    _, ada_api = make_trusted_player("Ada")
+    _, bob_api = make_trusted_player("Bob")
+    match = invite(ada_api, turn_seconds=3600, target=1, rated=False)
+    assert join(bob_api, match["invite"]["code"]).status_code == 200
+    apis = {0: ada_api, 1: bob_api}
+    views = {seat: apis[seat].get(url(match)).json() for seat in (0, 1)}
+    views = take_turn(apis, take_turn(apis, views))
+    assert views[0]["abortable"] is False
+
+    over = bob_api.post(url(match, "/resign")).json()
+
+    assert (over["status"], over["reason"]) == ("finished", "resigned")
 
 
 def test_the_pairs_allowance_comes_back_after_a_day(make_trusted_player):

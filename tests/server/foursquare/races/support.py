@@ -81,8 +81,9 @@ def game_of(api, race: dict) -> dict:
 
 
 def move(api, game: dict, choose=None):
-    """Play one move of ``game`` (the first legal one, or ``choose(game)``); the response."""
-    row, col = (choose or (lambda g: g["legal_moves"][0]))(game)
+    """Play one move of ``game`` (the first legal one, or ``choose(game)``; before the race's
+    start, when no move shows, the corner); the response."""
+    row, col = (choose or (lambda g: (g["legal_moves"] or [[0, 0]])[0]))(game)
     return api.post(f"games/{game['id']}/moves", {"row": row, "col": col,
                                                   "move": game["moves_played"]})
 

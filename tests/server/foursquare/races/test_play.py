@@ -74,12 +74,28 @@ def test_no_move_before_the_start_and_none_from_the_time_limit(three):
     assert Game.objects.get(pk=game["id"]).moves_played == 0
 
     open_now(race["id"])
-    game = play_moves(ada, game, 2)
+    game = play_moves(ada, ada.get(f"games/{game['id']}").json(), 2)
     assert game["moves_played"] == 2
 
     time_up(race["id"])
     assert_problem(move(ada, game), 409, "out_of_time")
     assert Game.objects.get(pk=game["id"]).moves_played == 2
+
+
+def test_nothing_of_the_deal_shows_during_the_countdown(three):
+    (_, ada), (_, bo), _ = three
+    race = create(ada)
+    join(bo, race)  # full: it starts itself, counting down
+    game = game_of(ada, race)
+
+    assert (game["current_card"], game["legal_moves"], game["previews"]) == (None, [], [])
+    assert game["status"] == "playing" and game["deal"] is None
+    listed = [entry for entry in ada.get("games").json()["results"] if entry["id"] == game["id"]]
+    assert (listed[0]["current_card"], listed[0]["legal_moves"]) == (None, [])
+
+    open_now(race["id"])
+    game = ada.get(f"games/{game['id']}").json()
+    assert game["current_card"] is not None and game["legal_moves"] and game["previews"]
 
 
 def test_another_racers_game_is_a_404_as_anyone_elses(three):
