@@ -141,7 +141,7 @@ SECRET_KEY = _SECRET_KEY_FROM_ENV or ("" if PRODUCTION else local_secret(DATA_DI
 if PRODUCTION:
     _missing = [
         name for name in ("DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "FOURSQUARE_DAILY_SECRET",
-                          "SPITE_MALICE_DAILY_SECRET")
+                          "SPITE_MALICE_DAILY_SECRET", "FAIRNESS_SIGNING_KEY")
         if not os.environ.get(name, "").strip()
     ]
     if _missing:
@@ -192,6 +192,7 @@ INSTALLED_APPS = [
     "server.spitemalice",
     "server.ratings",
     "server.streams",
+    "server.fairness",
 ]
 
 AUTH_USER_MODEL = "players.Player"
@@ -459,6 +460,16 @@ SPITE_MALICE_DAILY_SECRET = (
     os.environ.get("SPITE_MALICE_DAILY_SECRET", "").strip()
     or ("" if PRODUCTION else local_secret(DATA_DIR, "spite-malice-daily-secret"))
 )
+# The fairness log's Ed25519 key is SHA-256 of this text (docs/FAIRNESS.md): production sets it,
+# elsewhere one is made on first start. Rotating it: the old public key (base64) goes to
+# FAIRNESS_PREVIOUS_PUBLIC_KEYS so that earlier entries still verify.
+FAIRNESS_SIGNING_KEY = (
+    os.environ.get("FAIRNESS_SIGNING_KEY", "").strip()
+    or ("" if PRODUCTION else local_secret(DATA_DIR, "fairness-signing-key"))
+)
+FAIRNESS_PREVIOUS_PUBLIC_KEYS = env_list("FAIRNESS_PREVIOUS_PUBLIC_KEYS", [])
+# The housekeeping deals and commits the dailies of today and this many days after.
+FAIRNESS_DAYS_AHEAD = env_int("FAIRNESS_DAYS_AHEAD", 8)
 # How long the bot may play in the request that asked for its reply before the rest of its
 # turn is left to the background (seconds).
 SPITE_MALICE_BOT_SECONDS = float(os.environ.get("SPITE_MALICE_BOT_SECONDS", "").strip() or 2.0)

@@ -29,7 +29,7 @@ from server.dailies import calendar
 from server.jobs.background import job_enqueue
 from server.jobs.models import Job
 from server.players.models import Player
-from server.spitemalice import boards, notify, rating_rules
+from server.spitemalice import boards, fairness, notify, rating_rules
 from server.spitemalice.house_bot import bot_actions
 from server.spitemalice.live.publish import events_stored
 from server.spitemalice.models import (
@@ -73,14 +73,17 @@ def daily_seed(day: date) -> bytes:
                     hashlib.sha256).digest()
 
 
-def _daily_get_or_create(day: date) -> Daily:
-    """The daily of ``day``, dealt on first use (safe when two requests race to deal it)."""
+def daily_get_or_create(day: date) -> Daily:
+    """The daily of ``day``, dealt and committed (server.spitemalice.fairness) on first use,
+    or ahead by the housekeeping (safe when two requests race to deal it)."""
     daily = Daily.objects.filter(date=day).first()
     if daily is not None:
         return daily
     try:
         with transaction.atomic():
-            return Daily.objects.create(date=day, seed=daily_seed(day).hex())
+            daily = Daily.objects.create(date=day, seed=daily_seed(day).hex())
+            fairness.daily_commit(daily)
+            return daily
     except IntegrityError:
         return Daily.objects.get(date=day)
 
@@ -189,7 +192,7 @@ def match_start_daily(*, player, day: date | None) -> tuple[Match, bool]:
     existing = Match.objects.filter(player0=player, mode=Match.Mode.DAILY, daily=day).first()
     if existing is not None:
         return existing, False
-    seed = bytes.fromhex(_daily_get_or_create(day).seed)
+    seed = bytes.fromhex(daily_get_or_create(day).seed)
     try:
         with transaction.atomic():
             ranked = boards.player_ranked_on(player, day)
