@@ -120,3 +120,19 @@ def commitment_output(item: DailyCommitment) -> dict:
         "deck": item.deal.deck if shown else None,
         "entry": entry_output(item.entry),
     }
+
+
+class SeedsOutput(serializers.Serializer):
+    """A match's or race's fairness: its commitment, and its seeds once it is over."""
+
+    commitment = serializers.CharField(help_text="SHA-256 of the server seed's encoding, hex.")
+    committed_at = serializers.CharField(help_text="UTC, `YYYY-MM-DDTHH:MM:SS.ffffffZ`: "
+                                                   "before any card was dealt.")
+    seq = serializers.IntegerField(help_text="Its entry in the fairness log.")
+    subject = serializers.CharField(help_text="`match/<id>` or `race/<id>`.")
+    server_seed = serializers.CharField(required=False, help_text="Once it is over.")
+    client_seeds = serializers.ListField(
+        child=serializers.CharField(allow_null=True), required=False,
+        help_text="Once it is over: each seat's, in seat order; null for the bot's.")
+    game = serializers.IntegerField(required=False,
+                                    help_text="In a game's record: which game of the match.")

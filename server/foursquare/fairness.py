@@ -9,10 +9,11 @@ from datetime import date, timedelta
 from django.conf import settings
 from django.db.models import Min
 
+from fairness import deal_seed
 from server.dailies.calendar import utc_today
 from server.fairness import games, services
 from server.foursquare import dailies
-from server.foursquare.models import Daily, Game
+from server.foursquare.models import Daily, Game, Race
 
 GAME = "foursquare"
 
@@ -53,3 +54,45 @@ def dailies_ahead() -> int:
 
 def register() -> None:
     games.register(games.FairGame(name=GAME, dailies=_dailies))
+
+
+# --- Races: one server seed committed at creation, mixed with each racer's client seed ------
+
+def race_subject(race: Race) -> str:
+    return f"race/{race.pk}"
+
+
+def race_commit(race: Race, host_client_seed: str | None) -> None:
+    """A fresh server seed for the race being created, committed before any card is dealt.
+    While it waits, its client seeds are kept as [player id, seed] pairs in joining order."""
+    services.seeds_commit(game=GAME, subject=race_subject(race), client_seeds=[
+        [str(race.host_id), services.client_seed_or_random(host_client_seed)]])
+
+
+def race_client_seed_add(race: Race, player, client_seed: str | None) -> None:
+    seeds = services.seeds_of(game=GAME, subject=race_subject(race), lock=True)
+    if seeds is None:
+        return  # a race made before its seeds were committed
+    pairs = [pair for pair in seeds.client_seeds if pair[0] != str(player.pk)]
+    seeds.client_seeds = [*pairs, [str(player.pk), services.client_seed_or_random(client_seed)]]
+    seeds.save(update_fields=["client_seeds"])
+
+
+def race_deal_seed(race: Race, player_ids: list) -> bytes | None:
+    """The race's deal seed: HMAC(server seed, the racers' client seeds in seat order, the
+    order they took their seats); the seeds are kept in that order from now on. None for a
+    race made before its seeds were committed."""
+    seeds = services.seeds_of(game=GAME, subject=race_subject(race), lock=True)
+    if seeds is None:
+        return None
+    given = {pair[0]: pair[1] for pair in seeds.client_seeds}
+    seeds.client_seeds = [given.get(str(pk)) or services.client_seed_or_random(None)
+                          for pk in player_ids]
+    seeds.save(update_fields=["client_seeds"])
+    return deal_seed(seeds.server_seed, seeds.client_seeds)
+
+
+def race_fairness(race: Race) -> dict | None:
+    """The race's commitment; its seeds only with its ranking, once it has finished."""
+    seeds = services.seeds_of(game=GAME, subject=race_subject(race))
+    return services.seeds_output(seeds, revealed=race.status == Race.Status.FINISHED)

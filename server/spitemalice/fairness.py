@@ -13,6 +13,7 @@ from django.db.models import Min
 from fairness import deal_seed
 from server.dailies.calendar import utc_today
 from server.fairness import games, services
+from server.fairness.models import SeedCommitment
 from server.spitemalice.models import Daily, Match
 from spitemalice import deal, game_seed
 
@@ -59,15 +60,37 @@ def match_subject(match: Match) -> str:
     return f"match/{match.pk}"
 
 
-def match_commit(match: Match) -> None:
-    """Commit to ``match``'s server seed (drawn at its creation, before any card is dealt)."""
-    match.fairness_entry = services.server_seed_commit(
-        game=GAME, subject=match_subject(match), server_seed=match.server_seed)
+def match_commit(match: Match, client_seeds: list[str | None]) -> SeedCommitment:
+    """A fresh server seed for ``match`` (being created), committed before any card is dealt;
+    seat 0's client seed (random if it sent none) and seat 1's ``None``: the bot's for good,
+    a person's until they join."""
+    first, *rest = client_seeds
+    return services.seeds_commit(game=GAME, subject=match_subject(match),
+                                 client_seeds=[services.client_seed_or_random(first), *rest])
 
 
-def match_seed(match: Match) -> bytes:
+def match_seed(seeds: SeedCommitment) -> bytes:
     """The match seed: HMAC(server seed, the client seeds in seat order)."""
-    return deal_seed(match.server_seed, match.client_seeds)
+    return deal_seed(seeds.server_seed, seeds.client_seeds)
+
+
+def match_join(match: Match, client_seed: str | None) -> bytes | None:
+    """Seat 1's client seed (random if it sent none) added to the waiting ``match``'s, and
+    the match seed they give; None for a match made before its seeds were committed."""
+    seeds = services.seeds_of(game=GAME, subject=match_subject(match), lock=True)
+    if seeds is None:
+        return None
+    services.client_seed_set(seeds=seeds, seat=1, client_seed=client_seed)
+    return match_seed(seeds)
+
+
+def match_fairness(match: Match) -> dict | None:
+    """What a match shows of its fairness: the commitment from its creation on; the server
+    seed and client seeds once it is over (every game's seed derives from them)."""
+    if match.mode == Match.Mode.DAILY:
+        return None
+    seeds = services.seeds_of(game=GAME, subject=match_subject(match))
+    return services.seeds_output(seeds, revealed=match.is_over)
 
 
 def register() -> None:

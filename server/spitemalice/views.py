@@ -41,6 +41,7 @@ from server.ratings.views import PAGE_PARAMETERS as RATING_PAGE_PARAMETERS
 from server.ratings.views import RatingBoardView
 from server.spitemalice import (
     clocks,
+    fairness,
     fastaction,
     invitations,
     rating_rules,
@@ -73,6 +74,12 @@ def output(request, match: Match, game=None) -> dict:
     """The match as the requesting player sees it."""
     return match_output(match, match.viewer_seat(request.user), game,
                         origin=origin_of(request))
+
+
+def output_with_fairness(request, match: Match) -> dict:
+    """The match, with its fairness (docs/FAIRNESS.md): the answers to creating, joining and
+    reading it (an action's answer, fast path or not, leaves it out)."""
+    return {**output(request, match), "fairness": fairness.match_fairness(match)}
 
 
 def match_read(request, match_id) -> Match:
@@ -225,12 +232,13 @@ class MatchListCreateView(ApiView):
                 match = invitations.match_invite(
                     player=request.user, turn_seconds=values["turn_seconds"],
                     target=values["target"], invitee_id=values.get("invitee"),
-                    rated=values["rated"])
+                    rated=values["rated"], client_seed=values.get("client_seed"))
             else:
                 match = services.match_start_bot(
-                    player=request.user, level=values["level"], target=values["target"])
+                    player=request.user, level=values["level"], target=values["target"],
+                    client_seed=values.get("client_seed"))
             return ((status.HTTP_201_CREATED if created else status.HTTP_200_OK),
-                    output(request, match))
+                    output_with_fairness(request, match))
 
         return _located(request, idempotency.respond_idempotently(request, start))
 
@@ -246,7 +254,7 @@ class MatchDetailView(ApiView):
         match = match_read(request, match_id)
         if services.bot_turn_resume(match):  # a bot turn repaired just now
             match = match_read(request, match_id)
-        return Response(output(request, match))
+        return Response(output_with_fairness(request, match))
 
 
 class ActionCreateView(FastPathView, ApiView):
@@ -393,8 +401,9 @@ class MatchJoinView(ApiView):
         data.is_valid(raise_exception=True)
 
         def join(_locked):
-            match = invitations.match_join(player=request.user, code=data.validated_data["code"])
-            return status.HTTP_200_OK, output(request, match)
+            match = invitations.match_join(player=request.user, code=data.validated_data["code"],
+                                           client_seed=data.validated_data.get("client_seed"))
+            return status.HTTP_200_OK, output_with_fairness(request, match)
 
         invitations.code_expire_if_due(data.validated_data["code"])  # gone, and marked so
         # The player's row locked first: a retry sent while the first join still runs waits
@@ -531,8 +540,12 @@ class RecordView(ApiView):
         game = selectors.game_of(match, number)
         if not game.is_over:
             raise GameInProgress("Finish the game first: the deal stays hidden until the end.")
+        seeds = fairness.match_fairness(match)
+        if seeds is not None:
+            seeds["game"] = game.number
         return Response({"seed": game.seed, "actions": game.actions, "status": game.status,
-                         "winner": game.winner, "points": game.points, **revealed(game)})
+                         "winner": game.winner, "points": game.points, **revealed(game),
+                         "fairness": seeds})
 
 
 class HintView(ApiView):

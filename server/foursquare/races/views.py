@@ -16,6 +16,7 @@ from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.problems import NotAuthenticated
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
+from server.foursquare import fairness
 from server.foursquare.pagination import PAGE_PARAMETERS, GamePagination
 from server.foursquare.races import selectors, services
 from server.foursquare.races import serializers as s
@@ -32,8 +33,14 @@ def _close_if_due(race_id) -> None:
 
 
 def _fresh_output(race, viewer) -> dict:
-    """The race object as ``viewer`` sees it now (read again after a write)."""
-    return selectors.race_output(selectors.race_for(viewer, race.pk, code=race.code), viewer)
+    """The race object as ``viewer`` sees it now (read again after a write), with its
+    fairness (docs/FAIRNESS.md)."""
+    return _with_fairness(
+        selectors.race_for(viewer, race.pk, code=race.code), viewer)
+
+
+def _with_fairness(race, viewer) -> dict:
+    return {**selectors.race_output(race, viewer), "fairness": fairness.race_fairness(race)}
 
 
 def _write(request, lock, act, ok=status.HTTP_200_OK) -> Response:
@@ -99,7 +106,8 @@ class RaceListCreateView(ApiView):
         def create(_locked):
             race = services.race_create(host=request.user, size=values["players"],
                                         minutes=values["minutes"],
-                                        invite=values.get("invite"))
+                                        invite=values.get("invite"),
+                                        client_seed=values.get("client_seed"))
             return status.HTTP_201_CREATED, _fresh_output(race, request.user)
 
         response = idempotency.respond_idempotently(request, create)
@@ -136,7 +144,7 @@ class RaceDetailView(ApiView):
         if services.is_due(race):
             _close_if_due(race.pk)
             race = selectors.race_for(viewer, race_id, code=code)
-        return Response(selectors.race_output(race, viewer))
+        return Response(_with_fairness(race, viewer))
 
 
 _JOIN_PROBLEMS = problems(
@@ -169,8 +177,10 @@ class RaceJoinCodeView(ApiView):
         data = s.RaceJoinInput(data=request.data)
         data.is_valid(raise_exception=True)
         code = data.validated_data["code"]
+        client_seed = data.validated_data.get("client_seed")
         return _write(request, lambda: services.race_lock_by_code(code),
-                      lambda race: services.race_join(race=race, player=request.user))
+                      lambda race: services.race_join(race=race, player=request.user,
+                                                      client_seed=client_seed))
 
 
 class RaceJoinView(ApiView):
@@ -277,4 +287,5 @@ class RaceReplaysView(ApiView):
             race = selectors.race_for(request.user, race_id)
         if race.status != race.Status.FINISHED:
             raise RaceNotFinished("The replays are shown once the race has finished.")
-        return Response(selectors.replays_output(race))
+        return Response({**selectors.replays_output(race),
+                         "fairness": fairness.race_fairness(race)})
