@@ -32,6 +32,10 @@ Environment variables:
     FOURSQUARE_FAST_MOVES    true/false, default true: answer moves on the fast path (see below)
     SPITE_MALICE_FAST_ACTIONS  true/false, default true: the same for Spite & Malice's actions
     SPITE_MALICE_DAILY_SECRET  deals the Spite & Malice dailies; like FOURSQUARE_DAILY_SECRET
+    FAIRNESS_SIGNING_KEY     the fairness log's Ed25519 key is SHA-256 of it (docs/FAIRNESS.md);
+                             like FOURSQUARE_DAILY_SECRET. FAIRNESS_PREVIOUS_PUBLIC_KEYS: the
+                             public keys it replaced; FAIRNESS_DAYS_AHEAD: dailies committed
+                             ahead, default 8
     SPITE_MALICE_BOT_SECONDS the bot's time in a request before its turn goes on in the
                              background, default 2
     SPITE_MALICE_CLOCK_GAP_SECONDS  a silence of the turn clocks' sweep longer than this
