@@ -472,7 +472,8 @@ FAIRNESS_SIGNING_KEY = (
     or ("" if PRODUCTION else local_secret(DATA_DIR, "fairness-signing-key"))
 )
 FAIRNESS_PREVIOUS_PUBLIC_KEYS = env_list("FAIRNESS_PREVIOUS_PUBLIC_KEYS", [])
-# The housekeeping deals and commits the dailies of today and this many days after.
+# The housekeeping deals and commits the dailies of today and this many days after (-1: none,
+# as the tests' own servers do: each would otherwise prove a week of deals winnable).
 FAIRNESS_DAYS_AHEAD = env_int("FAIRNESS_DAYS_AHEAD", 8)
 # How long the bot may play in the request that asked for its reply before the rest of its
 # turn is left to the background (seconds).

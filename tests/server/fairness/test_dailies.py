@@ -172,3 +172,10 @@ def test_a_key_is_found_by_its_id_and_an_unknown_id_is_a_404(db, api):
     current = api.get("fairness/key").json()["key_id"]
     assert api.get("fairness/key", {"key_id": current}).json()["key_id"] == current
     assert_problem(api.get("fairness/key", {"key_id": "0" * 16}), 404, "not_found")
+
+
+def test_the_housekeeping_deals_nothing_ahead_when_told_none(db, settings):
+    settings.FAIRNESS_DAYS_AHEAD = -1
+    assert foursquare_fairness.dailies_ahead() == 0
+    assert spitemalice_fairness.dailies_ahead() == 0
+    assert not Job.objects.exists() and not LogEntry.objects.exists()
