@@ -33,14 +33,8 @@ def _close_if_due(race_id) -> None:
 
 
 def _fresh_output(race, viewer) -> dict:
-    """The race object as ``viewer`` sees it now (read again after a write), with its
-    fairness (docs/FAIRNESS.md)."""
-    return _with_fairness(
-        selectors.race_for(viewer, race.pk, code=race.code), viewer)
-
-
-def _with_fairness(race, viewer) -> dict:
-    return {**selectors.race_output(race, viewer), "fairness": fairness.race_fairness(race)}
+    """The race object as ``viewer`` sees it now (read again after a write)."""
+    return selectors.race_output(selectors.race_for(viewer, race.pk, code=race.code), viewer)
 
 
 def _write(request, lock, act, ok=status.HTTP_200_OK) -> Response:
@@ -144,7 +138,7 @@ class RaceDetailView(ApiView):
         if services.is_due(race):
             _close_if_due(race.pk)
             race = selectors.race_for(viewer, race_id, code=code)
-        return Response(_with_fairness(race, viewer))
+        return Response(selectors.race_output(race, viewer))
 
 
 _JOIN_PROBLEMS = problems(
