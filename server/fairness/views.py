@@ -94,7 +94,8 @@ class CommitmentView(PublicView):
                    **problems(404, s404="`not_found`: no such game, or no commitment to that "
                                         "date.")},
     )
-    def get(self, request, game: str, date_text: str):
+    def get(self, request, game: str, **path: str):
+        date_text = path["date"]  # the path's name; ``date`` here is the class
         fair_game = _game(game)
         try:
             day = date.fromisoformat(date_text)

@@ -273,9 +273,6 @@ class InviteOutput(serializers.Serializer):
 
 class MatchOutput(serializers.Serializer):
     id = serializers.UUIDField()
-    fairness = SeedsOutput(required=False, allow_null=True, help_text=(
-        "The commitment to its server seed, made before any card was dealt; the seeds once "
-        "the match is over (docs/FAIRNESS.md). null for a daily (its date is committed)."))
     mode = serializers.ChoiceField(choices=Match.Mode.choices)
     level = serializers.ChoiceField(choices=list(LEVELS), allow_null=True)
     status = serializers.ChoiceField(choices=Match.Status.choices)

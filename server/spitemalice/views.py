@@ -20,6 +20,7 @@ from server.api.fastpath import FastPathView
 from server.api.formats import iso_datetime
 from server.api.headers import LOCATION, absolute_url
 from server.api.idempotency import IDEMPOTENCY_PARAMETER
+from server.api.problems import NotFound
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
 from server.boards import selectors as board_selectors
@@ -74,12 +75,6 @@ def output(request, match: Match, game=None) -> dict:
     """The match as the requesting player sees it."""
     return match_output(match, match.viewer_seat(request.user), game,
                         origin=origin_of(request))
-
-
-def output_with_fairness(request, match: Match) -> dict:
-    """The match, with its fairness (docs/FAIRNESS.md): the answers to creating, joining and
-    reading it (an action's answer, fast path or not, leaves it out)."""
-    return {**output(request, match), "fairness": fairness.match_fairness(match)}
 
 
 def match_read(request, match_id) -> Match:
@@ -238,7 +233,7 @@ class MatchListCreateView(ApiView):
                     player=request.user, level=values["level"], target=values["target"],
                     client_seed=values.get("client_seed"))
             return ((status.HTTP_201_CREATED if created else status.HTTP_200_OK),
-                    output_with_fairness(request, match))
+                    output(request, match))
 
         return _located(request, idempotency.respond_idempotently(request, start))
 
@@ -254,7 +249,7 @@ class MatchDetailView(ApiView):
         match = match_read(request, match_id)
         if services.bot_turn_resume(match):  # a bot turn repaired just now
             match = match_read(request, match_id)
-        return Response(output_with_fairness(request, match))
+        return Response(output(request, match))
 
 
 class ActionCreateView(FastPathView, ApiView):
@@ -403,7 +398,7 @@ class MatchJoinView(ApiView):
         def join(_locked):
             match = invitations.match_join(player=request.user, code=data.validated_data["code"],
                                            client_seed=data.validated_data.get("client_seed"))
-            return status.HTTP_200_OK, output_with_fairness(request, match)
+            return status.HTTP_200_OK, output(request, match)
 
         invitations.code_expire_if_due(data.validated_data["code"])  # gone, and marked so
         # The player's row locked first: a retry sent while the first join still runs waits
@@ -522,6 +517,28 @@ class MatchRematchView(ApiView):
             return status.HTTP_201_CREATED, output(request, offered)
 
         return _located(request, write_on_match(request, match_id, rematch))
+
+
+class MatchFairnessView(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_matches_fairness",
+        summary="The commitment to a match's server seed; its seeds once the match is over",
+        description="Made in the fairness log when the match was created, before any card was "
+                    "dealt (docs/FAIRNESS.md). A daily has none: its date's commitment "
+                    "(`GET /api/v1/fairness/commitments/spitemalice/{date}`) covers it.",
+        parameters=[MATCH_ID],
+        responses={200: s.SeedsOutput, **problems(
+            401, 404, s404="`not_found`: no such match of yours, or a daily.")},
+    )
+    def get(self, request, match_id):
+        match = selectors.match_of(request.user, match_id)
+        seeds = fairness.match_fairness(match)
+        if seeds is None:
+            raise NotFound("A daily has no server seed: its date's commitment covers it "
+                           f"(GET /api/v1/fairness/commitments/spitemalice/{match.daily}).")
+        return Response(seeds)
 
 
 class RecordView(ApiView):

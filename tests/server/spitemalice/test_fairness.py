@@ -29,7 +29,7 @@ def test_a_bot_match_is_dealt_from_its_committed_server_seed_and_the_client_seed
     response = player_api.post(MATCHES, {"opponent": "bot", "level": "easy", "target": 1,
                                          "client_seed": "my own luck"})
     assert response.status_code == 201, response.content
-    shown = response.json()["fairness"]
+    shown = player_api.get(url(response.json(), "/fairness")).json()
     seeds = seeds_of(response.json()["id"])
     match = Match.objects.get(pk=response.json()["id"])
     assert seeds.client_seeds == ["my own luck", None]  # the bot's seat gives none
@@ -59,7 +59,7 @@ def test_a_client_seed_that_is_not_short_printable_ascii_is_a_400_naming_it(play
 def test_a_friend_match_mixes_both_players_client_seeds_in_seat_order(make_player):
     (_, ada), (_, bob) = make_player("Ada"), make_player("Bob")
     waiting = invite(ada, client_seed="ada's")
-    assert waiting["fairness"]["commitment"]  # shown before anything is dealt
+    assert ada.get(url(waiting, "/fairness")).json()["commitment"]  # before anything is dealt
     assert not MatchGame.objects.filter(match_id=waiting["id"]).exists()
     assert seeds_of(waiting["id"]).client_seeds == ["ada's", None]  # Bob's when he joins
     response = join(bob, waiting["invite"]["code"])
@@ -92,6 +92,7 @@ def test_the_record_reveals_the_seeds_once_the_match_is_over_and_verifies(
                                       "client_seed": "x"}).json()
     assert player_api.post(url(match, "/resign")).status_code == 200
     record = player_api.get(url(match, "/games/1/record")).json()
+    assert player_api.get(url(match, "/fairness")).json()["client_seeds"] == ["x", None]
     seeds = seeds_of(match["id"])
     assert record["fairness"]["server_seed"] == seeds.server_seed
     assert record["fairness"]["client_seeds"] == ["x", None]
@@ -115,5 +116,5 @@ def test_the_record_reveals_the_seeds_once_the_match_is_over_and_verifies(
 def test_a_daily_has_no_server_seed_its_date_is_committed(player_api):
     response = player_api.post(MATCHES, {"mode": "daily"})
     assert response.status_code == 201, response.content
-    assert response.json()["fairness"] is None
+    assert_problem(player_api.get(url(response.json(), "/fairness")), 404, "not_found")
     assert LogEntry.objects.filter(kind="daily", game="spitemalice").count() == 1
