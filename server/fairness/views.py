@@ -1,5 +1,6 @@
-"""The fairness API: the daily commitments of a game, the log, and the key. Public, and the
-same for everyone: no token is read, and answers may be cached for a minute."""
+"""The fairness API: the daily commitments of a game, the log, and the key. Public and the same
+for everyone (a token, if sent, is only checked, as everywhere): answers may be cached for a
+minute."""
 
 from __future__ import annotations
 
