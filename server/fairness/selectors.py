@@ -26,6 +26,14 @@ class DailyCommitment:
         return None if self.deal is None else self.deal.first_played_at
 
     @property
+    def seed(self) -> str | None:
+        """The seed kept with the commitment (the game's own for an older entry)."""
+        kept = getattr(self.entry, "seeds", None)
+        if kept is not None:
+            return kept.server_seed
+        return None if self.deal is None else self.deal.seed
+
+    @property
     def late(self) -> bool:
         """Served before it was committed: never hidden."""
         first = self.first_played_at
@@ -41,7 +49,7 @@ def daily_commitments(*, game: FairGame, first: date, last: date, limit: int,
                       now: datetime | None = None) -> tuple[list[DailyCommitment], bool]:
     """The commitments of ``game``'s dailies from ``first`` to ``last``, by date, at most
     ``limit``; and whether more follow."""
-    rows = list(LogEntry.objects.filter(
+    rows = list(LogEntry.objects.select_related("seeds").filter(
         kind=LogEntry.Kind.DAILY, game=game.name, subject__gte=first.isoformat(),
         subject__lte=last.isoformat()).order_by("subject")[:limit + 1])
     more = len(rows) > limit

@@ -115,7 +115,7 @@ def commitment_output(item: DailyCommitment) -> dict:
         "first_played_at": (None if item.first_played_at is None
                             else item.first_played_at.isoformat()),
         "late": item.late,
-        "seed": item.deal.seed if shown else None,
+        "seed": item.seed if shown else None,
         "attempt": item.deal.attempt if shown else None,
         "deck": item.deal.deck if shown else None,
         "entry": entry_output(item.entry),

@@ -56,9 +56,14 @@ def entry_append(*, kind: str, game: str, subject: str, commitment: str) -> LogE
 
 
 def daily_commit(*, game: str, day: date, attempt: int, seed: str) -> LogEntry:
-    """Commit to the deal of ``game``'s daily of ``day`` (once its attempt is final)."""
-    return entry_append(kind=LogEntry.Kind.DAILY, game=game, subject=day.isoformat(),
-                        commitment=daily_commitment(game, day, attempt, seed))
+    """Commit to the deal of ``game``'s daily of ``day`` (once its attempt is final). The seed
+    is kept with the commitment, to be revealed as committed even if the secret that made it
+    is rotated meanwhile."""
+    with transaction.atomic():
+        entry = entry_append(kind=LogEntry.Kind.DAILY, game=game, subject=day.isoformat(),
+                             commitment=daily_commitment(game, day, attempt, seed))
+        SeedCommitment.objects.get_or_create(entry=entry, defaults={"server_seed": seed})
+        return entry
 
 
 def server_seed_draw() -> str:

@@ -11,7 +11,7 @@ import pytest
 from fairness import GENESIS, entry_body, entry_hash
 from server.dailies import calendar
 from server.fairness import signing
-from server.fairness.models import LogEntry
+from server.fairness.models import LogEntry, SeedCommitment
 from server.foursquare.models import Daily as FoursquareDaily
 from server.spitemalice.models import Daily as SpiteMaliceDaily
 from tests.server.fairness.support import (
@@ -71,17 +71,34 @@ def test_entries_put_in_another_order_name_the_first_moved(days):
 
 
 def test_a_missing_entry_names_the_first_after_the_gap(days):
+    SeedCommitment.objects.filter(entry_id=6).delete()
     LogEntry.objects.filter(seq=6).delete()
     LogEntry.objects.filter(seq=5).update(seq=6)
+    SeedCommitment.objects.filter(entry_id=5).update(entry_id=6)
     out = check("foursquare", days)
     assert "entry 6: BAD: out of order: entry 5 expected here" in out
 
 
 def test_a_changed_seed_names_its_date(days):
+    """The game's seed changed: it deals another deal than the one committed."""
     SpiteMaliceDaily.objects.filter(date=days[1]).update(seed="ab" * 32)
     out = check("spitemalice", days)
-    assert f"spitemalice {days[1].isoformat()}: BAD: the revealed seed does not match" in out
+    assert f"spitemalice {days[1].isoformat()}: BAD: the deal served is not the deal" in out
     assert f"first bad entry: spitemalice {days[1].isoformat()}" in out
+
+
+def test_a_changed_kept_seed_names_its_date(days):
+    SeedCommitment.objects.filter(entry__game="spitemalice",
+                                  entry__subject=days[0].isoformat()).update(
+        server_seed="cd" * 32)
+    out = check("spitemalice", days)
+    assert f"spitemalice {days[0].isoformat()}: BAD: the revealed seed does not match" in out
+
+
+def test_a_rotated_daily_secret_leaves_committed_dailies_verifying(days, settings):
+    settings.FOURSQUARE_DAILY_SECRET = "a new secret, after the dailies were committed ahead"
+    status, out = verify_dailies("foursquare", days[0], days[-1])
+    assert status == 0, out
 
 
 def test_a_changed_attempt_names_its_date(days):
