@@ -1,4 +1,5 @@
-"""The command line: ``python -m foursquare replay FILE…`` and ``python -m foursquare play``."""
+"""The command line: ``python -m foursquare replay FILE…``, ``python -m foursquare play`` and
+``python -m foursquare verify`` (docs/FAIRNESS.md)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from fairness import verify
 from foursquare.dealing import deal
 from foursquare.errors import ParseError
 from foursquare.game import PLAYING, Game
@@ -108,6 +110,21 @@ def play_command(seed: str | None, read: Callable[[str], str], out: TextIO) -> i
     return EXIT_OK
 
 
+# --- Verifying deals (docs/FAIRNESS.md) -------------------------------------------------------
+
+def deck_of_seed(seed: str) -> list[str]:
+    return [str(card) for card in deal(bytes.fromhex(seed))]
+
+
+def check_race_record(record: dict, report: verify.Report) -> None:
+    """A race (``GET /races/{id}`` once finished): its seeds, and its deck dealt from them."""
+    seed = verify.check_seeds("foursquare", record.get("fairness"), report)
+    if seed is not None:
+        deck = [str(card) for card in deal(seed)]
+        report.line("deal", None if deck == record.get("deck") else
+                    "the race's deck is not the deal of its seeds")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m foursquare", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -115,7 +132,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay_parser.add_argument("files", nargs="+", metavar="FILE")
     play_parser = commands.add_parser("play", help="play a game in the terminal")
     play_parser.add_argument("--seed", help="deal from this text (default: a random deal)")
+    verify.add_arguments(commands.add_parser(
+        "verify", help="check the fairness log, dailies, or a race's record (docs/FAIRNESS.md)"))
     args = parser.parse_args(argv)
+    if args.command == "verify":
+        return verify.run(args, game="foursquare", deal_of=deck_of_seed,
+                          check_record=check_race_record)
     if args.command == "replay":
         return replay_command(args.files, sys.stdout, sys.stderr)
     return play_command(args.seed, input, sys.stdout)

@@ -37,6 +37,10 @@ Environment variables:
     FOURSQUARE_FAST_MOVES    true/false, default true: answer moves on the fast path (see below)
     SPITE_MALICE_FAST_ACTIONS  true/false, default true: the same for Spite & Malice's actions
     SPITE_MALICE_DAILY_SECRET  deals the Spite & Malice dailies; like FOURSQUARE_DAILY_SECRET
+    FAIRNESS_SIGNING_KEY     the fairness log's Ed25519 key is SHA-256 of it (docs/FAIRNESS.md);
+                             like FOURSQUARE_DAILY_SECRET. FAIRNESS_PREVIOUS_PUBLIC_KEYS: the
+                             public keys it replaced; FAIRNESS_DAYS_AHEAD: dailies committed
+                             ahead, default 8
     SPITE_MALICE_BOT_SECONDS the bot's time in a request before its turn goes on in the
                              background, default 2
     SPITE_MALICE_CLOCK_GAP_SECONDS  a silence of the turn clocks' sweep longer than this
@@ -146,7 +150,7 @@ SECRET_KEY = _SECRET_KEY_FROM_ENV or ("" if PRODUCTION else local_secret(DATA_DI
 if PRODUCTION:
     _missing = [
         name for name in ("DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "FOURSQUARE_DAILY_SECRET",
-                          "SPITE_MALICE_DAILY_SECRET")
+                          "SPITE_MALICE_DAILY_SECRET", "FAIRNESS_SIGNING_KEY")
         if not os.environ.get(name, "").strip()
     ]
     if _missing:
@@ -197,6 +201,7 @@ INSTALLED_APPS = [
     "server.spitemalice",
     "server.ratings",
     "server.streams",
+    "server.fairness",
 ]
 
 AUTH_USER_MODEL = "players.Player"
@@ -491,6 +496,17 @@ SPITE_MALICE_DAILY_SECRET = (
     os.environ.get("SPITE_MALICE_DAILY_SECRET", "").strip()
     or ("" if PRODUCTION else local_secret(DATA_DIR, "spite-malice-daily-secret"))
 )
+# The fairness log's Ed25519 key is SHA-256 of this text (docs/FAIRNESS.md): production sets it,
+# elsewhere one is made on first start. Rotating it: the old public key (base64) goes to
+# FAIRNESS_PREVIOUS_PUBLIC_KEYS so that earlier entries still verify.
+FAIRNESS_SIGNING_KEY = (
+    os.environ.get("FAIRNESS_SIGNING_KEY", "").strip()
+    or ("" if PRODUCTION else local_secret(DATA_DIR, "fairness-signing-key"))
+)
+FAIRNESS_PREVIOUS_PUBLIC_KEYS = env_list("FAIRNESS_PREVIOUS_PUBLIC_KEYS", [])
+# The housekeeping deals and commits the dailies of today and this many days after (-1: none,
+# as the tests' own servers do: each would otherwise prove a week of deals winnable).
+FAIRNESS_DAYS_AHEAD = env_int("FAIRNESS_DAYS_AHEAD", 8)
 # How long the bot may play in the request that asked for its reply before the rest of its
 # turn is left to the background (seconds).
 SPITE_MALICE_BOT_SECONDS = float(os.environ.get("SPITE_MALICE_BOT_SECONDS", "").strip() or 2.0)

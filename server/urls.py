@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from server.api.asyncapi import AsyncApiView
 from server.boards import urls as boards
+from server.fairness import urls as fairness
 from server.foursquare import urls as foursquare
 from server.foursquare.races import asyncapi as race_socket
 from server.leagues import urls as leagues
@@ -23,6 +24,7 @@ api_v1 = [
     *boards.urlpatterns,
     *leagues.urlpatterns,
     *streams.urlpatterns,
+    *fairness.urlpatterns,
     path("spite-malice/", include(spite_malice)),
 ]
 

@@ -1,5 +1,6 @@
 """The command line: ``python -m spitemalice replay FILE…``, ``python -m spitemalice show`` and
-``python -m spitemalice play`` (against the house bot, in ``terminal``)."""
+``python -m spitemalice play`` (against the house bot, in ``terminal``), and
+``python -m spitemalice verify`` (docs/FAIRNESS.md)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
+from fairness import verify
 from spitemalice import terminal
 from spitemalice.cards import KING, RANK_CODES
+from spitemalice.dealing import deal
 from spitemalice.errors import ParseError
 from spitemalice.game import PLAYING, Game
+from spitemalice.match import game_seed
 from spitemalice.records import Record, load_record, replay
 
 EXIT_OK, EXIT_BAD_FILE, EXIT_ILLEGAL_ACTION = 0, 1, 2
@@ -129,6 +133,26 @@ def show_command(path: str, action: int | None, out: TextIO, err: TextIO) -> int
     return EXIT_OK
 
 
+# --- Verifying deals (docs/FAIRNESS.md) -------------------------------------------------------
+
+def daily_deck(seed: str) -> list[str]:
+    """The deal of a daily (a one-game match from ``seed``)."""
+    return [str(card) for card in deal(game_seed(bytes.fromhex(seed), 0))]
+
+
+def check_game_record(record: dict, report: verify.Report) -> None:
+    """A game's record (``GET /matches/{id}/games/{n}/record``) once its match is over: the
+    match's seeds, and this game's seed derived from them."""
+    block = record.get("fairness")
+    match_seed = verify.check_seeds("spitemalice", block, report)
+    if match_seed is not None and isinstance(block, dict):
+        number = block.get("game")
+        expected = (game_seed(match_seed, number - 1).hex() if isinstance(number, int)
+                    and number >= 1 else None)
+        report.line(f"game {number}", None if expected == record.get("seed") else
+                    "the game's seed is not the one its match's seeds give")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m spitemalice", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -140,7 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                              help="after the first N actions (0: the deal; default: all)")
     play_parser = commands.add_parser("play", help="play the house bot in the terminal")
     terminal.add_arguments(play_parser)
+    verify.add_arguments(commands.add_parser(
+        "verify", help="check the fairness log, dailies, or a game's record (docs/FAIRNESS.md)"))
     args = parser.parse_args(argv)
+    if args.command == "verify":
+        return verify.run(args, game="spitemalice", deal_of=daily_deck,
+                          check_record=check_game_record)
     if args.command == "play":
         return terminal.run(args, sys.stdin, sys.stdout)
     if args.command == "replay":

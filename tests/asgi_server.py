@@ -141,6 +141,8 @@ def asgi_server(*, database_url: str, redis_url: str | None, log_dir: Path, work
         "DJANGO_SECRET_KEY": settings.SECRET_KEY,
         "FOURSQUARE_DAILY_SECRET": settings.FOURSQUARE_DAILY_SECRET,
         "SPITE_MALICE_DAILY_SECRET": settings.SPITE_MALICE_DAILY_SECRET,
+        "FAIRNESS_SIGNING_KEY": settings.FAIRNESS_SIGNING_KEY,
+        "FAIRNESS_DAYS_AHEAD": "-1",  # no week of dailies proven winnable by each test server
         "GUNICORN_WORKERS": str(workers),
         "GUNICORN_THREADS": str(threads),
         "DJANGO_LOG_LEVEL": "WARNING",

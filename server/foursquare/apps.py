@@ -11,7 +11,8 @@ class FoursquareConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from server.foursquare import boards, tasks
+        from server.foursquare import boards, fairness, tasks
 
         boards.register_boards()
+        fairness.register()
         tasks.register()

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from foursquare.bot import play_deal
 from foursquare.solver import solve
-from server.foursquare import dailies
+from server.foursquare import dailies, fairness
 from server.foursquare.models import Daily, Deal, Game
 
 MAX_ATTEMPTS = 20  # a random deal is nearly always winnable; this only bounds a freak run
@@ -83,6 +83,7 @@ def daily_prepare(day: date, *, time_budget: float | None = None,
         daily.proof_moves = [list(move) for move in solution.moves]
         daily.proof_optimal = solution.proven_optimal
         daily.save(update_fields=["proof_score", "proof_moves", "proof_optimal"])
+        fairness.daily_commit(daily)  # its attempt is final now
 
     started = time.process_time()
     bot_game = _play(deck, bot_options)

@@ -14,7 +14,7 @@ HOUSEKEEPING_SECONDS = 3600
 
 def register() -> None:
     from server.api import idempotency
-    from server.foursquare import analysis, preparation, services
+    from server.foursquare import analysis, fairness, preparation, services
     from server.foursquare.races import services as races
 
     background.register_task(DAILY_PREPARE, preparation.daily_prepare_job)
@@ -27,6 +27,10 @@ def register() -> None:
     background.register_periodic(
         "foursquare dailies", HOUSEKEEPING_SECONDS, services.dailies_close, once=True,
         report="closed {} Foursquare dailies left unfinished")
+    # Prepared (and so committed in the fairness log) a week and more ahead.
+    background.register_periodic(
+        "foursquare dailies ahead", HOUSEKEEPING_SECONDS, fairness.dailies_ahead, once=True,
+        report="asked for {} Foursquare dailies to be prepared and committed ahead")
     # The Idempotency-Key store serves both games; its rows are this app's model.
     background.register_periodic(
         "idempotency keys", HOUSEKEEPING_SECONDS, idempotency.records_prune, once=True,

@@ -8,8 +8,9 @@ class SpiteMaliceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from server.spitemalice import boards, bot_accounts, tasks
+        from server.spitemalice import boards, bot_accounts, fairness, tasks
 
         boards.register()
+        fairness.register()
         tasks.register()
         bot_accounts.register_bot_rules()

@@ -24,7 +24,7 @@ from server.core.codes import CODE_ALPHABET  # noqa: F401 (its tests read it her
 from server.leagues.problems import NotALeagueMate
 from server.leagues.selectors import league_mates
 from server.players.models import Player
-from server.spitemalice import notify, rating_rules, services
+from server.spitemalice import fairness, notify, rating_rules, services
 from server.spitemalice.models import INVITE_CODE_LENGTH, Match
 from server.spitemalice.problems import (
     ChallengesClosed,
@@ -70,7 +70,8 @@ def _challenged(player, other_id) -> Player:
 
 
 def _waiting_create(*, player, turn_seconds: int, target: int, rated: bool, invitee=None,
-                    rematch_of: Match | None = None, seek: bool = False) -> Match:
+                    rematch_of: Match | None = None, seek: bool = False,
+                    client_seed: str | None = None) -> Match:
     """A new waiting match, rated as far as its players are known (both, for an invitee)."""
     for attempt in range(_CODE_TRIES):
         try:
@@ -85,6 +86,7 @@ def _waiting_create(*, player, turn_seconds: int, target: int, rated: bool, invi
                     match, requested=rated, now=timezone.now(),
                     players=[player] if invitee is None else [player, invitee])
                 match.save(force_insert=True)
+                fairness.match_commit(match, [client_seed, None])  # seat 1's when it joins
                 if invitee is not None:  # told on their account stream
                     account_events_add([notify.invitation_received(match)])
                 return match
@@ -95,7 +97,7 @@ def _waiting_create(*, player, turn_seconds: int, target: int, rated: bool, invi
 
 
 def match_invite(*, player, turn_seconds: int, target: int, invitee_id=None,
-                 rated: bool = True) -> Match:
+                 rated: bool = True, client_seed: str | None = None) -> Match:
     """A waiting match of ``player``'s in seat 0, to be joined with its code; with
     ``invitee_id``, a challenge: an invitation to that player only, if they take challenges
     from ``player``. ``rated`` False asks for a casual match; True a rated one, if the rules
@@ -104,7 +106,7 @@ def match_invite(*, player, turn_seconds: int, target: int, invitee_id=None,
         invitee = _challenged(player, invitee_id) if invitee_id is not None else None
         services.active_matches_check(player)
         return _waiting_create(player=player, turn_seconds=turn_seconds, target=target,
-                               rated=rated, invitee=invitee)
+                               rated=rated, invitee=invitee, client_seed=client_seed)
 
 
 _CLOSED = {
@@ -168,7 +170,7 @@ def code_expire_if_due(code: str) -> None:
         expire_if_due(found)
 
 
-def match_join(*, player, code: str) -> Match:
+def match_join(*, player, code: str, client_seed: str | None = None) -> Match:
     """``player`` takes seat 1 of the waiting match with ``code``: 404 for a code that names
     no open invitation to them (unknown, cancelled, expired, or addressed to someone else)."""
     found = _match_with(code)
@@ -191,7 +193,7 @@ def match_join(*, player, code: str) -> Match:
         # allowance of rated matches is checked under them (``rating_rules``).
         services.player_lock(match.player0, player)
         services.active_matches_check(player)
-        return services.match_deal(match=match, opponent=player)
+        return services.match_deal(match=match, opponent=player, client_seed=client_seed)
 
 
 def _close(match: Match, reason: str, by: int | None, decline_reason: str = "") -> None:

@@ -15,6 +15,8 @@ from server.api.fields import (
     StrictUUIDField,
 )
 from server.api.inputs import StrictInput, StrictQuery
+from server.fairness.fields import ClientSeedField
+from server.fairness.serializers import SeedsOutput
 from server.players.serializers import PlayerOutput, PlayerRef
 from server.ratings.serializers import PlayerRatingOutput
 from server.spitemalice.models import (
@@ -35,6 +37,7 @@ PART_PATTERN = r"^(P|S[0-3]|C[0-2]|[A2-9TJQK][CDHS])$"
 
 class BotMatchInput(StrictInput):
     opponent = serializers.ChoiceField(choices=["bot"])
+    client_seed = ClientSeedField()
     level = serializers.ChoiceField(choices=list(LEVELS), help_text="The bot's level.")
     target = serializers.ChoiceField(
         choices=list(TARGETS), required=False, default=50,
@@ -49,6 +52,7 @@ class BotMatchInput(StrictInput):
 
 class FriendMatchInput(StrictInput):
     opponent = serializers.ChoiceField(choices=["friend"])
+    client_seed = ClientSeedField()
     turn_seconds = serializers.ChoiceField(
         choices=list(TURN_SECONDS), required=False, default=DEFAULT_TURN_SECONDS,
         help_text="How long each turn may take, in seconds: 60, 3600, 86400 (a day, default) "
@@ -131,6 +135,7 @@ class JoinInput(StrictInput):
     code = StrictCharField(
         max_length=32, trim_whitespace=False,
         help_text="The invitation's code: any case; spaces and dashes ignored.")
+    client_seed = ClientSeedField()
 
 
 class MatchListQuery(StrictQuery):
@@ -604,6 +609,9 @@ REVEALED_STEP_FIELDS = {
 
 class MatchRecordOutput(serializers.Serializer):
     seed = serializers.CharField(help_text="The game's seed (hex): the whole deal.")
+    fairness = SeedsOutput(required=False, allow_null=True, help_text=(
+        "Its match's commitment, and once the match is over the seeds this game's seed "
+        "derives from (`python -m spitemalice verify --record`)."))
     actions = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2))
     status = serializers.ChoiceField(choices=MatchGame.Status.choices)

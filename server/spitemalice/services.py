@@ -29,7 +29,7 @@ from server.dailies import calendar
 from server.jobs.background import job_enqueue
 from server.jobs.models import Job
 from server.players.models import Player
-from server.spitemalice import boards, notify, rating_rules
+from server.spitemalice import boards, fairness, notify, rating_rules
 from server.spitemalice.house_bot import bot_actions
 from server.spitemalice.live.publish import events_stored
 from server.spitemalice.models import (
@@ -73,14 +73,17 @@ def daily_seed(day: date) -> bytes:
                     hashlib.sha256).digest()
 
 
-def _daily_get_or_create(day: date) -> Daily:
-    """The daily of ``day``, dealt on first use (safe when two requests race to deal it)."""
+def daily_get_or_create(day: date) -> Daily:
+    """The daily of ``day``, dealt and committed (server.spitemalice.fairness) on first use,
+    or ahead by the housekeeping (safe when two requests race to deal it)."""
     daily = Daily.objects.filter(date=day).first()
     if daily is not None:
         return daily
     try:
         with transaction.atomic():
-            return Daily.objects.create(date=day, seed=daily_seed(day).hex())
+            daily = Daily.objects.create(date=day, seed=daily_seed(day).hex())
+            fairness.daily_commit(daily)
+            return daily
     except IntegrityError:
         return Daily.objects.get(date=day)
 
@@ -88,15 +91,19 @@ def _daily_get_or_create(day: date) -> Daily:
 # --- Starting ----------------------------------------------------------------------------------
 
 
-def _match_create(*, player, mode: str, level: str, target: int, seed: bytes,
-                  day: date | None = None, ranked: bool = False, opponent=None) -> Match:
+def _match_create(*, player, mode: str, level: str, target: int, seed: bytes | None,
+                  day: date | None = None, ranked: bool = False, opponent=None,
+                  client_seed: str | None = None) -> Match:
     """A match dealt and started: ``player`` in seat 0, ``opponent`` (a player) or the bot in
-    seat 1; the bot's first turn is played if it starts."""
-    match = Match.objects.create(mode=mode, level=level, target=target, seed=seed.hex(),
-                                 player0=player, player1=opponent,
-                                 bot_seat=None if opponent is not None else 1, daily=day,
-                                 ranked=ranked, player0_bot=player.bot,
-                                 player1_bot=opponent is not None and opponent.bot)
+    seat 1; the bot's first turn is played if it starts. Without a ``seed`` (a daily's), a
+    server seed is committed first and mixed with the player's ``client_seed``."""
+    match = Match(mode=mode, level=level, target=target, player0=player, player1=opponent,
+                  bot_seat=None if opponent is not None else 1, daily=day, ranked=ranked,
+                  player0_bot=player.bot, player1_bot=opponent is not None and opponent.bot)
+    if seed is None:  # the bot's seat gives no client seed
+        seed = fairness.match_seed(fairness.match_commit(match, [client_seed, None]))
+    match.seed = seed.hex()
+    match.save(force_insert=True)
     _first_game_deal(match=match, log=Log(match, by=0))
     return match
 
@@ -139,12 +146,14 @@ def active_matches_check(player) -> None:
             "finish, resign or cancel one first.")
 
 
-def match_start_bot(*, player, level: str, target: int) -> Match:
-    """A match against the bot on a fresh seed; if the bot starts, its turn is played."""
+def match_start_bot(*, player, level: str, target: int,
+                    client_seed: str | None = None) -> Match:
+    """A match against the bot on a fresh server seed, committed before it is dealt, and the
+    player's client seed; if the bot starts, its turn is played."""
     with transaction.atomic():
         active_matches_check(player)
         return _match_create(player=player, mode=Match.Mode.BOT, level=level, target=target,
-                             seed=secrets.token_bytes(32))
+                             seed=None, client_seed=client_seed)
 
 
 def match_start_friend(*, player, opponent, target: int,
@@ -162,7 +171,7 @@ def match_start_friend(*, player, opponent, target: int,
         return match_deal(match=match, opponent=opponent)
 
 
-def match_deal(*, match: Match, opponent) -> Match:
+def match_deal(*, match: Match, opponent, client_seed: str | None = None) -> Match:
     """``opponent`` takes seat 1 of the locked waiting ``match``: a ``joined`` event, whether
     it stays rated decided, the first game dealt, and the first turn's clock started."""
     player_lock(match.player0, opponent)  # the pair's allowance of rated matches, raced safely
@@ -171,6 +180,10 @@ def match_deal(*, match: Match, opponent) -> Match:
     match.player1_bot = opponent.bot
     match.status = Match.Status.PLAYING
     match.save(update_fields=["player1", "player1_bot", "status", "rated", "unrated_reason"])
+    seed = fairness.match_join(match, client_seed)  # its server seed's, mixed with both
+    if seed is not None:
+        match.seed = seed.hex()
+        match.save(update_fields=["seed"])
     log = Log(match, by=1)  # the joiner's request
     log.event("joined", {"seat": 1, "player": {"id": str(opponent.pk), "name": opponent.name}})
     _first_game_deal(match=match, log=log)
@@ -189,7 +202,7 @@ def match_start_daily(*, player, day: date | None) -> tuple[Match, bool]:
     existing = Match.objects.filter(player0=player, mode=Match.Mode.DAILY, daily=day).first()
     if existing is not None:
         return existing, False
-    seed = bytes.fromhex(_daily_get_or_create(day).seed)
+    seed = bytes.fromhex(daily_get_or_create(day).seed)
     try:
         with transaction.atomic():
             ranked = boards.player_ranked_on(player, day)

@@ -14,7 +14,7 @@ BOT_TURN_STALE_AFTER = timedelta(minutes=2)
 
 
 def register() -> None:
-    from server.spitemalice import clocks, services
+    from server.spitemalice import clocks, fairness, services
 
     background.register_task(services.BOT_JOB, services.bot_turn_job,
                              given_up=services.bot_turn_give_up,
@@ -26,3 +26,6 @@ def register() -> None:
     background.register_periodic(
         "spite-malice dailies", HOUSEKEEPING_SECONDS, services.dailies_close, once=True,
         report="closed {} Spite & Malice dailies left unfinished")
+    background.register_periodic(
+        "spite-malice dailies ahead", HOUSEKEEPING_SECONDS, fairness.dailies_ahead, once=True,
+        report="dealt and committed {} Spite & Malice dailies ahead")

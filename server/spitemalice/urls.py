@@ -22,6 +22,8 @@ urlpatterns = [
          name="sm-actions"),
     path("matches/<uuid:match_id>/events", views.EventsView.as_view(), name="sm-events"),
     path("matches/<uuid:match_id>/resign", views.ResignView.as_view(), name="sm-resign"),
+    path("matches/<uuid:match_id>/fairness", views.MatchFairnessView.as_view(),
+         name="sm-fairness"),
     path("matches/<uuid:match_id>/games/<int:number>/record", views.RecordView.as_view(),
          name="sm-record"),
     path("matches/<uuid:match_id>/hint", views.HintView.as_view(), name="sm-hint"),

@@ -20,6 +20,7 @@ from server.api.fastpath import FastPathView
 from server.api.formats import iso_datetime
 from server.api.headers import LOCATION, absolute_url
 from server.api.idempotency import IDEMPOTENCY_PARAMETER
+from server.api.problems import NotFound
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
 from server.boards import selectors as board_selectors
@@ -41,6 +42,7 @@ from server.ratings.views import PAGE_PARAMETERS as RATING_PAGE_PARAMETERS
 from server.ratings.views import RatingBoardView
 from server.spitemalice import (
     clocks,
+    fairness,
     fastaction,
     invitations,
     rating_rules,
@@ -225,10 +227,11 @@ class MatchListCreateView(ApiView):
                 match = invitations.match_invite(
                     player=request.user, turn_seconds=values["turn_seconds"],
                     target=values["target"], invitee_id=values.get("invitee"),
-                    rated=values["rated"])
+                    rated=values["rated"], client_seed=values.get("client_seed"))
             else:
                 match = services.match_start_bot(
-                    player=request.user, level=values["level"], target=values["target"])
+                    player=request.user, level=values["level"], target=values["target"],
+                    client_seed=values.get("client_seed"))
             return ((status.HTTP_201_CREATED if created else status.HTTP_200_OK),
                     output(request, match))
 
@@ -393,7 +396,8 @@ class MatchJoinView(ApiView):
         data.is_valid(raise_exception=True)
 
         def join(_locked):
-            match = invitations.match_join(player=request.user, code=data.validated_data["code"])
+            match = invitations.match_join(player=request.user, code=data.validated_data["code"],
+                                           client_seed=data.validated_data.get("client_seed"))
             return status.HTTP_200_OK, output(request, match)
 
         invitations.code_expire_if_due(data.validated_data["code"])  # gone, and marked so
@@ -515,6 +519,28 @@ class MatchRematchView(ApiView):
         return _located(request, write_on_match(request, match_id, rematch))
 
 
+class MatchFairnessView(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_matches_fairness",
+        summary="The commitment to a match's server seed; its seeds once the match is over",
+        description="Made in the fairness log when the match was created, before any card was "
+                    "dealt (docs/FAIRNESS.md). A daily has none: its date's commitment "
+                    "(`GET /api/v1/fairness/commitments/spitemalice/{date}`) covers it.",
+        parameters=[MATCH_ID],
+        responses={200: s.SeedsOutput, **problems(
+            401, 404, s404="`not_found`: no such match of yours, or a daily.")},
+    )
+    def get(self, request, match_id):
+        match = selectors.match_of(request.user, match_id)
+        seeds = fairness.match_fairness(match)
+        if seeds is None:
+            raise NotFound("A daily has no server seed: its date's commitment covers it "
+                           f"(GET /api/v1/fairness/commitments/spitemalice/{match.daily}).")
+        return Response(seeds)
+
+
 class RecordView(ApiView):
     permission_classes = [IsAuthenticated]
 
@@ -531,8 +557,12 @@ class RecordView(ApiView):
         game = selectors.game_of(match, number)
         if not game.is_over:
             raise GameInProgress("Finish the game first: the deal stays hidden until the end.")
+        seeds = fairness.match_fairness(match)
+        if seeds is not None:
+            seeds["game"] = game.number
         return Response({"seed": game.seed, "actions": game.actions, "status": game.status,
-                         "winner": game.winner, "points": game.points, **revealed(game)})
+                         "winner": game.winner, "points": game.points, **revealed(game),
+                         "fairness": seeds})
 
 
 class HintView(ApiView):

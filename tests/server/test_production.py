@@ -28,6 +28,7 @@ PRODUCTION_ENV = {
     "DJANGO_ALLOWED_HOSTS": "foursquare.example",
     "FOURSQUARE_DAILY_SECRET": "a daily secret nobody else knows",
     "SPITE_MALICE_DAILY_SECRET": "another daily secret nobody else knows",
+    "FAIRNESS_SIGNING_KEY": "the signing key's secret, fifty characters or more: q8Zr-2Lm",
     "DATABASE_URL": "postgres://foursquare@db.internal:5432/foursquare",
     "REDIS_URL": "redis://cache.internal:6379/0",
 }
@@ -86,7 +87,8 @@ def test_a_public_host_name_means_production():
 
 
 @pytest.mark.parametrize("missing", ["DJANGO_SECRET_KEY", "FOURSQUARE_DAILY_SECRET",
-                                     "SPITE_MALICE_DAILY_SECRET", "DJANGO_ALLOWED_HOSTS"])
+                                     "SPITE_MALICE_DAILY_SECRET", "FAIRNESS_SIGNING_KEY",
+                                     "DJANGO_ALLOWED_HOSTS"])
 def test_production_refuses_to_start_without_its_secrets(missing):
     env = {key: value for key, value in PRODUCTION_ENV.items() if key != missing}
 

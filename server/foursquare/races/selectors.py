@@ -16,6 +16,7 @@ from foursquare import DECK_SIZE, player_view
 from foursquare import Game as EngineGame
 from server.api.formats import iso_datetime
 from server.core.codes import code_normalise
+from server.foursquare import fairness
 from server.foursquare.engine import rebuild
 from server.foursquare.models import Game, Race, RaceInvite, Racer
 from server.foursquare.races.problems import RaceNotFound
@@ -133,6 +134,8 @@ def race_output(race: Race, viewer) -> dict:
         # racers whether the deal can be won.
         "bot": ({"status": race.bot_status, "score": race.bot_score}
                 if finished and race.bot_status else None),
+        # The commitment made at its creation; its seeds with the ranking (docs/FAIRNESS.md).
+        "fairness": fairness.race_fairness(race),
     }
 
 

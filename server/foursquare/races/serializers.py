@@ -7,6 +7,8 @@ from rest_framework import serializers
 
 from server.api.fields import StrictCharField, StrictIntegerField, StrictUUIDField
 from server.api.inputs import StrictInput, StrictQuery
+from server.fairness.fields import ClientSeedField
+from server.fairness.serializers import SeedsOutput
 from server.foursquare.models import RACE_MINUTES, RACE_SIZES, Race
 from server.foursquare.serializers import CellOutput, PageOutput
 from server.players.serializers import PlayerOutput
@@ -22,6 +24,7 @@ class RaceCreateInput(StrictInput):
     invite = serializers.ListField(
         child=StrictUUIDField(), required=False, max_length=MAX_INVITES,
         help_text="Ids of league mates invited directly (each must share a league with you).")
+    client_seed = ClientSeedField()
 
     def validate_minutes(self, value):
         # ChoiceField would take "3" for 3: a JSON number is asked for.
@@ -34,6 +37,7 @@ class RaceJoinInput(StrictInput):
     # Untrimmed: whatever was sent is looked up as it is, as Spite & Malice's joins do.
     code = StrictCharField(max_length=32, trim_whitespace=False,
                            help_text="The race's code: any case; spaces and dashes ignored.")
+    client_seed = ClientSeedField()
 
 
 class RaceQuery(StrictQuery):
@@ -71,6 +75,9 @@ class RaceBotOutput(serializers.Serializer):
 
 class RaceOutput(serializers.Serializer):
     id = serializers.UUIDField()
+    fairness = SeedsOutput(required=False, allow_null=True, help_text=(
+        "The commitment to its server seed, made at its creation before any card was dealt; "
+        "its seeds with the ranking, once it has finished (docs/FAIRNESS.md)."))
     code = serializers.CharField(help_text="The invitation code (8 characters).")
     link = serializers.CharField(help_text="The join screen's path: /races/join/<CODE>.")
     host = PlayerOutput()
@@ -105,6 +112,9 @@ class ReplayRacerOutput(serializers.Serializer):
 
 
 class ReplaysOutput(serializers.Serializer):
+    fairness = SeedsOutput(required=False, allow_null=True, help_text=(
+        "The commitment made at the race's creation, and its seeds: the deck is "
+        "deal(HMAC(server seed, client seeds)) (`python -m foursquare verify --record`)."))
     deck = serializers.ListField(child=serializers.CharField(), min_length=40, max_length=40,
                                  help_text="The deal, first drawn first.")
     racers = ReplayRacerOutput(many=True, help_text="In the order of their places.")

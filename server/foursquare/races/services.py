@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from foursquare import deal
 from server.core.codes import new_code
+from server.foursquare import fairness
 from server.foursquare.models import RACE_MINUTES, Deal, Game, Race, RaceInvite, Racer
 from server.foursquare.races import live, ranking
 from server.foursquare.races.problems import (
@@ -76,13 +77,14 @@ def _invitees(player, invite: list) -> list[Player]:
     return [found[pk] for pk in wanted]
 
 
-def _waiting_create(*, host, size: int, minutes: int) -> Race:
+def _waiting_create(*, host, size: int, minutes: int, client_seed: str | None = None) -> Race:
     for attempt in range(_CODE_TRIES):
         try:
             with transaction.atomic():  # a savepoint: a taken code rolls back only this try
                 race = Race.objects.create(code=new_code(), host=host, size=size,
                                            minutes=minutes)
                 Racer.objects.create(race=race, player=host)
+                fairness.race_commit(race, client_seed)  # before anything is dealt
                 return race
         except IntegrityError:
             if attempt == _CODE_TRIES - 1:
@@ -90,14 +92,15 @@ def _waiting_create(*, host, size: int, minutes: int) -> Race:
     raise AssertionError("unreachable")
 
 
-def race_create(*, host, size: int, minutes: int, invite: list | None = None) -> Race:
+def race_create(*, host, size: int, minutes: int, invite: list | None = None,
+                client_seed: str | None = None) -> Race:
     """A waiting race of ``size`` seats and ``minutes`` minutes; ``host`` is its first racer.
     ``invite``: ids of league mates invited directly."""
     if size not in range(2, 9) or minutes not in RACE_MINUTES:
         raise ValueError(f"a race has 2-8 players and 3, 5 or 10 minutes, not {size}/{minutes}")
     with transaction.atomic():
         invitees = _invitees(host, invite or [])
-        race = _waiting_create(host=host, size=size, minutes=minutes)
+        race = _waiting_create(host=host, size=size, minutes=minutes, client_seed=client_seed)
         RaceInvite.objects.bulk_create([RaceInvite(race=race, player=p) for p in invitees])
     return race
 
@@ -119,7 +122,7 @@ def race_lock_for(player, race_id) -> Race:
     return race
 
 
-def race_join(*, race: Race, player) -> Race:
+def race_join(*, race: Race, player, client_seed: str | None = None) -> Race:
     """``player`` takes a seat of the locked ``race``; joining twice changes nothing. A race
     that fills starts itself."""
     if Racer.objects.filter(race=race, player=player).exists():
@@ -135,6 +138,7 @@ def race_join(*, race: Race, player) -> Race:
     if seated >= race.size:
         raise RaceFull(f"All {race.size} seats of this race are taken.")
     Racer.objects.create(race=race, player=player)
+    fairness.race_client_seed_add(race, player, client_seed)
     if seated + 1 >= race.size:
         return _start(race)  # full: it starts itself (and tells the sockets so)
     _changed(race.pk)
@@ -171,10 +175,18 @@ def race_start(*, race: Race, player) -> Race:
     return _start(race)
 
 
+def _deal_seed(race: Race, player_ids: list) -> bytes:
+    """HMAC(the server seed committed at creation, the racers' client seeds in seat order);
+    a fresh random seed for a race made before seeds were committed."""
+    seed = fairness.race_deal_seed(race, player_ids)
+    return seed if seed is not None else secrets.token_bytes(32)
+
+
 def _start(race: Race) -> Race:
     """Deal the locked ``race`` a fresh deal, one game per racer, and set its clock."""
     now = timezone.now()
-    dealt = Deal.from_deck(deal(secrets.token_bytes(32)))
+    racers = list(Racer.objects.filter(race=race).order_by("joined_at", "id"))
+    dealt = Deal.from_deck(deal(_deal_seed(race, [racer.player_id for racer in racers])))
     dealt.save()
     race.deal = dealt
     race.status = Race.Status.COUNTDOWN
@@ -182,7 +194,6 @@ def _start(race: Race) -> Race:
     race.starts_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
     race.ends_at = race.starts_at + timedelta(minutes=race.minutes)
     race.save(update_fields=["deal", "status", "started_at", "starts_at", "ends_at"])
-    racers = list(Racer.objects.filter(race=race).order_by("joined_at", "id"))
     games = Game.objects.bulk_create([
         Game(player_id=racer.player_id, mode=Game.Mode.RACE, race=race, deal=dealt,
              opens_at=race.starts_at, closes_at=race.ends_at)

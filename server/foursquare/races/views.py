@@ -16,6 +16,7 @@ from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.problems import NotAuthenticated
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
+from server.foursquare import fairness
 from server.foursquare.pagination import PAGE_PARAMETERS, GamePagination
 from server.foursquare.races import selectors, services
 from server.foursquare.races import serializers as s
@@ -99,7 +100,8 @@ class RaceListCreateView(ApiView):
         def create(_locked):
             race = services.race_create(host=request.user, size=values["players"],
                                         minutes=values["minutes"],
-                                        invite=values.get("invite"))
+                                        invite=values.get("invite"),
+                                        client_seed=values.get("client_seed"))
             return status.HTTP_201_CREATED, _fresh_output(race, request.user)
 
         response = idempotency.respond_idempotently(request, create)
@@ -169,8 +171,10 @@ class RaceJoinCodeView(ApiView):
         data = s.RaceJoinInput(data=request.data)
         data.is_valid(raise_exception=True)
         code = data.validated_data["code"]
+        client_seed = data.validated_data.get("client_seed")
         return _write(request, lambda: services.race_lock_by_code(code),
-                      lambda race: services.race_join(race=race, player=request.user))
+                      lambda race: services.race_join(race=race, player=request.user,
+                                                      client_seed=client_seed))
 
 
 class RaceJoinView(ApiView):
@@ -277,4 +281,5 @@ class RaceReplaysView(ApiView):
             race = selectors.race_for(request.user, race_id)
         if race.status != race.Status.FINISHED:
             raise RaceNotFinished("The replays are shown once the race has finished.")
-        return Response(selectors.replays_output(race))
+        return Response({**selectors.replays_output(race),
+                         "fairness": fairness.race_fairness(race)})

@@ -379,7 +379,7 @@ def test_a_record_is_revealed_once_the_game_is_over(player_api):
     match = play_out(player_api, match)
     record = player_api.get(url(match, "/games/1/record")).json()
     assert set(record) == {"seed", "actions", "status", "winner", "points", "deal", "steps",
-                           "final"}
+                           "final", "fairness"}
     replayed = Game(bytes.fromhex(record["seed"]))
     for action in record["actions"]:
         replayed.play(action)

@@ -110,10 +110,8 @@ def play_moves(api, game: dict, count: int) -> dict:
 
 
 def fixed_deal(monkeypatch, seed: bytes = b"race" * 8) -> None:
-    """Every race started deals the deck of ``seed``: the tests play a known deal, the same
-    each run."""
-    from types import SimpleNamespace
-
+    """Every race started deals the deck of ``seed`` (in place of the one its server seed and
+    client seeds give): the tests play a known deal, the same each run."""
     from server.foursquare.races import services
 
-    monkeypatch.setattr(services, "secrets", SimpleNamespace(token_bytes=lambda _n: seed))
+    monkeypatch.setattr(services, "_deal_seed", lambda _race, _players: seed)
