@@ -97,6 +97,13 @@ bench-bot: $(VENV_STAMP) ## Measure the Spite & Malice house bot's strength and 
 bench-limiter: $(VENV_STAMP) ## Time the rate limiter's check as an action makes it (needs Redis)
 	$(PY) -m server.api.limiter_bench
 
+# What a request's metrics and log line cost a move: the CPU per move with and without them, in
+# a database of its own (dropped and created again on each run).
+BENCH_MOVES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_move_bench
+.PHONY: bench-moves
+bench-moves: $(VENV_STAMP) ## Time a move's CPU with and without its metrics and log line (BENCH_MOVES_DATABASE_URL=...)
+	$(PY) -m server.foursquare.move_bench --database-url '$(BENCH_MOVES_DATABASE_URL)'
+
 # Its own database, dropped and created again on each run: never the tests' one.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_bench
 .PHONY: bench-boards

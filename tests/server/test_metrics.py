@@ -16,6 +16,7 @@ from django.test import Client
 from prometheus_client import multiprocess
 
 from server.core.metrics import REGISTRY
+from server.players import services as players
 from tests.asgi_server import asgi_server, database_url
 from tests.server.conftest import assert_problem
 from tests.server.spitemalice.support import act, greedy, start
@@ -195,6 +196,18 @@ def _get(base: str, path: str, headers: dict[str, str] | None = None):
         return response.status, response.headers, response.read()
 
 
+def _wait_for_sockets(server, expected: int) -> None:
+    pattern = re.compile(r'^foursquare_sockets_open\{socket="account"\} (\S+)$', re.MULTILINE)
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        _, _, body = _get(server.base, "/metrics", {"Authorization": f"Bearer {TOKEN}"})
+        found = pattern.search(body.decode())
+        if float(found.group(1) if found else 0) == expected:
+            return
+        assert time.monotonic() < deadline, body.decode()
+        time.sleep(0.05)
+
+
 def _health_counts(folder: Path) -> dict[str, float]:
     """The /healthz requests each process's file holds."""
     counts = {}
@@ -232,6 +245,13 @@ def test_two_workers_counts_add_up_and_each_request_logs_one_json_line(tmp_path)
         assert headers["X-Request-ID"] == "haproxy-0123456789abcdef"
         _, _, body = _get(server.base, "/metrics", {"Authorization": f"Bearer {TOKEN}"})
         per_process = _health_counts(folder)
+
+        # A socket counts as open on the node while it is, whichever process holds it.
+        _, token = players.player_create(name="Watched")
+        socket = server.ws("/ws/account", token=token)
+        _wait_for_sockets(server, 1)
+        socket.close()
+        _wait_for_sockets(server, 0)
 
     # The health checks that waited for the server to start count too: the sum is every
     # process's own count, and two processes hold some.
