@@ -356,15 +356,18 @@ def _claim(queryset) -> Job | None:
             job.error = (f"Attempt {job.attempts} of {MAX_ATTEMPTS} never finished: the process "
                          f"running it stopped (started {job.started_at.isoformat()}, still "
                          f"running after {_stale_after(job.kind)}).")
+        died = job.status == Job.Status.RUNNING
         if job.attempts >= MAX_ATTEMPTS:
             if not same.update(status=Job.Status.FAILED, error=job.error, finished_at=now):
                 return None
+            if died:
+                metrics.job_failures.labels(job.kind, "attempt").inc()
             job.status, job.finished_at = Job.Status.FAILED, now
             return job
         if not same.update(status=Job.Status.RUNNING, started_at=now, error=job.error,
                            attempts=F("attempts") + 1, run_after=None):
             return None
-    if job.status == Job.Status.RUNNING:  # its last attempt's process died
+    if died:  # its last attempt's process stopped before it finished
         metrics.job_failures.labels(job.kind, "attempt").inc()
     else:  # waited since it was recorded, or since its retry was due
         due = max(job.created_at, job.run_after or job.created_at)
