@@ -20,6 +20,7 @@ from server.players import services as players
 from tests.asgi_server import asgi_server, database_url
 from tests.server.conftest import assert_problem
 from tests.server.spitemalice.support import act, greedy, start
+from tests.server.test_production import PRODUCTION_ENV, _refusal, _settings_in
 from tests.serving import WAIT_SECONDS
 
 TOKEN = "metrics-token-for-the-tests-only-0123456789"
@@ -69,6 +70,19 @@ def test_metrics_refuses_a_request_without_the_token(metrics_token, api, authori
 @pytest.mark.django_db
 def test_metrics_answers_with_the_token(metrics_token, api):
     assert "# TYPE foursquare_requests_total counter" in scrape()
+
+
+def test_production_refuses_a_short_metrics_token():
+    assert "FOURSQUARE_METRICS_TOKEN" in _refusal({**PRODUCTION_ENV,
+                                                   "FOURSQUARE_METRICS_TOKEN": "guessable"})
+    token = "x" * 40
+    assert _settings_in({**PRODUCTION_ENV, "FOURSQUARE_METRICS_TOKEN": token},
+                        "FOURSQUARE_METRICS_TOKEN") == {"FOURSQUARE_METRICS_TOKEN": token}
+
+
+def test_metrics_stays_plain_http_for_scrapes_inside_the_network_as_healthz_does():
+    exempt = _settings_in(PRODUCTION_ENV, "SECURE_REDIRECT_EXEMPT")["SECURE_REDIRECT_EXEMPT"]
+    assert {r"^healthz$", r"^metrics$"} <= set(exempt)
 
 
 # --- What it counts ------------------------------------------------------------------------------

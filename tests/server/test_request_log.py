@@ -146,11 +146,3 @@ def test_production_logs_json_and_elsewhere_text():
     assert _settings_in({**PRODUCTION_ENV, "FOURSQUARE_LOG_FORMAT": "text"},
                         "LOG_FORMAT") == {"LOG_FORMAT": "text"}
     assert "FOURSQUARE_LOG_FORMAT" in _refusal({"FOURSQUARE_LOG_FORMAT": "xml"})
-
-
-def test_production_refuses_a_short_metrics_token():
-    assert "FOURSQUARE_METRICS_TOKEN" in _refusal({**PRODUCTION_ENV,
-                                                   "FOURSQUARE_METRICS_TOKEN": "guessable"})
-    token = "x" * 40
-    assert _settings_in({**PRODUCTION_ENV, "FOURSQUARE_METRICS_TOKEN": token},
-                        "FOURSQUARE_METRICS_TOKEN") == {"FOURSQUARE_METRICS_TOKEN": token}
