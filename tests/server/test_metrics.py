@@ -277,6 +277,7 @@ def test_two_workers_counts_add_up_and_each_request_logs_one_json_line(tmp_path)
 
     log = server.log()
     assert "haproxy-0123456789abcdef" in log
+    assert '"GET /healthz HTTP/1.1" 200' not in log  # no access log besides the app's line
     request_lines = [line for line in log.splitlines() if '"foursquare.request"' in line]
     assert len([line for line in request_lines if '"route": "healthz"' in line]) >= sent
     mine = [json.loads(line) for line in request_lines
