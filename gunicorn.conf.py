@@ -65,9 +65,27 @@ def on_starting(server):
         # on a disk-backed folder a move's metrics cost several times as much CPU (measured).
         shm = "/dev/shm"
         in_memory = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
-        folder = tempfile.mkdtemp(prefix="foursquare-metrics-", dir=in_memory)
+        _left_by_killed_servers_remove(Path(in_memory or tempfile.gettempdir()))
+        folder = tempfile.mkdtemp(prefix=f"{_MADE_PREFIX}{os.getpid()}-", dir=in_memory)
         _made_metrics_dir.append(folder)
         os.environ[_METRICS_DIR] = folder
+
+
+_MADE_PREFIX = "foursquare-metrics-"
+
+
+def _left_by_killed_servers_remove(parent: Path) -> None:
+    """The folders of earlier runs whose server was killed (no on_exit ran) and is gone."""
+    for folder in parent.glob(f"{_MADE_PREFIX}*-*"):
+        pid = folder.name.removeprefix(_MADE_PREFIX).split("-", 1)[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            pass  # another user's server, alive
 
 
 def child_exit(server, worker):
