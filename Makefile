@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
 BOOTSTRAP_PYTHON := $(shell command -v python3.11 2>/dev/null || command -v python3)
 
-.PHONY: help run static test lint test-python test-sqlite test-js test-e2e chromium bench
+.PHONY: help run static test lint test-python test-sqlite test-js test-e2e chromium promtool bench
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -55,7 +55,7 @@ lint: $(VENV_STAMP) ## Check the code with ruff, and the layering with import-li
 TEST_WORKERS ?= 3
 PARALLEL = -n $(TEST_WORKERS) --dist
 
-test-python: $(VENV_STAMP) ## Run pytest against PostgreSQL at TEST_DATABASE_URL (TEST_WORKERS=3)
+test-python: $(VENV_STAMP) promtool ## Run pytest against PostgreSQL at TEST_DATABASE_URL (TEST_WORKERS=3)
 	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest --ignore=tests/e2e $(PARALLEL) loadfile
 
 # The embedded default that `make run` serves: the modules marked `sqlite`, those that reach code
@@ -84,6 +84,11 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 	@touch $@
 
+# Debian's prometheus package for its promtool, which checks /metrics' output
+# (tests/server/test_metrics.py); only the tool is used, no Prometheus server is started.
+promtool: ## Install Debian's prometheus package (promtool) for the metrics' test when it is missing
+	@command -v promtool >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus)
+
 test-e2e: $(VENV_STAMP) chromium $(NODE_STAMP) ## Play the browser app in headless Chromium against a live server
 	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest tests/e2e $(PARALLEL) load
 
@@ -101,6 +106,13 @@ bench-bot: $(VENV_STAMP) ## Measure the Spite & Malice house bot's strength and 
 .PHONY: bench-limiter
 bench-limiter: $(VENV_STAMP) ## Time the rate limiter's check as an action makes it (needs Redis)
 	$(PY) -m server.api.limiter_bench
+
+# What a request's metrics and log line cost a move: the CPU per move with and without them, in
+# a database of its own (dropped and created again on each run).
+BENCH_MOVES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_move_bench
+.PHONY: bench-moves
+bench-moves: $(VENV_STAMP) ## Time a move's CPU with and without its metrics and log line (BENCH_MOVES_DATABASE_URL=...)
+	$(PY) -m server.foursquare.move_bench --database-url '$(BENCH_MOVES_DATABASE_URL)'
 
 # Its own database, dropped and created again on each run: never the tests' one.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_bench

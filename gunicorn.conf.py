@@ -9,6 +9,9 @@ worker that run HTTP requests), and GUNICORN_WORKER_CLASS: gthread or sync serve
 """
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 ASGI_WORKER = "server.worker.Worker"
 
@@ -17,7 +20,9 @@ worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "") or ASGI_WORKER
 threads = int(os.environ.get("GUNICORN_THREADS", "") or 2)
 # The app that suits the worker class; an app named on the command line wins.
 wsgi_app = "server.asgi:application" if worker_class == ASGI_WORKER else "server.wsgi"
-accesslog = "-"
+# The app writes one line per request itself, with its route and request id
+# (server.core.requestlog): gunicorn's own access log would repeat it.
+accesslog = None
 # A request blocked longer than this (a hung database) costs its worker, which gunicorn
 # replaces; clients retry a move safely with the same Idempotency-Key, and sockets reconnect
 # and catch up from the event feed.
@@ -37,3 +42,60 @@ def post_worker_init(worker):
     from server.jobs import background
 
     background.runner_start_if_threaded()
+
+
+# Metrics: each worker writes its values to files in PROMETHEUS_MULTIPROC_DIR, and /metrics adds
+# them up (server.core.metrics). The folder belongs to this server run: given one, it is emptied
+# as the server starts (values of an earlier run would count again); else one is made and removed
+# at exit. Set in the master before any worker forks, so every worker (and its replacements)
+# writes there.
+_METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
+_made_metrics_dir: list[str] = []
+
+
+def on_starting(server):
+    folder = os.environ.get(_METRICS_DIR, "").strip()
+    if folder:
+        path = Path(folder)
+        path.mkdir(parents=True, exist_ok=True)
+        for stale in path.glob("*.db"):
+            stale.unlink()
+    else:
+        # In memory (tmpfs) where the machine has it: every count writes to these files, and
+        # on a disk-backed folder a move's metrics cost several times as much CPU (measured).
+        shm = "/dev/shm"
+        in_memory = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
+        _left_by_killed_servers_remove(Path(in_memory or tempfile.gettempdir()))
+        folder = tempfile.mkdtemp(prefix=f"{_MADE_PREFIX}{os.getpid()}-", dir=in_memory)
+        _made_metrics_dir.append(folder)
+        os.environ[_METRICS_DIR] = folder
+
+
+_MADE_PREFIX = "foursquare-metrics-"
+
+
+def _left_by_killed_servers_remove(parent: Path) -> None:
+    """The folders of earlier runs whose server was killed (no on_exit ran) and is gone."""
+    for folder in parent.glob(f"{_MADE_PREFIX}*-*"):
+        pid = folder.name.removeprefix(_MADE_PREFIX).split("-", 1)[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            pass  # another user's server, alive
+
+
+def child_exit(server, worker):
+    """A worker that stopped (or died) no longer counts in the gauges of what is open now; its
+    counters stay in the sums, as counters must."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    for folder in _made_metrics_dir:
+        shutil.rmtree(folder, ignore_errors=True)

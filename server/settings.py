@@ -67,6 +67,12 @@ Environment variables:
                              default and the secrets made on first start live, default <repo>/data
     FOURSQUARE_STATIC_ROOT   where `collectstatic` puts the front end's files and the server
                              serves them from, default <repo>/staticfiles
+    FOURSQUARE_METRICS_TOKEN the bearer token /metrics asks for; unset, /metrics answers 404
+                             (docs/OPERATIONS.md, "Metrics")
+    FOURSQUARE_LOG_FORMAT    json (one JSON object a line, the default in production) or text
+                             (the default elsewhere): how every log line is written
+    PROMETHEUS_MULTIPROC_DIR where gunicorn's processes keep their metrics' values; default a
+                             new folder for each server run (gunicorn.conf.py)
 """
 
 import os
@@ -164,10 +170,11 @@ if PRODUCTION:
         raise ImproperlyConfigured("DJANGO_DEBUG must be off in production: it shows settings "
                                    "and stack traces to anyone")
     # TLS ends at the load balancer, which must set X-Forwarded-Proto (overwriting any value a
-    # client sent); /healthz stays plain HTTP for its probes inside the network.
+    # client sent); /healthz and /metrics stay plain HTTP for the probes and scrapes inside the
+    # network.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 365 * 24 * 3600)
@@ -207,7 +214,9 @@ INSTALLED_APPS = [
 AUTH_USER_MODEL = "players.Player"
 
 MIDDLEWARE = [
-    # Outermost: an error any layer below answers in HTML leaves the API as problem+json.
+    # Outermost: the request id for every line the request logs, its own line, its metrics.
+    "server.core.requestlog.RequestObservedMiddleware",
+    # Next: an error any layer below answers in HTML leaves the API as problem+json.
     "server.api.middleware.ProblemResponseMiddleware",
     # Before anything reads a body: a chunked one is read whole (Django reads Content-Length).
     "server.api.middleware.RequestBodyMiddleware",
@@ -573,15 +582,33 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# --- Metrics -----------------------------------------------------------------------------------
+
+# /metrics (server.core.metrics) answers only a request bearing this token; unset, it answers
+# 404 as a path that does not exist. Production asks for a token that cannot be guessed.
+FOURSQUARE_METRICS_TOKEN = os.environ.get("FOURSQUARE_METRICS_TOKEN", "").strip()
+if PRODUCTION and FOURSQUARE_METRICS_TOKEN and len(FOURSQUARE_METRICS_TOKEN) < 32:
+    raise ImproperlyConfigured(
+        "FOURSQUARE_METRICS_TOKEN is too short for production: use 32 or more random "
+        "characters, e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))'")
+
 # --- Logging -----------------------------------------------------------------------------------
 
 # Everything to stderr, where gunicorn and the container runtime collect it. Django's default
-# sends server errors only to e-mail when DEBUG is off.
+# sends server errors only to e-mail when DEBUG is off. Each line carries the id of the request
+# it was written for (server.core.requestlog); each request writes one line of its own. JSON, one
+# object a line, is what a log collector reads across the nodes; text is for a console.
+LOG_FORMAT = (os.environ.get("FOURSQUARE_LOG_FORMAT", "").strip().lower()
+              or ("json" if PRODUCTION else "text"))
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured(f"FOURSQUARE_LOG_FORMAT is json or text, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "server.core.logformat.RequestIdFilter"}},
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
+        "json": {"()": "server.core.logformat.JsonFormatter"},
     },
     "filters": {
         # A request Django refuses as suspicious (1,001 query parameters, a body too big, a
@@ -589,8 +616,8 @@ LOGGING = {
         "client_faults": {"()": "server.api.logs.ClientFaultFilter"},
     },
     "handlers": {
-        "stderr": {"class": "logging.StreamHandler", "formatter": "plain",
-                   "filters": ["client_faults"]},
+        "stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
+                   "filters": ["client_faults", "request_id"]},
     },
     "root": {
         "handlers": ["stderr"],

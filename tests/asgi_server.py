@@ -9,7 +9,8 @@ live sockets on one port — for tests that talk to it over real HTTP and WebSoc
         server.base                    # "http://127.0.0.1:<port>"
         server.ws(f"/ws/spite-malice/matches/{match_id}", token=token)  # a connected socket
         server.worker_pids()           # its worker processes (to kill one, say)
-        server.log()                   # what it wrote (access log and errors)
+        server.log()                   # what it wrote (warnings and errors; each request's
+                                       # line too with DJANGO_LOG_LEVEL=INFO in env)
 
 - ``database_url``: the database it serves. In a test that is pytest-django's test database,
   which ``database_url()`` names once the database is set up: use the fixtures with

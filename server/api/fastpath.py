@@ -21,6 +21,7 @@ from django.http import HttpResponse
 from rest_framework.renderers import JSONRenderer
 
 from server.api import idempotency, parsers, throttling
+from server.core import requestlog
 from server.players.tokens import last_use_due
 
 _ACCEPTED = frozenset({None, "*/*", "application/json"})
@@ -64,20 +65,23 @@ def token_usable(*, last_used_at, active: bool) -> bool:
     return active and not last_use_due(last_used_at)
 
 
-def token_admitted(request, *, scope: str, token_id, last_used_at, active: bool) -> bool:
+def token_admitted(request, *, scope: str, token_id, player_id, last_used_at,
+                   active: bool) -> bool:
     """Whether the token's request may go on here: usable (``token_usable``), and the rate
     limit not reached (``within_limits``)."""
     if not token_usable(last_used_at=last_used_at, active=active):
         return False
-    return within_limits(request, scope=scope, token_id=token_id)[0]
+    return within_limits(request, scope=scope, token_id=token_id, player_id=player_id)[0]
 
 
-def within_limits(request, *, scope: str, token_id, reads=(), writes=()
+def within_limits(request, *, scope: str, token_id, player_id, reads=(), writes=()
                   ) -> tuple[bool, set[str] | None]:
     """Whether the request is within the rate limit, and the keys of ``reads`` found, with
     ``writes`` made if it is, all in one round trip to the cache
     (``throttling.verdict_with``). The limit's verdict, reached once, travels with the request
-    should the full view answer it after all."""
+    should the full view answer it after all; the request's log line names the player and
+    token."""
+    requestlog.identify(request, player_id=player_id, token_id=token_id)
     retry_after, found = throttling.verdict_with(
         scope=scope, token_id=str(token_id), address=throttling.client_address(request),
         reads=reads, writes=writes)

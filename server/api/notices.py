@@ -11,11 +11,14 @@ use.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import threading
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from server.core import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -23,6 +26,8 @@ logger = logging.getLogger(__name__)
 # subscriptions share) for long: the sockets' own checks of the feed cover what is dropped.
 SEND_SECONDS = 2.0
 
+_sent = metrics.live_notices.labels("sent")
+_lost = metrics.live_notices.labels("lost")
 _lock = threading.Lock()
 _server_loop: asyncio.AbstractEventLoop | None = None
 _own: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop) of this module's thread
@@ -47,8 +52,9 @@ def send(*notices: tuple[str, dict]) -> None:
     try:
         future = asyncio.run_coroutine_threadsafe(_send(layer, notices), loop)
     except RuntimeError:  # the loop closed in between (the worker is stopping)
+        _lost.inc(len(notices))
         return
-    future.add_done_callback(_report)
+    future.add_done_callback(functools.partial(_report, len(notices)))
 
 
 def _loop_for(layer) -> asyncio.AbstractEventLoop | None:
@@ -79,10 +85,14 @@ async def _send(layer, notices: tuple[tuple[str, dict], ...]) -> None:
     await asyncio.wait_for(send_all(), SEND_SECONDS)
 
 
-def _report(future) -> None:
+def _report(count: int, future) -> None:
     if future.cancelled():
+        _lost.inc(count)
         return
     error = future.exception()
-    if error is not None:
+    if error is None:
+        _sent.inc(count)
+    else:
+        _lost.inc(count)
         logger.warning("live notice not sent (the sockets' checks of the feed will catch up): "
                        "%r", error)

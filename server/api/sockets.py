@@ -32,6 +32,9 @@ from django.conf import settings
 from rest_framework.settings import api_settings
 
 from server.api import throttling
+from server.core import metrics
+from server.core.logformat import request_id_var
+from server.core.requestlog import request_id_of
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +87,8 @@ class SturdyConsumer(AsyncWebsocketConsumer):
 
     async def __call__(self, scope, receive, send):
         self.scope = scope
+        # The socket's whole life logs under the id of its handshake (server.core.requestlog).
+        request_id_var.set(request_id_of(_header(scope, b"x-request-id")))
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         sources = [receive]
         if self.channel_layer is not None:
@@ -118,6 +123,8 @@ class SturdyConsumer(AsyncWebsocketConsumer):
             await self._release()
             raise StopConsumer() from None
 
+    # Which socket this is, as the metrics name it (``sockets_open``): a subclass names itself.
+    socket_kind = "socket"
     # What a subclass's connect sets: the socket's tasks, its client's address and whether the
     # address's count of open sockets took it (``open_sockets.open``).
     closed = False
@@ -164,9 +171,15 @@ class SturdyConsumer(AsyncWebsocketConsumer):
         self.address = address_of(self.scope)
         # Counted before anything else, so that every way out (release) can uncount it.
         self.counted = open_sockets.open(self.address)
+        if self.counted:
+            metrics.sockets_open.labels(self.socket_kind).inc()
         await self.accept()
-        if not self.counted or not await sync_to_async(
-                handshake_allowed, thread_sensitive=False)(self.address):
+        if not self.counted:
+            metrics.rate_limit_refusals.labels("sockets.open").inc()
+            await self._close(TOO_MANY)
+            return False
+        if not await sync_to_async(handshake_allowed, thread_sensitive=False)(self.address):
+            metrics.rate_limit_refusals.labels("sockets").inc()
             await self._close(TOO_MANY)
             return False
         return True
@@ -235,6 +248,7 @@ class SturdyConsumer(AsyncWebsocketConsumer):
         self.released = True
         if self.counted:
             open_sockets.closed(self.address, authenticated=self.authenticated)
+            metrics.sockets_open.labels(self.socket_kind).dec()
         current = asyncio.current_task()
         for task in self.tasks:
             if task is not current:
@@ -247,6 +261,13 @@ class SturdyConsumer(AsyncWebsocketConsumer):
 
     async def _give_back(self) -> None:
         """What the subclass holds besides (groups, presence, stream counts)."""
+
+
+def _header(scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
 
 
 def address_of(scope) -> str | None:

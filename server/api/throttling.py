@@ -48,6 +48,8 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.throttling import BaseThrottle
 
+from server.core import metrics
+
 logger = logging.getLogger(__name__)
 
 _PERIODS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60,
@@ -306,6 +308,8 @@ class RequestRateThrottle(BaseThrottle):
                 address=client_address(request),
             )
         self.retry_after = reached
+        if reached is not None:  # answered 429 here, whichever path reached the verdict
+            metrics.rate_limit_refusals.labels(scope).inc()
         return reached is None
 
     def wait(self) -> float | None:

@@ -25,7 +25,7 @@ from django.http import HttpResponse
 from server.api import fastpath, idempotency
 from server.api.models import IdempotencyRecord
 from server.api.problems import Problem
-from server.foursquare import services
+from server.foursquare import metrics, services
 from server.foursquare.engine import game_output
 from server.foursquare.models import Daily, Deal, Game
 from server.foursquare.races import live
@@ -70,7 +70,8 @@ def move_response(request, game_id, *, scope: str) -> HttpResponse | None:
         return None  # unknown token: the full view says 401
     token_id, player_id, last_used_at, active, stored_hash, stored_status, stored_body = row[:7]
     if not fastpath.token_admitted(request, scope=scope, token_id=token_id,
-                                   last_used_at=last_used_at, active=active):
+                                   player_id=player_id, last_used_at=last_used_at,
+                                   active=active):
         return None
 
     if row[7] is None:
@@ -93,6 +94,7 @@ def move_response(request, game_id, *, scope: str) -> HttpResponse | None:
     answer = (player_id, plain.key, request_hash, content.decode()) if plain.key else None
     if not _store(game, played, card, values, answer):
         return None  # someone moved meanwhile: the full view waits for them and answers
+    metrics.moves_stored_fast.inc()
     if game.mode == Game.Mode.RACE:
         live.progress_published(game, engine)  # the statement committed: told at once
     return fastpath.json_response(200, content, allow=ALLOW)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -14,11 +15,11 @@ from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.problems import GameInProgress, GameOver, HintsNotAllowed
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
-from server.foursquare import analysis, fastmove, selectors, services
+from server.foursquare import analysis, fastmove, metrics, selectors, services
 from server.foursquare import serializers as s
 from server.foursquare.engine import deal_shown, game_output, rebuild, record_output
 from server.foursquare.pagination import PAGE_PARAMETERS, GamePagination
-from server.foursquare.problems import AnalysisUnavailable
+from server.foursquare.problems import AnalysisUnavailable, IllegalMove, StaleMove
 from server.foursquare.races import services as race_services
 from server.foursquare.races.problems import RaceNotFinished
 from server.jobs.models import Job
@@ -141,8 +142,16 @@ class MoveCreateView(FastPathView, ApiView):
         values = data.validated_data
 
         def play(game):
-            engine = services.move_play(game=game, row=values["row"], col=values["col"],
-                                        expected_move=values.get("move"))
+            try:
+                engine = services.move_play(game=game, row=values["row"], col=values["col"],
+                                            expected_move=values.get("move"))
+            except IllegalMove:
+                metrics.moves_illegal.inc()
+                raise
+            except StaleMove:
+                metrics.moves_stale.inc()
+                raise
+            transaction.on_commit(metrics.moves_stored_full.inc)
             return status.HTTP_200_OK, game_output(game, engine)
 
         return idempotency.respond_idempotently(

@@ -9,3 +9,9 @@ class JobsConfig(AppConfig):
     label = "jobs"
     verbose_name = "Background jobs"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from server.core.metrics import scrape_reader_register
+        from server.jobs.background import queue_families
+
+        scrape_reader_register("jobs", queue_families)

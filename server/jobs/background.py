@@ -54,9 +54,10 @@ from django.db import (
     connection,
     transaction,
 )
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
+from server.core import metrics
 from server.jobs.models import Job, Lease
 
 logger = logging.getLogger(__name__)
@@ -355,14 +356,22 @@ def _claim(queryset) -> Job | None:
             job.error = (f"Attempt {job.attempts} of {MAX_ATTEMPTS} never finished: the process "
                          f"running it stopped (started {job.started_at.isoformat()}, still "
                          f"running after {_stale_after(job.kind)}).")
+        died = job.status == Job.Status.RUNNING
         if job.attempts >= MAX_ATTEMPTS:
             if not same.update(status=Job.Status.FAILED, error=job.error, finished_at=now):
                 return None
+            if died:
+                metrics.job_failures.labels(job.kind, "attempt").inc()
             job.status, job.finished_at = Job.Status.FAILED, now
             return job
         if not same.update(status=Job.Status.RUNNING, started_at=now, error=job.error,
                            attempts=F("attempts") + 1, run_after=None):
             return None
+    if died:  # its last attempt's process stopped before it finished
+        metrics.job_failures.labels(job.kind, "attempt").inc()
+    else:  # waited since it was recorded, or since its retry was due
+        due = max(job.created_at, job.run_after or job.created_at)
+        metrics.job_start_delay.labels(job.kind).observe(max(0.0, (now - due).total_seconds()))
     job.refresh_from_db()
     return job
 
@@ -380,6 +389,7 @@ def _execute(job: Job) -> Job:
     except Exception:
         last = job.attempts >= MAX_ATTEMPTS
         logger.exception("job %s failed (attempt %s of %s)", job, job.attempts, MAX_ATTEMPTS)
+        metrics.job_failures.labels(job.kind, "attempt").inc()
         error = (f"Attempt {job.attempts} of {MAX_ATTEMPTS} failed:\n"
                  f"{traceback.format_exc(limit=8)[-4000:]}")
         wait = RETRY_SECONDS * job.attempts
@@ -415,6 +425,7 @@ def _finish(job: Job) -> bool:
 
 
 def _give_up(job: Job) -> None:
+    metrics.job_failures.labels(job.kind, "given_up").inc()
     task = _tasks.get(job.kind)
     if task is None or task.given_up is None:
         return
@@ -435,3 +446,35 @@ def job_run_next(queryset=None) -> Job | None:
     """Claim and run the oldest claimable job (of ``queryset``); None if there is none."""
     job = _claim(Job.objects.all() if queryset is None else queryset)
     return None if job is None else _execute(job)
+
+
+# --- Metrics ------------------------------------------------------------------------------------
+
+
+def queue_families():
+    """The queue as the table holds it, read at each scrape (``server.core.metrics``): the jobs
+    per status (pending is the queue's depth; failed, those given up for good) and how long the
+    oldest pending job that is due has waited."""
+    from prometheus_client.core import GaugeMetricFamily
+
+    now = timezone.now()
+    rows = (Job.objects.filter(status__in=[Job.Status.PENDING, Job.Status.RUNNING,
+                                           Job.Status.FAILED])
+            .values_list("status").annotate(count=Count("id")).order_by())
+    counts = {status: 0 for status in (Job.Status.PENDING, Job.Status.RUNNING,
+                                       Job.Status.FAILED)}
+    counts.update(dict(rows))
+    jobs = GaugeMetricFamily(
+        f"{metrics.PREFIX}_jobs", "Jobs in the queue's table by status: pending (the queue's "
+        "depth), running, failed (given up for good, kept for a look).", labels=["status"])
+    for status, count in counts.items():
+        jobs.add_metric([status], count)
+    yield jobs
+    oldest = (Job.objects.filter(status=Job.Status.PENDING)
+              .filter(Q(run_after__isnull=True) | Q(run_after__lte=now))
+              .order_by("created_at").values_list("created_at", flat=True).first())
+    waited = GaugeMetricFamily(
+        f"{metrics.PREFIX}_job_oldest_pending_seconds", "How long the oldest pending job that "
+        "is due has waited since it was recorded (0 with none).")
+    waited.add_metric([], 0.0 if oldest is None else max(0.0, (now - oldest).total_seconds()))
+    yield waited

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from server.core import metrics
 from server.ratings import glicko
 from server.ratings.glicko import Glicko
 from server.ratings.models import (
@@ -118,4 +119,5 @@ def result_rate(*, game: str, match_id, player_a, player_b, score_a: float,
         if already.exists():
             return None  # rated meanwhile by the other finish
         raise
+    transaction.on_commit(metrics.rating_updates.labels(game).inc)
     return rated

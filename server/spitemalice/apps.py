@@ -8,9 +8,11 @@ class SpiteMaliceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from server.spitemalice import boards, bot_accounts, fairness, tasks
+        from server.core.metrics import scrape_reader_register
+        from server.spitemalice import boards, bot_accounts, fairness, metrics, tasks
 
         boards.register()
         fairness.register()
+        scrape_reader_register("spite_malice_clocks", metrics.clock_sweep_families)
         tasks.register()
         bot_accounts.register_bot_rules()

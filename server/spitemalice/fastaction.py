@@ -31,7 +31,7 @@ from django.http import HttpResponse
 from server.api import fastpath, idempotency
 from server.api.problems import Problem
 from server.players.models import Player
-from server.spitemalice import notify, services, statements
+from server.spitemalice import metrics, notify, services, statements
 from server.spitemalice.live import presence
 from server.spitemalice.live.publish import events_stored, latest_entry
 from server.spitemalice.models import Match, MatchGame
@@ -92,7 +92,8 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
     # presence for the answer and the latest event number for the sockets' checks.
     slots = presence.slot_keys(match.pk)
     admitted, taken = fastpath.within_limits(
-        request, scope=scope, token_id=found.token_id, reads=list(slots),
+        request, scope=scope, token_id=found.token_id, player_id=found.player_id,
+        reads=list(slots),
         writes=[latest_entry(match.pk, log.events[-1].number)] if log.events else [])
     if not admitted:
         return None  # the full view says 429, from the verdict the request carries
@@ -114,6 +115,7 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
 
     if not fastpath.store_guarded(store):
         return None  # the match moved on meanwhile: the full view waits for it and answers
+    metrics.actions_stored_fast.inc()
     match_pk, events, number = match.pk, log.events, written[-1][1]
     also = (() if account is None else (notice_of(account.player_id, [event_output(
         number, account.kind, account.payload, log.now)]),))

@@ -7,6 +7,7 @@ its deadline is lost; an invitation past its days expires: ``clocks``)."""
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -45,6 +46,7 @@ from server.spitemalice import (
     fairness,
     fastaction,
     invitations,
+    metrics,
     rating_rules,
     selectors,
     services,
@@ -57,7 +59,10 @@ from server.spitemalice.problems import (
     GameInProgress,
     GameOver,
     HintsNotAllowed,
+    IllegalAction,
+    NotYourTurn,
     SeekNotFound,
+    StaleAction,
 )
 from server.spitemalice.reveal import revealed
 from server.spitemalice.selectors import MATCH_CURSOR_PATTERN
@@ -298,9 +303,20 @@ class ActionCreateView(FastPathView, ApiView):
         values = data.validated_data
 
         def play(match, game):
-            current = services.action_play(
-                match=match, game=game, player=request.user, action=values["action"],
-                expected_game=values.get("game"), expected_actions=values.get("actions"))
+            try:
+                current = services.action_play(
+                    match=match, game=game, player=request.user, action=values["action"],
+                    expected_game=values.get("game"), expected_actions=values.get("actions"))
+            except IllegalAction:
+                metrics.actions_illegal.inc()
+                raise
+            except StaleAction:
+                metrics.actions_stale.inc()
+                raise
+            except NotYourTurn:
+                metrics.actions_out_of_turn.inc()
+                raise
+            transaction.on_commit(metrics.actions_stored_full.inc)
             return status.HTTP_200_OK, output(request, match, current)
 
         return write_on_match(request, match_id, play)

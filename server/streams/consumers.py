@@ -54,6 +54,7 @@ _events_after = _in_thread(account_events_after)
 
 
 class AccountConsumer(sockets.SturdyConsumer):
+    socket_kind = "account"
     player_id = None
     token_id: int | None = None
     counted = False

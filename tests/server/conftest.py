@@ -164,3 +164,10 @@ def assert_problem(response, status: int, code: str) -> dict:
     assert body["code"] == code and body["status"] == status
     assert body["title"] and body["detail"] and body["type"].endswith(code)
     return body
+
+
+def headers_but_request_id(response) -> dict[str, str]:
+    """Every header of ``response`` but ``X-Request-ID``, which names each request apart: what
+    two answers that must match byte for byte share."""
+    return {name: value for name, value in response.headers.items()
+            if name.lower() != "x-request-id"}

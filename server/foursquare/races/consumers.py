@@ -141,6 +141,7 @@ def _instant(text: str | None) -> float | None:
 
 
 class RaceConsumer(sockets.SturdyConsumer):
+    socket_kind = "race"
     # As it is before connect() runs: release() may run after a failure anywhere.
     player = None
     player_id: str | None = None

@@ -107,6 +107,7 @@ def _query_after(query_string: bytes) -> int | None | bool:
 
 
 class MatchConsumer(sockets.SturdyConsumer):
+    socket_kind = "spite_malice_match"
     # What a socket holds, as it is before connect() runs: release() may run after a failure
     # anywhere.
     seat: int | None = None

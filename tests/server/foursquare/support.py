@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import uuid
 
+from tests.server.conftest import headers_but_request_id
+
 
 def play_out(api, game: dict, choose) -> list:
     """Play ``game`` to its end, the move at each turn chosen by ``choose(game)``; every
@@ -23,6 +25,7 @@ def play_out(api, game: dict, choose) -> list:
 
 def comparable(response, own_fields) -> tuple:
     """``response`` as another game's must match it: its status, every header (the cache
-    headers too, server.api.headers) and its body but for the game's ``own_fields``."""
+    headers too, server.api.headers) but the request's own id, and its body but for the game's
+    ``own_fields``."""
     body = {key: value for key, value in response.json().items() if key not in own_fields}
-    return response.status_code, dict(response.headers), body
+    return response.status_code, headers_but_request_id(response), body

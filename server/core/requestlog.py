@@ -1,0 +1,121 @@
+"""Each request observed once: its request id, its line in the log and its metrics.
+
+**The request id.** A proxy in front (HAProxy) names each request in ``X-Request-ID``; the
+server keeps a well-formed one (``REQUEST_ID_PATTERN``: 8 to 128 letters, digits and
+``._:-``) and makes one of its own for any other (absent, too long, other characters, which a
+client could use to forge or break log lines). The id goes back in the response's
+``X-Request-ID`` and into every log line written while the request is served (a
+``contextvars`` variable, read by ``server.core.logformat``), so a player's requests can be followed
+across the app nodes by the ids the proxy logged. A live socket keeps the id of its handshake
+in the lines of its whole life.
+
+**The log line.** One line per request on the logger ``foursquare.request`` (INFO): method,
+the route's pattern (never the raw path, which holds ids and codes), status, duration, request
+id, and the player's and token's ids when the request had them; never a header, a body or a
+token. ``FOURSQUARE_LOG_FORMAT`` chooses how every line of the app is written: ``json`` (one
+JSON object a line, the default in production) or ``text`` (readable, the default elsewhere,
+for `make run`'s console). It replaces gunicorn's access log (gunicorn.conf.py turns that off).
+
+**The metrics.** The same pass counts the request under its route, method and status class,
+and its duration (``server.core.metrics``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+from typing import Any
+
+from django.conf import settings
+from django.utils.functional import SimpleLazyObject, empty
+
+from server.core import metrics
+from server.core.logformat import request_id_var
+
+logger = logging.getLogger("foursquare.request")
+
+REQUEST_ID_HEADER = "X-Request-ID"
+REQUEST_ID_PATTERN = re.compile(r"[0-9A-Za-z._:-]{8,128}")
+# Where a path that answers without DRF (a game's fast path) leaves the ids it found:
+# (player id, token id).
+IDENTITY_ATTRIBUTE = "_observed_identity"
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_STATUS_CLASSES = {1: "1xx", 2: "2xx", 3: "3xx", 4: "4xx", 5: "5xx"}
+
+
+def request_id_of(given: str | None) -> str:
+    """``given`` if it is a well-formed request id, else a new one (32 hex digits)."""
+    if given is not None and REQUEST_ID_PATTERN.fullmatch(given):
+        return given
+    return os.urandom(16).hex()
+
+
+def identify(request, *, player_id: Any, token_id: Any) -> None:
+    """Name the player and token of a request that DRF did not authenticate (a fast path)."""
+    setattr(request, IDENTITY_ATTRIBUTE, (player_id, token_id))
+
+
+def _identity(request) -> tuple[Any, Any]:
+    """(player id, token id) of the request, as far as something authenticated it; never
+    evaluates a lazy user (that could cost a query)."""
+    found = request.__dict__.get(IDENTITY_ATTRIBUTE)
+    if found is not None:
+        return found
+    token = request.__dict__.get("auth")  # DRF sets it on the Django request too
+    user = request.__dict__.get("user")
+    if isinstance(user, SimpleLazyObject):
+        user = None if user._wrapped is empty else user._wrapped
+    return getattr(user, "pk", None), getattr(token, "pk", None)
+
+
+def route_of(request) -> str:
+    """The URL pattern the request matched (``api/v1/games/<uuid:game_id>/moves``): few values,
+    whatever the ids; ``static`` for the front end's files, ``unmatched`` for anything else."""
+    match = request.resolver_match
+    if match is not None:
+        return match.route or match.view_name or "unmatched"
+    if request.path_info.startswith("/" + settings.STATIC_URL.lstrip("/")):
+        return "static"
+    return "unmatched"
+
+
+class RequestObservedMiddleware:
+    """Outermost: the request id for the whole request, then its line and its metrics."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+        # One child per (route, method, status class): a dict look-up per request instead
+        # of the library's label checks under its lock.
+        self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+
+    def __call__(self, request):
+        started = time.perf_counter()
+        request_id = request_id_of(request.META.get("HTTP_X_REQUEST_ID"))
+        # Not reset on the way out: Django logs a 4xx or 5xx after the middleware returned, and
+        # that line is this request's too. The thread's next request sets its own.
+        request_id_var.set(request_id)
+        response = self.get_response(request)
+        seconds = time.perf_counter() - started
+        response[REQUEST_ID_HEADER] = request_id
+        self._observe(request, response.status_code, seconds)
+        return response
+
+    def _observe(self, request, status: int, seconds: float) -> None:
+        route = route_of(request)
+        method = request.method if request.method in _METHODS else "other"
+        key = (route, method, _STATUS_CLASSES.get(status // 100, "other"))
+        children = self._children.get(key)
+        if children is None:
+            children = self._children[key] = (metrics.requests.labels(*key),
+                                              metrics.request_duration.labels(route, method))
+        children[0].inc()
+        children[1].observe(seconds)
+        if logger.isEnabledFor(logging.INFO):
+            player_id, token_id = _identity(request)
+            logger.info("%s %s %s %.1f ms", method, route, status, seconds * 1000, extra={
+                "fields": {"method": method, "route": route, "status": status,
+                           "duration_ms": round(seconds * 1000, 3), "player_id": player_id,
+                           "token_id": token_id}})
