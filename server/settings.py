@@ -605,7 +605,6 @@ if LOG_FORMAT not in ("json", "text"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "server.core.logformat.RequestIdFilter"}},
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
         "json": {"()": "server.core.logformat.JsonFormatter"},
@@ -614,6 +613,7 @@ LOGGING = {
         # A request Django refuses as suspicious (1,001 query parameters, a body too big, a
         # host not allowed) is the client's fault: a warning, without a traceback.
         "client_faults": {"()": "server.api.logs.ClientFaultFilter"},
+        "request_id": {"()": "server.core.logformat.RequestIdFilter"},
     },
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,

@@ -228,3 +228,17 @@ def test_the_lag_is_unknown_where_no_replica_answers(monkeypatch):
     assert replicas.replica_lag_seconds() is None
     monkeypatch.setattr(replicas, "configured", lambda: False)
     assert replicas.replica_lag_seconds() is None
+
+
+@pytest.mark.django_db(databases=BOTH)
+def test_with_a_replica_the_metrics_read_its_lag(monkeypatch):
+    from django.apps import apps
+
+    from server.core import metrics
+
+    read = []
+    monkeypatch.setattr(replicas, "replica_lag_seconds", lambda: read.append(1) or 1.5)
+    monkeypatch.setattr(metrics, "_replica_lag", lambda: 0.0)
+    apps.get_app_config("core").ready()
+    assert b"foursquare_replica_lag_seconds 1.5" in metrics.exposition()
+    assert read
