@@ -34,8 +34,6 @@ Environment variables:
     SPITE_MALICE_DAILY_SECRET  deals the Spite & Malice dailies; like FOURSQUARE_DAILY_SECRET
     SPITE_MALICE_BOT_SECONDS the bot's time in a request before its turn goes on in the
                              background, default 2
-    SPITE_MALICE_CLOCK_GAP_SECONDS  a silence of the turn clocks' sweep longer than this
-                             (seconds, default 10) moves every running deadline on by it
     FOURSQUARE_LIVE_POLL_SECONDS  how often each live socket checks the event feed besides the
                              channel layer's notices, default 5 with Redis, 1 without
     FOURSQUARE_LIVE_FEED_CHECK_SECONDS  how often a live socket reads the feed even when the
@@ -461,11 +459,6 @@ SPITE_MALICE_DAILY_SECRET = (
 # How long the bot may play in the request that asked for its reply before the rest of its
 # turn is left to the background (seconds).
 SPITE_MALICE_BOT_SECONDS = float(os.environ.get("SPITE_MALICE_BOT_SECONDS", "").strip() or 2.0)
-# A silence of the turn clocks' sweep (server down, worker stuck) longer than this, in seconds,
-# moves every running deadline on by the silence: nobody loses on time while nobody could play
-# (server.spitemalice.clocks).
-SPITE_MALICE_CLOCK_GAP_SECONDS = float(
-    os.environ.get("SPITE_MALICE_CLOCK_GAP_SECONDS", "").strip() or 10.0)
 
 # Background work (server.jobs.background): "thread" runs jobs in this process as soon as
 # they are recorded; "off" leaves them to `manage.py run_jobs` (a worker process).

@@ -182,7 +182,7 @@ def test_runners_at_once_run_a_once_check_once_per_interval(registry):
 @pytest.mark.postgresql  # elsewhere a worker just waits out its poll
 @pytest.mark.django_db(transaction=True)
 def test_a_waiting_worker_wakes_as_soon_as_a_job_is_recorded(registry, monkeypatch):
-    monkeypatch.setattr(background, "_listening", None)
+    monkeypatch.setattr(background, "_listening", threading.local())
     background.register_task("wake", lambda key: None)
     listening, waited = threading.Event(), []
 
