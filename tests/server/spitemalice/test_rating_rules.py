@@ -15,10 +15,10 @@ from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 
+from server.jobs.models import Liveness
 from server.leagues.models import League, Membership
 from server.ratings.models import RatedMatch, Rating
 from server.spitemalice import clocks, rating_rules, services
-from server.jobs.models import Liveness
 from server.spitemalice.models import FIRST_TURN_SECONDS, Event, Match, MatchGame
 from tests.server.conftest import assert_problem, trust
 from tests.server.spitemalice.friend_support import (
