@@ -413,6 +413,10 @@ THROTTLE_RATES = {
         # A hint runs the bot for up to half a second of CPU.
         "hints.token": "30/min",
         "hints.address": "300/min",
+        # Starting a game's analysis: up to a minute of solver CPU in the background (one at a
+        # time per player besides; asking again while it is computed is not counted).
+        "analyses.token": "30/hour",
+        "analyses.address": "120/hour",
         # Creating, joining (guessing codes), renaming and leaving leagues.
         "leagues.token": "30/min",
         "leagues.address": "300/min",

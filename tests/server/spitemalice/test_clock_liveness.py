@@ -254,7 +254,7 @@ def test_two_workers_and_two_app_processes_time_each_match_out_exactly_once(
     connection.close()
 
     assert ended == len(matches)
-    for _, views, deadline in matches:
+    for _, views, _ in matches:
         assert over(views[0]["id"]) == ("finished", "timeout")
         assert Event.objects.filter(match_id=views[0]["id"], kind="match_over").count() == 1
         assert RatedMatch.objects.filter(match_id=views[0]["id"]).count() == 1
