@@ -103,7 +103,7 @@ $(LOAD_STAMP): $(VENV_STAMP) pyproject.toml
 load: $(LOAD_STAMP) ## Benchmark and audit, Foursquare, Spite & Malice, then races: LOAD_GAME=all|both|foursquare|spite-malice|races LOAD_SECONDS=60 LOAD_APP=asgi|wsgi (needs PostgreSQL, Redis)
 	$(PY) -m loadtest.run
 
-drill: $(LOAD_STAMP) ## Fault drills under load, both games: a worker killed, PostgreSQL restarted, Redis stopped (DRILLS="sm-worker ..." picks)
+drill: $(LOAD_STAMP) ## Fault drills under load, both games: a worker killed, PostgreSQL restarted, Redis stopped; the clocks with the jobs worker stopped or busy (DRILLS="sm-worker ..." picks)
 	$(PY) -m loadtest.drills
 
 # pg_dump's custom format: compressed, and pg_restore can pick tables or run in parallel.

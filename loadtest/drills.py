@@ -1,7 +1,8 @@
 """``make drill``: faults injected in the middle of a load run, then ``make load``'s audit.
 
     python -m loadtest.drills [worker] [postgres] [redis] [sm-worker] [sm-postgres] [sm-redis]
-    (all six by default; ``DRILLS="sm-worker sm-redis"`` in the environment picks some)
+                              [clocks-worker] [clocks-long-job]
+    (all eight by default; ``DRILLS="sm-worker sm-redis"`` in the environment picks some)
 
 - worker: ``kill -9`` of one gunicorn worker. Its clients lose their connections and send the
   same moves again with the same Idempotency-Key; every move must be stored exactly once.
@@ -24,6 +25,13 @@ order, none twice and none skipped, across their reconnections:
 - sm-redis: the app's own Redis (cache, presence, channel layer) stopped for FAULT_AT/2 seconds
   and started again: the sockets fall back to checking the feed, and their notices resume.
 
+The ``clocks-`` drills (``loadtest/clock_drills.py``) stall Spite & Malice seats on their
+turn's clock and check that each times out on time, exactly once, its deadline never moved:
+
+- clocks-worker: the jobs' worker stopped, the app processes up.
+- clocks-long-job: the worker busy with twelve analyses while a guest plays the bot, whose
+  turns must start at once beside them.
+
 Environment: DRILL_USERS=20 DRILL_SECONDS=30 DRILL_FAULT_AT=10, DRILL_SM_FRIENDS=40
 DRILL_SM_BOTS=10 (Spite & Malice's players), DRILL_PG_CLUSTER (default: the one cluster under
 /etc/postgresql, "main"), and LOAD_* as for loadtest.run.
@@ -43,6 +51,7 @@ from datetime import UTC, datetime
 
 import psutil
 
+from loadtest import clock_drills
 from loadtest.run import LoadRun, env, free_port
 
 USERS = int(env("DRILL_USERS", "20"))
@@ -58,7 +67,8 @@ def _cluster() -> str:
 
 
 PG_CLUSTER = env("DRILL_PG_CLUSTER", _cluster()).split()
-ALL = ["worker", "postgres", "redis", "sm-worker", "sm-postgres", "sm-redis"]
+ALL = ["worker", "postgres", "redis", "sm-worker", "sm-postgres", "sm-redis",
+       *clock_drills.NAMES]
 
 
 def clock(timestamp: float) -> str:
@@ -237,6 +247,8 @@ def log_digest(log: str, limit: int = 12) -> list[str]:
 
 
 def drill(name: str) -> dict:
+    if name in clock_drills.NAMES:
+        return clock_drills.drill(name)
     if name.startswith("sm-"):
         return drill_sm(name)
     redis = OwnRedis() if name == "redis" else None
@@ -292,8 +304,11 @@ def main(argv: list[str]) -> int:
     for name in names:
         players = (f"{SM_FRIENDS} + {SM_BOTS} Spite & Malice" if name.startswith("sm-")
                    else USERS)
-        print(f"drill {name}: {players} players for {SECONDS}s, fault at {FAULT_AT:.0f}s",
-              flush=True)
+        if name in clock_drills.NAMES:
+            print(f"drill {name}: {clock_drills.MATCHES} stalled matches", flush=True)
+        else:
+            print(f"drill {name}: {players} players for {SECONDS}s, fault at {FAULT_AT:.0f}s",
+                  flush=True)
         result = drill(name)
         results.append(result)
         print(json.dumps(result, indent=2), flush=True)

@@ -390,13 +390,20 @@ def _run_forever(lane: Lane) -> None:
 # --- Jobs ---------------------------------------------------------------------------------------
 
 
-def job_enqueue(*, kind: str, key: str) -> Job:
+def job_enqueue(*, kind: str, key: str, fresh: bool = False) -> Job:
     """The job of (kind, key), created pending if there is none; one that failed with
     attempts left (from before retries were automatic, or reset by hand) is made pending
-    again. Submitted to this process's runner on commit when it can run now."""
+    again. Submitted to this process's runner on commit when it can run now.
+
+    ``fresh``: there is new work for the job since it last started (a bot's next turn in the
+    same match), so one that is done or failed runs again, and one that is running now runs
+    once more when it ends (``Job.again``): its run may have read the match before this
+    transaction changed it."""
     task = _tasks.get(kind)
     job, _ = Job.objects.get_or_create(
         kind=kind, key=key, defaults={"priority": URGENT if task is None else task.priority})
+    if fresh:
+        job = _again(job)
     if job.status == Job.Status.FAILED and job.attempts < MAX_ATTEMPTS:
         Job.objects.filter(pk=job.pk, status=Job.Status.FAILED).update(status=Job.Status.PENDING)
         job.status = Job.Status.PENDING
@@ -406,13 +413,37 @@ def job_enqueue(*, kind: str, key: str) -> Job:
         and job.started_at < now - _stale_after(job.kind))
     if not runnable:
         return job
+    _wake(job)
+    return job
+
+
+def _again(job: Job) -> Job:
+    """``job`` made to run (again) for work recorded now; compare-and-set on its status, so a
+    run ending meanwhile is seen."""
+    while True:
+        if job.status == Job.Status.RUNNING:
+            if Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(again=True):
+                return job
+        elif job.status in (Job.Status.DONE, Job.Status.FAILED):
+            if Job.objects.filter(pk=job.pk, status=job.status).update(
+                    status=Job.Status.PENDING, attempts=0, error="", finished_at=None,
+                    run_after=None, again=False):
+                job.status, job.attempts = Job.Status.PENDING, 0
+                return job
+        else:
+            return job
+        job.refresh_from_db()
+
+
+def _wake(job: Job) -> None:
+    """Have ``job`` run as soon as the transaction commits: by this process's runner, or a
+    worker woken by NOTIFY on PostgreSQL."""
     if settings.FOURSQUARE_BACKGROUND == "thread":
         transaction.on_commit(lambda: _submit(job.pk, job.kind))
     elif connection.vendor == "postgresql":
         # Delivered when the transaction commits, and never if it rolls back.
         with connection.cursor() as cursor:
             cursor.execute(f"NOTIFY {NOTIFY_CHANNEL}")
-    return job
 
 
 _listening = threading.local()  # each thread's PostgreSQL connection that LISTENs (``job_wait``)
@@ -532,6 +563,11 @@ def _finish(job: Job) -> bool:
     if not stored:
         logger.warning("job %s: attempt %s ended after another claim; its outcome is not kept",
                        job, job.attempts)
+    elif job.status == Job.Status.DONE and Job.objects.filter(
+            pk=job.pk, status=Job.Status.DONE, again=True).update(
+            status=Job.Status.PENDING, attempts=0, finished_at=None, again=False):
+        job.status, job.attempts, job.finished_at = Job.Status.PENDING, 0, None
+        _wake(job)  # work was recorded for it while it ran: once more
     return bool(stored)
 
 

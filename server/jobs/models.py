@@ -33,6 +33,8 @@ class Job(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     run_after = models.DateTimeField(null=True, blank=True,
                                      help_text="A retry waits until then.")
+    again = models.BooleanField(
+        default=False, help_text="New work was recorded for it while it ran: it runs once more.")
     priority = models.PositiveSmallIntegerField(
         default=0, help_text="Claimed before every job of a higher number: 0 for what a match "
                              "waits on (a bot's turn), more for analyses and preparation.")

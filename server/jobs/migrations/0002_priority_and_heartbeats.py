@@ -1,5 +1,6 @@
-"""Jobs gain a priority (urgent ones claimed first), and the heartbeats of the service's processes
-and its last sign of life (``server.jobs.liveness``) are new."""
+"""Jobs gain a priority (urgent ones claimed first) and a second run for work recorded while
+they ran; the heartbeats of the service's processes and its last sign of life
+(``server.jobs.liveness``) are new."""
 from django.db import migrations, models
 
 
@@ -25,6 +26,11 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('alive_at', models.DateTimeField()),
             ],
+        ),
+        migrations.AddField(
+            model_name='job',
+            name='again',
+            field=models.BooleanField(default=False, help_text='New work was recorded for it while it ran: it runs once more.'),
         ),
         migrations.AddField(
             model_name='job',
