@@ -48,10 +48,13 @@ Environment variables:
     FOURSQUARE_STREAM_SECONDS  how long an account stream (GET /api/v1/stream) lasts before the
                              client reconnects, default 300; FOURSQUARE_STREAM_KEEPALIVE_SECONDS
                              the silence before its keep-alive, default 20;
-                             FOURSQUARE_STREAM_POLL_SECONDS how often it and /ws/account read
-                             the table besides the notices, default 5 with Redis, 1 without;
+                             FOURSQUARE_STREAM_POLL_SECONDS how often it and /ws/account compare
+                             the cached latest event number with theirs (reading the table when
+                             behind), default 5 with Redis, 1 without;
                              FOURSQUARE_STREAMS_PER_TOKEN the streams and account sockets one
-                             token holds open in one app process, default 4
+                             token holds open in one app process, default 4;
+                             FOURSQUARE_STREAMS_PER_PLAYER those one player holds across tokens
+                             and processes, default 8
     FOURSQUARE_DATA_DIR      where the default SQLite database, the shared cache of the embedded
                              default and the secrets made on first start live, default <repo>/data
     FOURSQUARE_STATIC_ROOT   where `collectstatic` puts the front end's files and the server
@@ -394,6 +397,9 @@ STREAM_KEEPALIVE_SECONDS = float(
 STREAM_POLL_SECONDS = float(
     os.environ.get("FOURSQUARE_STREAM_POLL_SECONDS", "").strip() or (5.0 if _redis_url else 1.0))
 STREAMS_PER_TOKEN = env_int("FOURSQUARE_STREAMS_PER_TOKEN", 4)
+# A player's account streams and sockets at once, across their tokens and every process
+# (counted in the shared cache: server.streams.watch).
+STREAMS_PER_PLAYER = env_int("FOURSQUARE_STREAMS_PER_PLAYER", 8)
 
 # "<scope>.<token|address>": at most N requests per second, minute, hour or day, or "off". Each
 # scope counts the unsafe requests (POST, PATCH, DELETE) of the views that name it in their
