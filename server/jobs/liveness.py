@@ -60,6 +60,11 @@ def beat(*, role: str = Heartbeat.Role.APP, now: datetime | None = None,
     ``ALIVE_SECONDS`` before it (and this process is the one that handled it), else None."""
     now = now or timezone.now()
     process = process or holder()
+    with transaction.atomic():  # one commit a beat
+        return _beat(role, now, process)
+
+
+def _beat(role: str, now: datetime, process: str) -> timedelta | None:
     if not Heartbeat.objects.filter(pk=process).update(beat_at=now, role=role):
         Heartbeat.objects.update_or_create(
             pk=process, defaults={"role": role, "started_at": now, "beat_at": now})
@@ -75,18 +80,17 @@ def beat(*, role: str = Heartbeat.Role.APP, now: datetime | None = None,
     silence = now - last
     if silence < timedelta(seconds=HEARTBEAT_SECONDS):
         return None  # another process moved the mark on within a beat: the service is alive
-    with transaction.atomic():
-        # Compare-and-set: of the processes that saw this silence, one moves the mark on and
-        # handles it; the others find it moved (someone was alive) and do nothing.
-        if not Liveness.objects.filter(pk=_MARK, alive_at=last).update(alive_at=now):
-            return None
-        if silence <= timedelta(seconds=ALIVE_SECONDS):
-            return None
-        logger.warning("The service was not alive for %.0f s (no process beat); its clocks "
-                       "are moved on by it", silence.total_seconds())
-        for handler in _outage_handlers.values():
-            handler(silence)
-        return silence
+    # Compare-and-set: of the processes that saw this silence, one moves the mark on and
+    # handles it; the others find it moved (someone was alive) and do nothing.
+    if not Liveness.objects.filter(pk=_MARK, alive_at=last).update(alive_at=now):
+        return None
+    if silence <= timedelta(seconds=ALIVE_SECONDS):
+        return None
+    logger.warning("The service was not alive for %.0f s (no process beat); its clocks "
+                   "are moved on by it", silence.total_seconds())
+    for handler in _outage_handlers.values():
+        handler(silence)
+    return silence
 
 
 def watched(*, now: datetime | None = None) -> None:

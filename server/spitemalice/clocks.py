@@ -91,8 +91,10 @@ def settle_player(player) -> int:
 
 def sweep() -> int:
     """The clock thread's pass (after its heartbeat): every match past its deadline or its
-    invitation's days. How many changed."""
-    liveness.watched()
+    invitation's days. How many changed. One query when none is due."""
+    if not Match.objects.filter(_due(timezone.now())).exists():
+        return 0
+    liveness.watched()  # an outage ended that no beat of this process handled yet: first
     return _apply(list(Match.objects.filter(_due(timezone.now())).values_list("pk", "status")))
 
 
