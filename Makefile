@@ -142,7 +142,7 @@ cluster-status: $(VENV_STAMP) ## Which parts of the cluster are up
 load: $(LOAD_STAMP) ## Benchmark and audit, Foursquare, Spite & Malice, then races: LOAD_GAME=all|both|foursquare|spite-malice|races LOAD_SECONDS=60 LOAD_APP=asgi|wsgi LOAD_TOPOLOGY=single|cluster (needs PostgreSQL, Redis)
 	$(PY) -m loadtest.run
 
-drill: $(LOAD_STAMP) ## Fault drills under load, both games: a worker killed, PostgreSQL restarted, Redis stopped; then on the cluster a node and a jobs worker killed, PgBouncer restarted, the replica and Redis stopped, the replica lagging (DRILLS="sm-worker ..." picks)
+drill: $(LOAD_STAMP) ## Fault drills under load, both games: a worker killed, PostgreSQL restarted, Redis stopped; the clocks with the jobs worker stopped or busy; then on the cluster a node and a jobs worker killed, PgBouncer restarted, the replica and Redis stopped, the replica lagging (DRILLS="sm-worker ..." picks)
 	$(PY) -m loadtest.drills
 
 # pg_dump's custom format: compressed, and pg_restore can pick tables or run in parallel.

@@ -36,11 +36,15 @@ control_socket_disable = True
 
 
 def post_worker_init(worker):
-    """Each worker starts its background runner when jobs run in-process
-    (FOURSQUARE_BACKGROUND=thread, the default): its jobs, Spite & Malice's turn clocks and,
-    in one worker an hour (a lease), the housekeeping."""
+    """Each worker starts its clock thread, whatever runs the jobs: its heartbeat (which,
+    after an outage of the whole service, moves the turn clocks on by it before the worker
+    serves anything) and the clocks (Spite & Malice's turns, the races' closing), on a thread
+    that no job holds. With jobs in-process (FOURSQUARE_BACKGROUND=thread, the default) it
+    starts its runner too: its jobs on two lanes (urgent, bulk) and, in one worker an hour (a
+    lease), the housekeeping."""
     from server.jobs import background
 
+    background.clocks_start()
     background.runner_start_if_threaded()
 
 

@@ -1,6 +1,7 @@
 """``make drill``: faults injected in the middle of a load run, then ``make load``'s audit.
 
     python -m loadtest.drills [worker] [postgres] [redis] [sm-worker] [sm-postgres] [sm-redis]
+        [clocks-worker] [clocks-long-job]
         [cluster-node] [cluster-jobs] [cluster-pgbouncer] [cluster-replica] [cluster-redis]
     (all by default; ``DRILLS="sm-worker sm-redis"`` in the environment picks some)
 
@@ -24,6 +25,13 @@ order, none twice and none skipped, across their reconnections:
   and reconnect.
 - sm-redis: the app's own Redis (cache, presence, channel layer) stopped for FAULT_AT/2 seconds
   and started again: the sockets fall back to checking the feed, and their notices resume.
+
+The ``clocks-`` drills (``loadtest/clock_drills.py``) stall Spite & Malice seats on their
+turn's clock and check that each times out on time, exactly once, its deadline never moved:
+
+- clocks-worker: the jobs' worker stopped, the app processes up.
+- clocks-long-job: the worker busy with twelve analyses while a guest plays the bot, whose
+  turns must start at once beside them.
 
 The ``cluster-`` drills run on ``make cluster``'s topology, started afresh for each
 (``loadtest/cluster_load.py``), through HAProxy, and end with the same audits:
@@ -64,6 +72,7 @@ from datetime import UTC, datetime
 
 import psutil
 
+from loadtest import clock_drills
 from loadtest.run import LoadRun, env, free_port
 
 USERS = int(env("DRILL_USERS", "20"))
@@ -81,7 +90,8 @@ def _cluster() -> str:
 PG_CLUSTER = env("DRILL_PG_CLUSTER", _cluster()).split()
 CLUSTER_DRILLS = ["cluster-node", "cluster-jobs", "cluster-pgbouncer", "cluster-replica",
                   "cluster-redis", "cluster-lag"]
-ALL = ["worker", "postgres", "redis", "sm-worker", "sm-postgres", "sm-redis", *CLUSTER_DRILLS]
+ALL = ["worker", "postgres", "redis", "sm-worker", "sm-postgres", "sm-redis",
+       *clock_drills.NAMES, *CLUSTER_DRILLS]
 
 
 def clock(timestamp: float) -> str:
@@ -428,6 +438,8 @@ def drill_read_your_writes() -> dict:
 
 
 def drill(name: str) -> dict:
+    if name in clock_drills.NAMES:
+        return clock_drills.drill(name)
     if name == "cluster-lag":
         return drill_read_your_writes()
     if name.startswith("cluster-"):
@@ -488,8 +500,11 @@ def main(argv: list[str]) -> int:
         sm = name.startswith("sm-") or CLUSTER_FAULTS.get(name, ("",))[0] == "spite-malice"
         players = (f"{SM_FRIENDS} + {SM_BOTS} Spite & Malice" if sm
                    else 1 if name == "cluster-lag" else USERS)
-        print(f"drill {name}: {players} players for {SECONDS}s, fault at {FAULT_AT:.0f}s",
-              flush=True)
+        if name in clock_drills.NAMES:
+            print(f"drill {name}: {clock_drills.MATCHES} stalled matches", flush=True)
+        else:
+            print(f"drill {name}: {players} players for {SECONDS}s, fault at {FAULT_AT:.0f}s",
+                  flush=True)
         result = drill(name)
         results.append(result)
         print(json.dumps(result, indent=2), flush=True)

@@ -43,8 +43,6 @@ Environment variables:
                              ahead, default 8
     SPITE_MALICE_BOT_SECONDS the bot's time in a request before its turn goes on in the
                              background, default 2
-    SPITE_MALICE_CLOCK_GAP_SECONDS  a silence of the turn clocks' sweep longer than this
-                             (seconds, default 10) moves every running deadline on by it
     FOURSQUARE_LIVE_POLL_SECONDS  how often each live socket checks the event feed besides the
                              channel layer's notices, default 5 with Redis, 1 without
     FOURSQUARE_LIVE_FEED_CHECK_SECONDS  how often a live socket reads the feed even when the
@@ -59,10 +57,13 @@ Environment variables:
     FOURSQUARE_STREAM_SECONDS  how long an account stream (GET /api/v1/stream) lasts before the
                              client reconnects, default 300; FOURSQUARE_STREAM_KEEPALIVE_SECONDS
                              the silence before its keep-alive, default 20;
-                             FOURSQUARE_STREAM_POLL_SECONDS how often it and /ws/account read
-                             the table besides the notices, default 5 with Redis, 1 without;
+                             FOURSQUARE_STREAM_POLL_SECONDS how often it and /ws/account compare
+                             the cached latest event number with theirs (reading the table when
+                             behind), default 5 with Redis, 1 without;
                              FOURSQUARE_STREAMS_PER_TOKEN the streams and account sockets one
-                             token holds open in one app process, default 4
+                             token holds open in one app process, default 4;
+                             FOURSQUARE_STREAMS_PER_PLAYER those one player holds across tokens
+                             and processes, default 8
     FOURSQUARE_DATA_DIR      where the default SQLite database, the shared cache of the embedded
                              default and the secrets made on first start live, default <repo>/data
     FOURSQUARE_STATIC_ROOT   where `collectstatic` puts the front end's files and the server
@@ -437,6 +438,9 @@ STREAM_KEEPALIVE_SECONDS = float(
 STREAM_POLL_SECONDS = float(
     os.environ.get("FOURSQUARE_STREAM_POLL_SECONDS", "").strip() or (5.0 if _redis_url else 1.0))
 STREAMS_PER_TOKEN = env_int("FOURSQUARE_STREAMS_PER_TOKEN", 4)
+# A player's account streams and sockets at once, across their tokens and every process
+# (counted in the shared cache: server.streams.watch).
+STREAMS_PER_PLAYER = env_int("FOURSQUARE_STREAMS_PER_PLAYER", 8)
 
 # "<scope>.<token|address>": at most N requests per second, minute, hour or day, or "off". Each
 # scope counts the unsafe requests (POST, PATCH, DELETE) of the views that name it in their
@@ -462,6 +466,10 @@ THROTTLE_RATES = {
         # Open seeks of Spite & Malice posted: each is listed to every player.
         "seeks.token": "60/hour",
         "seeks.address": "120/hour",
+        # Starting a game's analysis: up to a minute of solver CPU in the background (one at a
+        # time per player besides; asking again while it is computed is not counted).
+        "analyses.token": "30/hour",
+        "analyses.address": "120/hour",
         # Creating, joining (guessing codes), renaming and leaving leagues.
         "leagues.token": "30/min",
         "leagues.address": "300/min",
@@ -519,11 +527,6 @@ FAIRNESS_DAYS_AHEAD = env_int("FAIRNESS_DAYS_AHEAD", 8)
 # How long the bot may play in the request that asked for its reply before the rest of its
 # turn is left to the background (seconds).
 SPITE_MALICE_BOT_SECONDS = float(os.environ.get("SPITE_MALICE_BOT_SECONDS", "").strip() or 2.0)
-# A silence of the turn clocks' sweep (server down, worker stuck) longer than this, in seconds,
-# moves every running deadline on by the silence: nobody loses on time while nobody could play
-# (server.spitemalice.clocks).
-SPITE_MALICE_CLOCK_GAP_SECONDS = float(
-    os.environ.get("SPITE_MALICE_CLOCK_GAP_SECONDS", "").strip() or 10.0)
 
 # Background work (server.jobs.background): "thread" runs jobs in this process as soon as
 # they are recorded; "off" leaves them to `manage.py run_jobs` (a worker process).

@@ -224,8 +224,11 @@ export async function renderAnalysis(slot, game, { signal } = {}) {
     try {
       answer = await api.analysis(game.id);
     } catch (error) {
-      if (!signal?.aborted) replace(body, problemView(error, { role: "status" }));
-      return;
+      // Another of this player's analyses is being computed: this one starts after it.
+      if (error.code !== "analysis_pending") {
+        if (!signal?.aborted) replace(body, problemView(error, { role: "status" }));
+        return;
+      }
     }
     if (signal?.aborted) return;
     if (answer?.status === "done") {

@@ -5,6 +5,7 @@ from server.api.problems import (
     Conflict,
     NotFound,
     ServiceUnavailable,
+    Throttled,
     Unprocessable,
 )
 
@@ -31,6 +32,10 @@ class DealUnavailable(Unprocessable):
 
 class AnalysisUnavailable(ServiceUnavailable):
     code, title = "analysis_unavailable", "The analysis could not be computed"
+
+
+class AnalysisPending(Throttled):
+    code, title = "analysis_pending", "Another of your analyses is still being computed"
 
 
 class ChallengeNotFound(NotFound):

@@ -305,3 +305,18 @@ def analysis_request(*, game: Game) -> Job:
     """The background job analysing a finished game, enqueued if it was not yet."""
     with transaction.atomic():
         return job_enqueue(kind=GAME_ANALYSE, key=str(game.pk))
+
+
+def analysis_under_way(*, game: Game) -> bool:
+    """Whether the analysis of ``game`` is queued or running (a request only waits for it)."""
+    return Job.objects.filter(kind=GAME_ANALYSE, key=str(game.pk),
+                              status__in=[Job.Status.PENDING, Job.Status.RUNNING]).exists()
+
+
+def analysis_pending_other(*, game: Game) -> bool:
+    """Whether another analysis of ``game``'s player is queued or running: a player has one
+    at a time, so nobody fills the background's queue with minutes of solver work."""
+    keys = (Job.objects.filter(kind=GAME_ANALYSE,
+                               status__in=[Job.Status.PENDING, Job.Status.RUNNING])
+            .exclude(key=str(game.pk)).values_list("key", flat=True))
+    return Game.objects.filter(player_id=game.player_id, pk__in=list(keys)).exists()

@@ -17,13 +17,15 @@ def register() -> None:
     from server.foursquare import analysis, fairness, preparation, services
     from server.foursquare.races import services as races
 
-    background.register_task(DAILY_PREPARE, preparation.daily_prepare_job)
-    background.register_task(GAME_ANALYSE, analysis.game_analyse_job)
+    # Minutes of solver CPU that no game waits on: after, and beside, what a game waits on.
+    background.register_task(DAILY_PREPARE, preparation.daily_prepare_job,
+                             priority=background.BULK)
+    background.register_task(GAME_ANALYSE, analysis.game_analyse_job, priority=background.BULK)
     background.register_task(races.RACE_BOT, races.race_bot_job)
     # Closing a race is idempotent under its lock: safe in every process at once, no lease.
     background.register_periodic(
         "foursquare races", settings.RACE_SWEEP_SECONDS, races.races_close_due,
-        report="closed {} Foursquare races whose time was up")
+        report="closed {} Foursquare races whose time was up", clock=True)
     background.register_periodic(
         "foursquare dailies", HOUSEKEEPING_SECONDS, services.dailies_close, once=True,
         report="closed {} Foursquare dailies left unfinished")

@@ -19,7 +19,12 @@ from server.foursquare import analysis, fastmove, metrics, selectors, services
 from server.foursquare import serializers as s
 from server.foursquare.engine import deal_shown, game_output, rebuild, record_output
 from server.foursquare.pagination import PAGE_PARAMETERS, GamePagination
-from server.foursquare.problems import AnalysisUnavailable, IllegalMove, StaleMove
+from server.foursquare.problems import (
+    AnalysisPending,
+    AnalysisUnavailable,
+    IllegalMove,
+    StaleMove,
+)
 from server.foursquare.races import services as race_services
 from server.foursquare.races.problems import RaceNotFinished
 from server.jobs.models import Job
@@ -180,6 +185,13 @@ class RecordView(ApiView):
 
 class AnalysisView(ApiView):
     permission_classes = [IsAuthenticated]
+    # Minutes of solver CPU each: limited per token and address, but only the requests that
+    # ask for new work (``get``); asking again while it is computed costs nothing.
+    throttle_scope = "analyses"
+    throttle_reads = True
+
+    def check_throttles(self, request) -> None:
+        """Counted in ``get``, once it knows the request asks for an analysis not under way."""
 
     @extend_schema(
         tags=TAG, operation_id="games_analysis",
@@ -189,13 +201,19 @@ class AnalysisView(ApiView):
             "what you knew then), its verdict, the moves that lost the most, the move after "
             "which the game was lost and an overall rating. Computed in the background once "
             "the game is over: 202 `{\"status\": \"pending\"}` until it is ready (ask again "
-            "in a few seconds), then 200."
+            "in a few seconds), then 200. A player has one analysis computed at a time, and "
+            "the requests that start one are limited per token and address "
+            "(`analyses.token`, `analyses.address`); asking again meanwhile is free."
         ),
         responses={
             200: s.AnalysisOutput, 202: s.AnalysisPendingOutput,
-            **problems(401, 404, 409, 503,
+            **problems(401, 404, 409, 429, 503,
                        s409="`game_in_progress`: no analysis while the game is on; "
                             "`race_not_finished`: a race game's, until its race ends.",
+                       s429="`analysis_pending`: another of your games' analyses is still "
+                            "being computed; ask again once it is done. `throttled`: too "
+                            "many analyses started from this token or address; wait "
+                            "`Retry-After` seconds.",
                        s503="`analysis_unavailable`: it failed; try again later. Or "
                             "`service_unavailable`: the database cannot be reached."),
         },
@@ -209,6 +227,11 @@ class AnalysisView(ApiView):
         done = selectors.analysis_of(game)
         if done is not None:
             return Response(done.result)
+        if not services.analysis_under_way(game=game):
+            if services.analysis_pending_other(game=game):
+                raise AnalysisPending("Another of your games' analyses is still being "
+                                      "computed; ask again once it is done.")
+            super().check_throttles(request)
         job = services.analysis_request(game=game)
         if job.status == Job.Status.FAILED:
             raise AnalysisUnavailable("The analysis of this game failed; try again later.")

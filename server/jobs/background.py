@@ -6,10 +6,26 @@ This module knows no game. Each app declares its work from its ``AppConfig.ready
   and, optionally, what repairs its effect when the job ends failed for good
   (``given_up(key)``: a Spite & Malice bot turn is then played by a fallback that cannot fail
   the same way).
-- ``register_periodic(name, seconds, check, once=...)``: a check run every ``seconds``; with
-  ``once`` (the housekeeping), by one process per interval however many run it, through a
-  lease row taken by compare-and-set (``lease_take``); without, in every process, for checks
-  that are safe to run in several at once (the turn clocks).
+- ``register_task(..., priority=BULK)``: work that no match waits on (an analysis, a daily's
+  preparation), run after every ``URGENT`` job (a bot's turn) and on a lane of its own.
+- ``register_periodic(name, seconds, check, once=..., clock=...)``: a check run every
+  ``seconds``; with ``once`` (the housekeeping), by one process per interval however many run
+  it, through a lease row taken by compare-and-set (``lease_take``); without, in every process,
+  for checks that are safe to run in several at once (the turn clocks). With ``clock``, it runs
+  on each process's clock thread, never behind a job.
+
+**The clock thread** (``clocks_start``), which every process of the service starts (each app
+server's worker in gunicorn.conf.py's ``post_worker_init``, whether or not it runs jobs, and
+``run_jobs``), beats the process's heartbeat every ``liveness.HEARTBEAT_SECONDS`` (the beat that
+ends an outage of the whole service moves the clocks on by it: ``server.jobs.liveness``) and
+runs the ``clock`` checks (Spite & Malice's turn clocks, the races' closing). It runs no job, so
+a job of any length delays no deadline, and with app servers up a stopped worker stops no clock.
+
+**Priorities.** Each job has its task's ``priority`` (0, ``URGENT``: what a match waits on; 10,
+``BULK``: CPU-heavy work nobody waits on in play). Jobs are claimed in order of priority, then
+age, and each runner has two lanes, one thread each: the urgent lane claims only urgent jobs,
+the bulk lane any, urgent first. A bot's turn queued behind a dozen analyses, or recorded while
+a 40-second analysis runs, starts at once on the urgent lane.
 
 ``job_enqueue`` records a job (once per kind and key) and, when the surrounding transaction
 commits, hands it to this process's runner thread, so a request never waits for it and a bot
@@ -58,7 +74,8 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from server.core import metrics
-from server.jobs.models import Job, Lease
+from server.jobs import liveness
+from server.jobs.models import Heartbeat, Job, Lease
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +86,8 @@ TICK_SECONDS = 1.0  # how often the runner thread looks whether a periodic check
 LEASE_POLL_SECONDS = 60.0  # how often a process asks for a ``once`` check's lease, at most
 LEFTOVER_SECONDS = 30.0  # the runner's look for jobs nobody is running; also their grace
 LEFTOVERS_PER_PASS = 10
+URGENT = 0  # a job's priority: what a match waits on (a bot's turn)
+BULK = 10  # CPU-heavy work no match waits on (an analysis, a daily's preparation)
 NOTIFY_CHANNEL = "foursquare_jobs"  # PostgreSQL: a job was recorded (``job_wait``)
 _KIND_LENGTH = Job._meta.get_field("kind").max_length
 _HOLDER = f"{socket.gethostname()}:{os.getpid()}"[:64]
@@ -80,6 +99,7 @@ class Task:
     run: Callable[[str], None]
     given_up: Callable[[str], None] | None
     stale_after: timedelta
+    priority: int = URGENT
 
 
 @dataclass(frozen=True)
@@ -89,6 +109,7 @@ class Periodic:
     check: Callable[[], int]  # returns how many things it changed
     once: bool  # across processes: one pass per interval, under a lease
     report: str  # what ``run_jobs`` prints of a pass that changed something: "{} ..."
+    clock: bool = False  # run on the clock thread (``clocks_start``), never behind a job
 
 
 _tasks: dict[str, Task] = {}
@@ -97,23 +118,26 @@ _periodic: dict[str, Periodic] = {}
 
 def register_task(kind: str, handler: Callable[[str], None], *,
                   given_up: Callable[[str], None] | None = None,
-                  stale_after: timedelta = STALE_AFTER) -> None:
+                  stale_after: timedelta = STALE_AFTER, priority: int = URGENT) -> None:
     """Run ``handler(key)`` for each job of ``kind``. ``given_up(key)``, if any, runs once the
     job has ended failed for good: it repairs what the job left undone, by a way that cannot
     fail like the job did. ``stale_after``: how long an attempt may run before it counts as
-    dead (its process stopped) and the job may be claimed again. Registering a kind again
-    replaces it (``ready()`` may run more than once)."""
+    dead (its process stopped) and the job may be claimed again. ``priority``: ``URGENT`` for
+    what a match waits on, ``BULK`` for CPU-heavy work that must not delay one. Registering a
+    kind again replaces it (``ready()`` may run more than once)."""
     if len(kind) > _KIND_LENGTH:
         raise ValueError(f"A task's kind has at most {_KIND_LENGTH} characters: {kind!r}")
-    _tasks[kind] = Task(kind, handler, given_up, stale_after)
+    _tasks[kind] = Task(kind, handler, given_up, stale_after, priority)
 
 
 def register_periodic(name: str, seconds: float, check: Callable[[], int], *,
-                      once: bool = False, report: str | None = None) -> None:
-    """Run ``check()`` every ``seconds`` in the runner thread and in ``run_jobs``. With
-    ``once``, one process runs it per interval (a lease); without, every process that runs the
-    periodic checks does, so the check must be safe in several at once."""
-    _periodic[name] = Periodic(name, seconds, check, once, report or f"{name}: {{}}")
+                      once: bool = False, report: str | None = None,
+                      clock: bool = False) -> None:
+    """Run ``check()`` every ``seconds`` in the runner thread and in ``run_jobs``, or with
+    ``clock`` on every process's clock thread. With ``once``, one process runs it per interval
+    (a lease); without, every process that runs the periodic checks does, so the check must be
+    safe in several at once."""
+    _periodic[name] = Periodic(name, seconds, check, once, report or f"{name}: {{}}", clock)
 
 
 def tasks() -> dict[str, Task]:
@@ -155,18 +179,25 @@ def lease_take(name: str, seconds: float) -> bool:
 
 class Ticker:
     """Runs each periodic check when its interval has passed since it last ran here; a
-    ``once`` check also needs its lease, asked for every ``LEASE_POLL_SECONDS`` at most."""
+    ``once`` check also needs its lease, asked for every ``LEASE_POLL_SECONDS`` at most.
+    ``clocks``: only the clock thread's checks (True), only the others (False), or all (None);
+    ``registered=False``: none of them. The ``extra`` checks run first, in their order."""
 
-    def __init__(self, extra: list[Periodic] | None = None) -> None:
+    def __init__(self, extra: list[Periodic] | None = None, clocks: bool | None = None,
+                 registered: bool = True) -> None:
         self._last: dict[str, float] = {}
         self._extra = extra or []
+        self._clocks = clocks
+        self._registered = registered  # False: the ``extra`` checks only
 
     def run_due(self, now: float | None = None) -> dict[str, int]:
         """Run the checks that are due (``now``: a ``time.monotonic()`` reading); what each
         that ran changed, by name."""
         now = time.monotonic() if now is None else now
         done = {}
-        for periodic in [*_periodic.values(), *self._extra]:
+        chosen = [periodic for periodic in _periodic.values() if self._registered
+                  and (self._clocks is None or periodic.clock == self._clocks)]
+        for periodic in [*self._extra, *chosen]:
             every = min(periodic.seconds, LEASE_POLL_SECONDS) if periodic.once \
                 else periodic.seconds
             if now - self._last.get(periodic.name, float("-inf")) < every:
@@ -182,79 +213,167 @@ class Ticker:
         return done
 
 
+# --- The clock thread ---------------------------------------------------------------------------
+
+_clock: threading.Thread | None = None
+_clock_lock = threading.Lock()
+_clock_stop = threading.Event()
+
+
+def clock_ticker(role: str) -> Ticker:
+    """What a clock thread runs: this process's heartbeat first (ending an outage before any
+    clock looks at a deadline), then the ``clock`` checks."""
+    return Ticker(extra=[Periodic("heartbeat", liveness.HEARTBEAT_SECONDS,
+                                  lambda: bool(liveness.beat(role=role)), once=False,
+                                  report="ended an outage of {} (no process was alive)")],
+                  clocks=True)
+
+
+def clocks_start(role: str = Heartbeat.Role.APP) -> None:
+    """Start this process's clock thread if it is not running: its heartbeat and the clock
+    checks, on a thread of their own that no job ever holds. Beats once before returning, so
+    a process that starts after an outage has moved the clocks on before it serves anything."""
+    global _clock
+    liveness.role_set(role)
+    with _clock_lock:
+        if _clock is not None and _clock.is_alive():
+            return
+        try:
+            liveness.beat(role=role)
+        except DatabaseError:  # the database is not there yet: the thread beats when it is
+            logger.warning("first heartbeat failed; the clock thread tries again",
+                           exc_info=True)
+        finally:
+            connection.close()  # the thread has its own connection; a forked worker its own
+        _clock_stop.clear()
+        _clock = threading.Thread(target=_clock_forever, args=(role,),
+                                  name="foursquare-clocks", daemon=True)
+        _clock.start()
+
+
+def clocks_stop(timeout: float = 10.0) -> None:
+    """Stop the clock thread (tests; a process exits without it)."""
+    global _clock
+    with _clock_lock:
+        clock, _clock = _clock, None
+    if clock is not None:
+        _clock_stop.set()
+        clock.join(timeout)
+
+
+def _clock_forever(role: str) -> None:
+    ticker = clock_ticker(role)
+    while not _clock_stop.is_set():
+        close_old_connections()
+        ticker.run_due()
+        _clock_stop.wait(TICK_SECONDS / 2)
+    connection.close()
+
+
 # --- The runner thread --------------------------------------------------------------------------
 
-_pending: queue.SimpleQueue[int | None] = queue.SimpleQueue()
-_runner: threading.Thread | None = None
+
+@dataclass(frozen=True)
+class Lane:
+    """A runner's thread for some of the jobs: ``urgent`` claims only ``URGENT`` jobs, ``bulk``
+    any, ``URGENT`` first."""
+
+    name: str
+    most: int  # the highest priority it claims
+
+    def jobs(self):
+        return Job.objects.filter(priority__lte=self.most)
+
+
+LANES = (Lane("urgent", URGENT), Lane("bulk", 2**15))
+_pending: dict[str, queue.SimpleQueue[int | None]] = {lane.name: queue.SimpleQueue()
+                                                      for lane in LANES}
+_runners: dict[str, threading.Thread] = {}
 _runner_lock = threading.Lock()
 _stop = threading.Event()
 
 
+def lane_of(kind: str) -> Lane:
+    task = _tasks.get(kind)
+    return LANES[0] if task is None or task.priority <= URGENT else LANES[1]
+
+
 def runner_start() -> None:
-    """Start this process's runner thread if it is not running (jobs and periodic checks)."""
-    global _runner
+    """Start this process's runner threads (one per lane) if they are not running: its jobs,
+    the periodic checks other than the clocks, and the jobs left behind."""
     with _runner_lock:
-        if _runner is None or not _runner.is_alive():
-            _stop.clear()
-            _runner = threading.Thread(target=_run_forever, name="foursquare-jobs", daemon=True)
-            _runner.start()
+        if all(thread.is_alive() for thread in _runners.values()) and len(_runners) == len(LANES):
+            return
+        _stop.clear()
+        for lane in LANES:
+            thread = _runners.get(lane.name)
+            if thread is None or not thread.is_alive():
+                _runners[lane.name] = threading.Thread(
+                    target=_run_forever, args=(lane,), name=f"foursquare-jobs-{lane.name}",
+                    daemon=True)
+                _runners[lane.name].start()
 
 
 def runner_start_if_threaded() -> None:
-    """A server process's start: its runner thread begins now (and with it the periodic
-    checks) when jobs run in-process."""
+    """A server process's start: its runner threads begin now when jobs run in-process."""
     if settings.FOURSQUARE_BACKGROUND == "thread":
         runner_start()
 
 
 def runner_stop(timeout: float = 10.0) -> None:
-    """Stop the runner thread after what it is doing (tests; a process exits without it)."""
-    global _runner
+    """Stop the runner threads after what they are doing (tests; a process exits without)."""
     with _runner_lock:
-        runner, _runner = _runner, None
-    if runner is not None:
+        runners = dict(_runners)
+        _runners.clear()
+    if runners:
         _stop.set()
-        _pending.put(None)
-        runner.join(timeout)
+        for name in runners:
+            _pending[name].put(None)
+        for thread in runners.values():
+            thread.join(timeout)
 
 
-def _submit(job_id: int) -> None:
-    """Queue a job for this process's runner thread, started on first use.
+def _submit(job_id: int, kind: str) -> None:
+    """Queue a job for this process's runner thread of its lane, started on first use.
 
-    One daemon thread rather than a ``ThreadPoolExecutor``: an executor's threads are joined
-    at exit, so a web worker told to stop would wait for a solver run to finish. A job cut
-    short by the exit stays "running" and is claimed again once stale, its attempt counted.
+    Daemon threads rather than a ``ThreadPoolExecutor``: an executor's threads are joined at
+    exit, so a web worker told to stop would wait for a solver run to finish. A job cut short
+    by the exit stays "running" and is claimed again once stale, its attempt counted.
     """
     runner_start()
-    _pending.put(job_id)
+    _pending[lane_of(kind).name].put(job_id)
 
 
-def _submit_later(job_id: int, seconds: float) -> None:
-    timer = threading.Timer(seconds, _submit, args=(job_id,))
+def _submit_later(job_id: int, kind: str, seconds: float) -> None:
+    timer = threading.Timer(seconds, _submit, args=(job_id, kind))
     timer.daemon = True  # a process told to stop does not wait for a retry
     timer.start()
 
 
-def _leftovers_run() -> int:
+def _leftovers_run(lane: Lane = LANES[-1]) -> int:
     """Run the jobs nobody is running: pending for longer than ``LEFTOVER_SECONDS`` (the
     process that recorded them stopped before its thread ran them), due for a retry, or left
     running by a process that died. How many were run (at most ``LEFTOVERS_PER_PASS``)."""
     ran = 0
     while ran < LEFTOVERS_PER_PASS:
         grace = timezone.now() - timedelta(seconds=LEFTOVER_SECONDS)
-        job = job_run_next(Job.objects.filter(Q(created_at__lt=grace) | Q(attempts__gt=0)))
+        job = job_run_next(lane.jobs().filter(Q(created_at__lt=grace) | Q(attempts__gt=0)))
         if job is None:
             return ran
         ran += 1
     return ran
 
 
-def _run_forever() -> None:
-    ticker = Ticker(extra=[Periodic("jobs left behind", LEFTOVER_SECONDS, _leftovers_run,
-                                    once=False, report="ran {} jobs left behind")])
+def _run_forever(lane: Lane) -> None:
+    extra = [Periodic(f"jobs left behind ({lane.name})", LEFTOVER_SECONDS,
+                      lambda: _leftovers_run(lane), once=False,
+                      report="ran {} jobs left behind")]
+    # The housekeeping runs on the bulk lane: an urgent job never waits behind it.
+    ticker = Ticker(extra=extra, clocks=False, registered=lane is LANES[-1])
+    pending = _pending[lane.name]
     while not _stop.is_set():
         try:
-            job_id = _pending.get(timeout=TICK_SECONDS)
+            job_id = pending.get(timeout=TICK_SECONDS)
         except queue.Empty:
             job_id = None
         if _stop.is_set():
@@ -272,11 +391,20 @@ def _run_forever() -> None:
 # --- Jobs ---------------------------------------------------------------------------------------
 
 
-def job_enqueue(*, kind: str, key: str) -> Job:
+def job_enqueue(*, kind: str, key: str, fresh: bool = False) -> Job:
     """The job of (kind, key), created pending if there is none; one that failed with
     attempts left (from before retries were automatic, or reset by hand) is made pending
-    again. Submitted to this process's runner on commit when it can run now."""
-    job, _ = Job.objects.get_or_create(kind=kind, key=key)
+    again. Submitted to this process's runner on commit when it can run now.
+
+    ``fresh``: there is new work for the job since it last started (a bot's next turn in the
+    same match), so one that is done or failed runs again, and one that is running now runs
+    once more when it ends (``Job.again``): its run may have read the match before this
+    transaction changed it."""
+    task = _tasks.get(kind)
+    job, _ = Job.objects.get_or_create(
+        kind=kind, key=key, defaults={"priority": URGENT if task is None else task.priority})
+    if fresh:
+        job = _again(job)
     if job.status == Job.Status.FAILED and job.attempts < MAX_ATTEMPTS:
         Job.objects.filter(pk=job.pk, status=Job.Status.FAILED).update(status=Job.Status.PENDING)
         job.status = Job.Status.PENDING
@@ -286,39 +414,63 @@ def job_enqueue(*, kind: str, key: str) -> Job:
         and job.started_at < now - _stale_after(job.kind))
     if not runnable:
         return job
+    _wake(job)
+    return job
+
+
+def _again(job: Job) -> Job:
+    """``job`` made to run (again) for work recorded now; compare-and-set on its status, so a
+    run ending meanwhile is seen."""
+    while True:
+        if job.status == Job.Status.RUNNING:
+            if Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(again=True):
+                return job
+        elif job.status in (Job.Status.DONE, Job.Status.FAILED):
+            if Job.objects.filter(pk=job.pk, status=job.status).update(
+                    status=Job.Status.PENDING, attempts=0, error="", finished_at=None,
+                    run_after=None, again=False):
+                job.status, job.attempts = Job.Status.PENDING, 0
+                return job
+        else:
+            return job
+        job.refresh_from_db()
+
+
+def _wake(job: Job) -> None:
+    """Have ``job`` run as soon as the transaction commits: by this process's runner, or a
+    worker woken by NOTIFY on PostgreSQL."""
     if settings.FOURSQUARE_BACKGROUND == "thread":
-        transaction.on_commit(lambda: _submit(job.pk))
+        transaction.on_commit(lambda: _submit(job.pk, job.kind))
     elif connection.vendor == "postgresql":
         # Delivered when the transaction commits, and never if it rolls back.
         with connection.cursor() as cursor:
             cursor.execute(f"NOTIFY {NOTIFY_CHANNEL}")
-    return job
 
 
-_listening = None  # the PostgreSQL connection that LISTENs, once ``job_wait`` has asked
+_listening = threading.local()  # each thread's PostgreSQL connection that LISTENs (``job_wait``)
 
 
 def job_wait(seconds: float) -> None:
     """Wait for a job to be recorded, ``seconds`` at most (a worker with nothing to do). On
     PostgreSQL ``job_enqueue``'s NOTIFY ends the wait as its transaction commits; elsewhere
     the wait is the whole ``seconds``. A connection opened since (``CONN_MAX_AGE``) LISTENs
-    afresh; a job recorded while none listened waits out the rest of one wait at most."""
-    global _listening
+    afresh; a job recorded while none listened waits out the rest of one wait at most. Each
+    thread (each of ``run_jobs``'s lanes) listens on its own connection."""
     if connection.vendor != "postgresql":
         time.sleep(seconds)
         return
     try:
         connection.ensure_connection()
         raw = connection.connection
-        if _listening is not raw:
+        if getattr(_listening, "raw", None) is not raw:
             with connection.cursor() as cursor:
                 cursor.execute(f"LISTEN {NOTIFY_CHANNEL}")
-            _listening = raw
+            _listening.raw = raw
         for _ in raw.notifies(timeout=seconds, stop_after=1):
             pass
     except DatabaseError:  # the database went away: the next query reconnects
         connection.close()
-        _listening = None
+        _listening.raw = None
         time.sleep(seconds)
 
 
@@ -347,7 +499,7 @@ def _claim(queryset) -> Job | None:
     now = timezone.now()
     with transaction.atomic():
         job = (queryset.filter(_claimable(now)).select_for_update(skip_locked=True)
-               .order_by("created_at").first())
+               .order_by("priority", "created_at").first())
         if job is None:
             return None
         # SQLite has no row locks: the compare-and-set is what keeps a second claim out.
@@ -404,7 +556,7 @@ def _execute(job: Job) -> Job:
         if last:
             _give_up(job)
         elif settings.FOURSQUARE_BACKGROUND == "thread":
-            _submit_later(job.pk, wait)
+            _submit_later(job.pk, job.kind, wait)
     else:
         job.status, job.error, job.finished_at = Job.Status.DONE, "", timezone.now()
         _finish(job)
@@ -421,6 +573,11 @@ def _finish(job: Job) -> bool:
     if not stored:
         logger.warning("job %s: attempt %s ended after another claim; its outcome is not kept",
                        job, job.attempts)
+    elif job.status == Job.Status.DONE and Job.objects.filter(
+            pk=job.pk, status=Job.Status.DONE, again=True).update(
+            status=Job.Status.PENDING, attempts=0, finished_at=None, again=False):
+        job.status, job.attempts, job.finished_at = Job.Status.PENDING, 0, None
+        _wake(job)  # work was recorded for it while it ran: once more
     return bool(stored)
 
 
@@ -443,7 +600,8 @@ def job_run(job_id: int) -> Job | None:
 
 
 def job_run_next(queryset=None) -> Job | None:
-    """Claim and run the oldest claimable job (of ``queryset``); None if there is none."""
+    """Claim and run the claimable job (of ``queryset``) of the lowest priority number, the
+    oldest of those; None if there is none."""
     job = _claim(Job.objects.all() if queryset is None else queryset)
     return None if job is None else _execute(job)
 

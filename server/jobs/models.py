@@ -1,5 +1,6 @@
-"""The job queue's rows: the jobs themselves, and the leases of the periodic passes that must
-run in one process at a time."""
+"""The job queue's rows: the jobs themselves, the leases of the periodic passes that must
+run in one process at a time, and the heartbeats that tell which processes of the service are
+alive (``server.jobs.liveness``)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,11 @@ class Job(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     run_after = models.DateTimeField(null=True, blank=True,
                                      help_text="A retry waits until then.")
+    again = models.BooleanField(
+        default=False, help_text="New work was recorded for it while it ran: it runs once more.")
+    priority = models.PositiveSmallIntegerField(
+        default=0, help_text="Claimed before every job of a higher number: 0 for what a match "
+                             "waits on (a bot's turn), more for analyses and preparation.")
 
     class Meta:
         # The games app made the table, before the queue served more than one game.
@@ -40,7 +46,9 @@ class Job(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["kind", "key"], name="job_once_per_kind_and_key"),
         ]
-        indexes = [models.Index(fields=["status", "created_at"], name="job_status_created")]
+        indexes = [models.Index(fields=["status", "created_at"], name="job_status_created"),
+                   models.Index(fields=["status", "priority", "created_at"],
+                                name="job_status_priority_created")]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key} ({self.status})"
@@ -58,3 +66,33 @@ class Lease(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (until {self.expires_at:%Y-%m-%d %H:%M:%S})"
+
+
+class Heartbeat(models.Model):
+    """A process of the service (an app server's worker, or a ``run_jobs`` worker) and when it
+    last said it was alive; refreshed every few seconds by its clock thread. A process whose
+    beat is older than ``liveness.ALIVE_SECONDS`` has stopped or hangs."""
+
+    class Role(models.TextChoices):
+        APP = "app"
+        WORKER = "worker"
+
+    holder = models.CharField(max_length=64, primary_key=True,
+                              help_text="The host and process id.")
+    role = models.CharField(max_length=8, choices=Role.choices)
+    started_at = models.DateTimeField()
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.role} {self.holder} (alive at {self.beat_at:%Y-%m-%d %H:%M:%S})"
+
+
+class Liveness(models.Model):
+    """The service's last sign of life (one row): the latest heartbeat of any of its
+    processes. A heartbeat that finds it older than the allowed gap ends an outage, and moves
+    it on by compare-and-set, so exactly one process handles each outage."""
+
+    alive_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"the service alive at {self.alive_at.isoformat()}"

@@ -10,6 +10,7 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 
+from server.api.sweeps import Sweep
 from server.players.models import AccessToken, Player
 
 TOKEN_BYTES = 32
@@ -112,3 +113,21 @@ def _token_with_player_orm(key_hash: str) -> AccessToken | None:
         .filter(key_hash=key_hash)
         .first()
     )
+
+
+def tokens_alive(token_ids: set) -> dict:
+    """Of ``token_ids``, the tokens still valid for an active player (``{id: True}``): what
+    ``token_sweep`` asks for every open socket of a process at once."""
+    return dict.fromkeys(AccessToken.objects.filter(pk__in=token_ids, player__is_active=True)
+                         .values_list("pk", flat=True), True)
+
+
+def _token_check_seconds() -> float:
+    from django.conf import settings
+
+    return settings.LIVE_TOKEN_CHECK_SECONDS
+
+
+# Every open socket's token, checked in one query per process every LIVE_TOKEN_CHECK_SECONDS:
+# a socket whose token is gone (signed out, revoked, its player deactivated) is closed.
+token_sweep = Sweep("tokens", _token_check_seconds, tokens_alive)

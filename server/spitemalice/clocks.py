@@ -9,77 +9,46 @@ the deadline. Each applies it under the match's row lock after checking again th
 is still playing and overdue, so however many of them race, exactly one stores its events
 (and rates it).
 
-**Outages.** Nobody can play while the server is down or its clocks stand still, so nobody
-may lose on time for it. The sweep records when it last ran (``ClockSweep``); a silence longer
-than ``SPITE_MALICE_CLOCK_GAP_SECONDS`` moves every running deadline on by the whole silence
-before any timeout is applied - by the sweep, or by a read or write that notices a deadline
-first - so a deadline that fell inside the silence is not applied. One process bridges each
-silence: the sweep's row is moved on by compare-and-set, in the transaction that extends.
+**Outages.** Nobody can play while the service is down, so nobody may lose on time for it.
+Every process of the service beats a heartbeat (``server.jobs.liveness``); the beat that ends
+a silence of the whole service (no process alive for longer than ``ALIVE_SECONDS``) moves every
+running deadline on by the silence (``deadlines_move``), once, before any timeout is applied -
+by the sweep, or by a read or write that notices a deadline first. Only such an outage moves a
+deadline: a stopped or busy worker beside running app servers moves none, and neither does a
+read. The sweep runs on each process's clock thread, never behind a job
+(``background.register_periodic(..., clock=True)``), so with app servers up and the worker
+stopped, or busy with a long job, a stalled seat still times out on time.
 
 The same sweep cancels the invitations nobody joined in time (``invitations``).
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from server.jobs import liveness
 from server.spitemalice import invitations, services
-from server.spitemalice.models import INVITE_DAYS, ClockSweep, Match, MatchGame
+from server.spitemalice.models import INVITE_DAYS, Match, MatchGame
 
-SWEEP_SECONDS = 2.0  # how often the worker looks for turns past their deadline
-_SWEEP_ROW = 1
-
-
-def _silence() -> timedelta:
-    return timedelta(seconds=settings.SPITE_MALICE_CLOCK_GAP_SECONDS)
+SWEEP_SECONDS = 2.0  # how often each process's clock thread looks for turns past their deadline
 
 
-def gap_bridge(now: datetime | None = None) -> timedelta | None:
-    """Record that the clocks are being watched ``now``; after a silence longer than the
-    allowed gap, first move every running deadline on by the silence. Returns the silence
-    bridged (None when there was none to bridge)."""
-    now = now or timezone.now()
-    last = ClockSweep.objects.filter(pk=_SWEEP_ROW).values_list("ran_at", flat=True).first()
-    if last is None:  # the first watch ever: nothing is known of before
-        try:
-            with transaction.atomic():
-                ClockSweep.objects.create(pk=_SWEEP_ROW, ran_at=now)
-        except IntegrityError:
-            pass  # another process made it first
-        return None
-    if now <= last:
-        return None
-    with transaction.atomic():
-        # Compare-and-set: of the processes that saw this silence, one moves the mark on and
-        # bridges it; the others find the mark moved and do nothing.
-        if not ClockSweep.objects.filter(pk=_SWEEP_ROW, ran_at=last).update(ran_at=now):
-            return None
-        silence = now - last
-        if silence <= _silence():
-            return None
-        Match.objects.filter(status=Match.Status.PLAYING, deadline__isnull=False).update(
-            deadline=F("deadline") + silence)
-        return silence
-
-
-def _watched(now: datetime) -> None:
-    """Before a timeout is applied outside the sweep: bridge a silence first, if there is one
-    (one query when the sweep is running)."""
-    last = ClockSweep.objects.filter(pk=_SWEEP_ROW).values_list("ran_at", flat=True).first()
-    if last is None or now - last > _silence():
-        gap_bridge(now)
+def deadlines_move(silence: timedelta) -> None:
+    """An outage of the whole service ended (``liveness.register_outage``): every running
+    deadline moves on by it."""
+    Match.objects.filter(status=Match.Status.PLAYING, deadline__isnull=False).update(
+        deadline=F("deadline") + silence)
 
 
 def time_out_if_due(match_id) -> bool:
     """End the match ``match_id`` on time if its turn's deadline has passed: the seat to play
     loses (or, in the seats' first turns, the match is aborted). Exactly once, under the
     match's lock. Whether it did."""
-    _watched(timezone.now())
+    liveness.watched()
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or not match.is_overdue(timezone.now()):
@@ -121,9 +90,11 @@ def settle_player(player) -> int:
 
 
 def sweep() -> int:
-    """The worker's pass: a silence bridged first, then every match past its deadline or its
-    invitation's days. How many changed."""
-    gap_bridge()
+    """The clock thread's pass (after its heartbeat): every match past its deadline or its
+    invitation's days. How many changed. One query when none is due."""
+    if not Match.objects.filter(_due(timezone.now())).exists():
+        return 0
+    liveness.watched()  # an outage ended that no beat of this process handled yet: first
     return _apply(list(Match.objects.filter(_due(timezone.now())).values_list("pk", "status")))
 
 

@@ -375,15 +375,3 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"event {self.number} of {self.match_id}: {self.kind}"
-
-
-
-class ClockSweep(models.Model):
-    """When the turn clocks' sweep last ran (one row): a longer silence than its interval means
-    nobody could play meanwhile (the server down, the worker stuck), and every running
-    deadline is moved on by the silence before any timeout is applied (``clocks``)."""
-
-    ran_at = models.DateTimeField()
-
-    def __str__(self) -> str:
-        return f"clocks swept at {self.ran_at.isoformat()}"

@@ -399,12 +399,10 @@ def _fallback_action(engine: Game) -> tuple[str, str]:
 
 
 def _bot_job_enqueue(match: Match) -> None:
-    """Leave the rest of the bot's turn to a background job (one per match and key: the job
-    of an earlier long turn, done or failed for good, makes way for this one)."""
-    key = str(match.pk)
-    Job.objects.filter(kind=BOT_JOB, key=key,
-                       status__in=[Job.Status.DONE, Job.Status.FAILED]).delete()
-    job_enqueue(kind=BOT_JOB, key=key)
+    """Leave the rest of the bot's turn to a background job (one per match: the job of an
+    earlier long turn runs again, or once more if it is still running: the person may have
+    answered between its storing the bot's moves and its end)."""
+    job_enqueue(kind=BOT_JOB, key=str(match.pk), fresh=True)
 
 
 def bot_turn_resume(match: Match) -> bool:

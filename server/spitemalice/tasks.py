@@ -14,15 +14,18 @@ BOT_TURN_STALE_AFTER = timedelta(minutes=2)
 
 
 def register() -> None:
+    from server.jobs import liveness
     from server.spitemalice import clocks, fairness, services
 
     background.register_task(services.BOT_JOB, services.bot_turn_job,
                              given_up=services.bot_turn_give_up,
                              stale_after=BOT_TURN_STALE_AFTER)
-    # Safe in every process at once (clocks.py says why): no lease, every process watches.
+    # Safe in every process at once (clocks.py says why): no lease, every process watches,
+    # on its clock thread.
     background.register_periodic("spite-malice clocks", clocks.SWEEP_SECONDS, clocks.sweep,
                                  report="{} Spite & Malice matches ended on time or "
-                                        "invitations expired")
+                                        "invitations expired", clock=True)
+    liveness.register_outage("spite-malice deadlines", clocks.deadlines_move)
     background.register_periodic(
         "spite-malice dailies", HOUSEKEEPING_SECONDS, services.dailies_close, once=True,
         report="closed {} Spite & Malice dailies left unfinished")

@@ -8,8 +8,13 @@ same close codes), and counted with the token's HTTP streams (``STREAMS_PER_TOKE
 ``?after=N`` resumes after event N. Messages: ``{"type": "ready", "last": N}`` (N the
 player's latest event number), then ``{"type": "events", "events": [...], "last": M}``, and
 ``{"type": "pong"}`` to a ``{"type": "ping"}``. Events come with the channel layer's notice
-when they follow on from the last sent, else from the table, which is also read every
-``STREAM_POLL_SECONDS``: in order, none twice, none missing.
+when they follow on from the last sent, else from the table: in order, none twice, none
+missing. An idle socket costs the database nothing: every ``STREAM_POLL_SECONDS`` it compares
+the player's latest event number in the cache with the last it sent, and reads the table only
+when it is behind or the cache cannot say; its token and its player's counter are checked with
+every other socket of the process in one query each (``server.api.sweeps``). A player holds at
+most ``STREAMS_PER_PLAYER`` streams and account sockets across tokens and processes
+(``server.streams.watch``): past that, 4429.
 """
 
 from __future__ import annotations
@@ -18,14 +23,16 @@ import asyncio
 import contextlib
 import logging
 import time
+import uuid
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
 from server.api import notices, sockets
-from server.players.models import AccessToken
-from server.players.tokens import access_of
+from server.players.tokens import access_of, token_sweep
+from server.streams import watch
 from server.streams.selectors import MAX_AFTER, account_events_after, account_last
 from server.streams.services import group_of
 from server.streams.views import open_streams
@@ -45,12 +52,17 @@ def _access(token: str) -> tuple[int, object, int] | None:
     return access.pk, access.player_id, account_last(access.player_id)
 
 
-@_in_thread
-def _token_alive(token_id: int) -> bool:
-    return AccessToken.objects.filter(pk=token_id, player__is_active=True).exists()
+def _in_cache_thread(function):
+    # The cache's calls block too (a file, or Redis), and touch no database.
+    return sync_to_async(function, thread_sensitive=False)
 
 
 _events_after = _in_thread(account_events_after)
+_latest_known = _in_cache_thread(watch.latest_known)
+_latest_remember = _in_cache_thread(watch.latest_remember)
+_slot_take = _in_cache_thread(watch.slot_take)
+_slot_keep = _in_cache_thread(watch.slot_keep)
+_slot_give_back = _in_cache_thread(watch.slot_give_back)
 
 
 class AccountConsumer(sockets.SturdyConsumer):
@@ -63,6 +75,8 @@ class AccountConsumer(sockets.SturdyConsumer):
     joined = False
     released = False
     tasks: tuple | list = ()
+    slot: int | None = None
+    holder = ""
 
     async def connect(self) -> None:
         self.last = 0
@@ -90,7 +104,13 @@ class AccountConsumer(sockets.SturdyConsumer):
         if not open_streams.open(token_id):
             await self._close(sockets.TOO_MANY)  # the token holds all the streams it may
             return
-        self.streamed, self.token_id, self.player_id = True, token_id, player_id
+        self.streamed, self.token_id = True, token_id
+        self.holder = uuid.uuid4().hex
+        slot = await _slot_take(player_id, self.holder)
+        if slot == watch.FULL:
+            await self._close(sockets.TOO_MANY)  # the player holds all the streams they may
+            return
+        self.slot, self.player_id = slot, player_id
         sockets.open_sockets.authenticated(self.address)
         if self.channel_layer is not None:
             try:
@@ -100,9 +120,20 @@ class AccountConsumer(sockets.SturdyConsumer):
                 logger.warning("account socket without notices for now", exc_info=True)
         notices.serve_from(asyncio.get_running_loop())
         self.last = latest if self.after is None else min(self.after, latest)
+        await _latest_remember(player_id, latest)
         await self._send({"type": "ready", "last": latest})
         await self._push()
+        token_sweep.add(self, token_id, self._token_answer)
+        watch.feed_sweep.add(self, player_id, self._feed_answer)
         self.tasks.append(asyncio.create_task(self._tick()))
+
+    async def _token_answer(self, alive: bool | None) -> None:
+        if not alive and not self.closed:
+            await self._close(sockets.BAD_TOKEN)  # signed out or revoked meanwhile
+
+    async def _feed_answer(self, latest: int | None) -> None:
+        if (latest or 0) > self.last and not self.closed:
+            await self._push()
 
     async def account_events(self, message: dict) -> None:
         if not await self._forwarded(message):
@@ -125,19 +156,20 @@ class AccountConsumer(sockets.SturdyConsumer):
                     return
 
     async def _tick(self) -> None:
-        """Read the table every STREAM_POLL_SECONDS (a notice lost, another process's in the
-        embedded default); close once the token is gone (checked every
-        LIVE_TOKEN_CHECK_SECONDS)."""
-        token_due = time.monotonic() + settings.LIVE_TOKEN_CHECK_SECONDS
+        """Every STREAM_POLL_SECONDS, compare the player's latest event number in the cache
+        with the last one sent, and read the table only if it is ahead or unknown (a notice
+        lost, another process's in the embedded default); keep the player's stream slot alive.
+        The token's check and the fallback read of the counter are the process's sweeps'."""
+        slot_due = time.monotonic() + watch.SLOT_REFRESH_SECONDS
         while not self.closed:
             await asyncio.sleep(settings.STREAM_POLL_SECONDS)
             try:
-                if time.monotonic() >= token_due:
-                    token_due = time.monotonic() + settings.LIVE_TOKEN_CHECK_SECONDS
-                    if not await _token_alive(self.token_id):
-                        await self._close(sockets.BAD_TOKEN)
-                        return
-                await self._push()
+                latest = await _latest_known(self.player_id)
+                if latest is None or latest > self.last:
+                    await self._push()
+                if time.monotonic() >= slot_due:
+                    slot_due = time.monotonic() + watch.SLOT_REFRESH_SECONDS
+                    self.slot = await _slot_keep(self.player_id, self.slot, self.holder)
             except Exception:
                 logger.exception("account socket tick failed")
 
@@ -148,8 +180,12 @@ class AccountConsumer(sockets.SturdyConsumer):
     # --- closing (the rest is server.api.sockets.SturdyConsumer's) ---
 
     async def _give_back(self) -> None:
+        token_sweep.remove(self)
+        watch.feed_sweep.remove(self)
         if self.streamed:
             open_streams.closed(self.token_id)
+        if self.player_id is not None:
+            await _slot_give_back(self.player_id, self.slot, self.holder)
         if self.joined:
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_discard(group_of(self.player_id),

@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from server.api.formats import iso_datetime
 from server.api.notices import send
+from server.streams import watch
 from server.streams.models import AccountCounter, AccountEvent
 
 # The kinds of event a stream carries; each names its game and match in ``game``/``match``.
@@ -96,7 +97,7 @@ def account_events_add(drafts: list[Draft], *, now: datetime | None = None,
     AccountEvent.objects.bulk_create(rows)
     if publish:
         notices = notices_of(rows)
-        transaction.on_commit(lambda: send(*notices))
+        transaction.on_commit(lambda: notices_send(notices))
     return rows
 
 
@@ -114,6 +115,13 @@ def _counters_advance(players: list[str], counts: dict[str, int]) -> dict[str, i
         AccountCounter.objects.filter(pk=counter.pk).update(last=F("last") + counts[player])
         last[player] = AccountCounter.objects.values_list("last", flat=True).get(pk=counter.pk)
     return last
+
+
+def notices_send(notices) -> None:
+    """Tell the players' streams of their new events: the latest numbers kept in the cache
+    (what an idle stream compares with its own), and the notices on the channel layer."""
+    watch.latest_keep(notices)
+    send(*notices)
 
 
 def notices_of(rows: list[AccountEvent]) -> list[tuple[str, dict]]:

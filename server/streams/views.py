@@ -5,11 +5,15 @@
 (``server.asgi``), so a stream held open for minutes waits on the event loop, not on one of
 the process's few request threads. It wakes on the channel layer's notice of the player's
 new events (``services.notice_of``), sends them as they are when they follow on from the last
-it sent, reads the table otherwise, and reads it every ``STREAM_POLL_SECONDS`` in any case (the
-embedded default's in-memory layer does not cross processes; Redis may be down). It sends a
-keep-alive every ``STREAM_KEEPALIVE_SECONDS`` of silence and ends after
-``STREAM_SECONDS``: the client reconnects with ``after`` (or ``Last-Event-ID``) and misses
-nothing. A token holds at most ``STREAMS_PER_TOKEN`` open streams in one process.
+it sent, reads the table otherwise. Every ``STREAM_POLL_SECONDS`` without a notice it
+compares the player's latest event number in the cache (``watch``) with the last it sent, and
+reads the table only when it is behind or the cache cannot say, or every
+``LIVE_FEED_CHECK_SECONDS`` in any case (the embedded default's in-memory layer does not cross
+processes; Redis may be down). It sends a keep-alive every ``STREAM_KEEPALIVE_SECONDS`` of
+silence and ends after ``STREAM_SECONDS``: the client reconnects with ``after`` (or
+``Last-Event-ID``) and misses nothing. A token holds at most ``STREAMS_PER_TOKEN`` open streams
+in one process, a player ``STREAMS_PER_PLAYER`` streams and account sockets across tokens and
+processes (``watch``).
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ import json
 import logging
 import threading
 import time
+import uuid
 from collections import Counter
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -45,6 +51,7 @@ from server.api.views import ApiView
 from server.players.models import AccessToken
 from server.players.tokens import access_of
 from server.streams import serializers as s
+from server.streams import watch
 from server.streams.selectors import EVENTS_PER_PAGE, MAX_AFTER, account_events_after
 from server.streams.services import group_of
 
@@ -162,6 +169,11 @@ def _token_alive_read(token_id: int) -> bool:
 _access = _in_thread(_access_read)
 _token_alive = _in_thread(_token_alive_read)
 _events_after = _in_thread(account_events_after)
+# The cache's calls block too (a file, or Redis), and touch no database.
+_latest_known = sync_to_async(watch.latest_known, thread_sensitive=False)
+_slot_take = sync_to_async(watch.slot_take, thread_sensitive=False)
+_slot_keep = sync_to_async(watch.slot_keep, thread_sensitive=False)
+_slot_give_back = sync_to_async(watch.slot_give_back, thread_sensitive=False)
 
 
 def _ndjson(events: list[dict]) -> bytes:
@@ -228,6 +240,12 @@ async def stream_view(request):
         if not open_streams.open(token_id):
             raise Throttled(f"This token holds {settings.STREAMS_PER_TOKEN} open streams "
                             "already: close one first.")
+        holder = uuid.uuid4().hex
+        slot = await _slot_take(player_id, holder)
+        if slot == watch.FULL:
+            open_streams.closed(token_id)
+            raise Throttled(f"You hold {settings.STREAMS_PER_PLAYER} open streams and account "
+                            "sockets already, across your tokens: close one first.")
     except Problem as problem:
         response = problem_json_response(problem)
         if isinstance(problem, NotAuthenticated):
@@ -243,7 +261,7 @@ async def stream_view(request):
     # every request of it to the loop (server.asgi).
     once = not isinstance(request, ASGIRequest)
     response = StreamingHttpResponse(
-        _stream(player_id, token_id, after, sse, once=once),
+        _stream(player_id, token_id, after, sse, once=once, slot=(slot, holder)),
         content_type=SSE if sse else NDJSON)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front passes each event on at once
@@ -274,8 +292,11 @@ async def _token_watch(token_id: int, stream: asyncio.Task, ended: asyncio.Event
             return
 
 
-async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool = False):
-    """The stream's body: what ``stream_view`` describes."""
+async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool = False,
+                  slot: tuple[int | None, str] = (None, "")):
+    """The stream's body: what ``stream_view`` describes. ``slot``: the player's stream slot
+    it holds (``watch``), and its holder's name."""
+    slot_number, holder = slot
     encode = _sse if sse else _ndjson
     keepalive = b": keep-alive\n\n" if sse else b"\n"
     layer, channel, joined = get_channel_layer(), None, False
@@ -283,9 +304,12 @@ async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool
     started = time.monotonic()
     ends = started + settings.STREAM_SECONDS
     token_due = started + settings.LIVE_TOKEN_CHECK_SECONDS
+    feed_every = max(settings.LIVE_FEED_CHECK_SECONDS, settings.STREAM_POLL_SECONDS)
+    feed_due = started + feed_every
+    slot_due = started + watch.SLOT_REFRESH_SECONDS
     ended = asyncio.Event()
-    watch = (None if once else
-             asyncio.create_task(_token_watch(token_id, asyncio.current_task(), ended)))
+    token_watch = (None if once else
+                   asyncio.create_task(_token_watch(token_id, asyncio.current_task(), ended)))
     try:
         if layer is not None:
             try:
@@ -323,7 +347,15 @@ async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool
             else:
                 await asyncio.sleep(max(wait, 0.01))
             now = time.monotonic()
-            read = message is None  # the fallback's read of the table, every few seconds
+            read = False
+            if message is None:  # a quiet while: is the table ahead of what was sent?
+                latest = await _latest_known(player_id)
+                read = latest is None or latest > last or now >= feed_due
+                if now >= feed_due:
+                    feed_due = now + feed_every
+            if now >= slot_due:
+                slot_due = now + watch.SLOT_REFRESH_SECONDS
+                slot_number = await _slot_keep(player_id, slot_number, holder)
             if message is not None and message.get("last", 0) > last:
                 events = message.get("events")
                 if events is not None and message.get("first") == last + 1:
@@ -336,9 +368,11 @@ async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool
                 quiet_since = now
     finally:
         ended.set()
-        if watch is not None:
-            watch.cancel()
+        if token_watch is not None:
+            token_watch.cancel()
         open_streams.closed(token_id)
+        with contextlib.suppress(Exception):
+            await _slot_give_back(player_id, slot_number, holder)
         if joined:
             with contextlib.suppress(Exception):
                 await layer.group_discard(group_of(player_id), channel)

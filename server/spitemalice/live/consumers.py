@@ -31,8 +31,8 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from server.api import sockets
-from server.players.models import AccessToken
-from server.players.tokens import access_of
+from server.api.sweeps import Sweep
+from server.players.tokens import access_of, token_sweep
 from server.spitemalice.live import presence, publish
 from server.spitemalice.models import Match
 from server.spitemalice.selectors import EVENTS_PER_PAGE, events_of
@@ -74,11 +74,16 @@ def _seat_of(token: str, match_id) -> tuple[str, int | None, int | None, int, in
             access.pk)
 
 
-@_in_thread
-def _token_alive(token_id: int) -> bool:
-    """The token still exists and its player is active (not signed out, revoked or
-    deactivated)."""
-    return AccessToken.objects.filter(pk=token_id, player__is_active=True).exists()
+def _latest_events(match_ids: set) -> dict:
+    """``{match id: its latest event number}``: what ``feed_sweep`` asks for every open
+    socket of a process at once."""
+    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "event"))
+
+
+# The fallback read of every open match socket's feed, one query per process every
+# LIVE_FEED_CHECK_SECONDS (a notice lost, and the cache's number with it).
+feed_sweep = Sweep("match feeds", lambda: max(settings.LIVE_FEED_CHECK_SECONDS,
+                                              settings.LIVE_POLL_SECONDS), _latest_events)
 
 
 @_in_thread
@@ -167,7 +172,17 @@ class MatchConsumer(sockets.SturdyConsumer):
         await self._send({"type": "ready", "seat": seat, "last": latest})
         await self._push()
         await self._presence_changed()
+        token_sweep.add(self, self.token_id, self._token_answer)
+        feed_sweep.add(self, self.match_id, self._feed_answer)
         self.tasks.append(asyncio.create_task(self._tick()))
+
+    async def _token_answer(self, alive: bool | None) -> None:
+        if not alive and not self.closed:
+            await self._close(BAD_TOKEN)  # signed out or revoked meanwhile
+
+    async def _feed_answer(self, latest: int | None) -> None:
+        if latest is not None and latest > self.last and not self.closed:
+            await self._push(latest)
 
     async def _join(self) -> None:
         if self.channel_layer is None:
@@ -233,30 +248,22 @@ class MatchConsumer(sockets.SturdyConsumer):
 
     async def _tick(self) -> None:
         """Every LIVE_POLL_SECONDS, compare the match's latest event number in the cache with
-        the last one sent, and read the feed if it is ahead or unknown, and every
-        LIVE_FEED_CHECK_SECONDS in any case; keep the presence slot alive and look at who is
-        there (a killed worker's sockets age out) every heartbeat; close the socket once its
-        token is gone (checked every LIVE_TOKEN_CHECK_SECONDS)."""
+        the last one sent, and read the feed if it is ahead or unknown; keep the presence slot
+        alive and look at who is there (a killed worker's sockets age out) every heartbeat.
+        The token's check (closed once it is gone, every LIVE_TOKEN_CHECK_SECONDS) and the
+        fallback read of the feed (every LIVE_FEED_CHECK_SECONDS) are the process's sweeps',
+        one query each for all its sockets."""
         now = time.monotonic()
         poll_due = now + settings.LIVE_POLL_SECONDS
-        feed_every = max(settings.LIVE_FEED_CHECK_SECONDS, settings.LIVE_POLL_SECONDS)
-        feed_due = now + feed_every
         beat_due = now + presence.HEARTBEAT_SECONDS
-        token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
         while not self.closed:
-            await asyncio.sleep(max(0.0, min(poll_due, beat_due, token_due) - time.monotonic()))
+            await asyncio.sleep(max(0.0, min(poll_due, beat_due) - time.monotonic()))
             try:
                 now = time.monotonic()
-                if now >= token_due:
-                    token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
-                    if not await _token_alive(self.token_id):
-                        await self._close(BAD_TOKEN)  # signed out or revoked meanwhile
-                        return
                 if now >= poll_due:
                     poll_due = now + settings.LIVE_POLL_SECONDS
                     latest = await _in_thread_presence(publish.latest_known)(self.match_id)
-                    if latest is None or now >= feed_due:
-                        feed_due = now + feed_every
+                    if latest is None:
                         await self._push()
                     elif latest > self.last:
                         await self._push(latest)
@@ -277,6 +284,8 @@ class MatchConsumer(sockets.SturdyConsumer):
     # --- closing (the rest is server.api.sockets.SturdyConsumer's) ---
 
     async def _give_back(self) -> None:
+        token_sweep.remove(self)
+        feed_sweep.remove(self)
         if self.seat is None:
             return
         if self.joined:

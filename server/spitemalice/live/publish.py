@@ -26,6 +26,7 @@ import uuid
 from django.core.cache import cache
 
 from server.api.notices import send, serve_from  # noqa: F401 - the consumers' hand-over
+from server.streams.watch import latest_keep
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ def events_stored(match_id, events: list, *, latest_kept: bool = False,
     the caller kept the latest number already (``latest_entry``, with its other cache calls).
     ``also``: more ``(group, message)`` notices (the players' account streams'), sent in the
     same hand-over to the loop."""
+    latest_keep(also)  # the account streams' latest numbers, for their idle checks
     if not events:
         send(*also)
         return

@@ -154,3 +154,61 @@ def test_the_estimate_stays_within_what_the_solver_proved(monkeypatch):
                                             "score": None}, solver_seconds=0.1)
     assert body["win_lost_at_proven"] is False
     assert body["win_lost_at"] is None or body["win_lost_at"] <= len(moves) // 2 - 1
+
+
+# --- Limits: minutes of solver CPU each (issue 36) ----------------------------------------------
+
+
+def finish(api) -> dict:
+    started = api.post("games", {"mode": "practice"})
+    assert started.status_code == 201, started.content
+    return play_to_the_end(api, started.json())
+
+
+def test_a_player_has_one_analysis_computed_at_a_time(player_api, finished_game):
+    """The reproduction: a guest finished 12 practice games and asked for every analysis in
+    2.5 s, queueing minutes of solver work ahead of the bot's turns."""
+    second = finish(player_api)
+    assert player_api.get(f"games/{finished_game['id']}/analysis").status_code == 202
+
+    body = assert_problem(player_api.get(f"games/{second['id']}/analysis"), 429,
+                          "analysis_pending")
+
+    assert "analys" in body["detail"]
+    assert not Job.objects.filter(key=str(second["id"])).exists()
+    assert player_api.get(f"games/{finished_game['id']}/analysis").status_code == 202
+    run_analysis(finished_game["id"])
+    assert player_api.get(f"games/{second['id']}/analysis").status_code == 202
+
+
+def test_another_players_pending_analysis_holds_nobody_else(player_api, finished_game,
+                                                            make_player):
+    player_api.get(f"games/{finished_game['id']}/analysis")
+    _, other = make_player()
+    assert other.get(f"games/{finish(other)['id']}/analysis").status_code == 202
+
+
+def test_starting_analyses_is_limited_per_token_but_asking_again_is_free(
+        settings, player_api, finished_game):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "analyses.token": "2/hour"}
+    games = [finished_game, finish(player_api), finish(player_api)]
+    for game in games[:2]:
+        for _ in range(4):  # the first request starts it; asking again is not counted
+            assert player_api.get(f"games/{game['id']}/analysis").status_code == 202
+        run_analysis(game["id"])
+
+    refused = player_api.get(f"games/{games[2]['id']}/analysis")
+
+    assert_problem(refused, 429, "throttled")
+    assert int(refused["Retry-After"]) > 0
+    assert not Job.objects.filter(key=str(games[2]["id"])).exists()
+    assert player_api.get(f"games/{games[0]['id']}/analysis").status_code == 200  # done: free
+
+
+def test_starting_analyses_is_limited_per_address(settings, make_player):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "analyses.token": "off",
+                               "analyses.address": "1/hour"}
+    apis = [make_player()[1] for _ in range(2)]
+    games = [finish(api) for api in apis]
+    assert apis[0].get(f"games/{games[0]['id']}/analysis").status_code == 202
+    assert_problem(apis[1].get(f"games/{games[1]['id']}/analysis"), 429, "throttled")

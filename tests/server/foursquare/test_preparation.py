@@ -155,7 +155,7 @@ def test_with_background_threads_a_new_daily_is_handed_over_on_commit(
         db, today, settings, monkeypatch, django_capture_on_commit_callbacks):
     settings.FOURSQUARE_BACKGROUND = "thread"
     submitted = []
-    monkeypatch.setattr(background, "_submit", submitted.append)
+    monkeypatch.setattr(background, "_submit", lambda job_id, kind: submitted.append(job_id))
     with django_capture_on_commit_callbacks(execute=True):
         dailies.daily_get_or_create(today)
         assert submitted == []  # not before the daily is committed

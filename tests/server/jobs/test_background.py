@@ -128,6 +128,28 @@ def test_a_task_may_count_its_attempts_dead_sooner(db, registry):
     assert job_run_next().status == "done" and ran == ["k"]
 
 
+def test_work_recorded_while_its_job_runs_runs_the_job_once_more(db, registry):
+    """The reproduction: the bot's turn job stored the bot's moves, the person answered at
+    once, and the bot's next turn was recorded while that job had not yet ended: it found
+    the job running, and nothing ever played the bot's turn."""
+    runs: list[str] = []
+
+    def bot_turn(key: str) -> None:
+        runs.append(key)
+        if len(runs) == 1:  # the person's answer, before this run ends
+            job_enqueue(kind="bot", key=key, fresh=True)
+
+    background.register_task("bot", bot_turn)
+    job_enqueue(kind="bot", key="match", fresh=True)
+
+    assert job_run_next().status == "pending"  # ran, and is due again
+    assert job_run_next().status == "done"
+    assert runs == ["match", "match"] and job_run_next() is None
+    job_enqueue(kind="bot", key="match", fresh=True)  # a later turn: the done job runs again
+    assert job_run_next().status == "done" and len(runs) == 3
+    assert Job.objects.get().attempts == 1
+
+
 def test_a_job_of_a_kind_nobody_registered_fails_with_that_reason(db, registry):
     job = job_run(job_enqueue(kind="nobody", key="k").pk)
     assert job.status == "pending" and "No task is registered as 'nobody'" in job.error
@@ -182,7 +204,7 @@ def test_runners_at_once_run_a_once_check_once_per_interval(registry):
 @pytest.mark.postgresql  # elsewhere a worker just waits out its poll
 @pytest.mark.django_db(transaction=True)
 def test_a_waiting_worker_wakes_as_soon_as_a_job_is_recorded(registry, monkeypatch):
-    monkeypatch.setattr(background, "_listening", None)
+    monkeypatch.setattr(background, "_listening", threading.local())
     background.register_task("wake", lambda key: None)
     listening, waited = threading.Event(), []
 

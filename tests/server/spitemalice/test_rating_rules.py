@@ -15,10 +15,11 @@ from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 
+from server.jobs.models import Liveness
 from server.leagues.models import League, Membership
 from server.ratings.models import RatedMatch, Rating
 from server.spitemalice import clocks, rating_rules, services
-from server.spitemalice.models import FIRST_TURN_SECONDS, ClockSweep, Event, Match, MatchGame
+from server.spitemalice.models import FIRST_TURN_SECONDS, Event, Match, MatchGame
 from tests.server.conftest import assert_problem, trust
 from tests.server.spitemalice.friend_support import (
     MATCHES,
@@ -319,10 +320,10 @@ def test_the_first_turn_of_a_short_clock_has_its_grace(make_trusted_player):
 
 
 def silence(seconds: float) -> None:
-    """As if the clocks' sweep last ran ``seconds`` ago and nothing has run since (the
-    server stopped, or its worker stuck)."""
-    ClockSweep.objects.update_or_create(
-        pk=1, defaults={"ran_at": timezone.now() - timedelta(seconds=seconds)})
+    """As if the service's last process beat ``seconds`` ago and none has since (the whole
+    service stopped)."""
+    Liveness.objects.update_or_create(
+        pk=1, defaults={"alive_at": timezone.now() - timedelta(seconds=seconds)})
 
 
 def past_deadline(match_id, seconds_ago: float):

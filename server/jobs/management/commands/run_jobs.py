@@ -1,15 +1,24 @@
 """manage.py run_jobs: the background worker. It runs the jobs the apps registered (daily
-preparation, game analyses, the bot's long turns) and their periodic checks: every few seconds
-Spite & Malice's turn clocks and invitations' expiry, hourly the housekeeping (expired
-Idempotency-Key responses deleted, the dailies left unfinished when their date closed marked
-over, of both games), the hourly passes shared with the in-process runners by their leases."""
+preparation, game analyses, the bot's long turns) and their periodic checks: every few seconds,
+on a clock thread of its own with the worker's heartbeat, Spite & Malice's turn clocks, the
+invitations' expiry and the races' closing; hourly the housekeeping (expired Idempotency-Key
+responses deleted, the dailies left unfinished when their date closed marked over, of both
+games), the hourly passes shared with the in-process runners by their leases.
+
+Jobs run on two lanes (``background.LANES``): this thread claims any job, urgent ones first,
+and an urgent lane's thread claims only urgent ones (a bot's turn), so one never waits behind an
+analysis that is running."""
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
-from django.db import close_old_connections
+import threading
 
-from server.jobs.background import Ticker, job_run_next, job_wait, periodic_checks
+from django.core.management.base import BaseCommand
+from django.db import close_old_connections, connection
+
+from server.jobs import background, liveness
+from server.jobs.background import Lane, Ticker, job_run_next, job_wait, periodic_checks
+from server.jobs.models import Heartbeat
 
 
 class Command(BaseCommand):
@@ -23,17 +32,43 @@ class Command(BaseCommand):
                                  "PostgreSQL a job recorded meanwhile ends the wait at once.")
 
     def handle(self, *args, once, poll, **options):
-        reports = {periodic.name: periodic.report for periodic in periodic_checks()}
-        ticker = Ticker()
-        while True:
-            for name, changed in ticker.run_due().items():
-                if changed:
-                    self.stdout.write(reports[name].format(changed))
-            job = job_run_next()
-            if job is None:
-                if once:
+        self.reports = {periodic.name: periodic.report for periodic in periodic_checks()}
+        if once:
+            liveness.role_set(Heartbeat.Role.WORKER)
+            self._report(background.clock_ticker(Heartbeat.Role.WORKER).run_due())
+            ticker = Ticker(clocks=False)
+            while True:
+                self._report(ticker.run_due())
+                if not self._run_one(None):
                     return
+        background.clocks_start(Heartbeat.Role.WORKER)
+        urgent = threading.Thread(target=self._lane, args=(background.LANES[0], poll),
+                                  name="foursquare-jobs-urgent", daemon=True)
+        urgent.start()
+        ticker = Ticker(clocks=False)
+        while True:
+            self._report(ticker.run_due())
+            if not self._run_one(background.LANES[-1]):
                 job_wait(poll)
                 close_old_connections()  # a worker outlives its connections' allowed age
-                continue
-            self.stdout.write(f"{job.kind} {job.key}: {job.status}")
+
+    def _lane(self, lane: Lane, poll: float) -> None:
+        try:
+            while True:
+                if not self._run_one(lane):
+                    job_wait(poll)
+                    close_old_connections()
+        finally:
+            connection.close()
+
+    def _run_one(self, lane: Lane | None) -> bool:
+        job = job_run_next(None if lane is None else lane.jobs())
+        if job is None:
+            return False
+        self.stdout.write(f"{job.kind} {job.key}: {job.status}")
+        return True
+
+    def _report(self, done: dict[str, int]) -> None:
+        for name, changed in done.items():
+            if changed and name in self.reports:
+                self.stdout.write(self.reports[name].format(changed))

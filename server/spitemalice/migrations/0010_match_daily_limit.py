@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('spitemalice', '0008_event_names'),
+        ('spitemalice', '0009_clock_sweep_to_heartbeats'),
     ]
 
     operations = [
