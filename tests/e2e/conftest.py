@@ -137,3 +137,17 @@ def shoot() -> Callable:
         assert_accessible(page, name)
 
     return shoot_
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator:
+    """The real server (gunicorn's ASGI workers) with Redis, for the live tests: sockets, notices
+    across its processes, and the static files the pages load."""
+    from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
+
+    why = redis_reachable()
+    if why:
+        pytest.fail(why)
+    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL, log_dir=tmp_path,
+                     collect_static=True) as running:
+        yield running

@@ -15,10 +15,10 @@ from datetime import timedelta
 import pytest
 from playwright.sync_api import expect
 
-from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
 from tests.e2e.conftest import DESKTOP, SCREENSHOTS
+from tests.e2e.live import api
 from tests.e2e.screens import DESKTOP_WIDE, LOOKS, PHONE_TALL, settle, shoot_checked
-from tests.e2e.test_spite_malice_live import api, device
+from tests.e2e.test_spite_malice_live import device
 
 # The longest a result may take to show once its message reached the page (ms).
 SHOWN_WITHIN_MS = 300
@@ -28,15 +28,6 @@ ACTION_EVERY_S = 0.3
 
 
 
-@pytest.fixture
-def server(tmp_path):
-    """The real server with Redis, as test_spite_malice_live.py runs it."""
-    why = redis_reachable()
-    if why:
-        pytest.fail(why)
-    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL, log_dir=tmp_path,
-                     collect_static=True) as running:
-        yield running
 
 
 # Notes when an ending's message reaches the page (any socket's) and when a result is shown.

@@ -5,37 +5,13 @@ live on the other screen; a dropped socket says it is reconnecting and catches u
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import urllib.request
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
 from tests.e2e.conftest import PHONE, SCREENSHOTS, WAIT_MS
-from tests.serving import WAIT_SECONDS
-
-
-def api(base: str, method: str, path: str, token: str | None = None, body: dict | None = None):
-    request = urllib.request.Request(
-        f"{base}/api/v1/{path}", method=method,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "Accept": "application/json",
-                 **({"Authorization": f"Bearer {token}"} if token else {})})
-    with urllib.request.urlopen(request, timeout=WAIT_SECONDS) as response:
-        return json.loads(response.read() or b"null")
-
-
-@pytest.fixture
-def server(tmp_path):
-    why = redis_reachable()
-    if why:
-        pytest.fail(why)
-    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL, log_dir=tmp_path,
-                     collect_static=True) as running:
-        yield running
+from tests.e2e.live import api
 
 
 def device(browser, server, token: str, problems: list[str]):
