@@ -100,6 +100,11 @@ PROGRESS = Fields({"placed": INT, "stock": INT, "face_down": INT,
                    "score": Null(INT), "seconds": Null(NUMBER)})
 RACER = Fields({"player": PLAYER, "place": Null(INT), "progress": PROGRESS},
                {"board": Many(CELL)})
+SHA256 = Text(re.compile(r"^[0-9a-f]{64}$"))
+# A race's fairness (docs/FAIRNESS.md): its commitment from the start, its seeds only once it has
+# finished (``race_leaks`` holds them to that). Optional: a race made before it has none.
+FAIRNESS = Fields({"commitment": SHA256, "committed_at": WHEN, "seq": INT, "subject": ANY_TEXT},
+                  {"server_seed": ANY_TEXT, "client_seeds": Many(Null(ANY_TEXT)), "game": INT})
 RACE = Fields({
     "id": ID, "code": Text(CODE), "link": Text(re.compile(r"^/races/join/[0-9A-Z]{8}$")),
     "host": PLAYER, "players": INT, "minutes": INT,
@@ -108,7 +113,7 @@ RACE = Fields({
     "ends_at": Null(WHEN), "finished_at": Null(WHEN), "racers": Many(RACER),
     "invited": Many(PLAYER), "game": Null(ID), "next_race": Null(ID),
     "bot": Null(Fields({"status": OneOf("won", "lost"), "score": Null(INT)})),
-})
+}, {"fairness": Null(FAIRNESS)})
 PAIR = Many(INT)
 GAME = Fields({
     "id": ID, "mode": OneOf("race"), "date": Null(ANY_TEXT), "number": Null(INT),
@@ -341,10 +346,14 @@ class Viewer:
 
 
 def race_leaks(race: dict, player: str, playing: bool) -> list[str]:
-    """What a race object shows a racer still playing that names another racer's game."""
+    """What a race object shows a racer still playing that names another racer's game, and its
+    seeds (from which the deal follows) before it has finished."""
+    fairness = race.get("fairness")
+    seeds = (["its seeds before it finished"] if isinstance(fairness, dict)
+             and "server_seed" in fairness and race.get("status") != "finished" else [])
     if not playing or not isinstance(race.get("racers"), list):
-        return []
-    return [f"the board of racer {entry.get('player', {}).get('id')}"
+        return seeds
+    return seeds + [f"the board of racer {entry.get('player', {}).get('id')}"
             for entry in race["racers"]
             if isinstance(entry, dict) and "board" in entry
             and entry.get("player", {}).get("id") != player]

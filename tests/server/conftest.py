@@ -54,6 +54,21 @@ def _fresh_rate_limits(settings):
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _no_stale_sign_of_life(django_db_setup, django_db_blocker) -> None:
+    """Each test starts as if no process of the service had ever beaten (server.jobs.liveness),
+    as it does alone. Without it, a last sign of life that an earlier test left committed in
+    the database (a real server's or a clock thread's beat, on the real or a test's clock) can
+    read as an outage of the whole service, and a sweep moves every running deadline on by it:
+    a clocks test failed so in a full run, in the process that had run the liveness tests."""
+    from server.jobs import background
+    from server.jobs.models import Liveness
+
+    background.clocks_stop()  # a clock thread an earlier test left running would beat too
+    with django_db_blocker.unblock():
+        Liveness.objects.all().delete()
+
+
 class DailiesClock:
     """The dailies' clock of one test (``server.dailies.calendar.clock``): it stands still at
     ``now`` until the test moves it, so every date decision of the test and of the server it

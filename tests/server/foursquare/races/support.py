@@ -112,6 +112,11 @@ def play_moves(api, game: dict, count: int) -> dict:
 def fixed_deal(monkeypatch, seed: bytes = b"race" * 8) -> None:
     """Every race started deals the deck of ``seed`` (in place of the one its server seed and
     client seeds give): the tests play a known deal, the same each run."""
+    from server.foursquare import fairness
     from server.foursquare.races import services
 
-    monkeypatch.setattr(services, "_deal_seed", lambda _race, _players: seed)
+    def known(race, players) -> bytes:
+        fairness.race_deal_seed(race, players)  # the seeds kept in seat order, as ever
+        return seed
+
+    monkeypatch.setattr(services, "_deal_seed", known)
