@@ -61,12 +61,16 @@ def match_between(server, *, target: int = 1, seed: bytes | None = None):
     bea = api(server.base, "POST", "players", body={"name": "Bea"})
     match = api(server.base, "POST", "spite-malice/matches", ada["token"],
                 {"opponent": "friend", "turn_seconds": 3600, "target": target})
-    if seed is not None:
-        from server.spitemalice.models import Match
-
-        Match.objects.filter(pk=match["id"]).update(seed=seed.hex())
     api(server.base, "POST", "spite-malice/matches/join", bea["token"],
         {"code": match["invite"]["code"]})
+    if seed is not None:  # after the join, whose seeds deal the match (docs/FAIRNESS.md)
+        from server.spitemalice.models import Match, MatchGame
+        from spitemalice import Game, game_seed
+
+        first = game_seed(seed, 0)
+        Match.objects.filter(pk=match["id"]).update(seed=seed.hex(), turn=Game(first).turn,
+                                                    actions_played=0)
+        MatchGame.objects.filter(match_id=match["id"], number=1).update(seed=first.hex())
     return ada, bea, match["id"]
 
 

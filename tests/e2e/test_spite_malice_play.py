@@ -165,10 +165,16 @@ def friend_match(page, *, turn_seconds: int, seed: bytes | None = None):
     page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", host.token)
     invitation = host.post("spite-malice/matches",
                            {"opponent": "friend", "turn_seconds": turn_seconds, "target": 1})
-    if seed is not None:
-        Match.objects.filter(pk=invitation["id"]).update(seed=seed.hex())
     friend = ApiPlayer(name="Bea")
     friend.post("spite-malice/matches/join", {"code": invitation["invite"]["code"]})
+    if seed is not None:  # after the join, whose seeds deal the match (docs/FAIRNESS.md)
+        from server.spitemalice.models import MatchGame
+        from spitemalice import Game, game_seed
+
+        first = game_seed(seed, 0)
+        Match.objects.filter(pk=invitation["id"]).update(seed=seed.hex(), turn=Game(first).turn,
+                                                         actions_played=0)
+        MatchGame.objects.filter(match_id=invitation["id"], number=1).update(seed=first.hex())
     return host, friend, Match.objects.get(pk=invitation["id"])
 
 

@@ -377,8 +377,10 @@ def test_the_phone_table_keeps_its_words_in_sight(open_page, shoot):
     expect(far.locator(".sm-sides > .sm-area-label")).to_have_text("side stacks")
     expect(far.locator(".sm-sides > .sm-area-label")).to_be_visible()
     table = box_of(page.locator(".sm-screen .sm-table"))
-    for card in page.locator(".sm-near .sm-hand-card").all():
-        box = card.bounding_box()
+    cards = page.locator(".sm-near .sm-hand-card")
+    assert cards.count() > 0
+    for index in range(cards.count()):  # each found again if the table is drawn anew meanwhile
+        box = box_of(cards.nth(index))
         assert table["x"] <= box["x"] and box["x"] + box["width"] <= table["x"] + table["width"]
     legend = page.locator("#sm-hand-legend")
     expect(legend).to_be_visible()
