@@ -144,11 +144,24 @@ def _quick_password_hashes(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture(autouse=True)
-def _background_jobs_off(settings) -> None:
+@pytest.fixture(autouse=True, scope="session")
+def _background_jobs_off():
     """No background thread in tests: a job stays pending until a test runs it with
-    ``job_run`` (the server's tests), or for good (the browser's)."""
-    settings.FOURSQUARE_BACKGROUND = "off"
+    ``job_run`` (the server's tests), or for good (the browser's). A test that wants the
+    runner turns it on with the ``settings`` fixture, for itself only.
+
+    For the whole session, not test by test: the live server's threads serve a request that
+    arrives between two tests (a page's last call as its test ends) with the session's
+    settings, and a runner started then would outlive its test and keep running housekeeping
+    (a daily dealt and proven on the next test's fresh database, which then cannot set up the
+    daily it means to). Nor does the housekeeping deal dailies ahead for a runner a test turns
+    on: the fairness tests ask for that themselves."""
+    from django.test import override_settings
+
+    overridden = override_settings(FOURSQUARE_BACKGROUND="off", FAIRNESS_DAYS_AHEAD=-1)
+    overridden.enable()
+    yield
+    overridden.disable()
 
 
 @pytest.fixture(autouse=True, scope="session")
