@@ -17,7 +17,12 @@ JSON object a line, the default in production) or ``text`` (readable, the defaul
 for `make run`'s console). It replaces gunicorn's access log (gunicorn.conf.py turns that off).
 
 **The metrics.** The same pass counts the request under its route, method and status class,
-and its duration (``server.core.metrics``).
+and its duration (``server.core.metrics``). Behind a proxy that stamps ``X-Request-Start``
+(HAProxy: ``t=`` and the milliseconds since the epoch when it received the request), the time
+from that stamp to the answer as well: what the duration misses is the wait before this
+middleware runs (the worker's loop, a free thread, a core). A stamp that cannot be read, or
+that puts the receipt in the future or over an hour ago (clocks apart, a client's forgery
+without a proxy), is left out rather than counted.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ REQUEST_ID_PATTERN = re.compile(r"[0-9A-Za-z._:-]{8,128}")
 # (player id, token id).
 IDENTITY_ATTRIBUTE = "_observed_identity"
 
+REQUEST_START_HEADER = "HTTP_X_REQUEST_START"
+REQUEST_START_LIMIT_SECONDS = 3600.0
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _STATUS_CLASSES = {1: "1xx", 2: "2xx", 3: "3xx", 4: "4xx", 5: "5xx"}
 
@@ -51,6 +58,23 @@ def request_id_of(given: str | None) -> str:
     if given is not None and REQUEST_ID_PATTERN.fullmatch(given):
         return given
     return os.urandom(16).hex()
+
+
+def request_start_of(stamp: str | None) -> float | None:
+    """The Unix time a proxy's ``X-Request-Start`` names: ``t=`` then seconds, milliseconds
+    or microseconds since the epoch (told apart by their size, as the stamp's writers use all
+    three); None when it is absent or unreadable."""
+    if not stamp:
+        return None
+    try:
+        value = float(stamp.strip().removeprefix("t="))
+    except ValueError:
+        return None
+    if value > 1e14:  # microseconds
+        return value / 1e6
+    if value > 1e11:  # milliseconds
+        return value / 1e3
+    return value
 
 
 def identify(request, *, player_id: Any, token_id: Any) -> None:
@@ -93,6 +117,7 @@ class RequestObservedMiddleware:
 
     def __call__(self, request):
         started = time.perf_counter()
+        received = request_start_of(request.META.get(REQUEST_START_HEADER))
         request_id = request_id_of(request.META.get("HTTP_X_REQUEST_ID"))
         # Not reset on the way out: Django logs a 4xx or 5xx after the middleware returned, and
         # that line is this request's too. The thread's next request sets its own.
@@ -100,19 +125,26 @@ class RequestObservedMiddleware:
         response = self.get_response(request)
         seconds = time.perf_counter() - started
         response[REQUEST_ID_HEADER] = request_id
-        self._observe(request, response.status_code, seconds)
+        proxied = None if received is None else time.time() - received
+        if proxied is not None and not 0.0 <= proxied <= REQUEST_START_LIMIT_SECONDS:
+            proxied = None  # clocks apart, or not a proxy's stamp
+        self._observe(request, response.status_code, seconds, proxied)
         return response
 
-    def _observe(self, request, status: int, seconds: float) -> None:
+    def _observe(self, request, status: int, seconds: float,
+                 proxied: float | None = None) -> None:
         route = route_of(request)
         method = request.method if request.method in _METHODS else "other"
         key = (route, method, _STATUS_CLASSES.get(status // 100, "other"))
         children = self._children.get(key)
         if children is None:
             children = self._children[key] = (metrics.requests.labels(*key),
-                                              metrics.request_duration.labels(route, method))
+                                              metrics.request_duration.labels(route, method),
+                                              metrics.proxied_duration.labels(route, method))
         children[0].inc()
         children[1].observe(seconds)
+        if proxied is not None:
+            children[2].observe(proxied)
         if logger.isEnabledFor(logging.INFO):
             player_id, token_id = _identity(request)
             logger.info("%s %s %s %.1f ms", method, route, status, seconds * 1000, extra={

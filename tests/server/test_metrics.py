@@ -285,3 +285,39 @@ def test_two_workers_counts_add_up_and_each_request_logs_one_json_line(tmp_path)
     assert len(mine) == 1
     assert mine[0]["route"] == "healthz" and mine[0]["status"] == 200
     assert mine[0]["method"] == "GET" and mine[0]["duration_ms"] > 0
+
+
+# --- Timed from the proxy (X-Request-Start) ------------------------------------------------------
+
+
+def test_a_proxys_request_start_is_read_in_seconds_milliseconds_or_microseconds():
+    from server.core.requestlog import request_start_of
+
+    assert request_start_of("t=1796000000123") == pytest.approx(1796000000.123)
+    assert request_start_of("t=1796000000.5") == pytest.approx(1796000000.5)
+    assert request_start_of("t=1796000000123456") == pytest.approx(1796000000.123456)
+    assert request_start_of("1796000000") == 1796000000.0
+    for unreadable in (None, "", "t=", "t=soon"):
+        assert request_start_of(unreadable) is None
+
+
+@pytest.mark.django_db
+def test_a_request_stamped_by_the_proxy_is_timed_from_the_stamp(metrics_token):
+    """HAProxy stamps X-Request-Start (cluster/haproxy.cfg): the answer is timed from it as
+    well, the wait before Django included; a stamp from the future or over an hour old (clocks
+    apart, a forgery) is not counted."""
+    route = {"route": "healthz", "method": "GET"}
+    count = "foursquare_request_proxied_duration_seconds_count"
+    before = value(count, **route), value("foursquare_request_proxied_duration_seconds_sum",
+                                          **route)
+    stamp = f"t={round((time.time() - 0.25) * 1000)}"
+    assert Client().get("/healthz", HTTP_X_REQUEST_START=stamp).status_code == 200
+    assert value(count, **route) == before[0] + 1
+    waited = value("foursquare_request_proxied_duration_seconds_sum", **route) - before[1]
+    assert 0.25 <= waited < 30
+    for stamp in (f"t={round((time.time() + 60) * 1000)}", f"t={round(time.time() - 7200)}",
+                  "t=soon", None):
+        headers = {} if stamp is None else {"HTTP_X_REQUEST_START": stamp}
+        assert Client().get("/healthz", **headers).status_code == 200
+    assert value(count, **route) == before[0] + 1
+    assert f"{count}{{method=\"GET\",route=\"healthz\"}}" in scrape()
