@@ -23,6 +23,8 @@ def main(argv: list[str]) -> int:
         print(f"  PgBouncer     127.0.0.1:{t.pgbouncer_port} (transaction mode) -> primary "
               f"127.0.0.1:{t.primary_port}, replica 127.0.0.1:{t.replica_port}")
         print(f"  Redis         127.0.0.1:{t.redis_port}; jobs workers: {t.jobs_workers}")
+        print(f"  Prometheus    {t.prometheus_url} (scraping both nodes' /metrics; the token in "
+              f"{t.metrics_token_file})")
         print(f"  database      {t.database}; logs in {t.logs}; `make cluster-stop` ends it")
     elif command == "stop":
         cluster.stop()

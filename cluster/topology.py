@@ -9,7 +9,10 @@ machine runs, on loopback ports, out of Debian's packages.
 - a PostgreSQL primary of its own on 5442 and a streaming replica on 5443 made from it with
   ``pg_basebackup`` (Debian's PostgreSQL binaries; ``CLUSTER_REPLICA_DELAY`` sets the replica's
   ``recovery_min_apply_delay``, e.g. ``3s``, to watch it lag);
-- Redis on 6392, shared by the nodes and the workers.
+- Redis on 6392, shared by the nodes and the workers;
+- Prometheus on 9490 (Debian's ``prometheus``), scraping both nodes' ``/metrics`` every 5 s
+  with the cluster's metrics token (``cluster/prometheus.yml``'s settings, the loopback
+  targets), its data in the cluster's folder.
 
 ``CLUSTER_SPLIT=1`` sends 255 of every 256 requests to app2 and as many sockets to app1
 (HAProxy's weights), so that nearly every event a socket delivers was stored by the other node.
@@ -47,7 +50,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 PACKAGES = {"haproxy": "haproxy", "pgbouncer": "pgbouncer", "redis-server": "redis-server",
-            "pg_basebackup": "postgresql-15"}
+            "pg_basebackup": "postgresql-15", "prometheus": "prometheus"}
 WAIT_SECONDS = 60.0
 
 
@@ -107,6 +110,7 @@ class Topology:
     primary_port: int = int(_env("CLUSTER_PRIMARY_PORT", "5442"))
     replica_port: int = int(_env("CLUSTER_REPLICA_PORT", "5443"))
     redis_port: int = int(_env("CLUSTER_REDIS_PORT", "6392"))
+    prometheus_port: int = int(_env("CLUSTER_PROMETHEUS_PORT", "9490"))
     database: str = _env("CLUSTER_DATABASE", "foursquare_cluster")
     node_workers: int = int(_env("CLUSTER_NODE_WORKERS", "2"))
     node_threads: int = int(_env("CLUSTER_NODE_THREADS", "2"))
@@ -133,6 +137,19 @@ class Topology:
     @property
     def replica_data(self) -> Path:
         return self.root / "replica"
+
+    @property
+    def prometheus_data(self) -> Path:
+        return self.root / "prometheus"
+
+    @property
+    def metrics_token_file(self) -> Path:
+        """The nodes' metrics token, for Prometheus's ``credentials_file``."""
+        return self.run / "metrics-token"
+
+    @property
+    def prometheus_url(self) -> str:
+        return f"http://127.0.0.1:{self.prometheus_port}"
 
     @property
     def state_file(self) -> Path:
@@ -169,7 +186,7 @@ class Topology:
             path.write_text(json.dumps({
                 name: secrets.token_urlsafe(50)
                 for name in ("DJANGO_SECRET_KEY", "FOURSQUARE_DAILY_SECRET",
-                             "SPITE_MALICE_DAILY_SECRET")}))
+                             "SPITE_MALICE_DAILY_SECRET", "FOURSQUARE_METRICS_TOKEN")}))
             path.chmod(0o600)
         return json.loads(path.read_text())
 
@@ -189,6 +206,23 @@ class Topology:
             "GUNICORN_WORKERS": str(self.node_workers),
             "GUNICORN_THREADS": str(self.node_threads),
             **(extra or {}),
+        }
+
+    def prometheus_config(self, interval: str = "5s") -> dict:
+        """Prometheus's configuration for this cluster: ``cluster/prometheus.yml``'s (the compose
+        profile's) job, scraping each node at its loopback port with a ``node`` label (app1,
+        app2) and the token from ``metrics_token_file``. Written as JSON, which is YAML."""
+        return {
+            "global": {"scrape_interval": interval, "evaluation_interval": interval},
+            "scrape_configs": [{
+                "job_name": "foursquare",
+                "metrics_path": "/metrics",
+                "authorization": {"type": "Bearer",
+                                  "credentials_file": str(self.metrics_token_file)},
+                "static_configs": [
+                    {"targets": [f"127.0.0.1:{port}"], "labels": {"node": name}}
+                    for name, port in zip(self.node_names(), self.node_ports, strict=True)],
+            }],
         }
 
     def jobs_env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -268,7 +302,8 @@ class Cluster:
         if t.state_file.exists() or t.root.exists():
             self.stop()
         busy = [port for port in (t.port, *t.node_ports, t.pgbouncer_port, t.primary_port,
-                                  t.replica_port, t.redis_port) if _port_open(port)]
+                                  t.replica_port, t.redis_port, t.prometheus_port)
+                if _port_open(port)]
         if busy:
             raise SystemExit(f"ports {busy} are taken: stop what listens there, or set "
                              "CLUSTER_* ports (cluster/topology.py)")
@@ -292,6 +327,7 @@ class Cluster:
             _wait(f"node {name}", lambda port=port: _healthy(f"http://127.0.0.1:{port}/healthz"),
                   t.logs / f"{name}.log")
         _wait("HAProxy", lambda: _healthy(f"{t.host}/healthz"), t.logs / "haproxy.log")
+        self.start_prometheus()
         print(f"cluster: up in {time.monotonic() - started:.1f} s on {t.host} "
               f"(logs in {t.logs})", flush=True)
 
@@ -443,6 +479,23 @@ class Cluster:
                     env={**os.environ, **app, **weights, "FRONT_BIND": f"127.0.0.1:{t.port}",
                          "STATS_SOCKET": str(t.run / "haproxy.sock")})
 
+    def start_prometheus(self) -> None:
+        """Prometheus scraping both nodes, its data (the TSDB) under the cluster's folder, so
+        ``stop`` deletes it with the rest. Ready once ``/-/ready`` answers 200."""
+        t = self.topology
+        t.metrics_token_file.write_text(self.topology.secrets()["FOURSQUARE_METRICS_TOKEN"])
+        t.metrics_token_file.chmod(0o600)
+        config = t.run / "prometheus.yml"
+        config.write_text(json.dumps(t.prometheus_config(), indent=2))
+        self._spawn("prometheus", [
+            _which("prometheus"), f"--config.file={config}",
+            f"--storage.tsdb.path={t.prometheus_data}",
+            f"--web.listen-address=127.0.0.1:{t.prometheus_port}",
+            # A load's window is minutes: a day is plenty, and nothing outlives the cluster.
+            "--storage.tsdb.retention.time=1d"])
+        _wait("Prometheus", lambda: _healthy(f"{t.prometheus_url}/-/ready"),
+              t.logs / "prometheus.log")
+
     # --- looking in ---
 
     def postmaster_pid(self, name: str) -> int | None:
@@ -482,7 +535,7 @@ class Cluster:
 
 def _stop_order(name: str) -> int:
     """The front first, the stores last: nothing writes to a store that is gone."""
-    order = ["haproxy", "app", "jobs", "pgbouncer", "redis"]
+    order = ["prometheus", "haproxy", "app", "jobs", "pgbouncer", "redis"]
     return next((i for i, prefix in enumerate(order) if name.startswith(prefix)), len(order))
 
 

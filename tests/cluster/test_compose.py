@@ -10,6 +10,7 @@ that test is skipped and the parsed file is compared below.
 from __future__ import annotations
 
 import configparser
+import json
 import shutil
 import string
 import subprocess
@@ -136,3 +137,41 @@ def test_docker_compose_accepts_the_profile():
              "FOURSQUARE_DAILY_SECRET": "x" * 50, "SPITE_MALICE_DAILY_SECRET": "x" * 50,
              "POSTGRES_PASSWORD": "x"})
     assert checked.returncode == 0, checked.stderr
+
+
+def promtool() -> str:
+    found = shutil.which("promtool")
+    if found is None:
+        pytest.fail("promtool is missing: `make promtool` installs Debian's prometheus package")
+    return found
+
+
+def test_the_local_prometheus_scrapes_both_nodes_as_the_profiles_does(tmp_path):
+    """The Prometheus `make cluster` starts reads the profile's cluster/prometheus.yml job with
+    the loopback ports, a node label each and the cluster's own token; promtool accepts it."""
+    (tmp_path / "run").mkdir()
+    topology = Topology(root=tmp_path)
+    shared = yaml.safe_load((HERE / "prometheus.yml").read_text())
+    local = topology.prometheus_config()
+    assert local["global"] == shared["global"]
+    [shared_job], [local_job] = shared["scrape_configs"], local["scrape_configs"]
+    for setting in ("job_name", "metrics_path"):
+        assert local_job[setting] == shared_job[setting]
+    assert local_job["authorization"] == {
+        "type": shared_job["authorization"]["type"],
+        "credentials_file": str(topology.metrics_token_file)}
+    assert [(target["labels"]["node"], target["targets"])
+            for target in local_job["static_configs"]] == [
+        (name, [f"127.0.0.1:{port}"])
+        for name, port in zip(NODES, topology.node_ports, strict=True)]
+    assert [target.split(":")[0] for target in shared_job["static_configs"][0]["targets"]] == [
+        *NODES]
+    # The nodes get the token Prometheus sends (a production-length one).
+    token = topology.app_env()["FOURSQUARE_METRICS_TOKEN"]
+    assert len(token) >= 32 and topology.jobs_env()["FOURSQUARE_METRICS_TOKEN"] == token
+    topology.metrics_token_file.write_text(token)
+    config = tmp_path / "prometheus.yml"
+    config.write_text(json.dumps(local))  # JSON is YAML: what the cluster writes
+    checked = subprocess.run([promtool(), "check", "config", str(config)], capture_output=True,
+                             text=True, timeout=30)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
