@@ -7,16 +7,22 @@ requests and sockets HAProxy gave it; the primary's, the replica's, PgBouncer's,
 Redis's CPU; the replica's share of the reads (statements that read, counted by
 ``pg_stat_statements`` on each server); and PgBouncer's pools (``SHOW POOLS``, sampled every
 half second: the most clients active and waiting, the most server connections in use, the
-longest wait).
+longest wait). The cluster's Prometheus scrapes both nodes throughout; after the load the
+report prints its queries over the load's window (p95 of a move's or action's latency and
+requests/s per node, moves or actions stored, rate-limit refusals, the job queue's depth) beside
+locust's figures, and checks that they agree (loadtest/prometheus_check.py says within what,
+and why): a disagreement fails the run as the audit's violations do.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
+import time
 from dataclasses import dataclass, field
 
 from cluster.topology import Cluster, Topology
+from loadtest import prometheus_check
 from loadtest.run import LOAD_RATES, LoadRun, tree
 
 # Statements that read: SELECT or WITH, writing nothing.
@@ -31,6 +37,7 @@ class ClusterLoadRun(LoadRun):
     cluster: Cluster | None = None
     pools: dict[str, float] = field(default_factory=dict)
     reads_before: dict[str, int] = field(default_factory=dict)
+    window_start: float = 0.0  # the load's start (Unix time), for Prometheus's queries
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -114,7 +121,8 @@ class ClusterLoadRun(LoadRun):
         return {**{name: pids(name) for name in self.topology.node_names()},
                 "jobs": pids("jobs1", "jobs2"), "primary": postgres("primary"),
                 "replica": postgres("replica"), "pgbouncer": pids("pgbouncer"),
-                "haproxy": pids("haproxy"), "redis": pids("redis")}
+                "haproxy": pids("haproxy"), "redis": pids("redis"),
+                "prometheus": pids("prometheus")}
 
     def backend_meter(self):
         return None  # the primary and the replica are this load's alone: their whole trees
@@ -133,6 +141,7 @@ class ClusterLoadRun(LoadRun):
     def measure_start(self) -> None:
         self.reads_before = self.reads()
         self.pools = {}
+        self.window_start = time.time()
 
     def measure_sample(self) -> None:
         try:
@@ -146,7 +155,18 @@ class ClusterLoadRun(LoadRun):
                 value = float(row.get(column) or 0)
                 self.pools[column] = max(self.pools.get(column, 0.0), value)
 
+    def prometheus_figures(self, end: float) -> dict:
+        """Prometheus's queries over the load's window (``prometheus_check.collect``), or
+        ``{"error": why}`` when it cannot be asked."""
+        prometheus = prometheus_check.Prometheus(self.topology.prometheus_url)
+        try:
+            return prometheus_check.collect(prometheus, prometheus_check.unit_of(self.game),
+                                            self.window_start, end)
+        except (OSError, RuntimeError, ValueError, KeyError) as error:
+            return {"error": f"{type(error).__name__}: {error}"}
+
     def measure_end(self) -> dict:
+        end = time.time()
         after = self.reads()
         reads = {server: after[server] - self.reads_before.get(server, 0) for server in after}
         nodes: dict[str, dict[str, int]] = {}
@@ -163,9 +183,10 @@ class ClusterLoadRun(LoadRun):
                 kind = "sockets" if row["pxname"] == "sockets" else "requests"
                 node[kind] = int(row.get("stot") or 0)
                 node[f"{kind} 5xx"] = int(row.get("hrsp_5xx") or 0)
-        return {"cluster": {"reads": reads, "pools": dict(self.pools), "nodes": nodes}}
+        return {"cluster": {"reads": reads, "pools": dict(self.pools), "nodes": nodes,
+                            "prometheus": self.prometheus_figures(end)}}
 
-    def print_topology(self, report: dict, machine: dict) -> None:
+    def print_topology(self, report: dict, machine: dict) -> bool:
         figures = machine.get("cluster", {})
         units, unit = acknowledged(report)
         cpu = machine["cpu_seconds"]
@@ -179,7 +200,8 @@ class ClusterLoadRun(LoadRun):
         if units:
             print(f"per {unit}, ms CPU: " + ", ".join(
                 f"{name} {cpu.get(name, 0.0) * 1000 / units:.2f}"
-                for name in ("primary", "replica", "pgbouncer", "haproxy", "redis", "jobs")))
+                for name in ("primary", "replica", "pgbouncer", "haproxy", "redis", "jobs",
+                             "prometheus")))
         reads = figures.get("reads", {})
         total = sum(reads.values())
         if total:
@@ -189,6 +211,22 @@ class ClusterLoadRun(LoadRun):
         if pools:
             print("PgBouncer's pool at its fullest: " + ", ".join(
                 f"{name} {value:.0f}" for name, value in pools.items()))
+        return self.print_prometheus(figures.get("prometheus") or {"error": "not asked"},
+                                     units)
+
+    def print_prometheus(self, figures: dict, acknowledged_units: int) -> bool:
+        """Prometheus's figures beside locust's, and whether they agree."""
+        if "error" in figures:
+            print(f"-- Prometheus: could not be asked ({figures['error']}): DISAGREE")
+            return False
+        unit = prometheus_check.unit_of(self.game)
+        checks = prometheus_check.compare(
+            figures, prometheus_check.LocustSide.of(self.journals()), unit, acknowledged_units)
+        for line in prometheus_check.report_lines(figures, checks, unit):
+            print(line)
+        agree = all(check.ok for check in checks)
+        print("Prometheus and locust: " + ("agree" if agree else "DISAGREE (see above)"))
+        return agree
 
 
 def acknowledged(report: dict) -> tuple[int, str]:

@@ -377,8 +377,10 @@ class LoadRun:
         return machine, audit(self.journals(), self.database_url,
                               failures_allowed=failures_allowed)
 
-    def print_topology(self, report: dict, machine: dict) -> None:
-        """What the topology adds to the game's report (the cluster's nodes, pools, replica)."""
+    def print_topology(self, report: dict, machine: dict) -> bool:
+        """What the topology adds to the game's report (the cluster's nodes, pools, replica,
+        Prometheus's figures); False when its own checks fail (Prometheus disagrees)."""
+        return True
 
     def cleanup(self, keep: bool) -> None:
         self.stop_server()
@@ -420,8 +422,8 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     try:
         machine, report = load.play_and_audit()
         spent = importlib.import_module(AUDITS[game]).print_report(report, machine, load)
-        load.print_topology(report, machine)
-        ok = report["ok"]
+        agree = load.print_topology(report, machine)
+        ok = report["ok"] and agree
     finally:
         load.cleanup(keep=keep or not ok)
     if keep or not ok:

@@ -1,0 +1,383 @@
+"""Prometheus beside locust in ``make load LOAD_TOPOLOGY=cluster``: what the cluster's own
+Prometheus (cluster/topology.py, scraping both nodes' ``/metrics``) saw of the load, its
+queries printed beside locust's figures, and whether the two agree.
+
+The queries read each counter's and histogram's increase over the load's window, from its
+value at the window's start to its value at the end (PromQL's ``@`` modifier: ``x - (x @
+start or x * 0)``, a series born in the window counting from 0). Not ``increase(x[w])``: that
+extrapolates from the first and last samples inside the window, and a series born in it (the
+moves' route only exists after the first move) would lose its first scrape's counts.
+
+What is checked, and why each tolerance:
+
+- **Moves (actions) stored** by the nodes' counters against those acknowledged to the players
+  and found once in the database by the audit: **equal**. A move is counted once, on its
+  commit; a retry answered from its idempotency record stores (and counts) nothing.
+- **Requests answered by the nodes** (every route but ``/healthz`` and ``/metrics``, which
+  HAProxy's checks and Prometheus itself ask directly), and the move's (action's) route alone,
+  against the requests locust saw answered: **within locust's failed attempts**. A failure is
+  an answer locust did not count (a 409, a 503) or no answer at all; the node may have answered
+  it (counted) or never seen it (HAProxy's own 502/503, a refused connection): either way it is
+  at most one request apart.
+- **Rate-limit refusals** against the 429s locust got: **equal** (the load's limits are set
+  so high that both should be 0; a socket closed 4429 is counted under ``sockets*`` and left
+  out).
+- **p95 of the move's (action's) latency**, both nodes together, timed from HAProxy receiving
+  the request (``foursquare_request_proxied_duration_seconds``: its ``X-Request-Start`` to the
+  answer), against locust's p95 of the same requests **put into the same buckets and
+  interpolated the same way: within 25 %**. Not against locust's exact p95: the histogram
+  knows only how many requests fell in each bucket (1 ms … 10 s, each 2-2.5x the last), and
+  ``histogram_quantile`` places the 95th percentile by interpolating linearly inside its
+  bucket, so its error is up to the bucket's width (the first run: 2,028 ms from Prometheus,
+  1,221 ms locust's exact p95, 2,054 ms locust's in the same buckets). Bucketed alike, the
+  same requests differ only by what locust's time holds and the node's cannot: the way from
+  HAProxy and back, the answer's last bytes, and locust's own wait for a core to read it,
+  which move a request across a bucket's edge. That was 1-2 % in the first runs; the 25 %
+  leaves room for locust waiting for a core on a machine at load average 10-25. Locust's exact
+  p95 is printed beside it. The node's own duration
+  (``foursquare_request_duration_seconds``, from Django's middleware) is printed beside it, not
+  checked: it leaves out the wait for the worker's loop and a free thread, which on this
+  machine was most of a move's time (the first runs: p95 99 ms inside Django, 806 ms at the
+  client).
+- Both nodes scraped through the whole window (``up`` was 1 at every scrape).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+# The buckets of foursquare_request_duration_seconds (server.core.metrics.DURATION_BUCKETS, not
+# imported: this runs in the load's process, without Django's settings; a test keeps them equal).
+DURATION_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+                    10.0)
+# Routes asked directly of each node, not through HAProxy (its checks, Prometheus's scrapes).
+DIRECT_ROUTES = ("healthz", "metrics")
+HEALTH = "GET /healthz"  # locust's own /healthz requests, through HAProxy
+P95_TOLERANCE = 0.25  # Prometheus's p95 against locust's bucketed alike (the docstring says why)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A load's unit of work: its route's label in the metrics, its counter of stored units,
+    and locust's name for its request."""
+
+    name: str
+    route: str
+    locust_name: str
+    stored: str
+    method: str = "POST"
+
+
+UNITS = {
+    "move": Unit("move", "api/v1/games/<uuid:game_id>/moves",
+                 "POST /api/v1/games/{id}/moves", "foursquare_moves_stored_total"),
+    "action": Unit("action", "api/v1/spite-malice/matches/<uuid:match_id>/actions",
+                   "POST /api/v1/spite-malice/matches/{id}/actions",
+                   "foursquare_actions_stored_total"),
+}
+
+
+def unit_of(game: str) -> Unit:
+    """Spite & Malice's loads play actions; Foursquare's and the races' play moves."""
+    return UNITS["action" if game == "spite-malice" else "move"]
+
+
+# --- the queries ---------------------------------------------------------------------------------
+
+def window_increase(selector: str, by: str, start: float) -> str:
+    """PromQL for the increase of ``selector``'s series summed ``by`` those labels ("" for one
+    sum) from ``start`` (a Unix time) to the query's time: a group with no series yet at
+    ``start`` counts from 0."""
+    total = f"sum by ({by}) " if by else "sum "
+    return (f"{total}({selector}) - ({total}({selector} @ {start:.3f}) "
+            f"or {total}({selector}) * 0)")
+
+
+def queries(unit: Unit, start: float, end: float) -> dict[str, str]:
+    """The load's queries, by name, for a window from ``start`` to ``end`` (Unix times),
+    evaluated at ``end`` or just after (its last scrape)."""
+    seconds = max(1, math.ceil(end - start))
+    route = f'route="{unit.route}", method="{unit.method}"'
+    direct = "|".join(DIRECT_ROUTES)
+    buckets = f"foursquare_request_duration_seconds_bucket{{{route}}}"
+    proxied = f"foursquare_request_proxied_duration_seconds_bucket{{{route}}}"
+    return {
+        "p95 by node": f"histogram_quantile(0.95, {window_increase(proxied, 'node, le', start)})",
+        "p95": f"histogram_quantile(0.95, {window_increase(proxied, 'le', start)})",
+        "django p95 by node": "histogram_quantile(0.95, "
+                              f"{window_increase(buckets, 'node, le', start)})",
+        "unit requests by node": window_increase(f"foursquare_requests_total{{{route}}}",
+                                                 "node", start),
+        "requests by node": window_increase(
+            f'foursquare_requests_total{{route!~"{direct}"}}', "node", start),
+        "5xx by node": window_increase(
+            f'foursquare_requests_total{{route!~"{direct}", status="5xx"}}', "node", start),
+        "stored by node": window_increase(unit.stored, "node", start),
+        "refusals by scope": window_increase("foursquare_rate_limit_refusals_total", "scope",
+                                             start),
+        "queue depth max": f'max_over_time(max(foursquare_jobs{{status="pending"}})'
+                           f"[{seconds}s:1s])",
+        "oldest pending max": f"max_over_time(max(foursquare_job_oldest_pending_seconds)"
+                              f"[{seconds}s:1s])",
+        "scrapes by node": f'count_over_time(up{{job="foursquare"}}[{seconds}s])',
+        "up by node": f'min_over_time(up{{job="foursquare"}}[{seconds}s])',
+    }
+
+
+# --- asking Prometheus ---------------------------------------------------------------------------
+
+class Prometheus:
+    """Prometheus's HTTP API (``/api/v1/query``) at ``url``."""
+
+    def __init__(self, url: str, timeout: float = 10.0) -> None:
+        self.url = url.rstrip("/")
+        self.timeout = timeout
+
+    def query(self, promql: str, at: float) -> dict[tuple, float]:
+        """An instant query at ``at``: each series' value, keyed by its labels (name, value)
+        sorted; a scalar's key is ``()``."""
+        params = urllib.parse.urlencode({"query": promql, "time": f"{at:.3f}"})
+        with urllib.request.urlopen(f"{self.url}/api/v1/query?{params}",
+                                    timeout=self.timeout) as response:
+            body = json.load(response)
+        if body.get("status") != "success":
+            raise RuntimeError(f"Prometheus refused {promql!r}: {body}")
+        return parse_result(body["data"])
+
+    def last_scrapes(self) -> dict[str, float]:
+        """When each node was last scraped (Unix time), by its ``node`` label."""
+        values = self.query('timestamp(up{job="foursquare"})', time.time())
+        return {dict(labels).get("node", "?"): value for labels, value in values.items()}
+
+    def wait_for_scrape_after(self, moment: float, seconds: float = 20.0) -> float:
+        """Wait until every node was scraped after ``moment`` (the load's end), so the counters
+        hold all of it; returns the latest scrape's time (when to query)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            scrapes = self.last_scrapes()
+            if scrapes and min(scrapes.values()) > moment:
+                return max(scrapes.values())
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Prometheus scraped no node after the load's end: {scrapes}")
+            time.sleep(0.5)
+
+
+def parse_result(data: dict) -> dict[tuple, float]:
+    """The ``data`` of a query's answer as {labels: value}: a vector's series (labels sorted,
+    ``__name__`` left out) or a scalar (key ``()``). NaN stays NaN (an empty histogram)."""
+    if data["resultType"] == "scalar":
+        return {(): float(data["result"][1])}
+    return {tuple(sorted((k, v) for k, v in series["metric"].items() if k != "__name__")):
+            float(series["value"][1]) for series in data["result"]}
+
+
+def collect(prometheus: Prometheus, unit: Unit, start: float, end: float) -> dict:
+    """Every query of the load's window, asked once its last scrape is in: {"promql": {name:
+    text}, "values": {name: {label value: number}}, "at": time asked, "window": seconds}.
+    Values are keyed by the query's one grouping label's value ("" for a single sum)."""
+    at = prometheus.wait_for_scrape_after(end)
+    texts = queries(unit, start, end)
+    values = {}
+    for name, promql in texts.items():
+        values[name] = {_key(labels): value
+                        for labels, value in prometheus.query(promql, at).items()}
+    return {"promql": texts, "values": values, "at": at, "window": end - start}
+
+
+def _key(labels: tuple) -> str:
+    """A series' key in ``collect``'s values: the value of its ``node``, ``scope`` or ``le``
+    label (the one a query groups by), or "" for a sum without labels."""
+    named = dict(labels)
+    return next((named[label] for label in ("node", "scope", "le") if label in named), "")
+
+
+# --- locust's side -------------------------------------------------------------------------------
+
+@dataclass
+class LocustSide:
+    """What locust's journals say of the same requests: each request's answered latencies (ms)
+    by name, and the failed attempts by "name status"."""
+
+    times: dict[str, list[float]]
+    failures: dict[str, int]
+
+    @classmethod
+    def of(cls, journals: Iterable[dict]) -> LocustSide:
+        times: dict[str, list[float]] = {}
+        failures: dict[str, int] = {}
+        for journal in journals:
+            for name, rows in journal["times"].items():
+                times.setdefault(name, []).extend(ms for _started, ms in rows)
+            for key, count in journal["failures"].items():
+                failures[key] = failures.get(key, 0) + count
+        return cls(times, failures)
+
+    def answered(self, name: str | None = None) -> int:
+        """Requests answered (all but locust's /healthz, which the check leaves out as the
+        nodes' /healthz is left out), or those of ``name``."""
+        if name is not None:
+            return len(self.times.get(name, []))
+        return sum(len(rows) for key, rows in self.times.items() if key != HEALTH)
+
+    def failed(self, name: str | None = None) -> int:
+        return sum(count for key, count in self.failures.items()
+                   if not key.startswith(HEALTH + " ")
+                   and (name is None or key.rsplit(" ", 1)[0] == name))
+
+    def refused(self) -> int:
+        """429s locust got."""
+        return sum(count for key, count in self.failures.items() if key.endswith(" 429"))
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The load report's own percentile (loadtest.verify.percentile): the nearest rank."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    index = min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))
+    return ordered[index]
+
+
+def bucket_index(seconds: float, bounds: tuple[float, ...] = DURATION_BUCKETS) -> int:
+    """The histogram bucket a duration falls in: the first whose upper bound (``le``) holds
+    it; ``len(bounds)`` for +Inf."""
+    return next((i for i, bound in enumerate(bounds) if seconds <= bound), len(bounds))
+
+
+def bucket_range(index: int, bounds: tuple[float, ...] = DURATION_BUCKETS) -> str:
+    """A bucket as milliseconds, "100-250 ms"."""
+    low = 0.0 if index == 0 else bounds[index - 1]
+    high = "+Inf" if index >= len(bounds) else f"{bounds[index] * 1000:g}"
+    return f"{low * 1000:g}-{high} ms"
+
+
+def histogram_quantile(fraction: float, cumulative: dict[float, float]) -> float:
+    """Prometheus's ``histogram_quantile`` over cumulative bucket counts {le: count} (le as a
+    float, +Inf included): the bucket holding the rank, then linear inside it; in the +Inf
+    bucket, the highest finite bound. NaN without observations."""
+    bounds = sorted(cumulative)
+    if not bounds or cumulative[bounds[-1]] <= 0:
+        return math.nan
+    rank = fraction * cumulative[bounds[-1]]
+    below, low = 0.0, 0.0
+    for bound in bounds:
+        count = cumulative[bound]
+        if count >= rank:
+            if math.isinf(bound):
+                return low
+            if count == below:
+                return bound
+            return low + (bound - low) * (rank - below) / (count - below)
+        below, low = count, bound
+    return low
+
+
+def bucketed(values_ms: list[float], bounds: tuple[float, ...] = DURATION_BUCKETS
+             ) -> dict[float, float]:
+    """Latencies (ms) as a histogram's cumulative counts {le seconds: count}, +Inf included."""
+    seconds = sorted(value / 1000 for value in values_ms)
+    cumulative = {bound: float(sum(1 for value in seconds if value <= bound)) for bound in bounds}
+    cumulative[math.inf] = float(len(seconds))
+    return cumulative
+
+
+# --- the comparison ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Check:
+    """One figure of Prometheus's against locust's (or the audit's), with its tolerance."""
+
+    what: str
+    prometheus: str
+    locust: str
+    tolerance: str
+    ok: bool
+
+
+def compare(figures: dict, locust: LocustSide, unit: Unit, acknowledged: int) -> list[Check]:
+    """The checks of the module's docstring, from ``collect``'s figures, locust's journals and
+    the audit's count of acknowledged units."""
+    values = figures["values"]
+    checks = []
+
+    stored = sum(values["stored by node"].values())
+    checks.append(Check(f"{unit.name}s stored", f"{stored:.0f}", f"{acknowledged} acknowledged",
+                        "equal", round(stored) == acknowledged))
+
+    answered = sum(values["unit requests by node"].values())
+    mine, failed = locust.answered(unit.locust_name), locust.failed(unit.locust_name)
+    checks.append(Check(f"{unit.name} requests answered", f"{answered:.0f}", f"{mine}",
+                        f"<= {failed} apart (locust's failed attempts)",
+                        abs(round(answered) - mine) <= failed))
+
+    everything = sum(values["requests by node"].values())
+    mine, failed = locust.answered(), locust.failed()
+    checks.append(Check("requests answered (not /healthz, /metrics)", f"{everything:.0f}",
+                        f"{mine}", f"<= {failed} apart (locust's failed attempts)",
+                        abs(round(everything) - mine) <= failed))
+
+    refusals = sum(value for scope, value in values["refusals by scope"].items()
+                   if not scope.startswith("sockets"))
+    checks.append(Check("rate-limit refusals (HTTP)", f"{refusals:.0f}",
+                        f"{locust.refused()} (429)", "equal", round(refusals) == locust.refused()))
+
+    server = next(iter(values["p95"].values()), math.nan)
+    client = percentile(locust.times.get(unit.locust_name, []), 0.95)
+    if math.isnan(server) or math.isnan(client):
+        checks.append(Check(f"{unit.name} p95, both nodes", "none", "none", "", False))
+    else:
+        same = histogram_quantile(0.95, bucketed(locust.times[unit.locust_name]))
+        checks.append(Check(
+            f"{unit.name} p95 ms, both nodes, from HAProxy",
+            f"{server * 1000:.0f} ({bucket_range(bucket_index(server))})",
+            f"{same * 1000:.0f} bucketed ({client:.0f} exact)",
+            f"within {P95_TOLERANCE:.0%} of locust's bucketed",
+            abs(server - same) <= P95_TOLERANCE * same))
+
+    up = values["up by node"]
+    scrapes = values["scrapes by node"]
+    checks.append(Check("both nodes scraped throughout",
+                        ", ".join(f"{node} {scrapes.get(node, 0):.0f} scrapes"
+                                  for node in sorted(scrapes)), "", "up = 1 at every scrape",
+                        len(up) == 2 and all(value == 1 for value in up.values())))
+    return checks
+
+
+def report_lines(figures: dict, checks: list[Check], unit: Unit) -> list[str]:
+    """The report's lines: the queries' figures per node, the checks, and the PromQL."""
+    values, seconds = figures["values"], figures["window"]
+    nodes = sorted(set(values["requests by node"]) | set(values["up by node"]))
+
+    def per_node(name: str, scale: float = 1.0, digits: int = 0) -> str:
+        return ", ".join(f"{node} {values[name].get(node, 0.0) * scale:.{digits}f}"
+                         for node in nodes)
+
+    lines = [f"-- Prometheus (scraping both nodes' /metrics), the load's {seconds:.1f} s",
+             f"{unit.name} p95 ms by node, from HAProxy's receipt: "
+             f"{per_node('p95 by node', 1000)}; inside Django: "
+             f"{per_node('django p95 by node', 1000)}",
+             f"requests/s by node (not /healthz, /metrics): "
+             f"{per_node('requests by node', 1 / seconds, 1)}",
+             f"{unit.name}s stored/s by node: {per_node('stored by node', 1 / seconds, 1)}",
+             f"5xx answered by node: {per_node('5xx by node')}",
+             "rate-limit refusals: " + (", ".join(
+                 f"{scope} {value:.0f}" for scope, value in sorted(
+                     values["refusals by scope"].items())) or "0"),
+             f"job queue depth at most {next(iter(values['queue depth max'].values()), 0):.0f}, "
+             f"oldest pending job at most "
+             f"{next(iter(values['oldest pending max'].values()), 0):.1f} s",
+             f"{'Prometheus against locust':44} {'prometheus':>20} {'locust':>26}  tolerance"]
+    for check in checks:
+        lines.append(f"{check.what:44} {check.prometheus:>20} {check.locust:>26}  "
+                     f"{check.tolerance}: {'agree' if check.ok else 'DISAGREE'}")
+    lines.append("queries (at the window's end):")
+    for name in ("p95 by node", "requests by node", "stored by node", "refusals by scope",
+                 "queue depth max"):
+        lines.append(f"  {figures['promql'][name]}")
+    return lines
