@@ -30,12 +30,17 @@ actions_out_of_turn = actions_refused.labels("not_your_turn")
 
 def clock_sweep_families() -> Iterator[Metric]:
     """The seconds since the turn clocks' sweep last ran (``clocks``): a few when it runs
-    every ``SWEEP_SECONDS``; a growing number when no process sweeps."""
-    from server.spitemalice.models import ClockSweep
+    every ``SWEEP_SECONDS``; a growing number when no process sweeps. The sweep keeps no mark
+    of its own since the heartbeats replaced it (migration 0009): it runs on every process's
+    clock thread beside that process's heartbeat, so the newest heartbeat of any process is
+    when a sweep last ran, give or take a beat."""
+    from django.db.models import Max
 
-    ran_at = ClockSweep.objects.values_list("ran_at", flat=True).first()
+    from server.jobs.models import Heartbeat
+
+    ran_at = Heartbeat.objects.aggregate(newest=Max("beat_at"))["newest"]
     if ran_at is None:
-        return  # never swept: nothing to say yet
+        return  # no process has beaten: nothing to say yet
     family = GaugeMetricFamily(
         f"{PREFIX}_clock_sweep_lag_seconds", "Seconds since Spite & Malice's turn-clock sweep "
         "last ran (it runs every 2 s; a silence past SPITE_MALICE_CLOCK_GAP_SECONDS moves "

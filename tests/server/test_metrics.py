@@ -321,3 +321,20 @@ def test_a_request_stamped_by_the_proxy_is_timed_from_the_stamp(metrics_token):
         assert Client().get("/healthz", **headers).status_code == 200
     assert value(count, **route) == before[0] + 1
     assert f"{count}{{method=\"GET\",route=\"healthz\"}}" in scrape()
+
+
+@pytest.mark.django_db
+def test_the_clock_sweeps_lag_is_read_from_the_newest_heartbeat(metrics_token):
+    """The sweep runs on each process's clock thread beside its heartbeat (which replaced the
+    sweep's own mark): the gauge is absent before any beat, then the newest beat's age."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from server.jobs import liveness
+
+    assert "foursquare_clock_sweep_lag_seconds" not in scrape()
+    liveness.beat(now=timezone.now() - timedelta(seconds=30), process="tests:old")
+    liveness.beat(now=timezone.now() - timedelta(seconds=3), process="tests:new")
+    found = re.search(r"^foursquare_clock_sweep_lag_seconds (\S+)$", scrape(), re.MULTILINE)
+    assert found is not None and 3 <= float(found.group(1)) < 30
