@@ -129,7 +129,7 @@ $(LOAD_STAMP): $(VENV_STAMP) pyproject.toml
 # The cluster on this machine (cluster/topology.py): HAProxy, two app nodes, two jobs workers,
 # PgBouncer, a primary and its streaming replica, Redis; Debian's packages installed when missing.
 .PHONY: cluster cluster-stop cluster-status
-cluster: $(VENV_STAMP) static ## Start the cluster on loopback: HAProxy on :8480 in front of it all (logs in /tmp/foursquare-cluster/logs, CLUSTER_DIR=...)
+cluster: $(VENV_STAMP) static ## Start the cluster on loopback: HAProxy on :8480 in front of it all, Prometheus on :9490 (logs in /tmp/foursquare-cluster/logs, CLUSTER_DIR=...)
 	$(PY) -m cluster start
 
 cluster-stop: $(VENV_STAMP) ## Stop every part of the cluster and delete its folder
