@@ -38,6 +38,8 @@ class ClusterLoadRun(LoadRun):
     pools: dict[str, float] = field(default_factory=dict)
     reads_before: dict[str, int] = field(default_factory=dict)
     window_start: float = 0.0  # the load's start (Unix time), for Prometheus's queries
+    # Ask Prometheus after the load (the drills do not: a node they kill has no scrape after).
+    prometheus: bool = True
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -158,6 +160,8 @@ class ClusterLoadRun(LoadRun):
     def prometheus_figures(self, end: float) -> dict:
         """Prometheus's queries over the load's window (``prometheus_check.collect``), or
         ``{"error": why}`` when it cannot be asked."""
+        if not self.prometheus:
+            return {"error": "not asked"}
         prometheus = prometheus_check.Prometheus(self.topology.prometheus_url)
         try:
             return prometheus_check.collect(prometheus, prometheus_check.unit_of(self.game),

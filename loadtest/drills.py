@@ -343,9 +343,9 @@ def drill_cluster(name: str) -> dict:
     game, during = CLUSTER_FAULTS[name]
     if game == "spite-malice":
         os.environ["LOAD_SM_FRIENDS"], os.environ["LOAD_SM_BOTS"] = SM_FRIENDS, SM_BOTS
-        load = ClusterLoadRun(game=game, seconds=SECONDS)
+        load = ClusterLoadRun(game=game, seconds=SECONDS, prometheus=False)
     else:
-        load = ClusterLoadRun(game=game, users=USERS, seconds=SECONDS)
+        load = ClusterLoadRun(game=game, users=USERS, seconds=SECONDS, prometheus=False)
     ok = False
     try:
         machine, report = load.play_and_audit(during=during, failures_allowed=True)
