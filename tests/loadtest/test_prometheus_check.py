@@ -94,6 +94,16 @@ def test_a_window_counts_from_the_start_a_series_born_in_it_from_zero():
     assert pc.window_increase("x_total", "", 1.0).startswith("sum (x_total) - (sum (x_total @")
 
 
+def test_the_shares_around_a_p95_are_read_at_its_buckets_bounds():
+    theirs = {0.25: 10.0, 0.5: 96.0, 1.0: 100.0, math.inf: 100.0}
+    mine = {0.25: 5.0, 0.5: 186.0, 1.0: 200.0, math.inf: 200.0}
+    assert pc.shares_around(0.6, theirs, mine) == [(0.5, 0.96, 0.93), (1.0, 1.0, 1.0)]
+    # The first bucket has no lower bound to read; +Inf no upper one.
+    assert [bound for bound, *_ in pc.shares_around(0.0005, theirs, mine)] == [0.001]
+    assert [bound for bound, *_ in pc.shares_around(12.0, theirs, mine)] == [10.0]
+    assert pc.shares_around(0.6, {math.inf: 0.0}, mine) == []
+
+
 def test_the_quantile_is_prometheuss():
     # 100 requests: 10 under 1 ms, 80 more under 2.5 ms, 10 more under 5 ms.
     cumulative = {0.001: 10.0, 0.0025: 90.0, 0.005: 100.0, math.inf: 100.0}
@@ -141,13 +151,20 @@ def node(name: str) -> tuple:
 
 def figures_of(unit=MOVE, p95=0.9, stored=(500.0, 500.0), requests=(600.0, 600.0),
                refusals: dict[str, float] | None = None, answered_scrapes=(8.0, 7.0),
-               answered: tuple[float, float] | None = None) -> dict:
+               answered: tuple[float, float] | None = None, fast: float = 0.0) -> dict:
     """What a canned Prometheus answers for the window; the move route's requests are the moves
-    stored unless ``answered`` says otherwise."""
+    stored unless ``answered`` says otherwise, ``fast`` of them within 500 ms, the rest within
+    a second."""
     answered = answered or stored
+    count = sum(answered)
+    buckets = {(("le", f"{bound:g}"),): fast if bound >= 0.5 else 0.0
+               for bound in pc.DURATION_BUCKETS}
+    buckets |= {(("le", f"{bound:g}"),): count for bound in pc.DURATION_BUCKETS if bound >= 1}
+    buckets[(("le", "+Inf"),)] = count
     texts = pc.queries(unit, START, END)
     answers = {
         texts["p95"]: {(): p95},
+        texts["buckets"]: buckets,
         texts["p95 by node"]: {(("node", "app1"),): p95, (("node", "app2"),): p95},
         texts["django p95 by node"]: {(("node", "app1"),): 0.05, (("node", "app2"),): 0.06},
         texts["stored by node"]: {(("node", "app1"),): stored[0], (("node", "app2"),): stored[1]},
@@ -184,15 +201,17 @@ def test_figures_that_agree_agree():
     assert [check.ok for check in checks] == [True] * len(checks), checks
     p95 = next(check for check in checks if "p95" in check.what)
     # 900 ms each: all in the 500-1000 ms bucket, the 95th at 475 of 500 of its width.
-    assert p95.locust == "975 bucketed (900 exact)"
+    assert p95.locust == "900 (975 bucketed alike)"
     assert p95.prometheus == "900 (500-1000 ms)"
+    assert p95.tolerance == ("share under 500 ms: 0.0% v 0.0%; share under 1000 ms: "
+                             "100.0% v 100.0% (within 5 points)")
 
 
 @pytest.mark.parametrize(("figures", "locust", "what"), [
     ({"stored": (500.0, 499.0), "answered": (500.0, 500.0)}, {}, "moves stored"),
     ({"requests": (600.0, 650.0)}, {}, "requests answered (not /healthz, /metrics)"),
     ({"refusals": {"moves": 2.0}}, {}, "rate-limit refusals (HTTP)"),
-    ({"p95": 0.6}, {}, "move p95 ms, both nodes, from HAProxy"),
+    ({"p95": 0.6, "fast": 60.0}, {}, "move p95 ms, both nodes, from HAProxy"),
 ], ids=["stored", "requests", "refusals", "p95"])
 def test_figures_that_do_not_agree_are_named(figures, locust, what):
     checks = pc.compare(figures_of(**figures), locust_side(**locust), MOVE, acknowledged=1000)
