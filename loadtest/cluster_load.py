@@ -17,6 +17,7 @@ and why): a disagreement fails the run as the audit's violations do.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -99,6 +100,8 @@ class ClusterLoadRun(LoadRun):
             print(f"cluster kept in {self.topology.root}: `make cluster-stop` deletes it")
         else:
             self.cluster.stop()
+            # The journals and the nodes' logs, as one server's load removes them.
+            shutil.rmtree(self.workdir, ignore_errors=True)
 
     def worker_pids(self) -> list[int]:
         return [child.pid for name in self.topology.node_names()
