@@ -97,11 +97,6 @@ export function dealSeed(serverSeed, clientSeeds) {
   return hmacSha256(seedBytes(serverSeed), message);
 }
 
-/** 32 random bytes' worth of a client seed (hex), drawn by the browser. */
-export function randomClientSeed() {
-  return hex(globalThis.crypto.getRandomValues(new Uint8Array(16)));
-}
-
 // --- Section 2: an entry of the log ------------------------------------------------------------
 
 const ENTRY_FIELDS = ["seq", "previous", "key_id", "kind", "game", "subject", "commitment", "committed_at"];
@@ -113,11 +108,13 @@ export function entryHash(entry) {
 // --- What a result screen checks ---------------------------------------------------------------
 
 const sameDeck = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((card, i) => card === b[i]);
+// `played` is the deck dealt, or a test of the deck (a record that shows it otherwise).
+const agrees = (deck, played) => (typeof played === "function" ? played(deck) : sameDeck(deck, played));
 
 /**
  * A daily's check from its commitment (`GET /fairness/commitments/{game}/{date}`), `dealOf`
  * (seed bytes → the deck the game deals from that daily seed) and `played`, the deck the player
- * was dealt (their game's record), if known. Answers `{state, reason?, committedAt}`:
+ * was dealt (their game's record) or a test of the deck, if known. Answers `{state, reason?, committedAt}`:
  * `ok` (revealed, and everything agrees), `committed` (not revealed yet: the entry is as the
  * log signed it), `late` (committed after its first game), or `bad` with a reason.
  */
@@ -130,7 +127,7 @@ export async function checkDaily(item, { game, dealOf, played = null }) {
   try {
     if (await dailyCommitment(game, item.date, item.attempt, item.seed) !== item.commitment) return { state: "bad", reason: "commitment", committedAt };
     const deck = await dealOf(seedBytes(item.seed));
-    if (!sameDeck(deck, played ?? item.deck)) return { state: "bad", reason: "deal", committedAt };
+    if (!agrees(deck, played ?? item.deck)) return { state: "bad", reason: "deal", committedAt };
   } catch {
     return { state: "bad", reason: "commitment", committedAt };
   }
@@ -139,21 +136,22 @@ export async function checkDaily(item, { game, dealOf, played = null }) {
 
 /**
  * A match's or race's check from its `fairness` block: the server seed against its
- * commitment, then `dealOf(deal seed)` equal to `played`, the deck dealt (its record's);
- * `mine` (seat → the client seed this browser sent) each found among the revealed seeds.
- * Answers as `checkDaily` does, `committed` while the seeds are not revealed.
+ * commitment, then `dealOf(deal seed)` agreeing with what was played (`played(deck)`, true
+ * when the deck dealt is the one the record shows). `sent`, what this browser remembers of
+ * it (fairness/seeds.js): its client seed, found among the revealed ones, and the commitment
+ * it was shown before it sent that seed, the same as the block's. Answers as `checkDaily`
+ * does, `committed` while the seeds are not revealed.
  */
-export async function checkSeeds(block, { game, dealOf, played, mine = {} }) {
+export async function checkSeeds(block, { game, dealOf, played, sent = null }) {
   const committedAt = block?.committed_at ?? null;
   if (!block || typeof block.commitment !== "string") return { state: "bad", reason: "missing", committedAt };
+  if (sent?.commitment && sent.commitment !== block.commitment) return { state: "bad", reason: "offer", committedAt };
   if (block.server_seed === null || block.server_seed === undefined) return { state: "committed", committedAt };
   try {
     if (await serverSeedCommitment(game, block.subject, block.server_seed) !== block.commitment) return { state: "bad", reason: "commitment", committedAt };
-    for (const [seat, seed] of Object.entries(mine)) {
-      if (block.client_seeds?.[seat] !== seed) return { state: "bad", reason: "client_seed", committedAt };
-    }
+    if (sent?.seed && !block.client_seeds?.includes(sent.seed)) return { state: "bad", reason: "client_seed", committedAt };
     const deck = await dealOf(await dealSeed(block.server_seed, block.client_seeds));
-    if (!sameDeck(deck, played)) return { state: "bad", reason: "deal", committedAt };
+    if (!agrees(deck, played)) return { state: "bad", reason: "deal", committedAt };
   } catch {
     return { state: "bad", reason: "commitment", committedAt };
   }

@@ -12,9 +12,10 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import {
-  checkDaily, checkSeeds, dailyCommitment, dealSeed, entryHash, hex, isClientSeed,
-  randomClientSeed, seedBytes, serverSeedCommitment,
+  checkDaily, checkSeeds, dailyCommitment, dealSeed, entryHash, hex, isClientSeed, seedBytes,
+  serverSeedCommitment,
 } from "../../frontend/fairness/model.js";
+import { clientSeed as randomClientSeed } from "../../frontend/fairness/seeds.js";
 import { deal as foursquareDeal } from "../../frontend/foursquare/model/deal.js";
 import { deal as smDeal, gameSeed, matchGameDeal } from "../../frontend/spitemalice/model/deal.js";
 
@@ -140,11 +141,14 @@ test("a match's seeds check against its commitment, the client seeds sent and th
     const played = await smDeal(await gameSeed(anyBytes(item.deal_seed), 0));
     const options = { game: "spitemalice", dealOf: (seed) => matchGameDeal(seed, 1), played };
     assert.equal((await checkSeeds(block, options)).state, "ok");
-    const mine = item.client_seeds[0] === null ? {} : { 0: item.client_seeds[0] };
-    assert.equal((await checkSeeds(block, { ...options, mine })).state, "ok");
+    const sent = { seed: item.client_seeds.find((seed) => seed !== null) ?? null, commitment: block.commitment };
+    assert.equal((await checkSeeds(block, { ...options, sent })).state, "ok");
+    assert.equal((await checkSeeds(block, { ...options, played: (deck) => deck[0] === played[0] })).state, "ok");
     assert.equal((await checkSeeds({ ...block, server_seed: null, client_seeds: null }, options)).state, "committed");
     assert.equal((await checkSeeds({ ...block, server_seed: seeds[9].seed }, options)).reason, "commitment");
-    assert.equal((await checkSeeds(block, { ...options, mine: { 0: "not what was sent" } })).reason, "client_seed");
+    assert.equal((await checkSeeds(block, { ...options, sent: { seed: "not what was sent" } })).reason, "client_seed");
+    assert.equal((await checkSeeds(block, { ...options, sent: { commitment: seeds[9].server.commitment } })).reason, "offer");
     assert.equal((await checkSeeds(block, { ...options, played: item.spitemalice })).reason, "deal");
+    assert.equal((await checkSeeds(block, { ...options, played: () => false })).reason, "deal");
   }
 });

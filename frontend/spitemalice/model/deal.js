@@ -20,3 +20,19 @@ export const deal = (seed) => shuffled(CANONICAL, seed, DEAL_LABEL);
 
 /** The deal of game `number` (1 for the first) of the match seed `matchSeed`. */
 export const matchGameDeal = async (matchSeed, number) => deal(await gameSeed(matchSeed, number - 1));
+
+/**
+ * Whether a deck dealt is the one a game's record lays open (`deal`: both pay-off piles and
+ * the stock top first, and the hands once the starter has drawn): the pay-off piles are its
+ * cards 0–19 and 20–39, the stock its last cards, and the hands hold the cards between.
+ */
+export const sameAsRecord = (recorded) => (deck) => {
+  const [first, second] = recorded.payoff;
+  const drawn = recorded.hands.flat();
+  const middle = deck.slice(40, 40 + drawn.length);
+  return same(deck.slice(0, 20), first) && same(deck.slice(20, 40), second)
+    && same(deck.slice(40 + drawn.length), recorded.stock)
+    && same([...middle].sort(), [...drawn].sort());
+};
+
+const same = (a, b) => a.length === b.length && a.every((card, i) => card === b[i]);
