@@ -56,10 +56,10 @@ function show(line, { state, reason, committedAt }, kind) {
   replace(line, h("span", { class: "fair-text" }, words()), " ", h("a", { class: "fair-how", href: "#/fair" }, t("fair.how")));
 }
 
-/** Tomorrow's commitment under the countdown: its first and last hex digits, and when. */
+/** Tomorrow's commitment under the countdown (the result's fairness line above links to the
+ *  page that explains it): its first and last hex digits, and when. */
 export function tomorrowLine(item) {
   const code = `${item.commitment.slice(0, 8)}…${item.commitment.slice(-8)}`;
   return h("p", { class: "fair-tomorrow subtle", id: "fair-tomorrow", dataset: { commitment: item.commitment } },
-    t("fair.tomorrow", { code: "\u2068" + code + "\u2069" }), " (", t("fair.tomorrow_time", { time: current().dateTime(item.committed_at) }), ") ",
-    h("a", { href: "#/fair" }, t("fair.how")));
+    t("fair.tomorrow", { code: "\u2068" + code + "\u2069" }), " (", t("fair.tomorrow_time", { time: current().dateTime(item.committed_at) }), ")");
 }
