@@ -142,7 +142,8 @@ def test_today_s_daily_is_committed_not_revealed_and_tomorrow_s_commitment_is_sh
 
 
 SM_LOOKS = [(PHONE, "light", "en-US", "phone-light"), (DESKTOP, "dark", "en-US", "desktop-dark"),
-            (PHONE, "dark", "fa-IR", "phone-dark-fa"), (DESKTOP, "light", "fa-IR", "desktop-light-fa")]
+            (PHONE, "dark", "fa-IR", "phone-dark-fa"),
+            (DESKTOP, "light", "fa-IR", "desktop-light-fa")]
 
 
 def test_spite_malice_results_show_the_line_in_every_look(open_page, shoot):

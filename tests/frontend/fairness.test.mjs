@@ -152,3 +152,16 @@ test("a match's seeds check against its commitment, the client seeds sent and th
     assert.equal((await checkSeeds(block, { ...options, played: () => false })).reason, "deal");
   }
 });
+
+test("a Spite & Malice record's deal (pay-off piles, hands drawn, stock) is read as the deck dealt", async () => {
+  const { sameAsRecord } = await import("../../frontend/spitemalice/model/deal.js");
+  const deck = seeds[0].spitemalice;
+  // As the record shows it: the starter's five cards in hand (sorted, as a hand is), the rest.
+  const record = { payoff: [deck.slice(0, 20), deck.slice(20, 40)], hands: [[], deck.slice(40, 45).sort()], stock: deck.slice(45) };
+  assert.ok(sameAsRecord(record)(deck));
+  assert.ok(!sameAsRecord(record)(seeds[1].spitemalice));
+  const swapped = [...deck];
+  [swapped[45], swapped[46]] = [swapped[46], swapped[45]];
+  assert.equal(sameAsRecord(record)(swapped), swapped[45] === swapped[46]);
+  assert.ok(!sameAsRecord({ ...record, hands: [[], deck.slice(41, 46)] })(deck));
+});
