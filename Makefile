@@ -68,6 +68,7 @@ test-sqlite: $(VENV_STAMP) ## Run the server's tests that differ by database aga
 
 test-js: $(VENV_STAMP) ## Unit-test the front end's pure modules with Node's test runner
 	$(PY) tests/frontend/sm_table_fixtures.py tests/frontend/.generated/sm-matches.json
+	$(PY) tests/frontend/fairness_fixtures.py tests/frontend/.generated/fairness.json
 	node --test tests/frontend/
 
 # Debian's Chromium, not a browser downloaded by Playwright: package registries are reachable

@@ -27,6 +27,8 @@ const ROUTES = {
   profile: { section: "profile", load: () => import("./components/profile.js") },
   rules: { section: "rules", load: () => import("./foursquare/rules.js") },
   tutorial: { section: "rules", load: () => import("./foursquare/tutorial.js") },
+  // "How we prove it": the deals' commitments and how anyone checks them.
+  fair: { section: "rules", load: () => import("./fairness/page.js") },
   // Spite & Malice's lobby: its match list, new matches, invitations, rules and tutorial.
   "spite-malice": { section: "matches", load: () => import("./spitemalice/lobby/index.js") },
   // A match's table: #/spite-malice/match/<id>.

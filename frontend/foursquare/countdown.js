@@ -1,9 +1,10 @@
-// "Next daily in 7:04:31", ticking until the next local midnight, then a way to the new one.
+// "Next daily in 7:04:31", ticking until the next local midnight, then a way to the new one;
+// under it, the next daily's commitment, published a week ahead (docs/FAIRNESS.md).
 
 import { h, replace } from "../lib/dom.js";
 import { navigate } from "../lib/router.js";
 import { current, t } from "../i18n.js";
-import { nextMidnight, until } from "../model/time.js";
+import { addDays, localDate, nextMidnight, until } from "../model/time.js";
 
 export function countdown(signal) {
   const target = nextMidnight();
@@ -21,5 +22,9 @@ export function countdown(signal) {
   const timer = setInterval(tick, 1000);
   signal?.addEventListener("abort", () => clearInterval(timer));
   tick();
-  return line;
+  // The next daily's deal is committed already (a week ahead): its commitment, under the clock.
+  const tomorrowSlot = h("div", { class: "countdown-commitment" });
+  import("./fairness.js").then(({ tomorrow }) => tomorrow(addDays(localDate(), 1)))
+    .then((shown) => signal?.aborted || !shown || replace(tomorrowSlot, shown)).catch(() => {});
+  return h("div", { class: "countdown-block" }, line, tomorrowSlot);
 }

@@ -29,6 +29,9 @@ export async function renderResult(slot, game, { signal } = {}) {
   const replaySlot = h("div", { class: "replay-slot" });
   const analysisSlot = h("div", { class: "analysis-slot" });
   const ranked = game.mode === "daily";
+  // A daily's deal (today's or an archive's) was committed before it was played: checked here.
+  const fairSlot = game.date && (ranked || game.mode === "archive") ? h("div", { class: "fair-slot" }) : null;
+  if (fairSlot) import("./fairness.js").then(({ dailyLine }) => signal?.aborted || replace(fairSlot, dailyLine(game, { signal })));
 
   const shareButton = h("button", { type: "button", class: "button primary", id: "share" },
     icon("share"), t("result.share"));
@@ -80,6 +83,7 @@ export async function renderResult(slot, game, { signal } = {}) {
     h("div", { class: "actions" }, shareButton, challengeButton, replayButton),
     preview,
     shareStripView(game, rememberedStory(game)),
+    fairSlot,
     ranked ? countdown(signal) : null,
     replaySlot,
     analysisSlot);

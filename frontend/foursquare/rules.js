@@ -19,6 +19,7 @@ export default async function rules(root) {
   replace(root, h("article", { class: "page rules", "aria-labelledby": "rules-heading" },
     h("h1", { id: "rules-heading" }, t("rules.title")),
     h("p", { class: "actions" }, h("a", { class: "button primary", href: "#/tutorial" }, t("rules.tutorial")),
-      h("a", { class: "button", href: "#/spite-malice/rules", id: "rules-spite-malice" }, t("rules.spite_malice"))),
+      h("a", { class: "button", href: "#/spite-malice/rules", id: "rules-spite-malice" }, t("rules.spite_malice")),
+      h("a", { class: "button", href: "#/fair", id: "rules-fair" }, t("rules.fair"))),
     blockNodes(blocks)));
 }

@@ -414,6 +414,7 @@ export default {
   "smhome.play_bot": "কম্পিউটারের সঙ্গে খেলুন",
   "smhome.play_friend": "বন্ধুর সঙ্গে খেলুন",
   "rules.spite_malice": "হিংসা ও বিদ্বেষ কীভাবে খেলবেন",
+  "rules.fair": "বাঁটা যে ন্যায্য, আমরা কীভাবে প্রমাণ করি",
   "boards.game": "খেলা",
   "games.foursquare": "Foursquare",
   "leagues.sm_invite": "হিংসা ও বিদ্বেষ খেলতে ডাকুন",

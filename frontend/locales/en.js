@@ -415,6 +415,7 @@ export default {
   "smhome.play_bot": "Play the computer",
   "smhome.play_friend": "Play a friend",
   "rules.spite_malice": "How to play Spite & Malice",
+  "rules.fair": "How we prove deals are fair",
   "boards.game": "Game",
   "games.foursquare": "Foursquare",
   "leagues.sm_invite": "Play Spite & Malice",

@@ -414,6 +414,7 @@ export default {
   "smhome.play_bot": "بازی با رایانه",
   "smhome.play_friend": "بازی با یک دوست",
   "rules.spite_malice": "طرز بازی «کینه و بدخواهی»",
+  "rules.fair": "چطور ثابت می‌کنیم دست‌ها منصفانه‌اند",
   "boards.game": "بازی",
   "games.foursquare": "Foursquare",
   "leagues.sm_invite": "دعوت به «کینه و بدخواهی»",

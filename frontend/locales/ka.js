@@ -414,6 +414,7 @@ export default {
   "smhome.play_bot": "ითამაშე კომპიუტერთან",
   "smhome.play_friend": "ითამაშე მეგობართან",
   "rules.spite_malice": "როგორ ვითამაშოთ „ჯიბრი და ბოღმა“",
+  "rules.fair": "როგორ ვამტკიცებთ, რომ დარიგება სამართლიანია",
   "boards.game": "თამაში",
   "games.foursquare": "Foursquare",
   "leagues.sm_invite": "„ჯიბრი და ბოღმაზე“ მოწვევა",

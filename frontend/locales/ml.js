@@ -414,6 +414,7 @@ export default {
   "smhome.play_bot": "കമ്പ്യൂട്ടറുമായി കളിക്കൂ",
   "smhome.play_friend": "ഒരു സുഹൃത്തുമായി കളിക്കൂ",
   "rules.spite_malice": "പകയും വിദ്വേഷവും എങ്ങനെ കളിക്കാം",
+  "rules.fair": "വിതരണം ന്യായമെന്ന് ഞങ്ങൾ തെളിയിക്കുന്ന വിധം",
   "boards.game": "കളി",
   "games.foursquare": "Foursquare",
   "leagues.sm_invite": "പകയും വിദ്വേഷവും കളിക്കാൻ വിളിക്കൂ",

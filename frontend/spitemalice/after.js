@@ -38,6 +38,7 @@ export function gameResult({ match, view, number, event = null, names }) {
     lines.push(t("sm.result.match_score", { mine: scores[you], theirs: scores[1 - you], target: match.target }));
   }
   const detail = h("div", { class: "sm-after" });
+  const fairSlot = h("div", { class: "fair-slot" });
   const dailyPart = match.mode === "daily" ? h("div", { class: "sm-daily-result" }) : null;
   const revealButton = h("button", { type: "button", class: "button", dataset: { action: "reveal" } }, t("sm.result.reveal"));
   const replayButton = h("button", { type: "button", class: "button", dataset: { action: "replay" } }, t("sm.result.replay"));
@@ -50,6 +51,7 @@ export function gameResult({ match, view, number, event = null, names }) {
     match.target > 1 ? t("sm.result.game_n", { n: number, title }) : title),
   lines.map((line) => h("p", { class: "sm-result-line" }, line)),
   dailyPart,
+  fairSlot,
   h("div", { class: "sm-result-actions" }, revealButton, replayButton),
   detail);
 
@@ -71,6 +73,8 @@ export function gameResult({ match, view, number, event = null, names }) {
     } catch (error) { replace(detail, problemView(error)); }
   });
   if (dailyPart) daily(dailyPart, { match, won, points, status, winner, you });
+  // The game's deal, checked by the page from its record's seeds (or its date's commitment).
+  import("./fairness.js").then(({ gameLine }) => replace(fairSlot, gameLine(match, number, loadRecord)));
   return box;
 }
 

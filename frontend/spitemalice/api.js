@@ -3,6 +3,7 @@
 // Foursquare, never downloads it.
 
 import { call, query } from "../api.js";
+import { clientSeed, remember } from "../fairness/seeds.js";
 
 const SM = "/spite-malice";
 const smm = (id, rest = "") => `${SM}/matches/${encodeURIComponent(id)}${rest}`;
@@ -10,14 +11,28 @@ const smPost = (body) => call("POST", `${SM}/matches`, { body, idempotent: true 
 
 export const smMatches = ({ limit = 20, offset } = {}) => call("GET", `${SM}/matches${query({ limit, offset })}`);
 export const smMatch = (id) => call("GET", smm(id));
-export const smPlayBot = ({ level, target }) => smPost({ opponent: "bot", level, target });
+/** A match against the bot: its server seed committed first (POST /bot-commitment), then this
+ *  browser's client seed sent with that commitment, so the server fixed its seed before it saw
+ *  ours (docs/FAIRNESS.md). Both remembered for the result's check. */
+export async function smPlayBot({ level, target }) {
+  const { commitment } = await call("POST", `${SM}/bot-commitment`);
+  const seed = clientSeed();
+  return seeded(await smPost({ opponent: "bot", level, target, client_seed: seed, commitment }), { seed, commitment });
+}
 /** An invitation: by link, or to a league mate (`invitee`, a player id). */
-export const smInvite = ({ turnSeconds, target, invitee, rated }) => smPost({ opponent: "friend", turn_seconds: turnSeconds, target, invitee, rated });
+export const smInvite = async ({ turnSeconds, target, invitee, rated }) => {
+  const seed = clientSeed();
+  return seeded(await smPost({ opponent: "friend", turn_seconds: turnSeconds, target, invitee, rated, client_seed: seed }), { seed });
+};
+const seeded = (match, sent) => { remember(`match/${match.id}`, sent); return match; };
 export const smDailyStart = (date) => smPost({ mode: "daily", date });
 /** An open invitation before joining it: who invites, its clock and length, and whether it would
  *  be rated if you (or, without a token, a new guest) joined now. */
 export const smInvitation = (code) => call("GET", `${SM}/invitations/${encodeURIComponent(code)}`, { auth: "optional" });
-export const smJoin = (code) => call("POST", `${SM}/matches/join`, { body: { code } });
+export const smJoin = async (code) => {
+  const seed = clientSeed();
+  return seeded(await call("POST", `${SM}/matches/join`, { body: { code, client_seed: seed } }), { seed });
+};
 export const smCancel = (id) => call("POST", smm(id, "/cancel"));
 export const smRematch = (id) => call("POST", smm(id, "/rematch"), { idempotent: true });
 /** A challenge to you: accept it by its id (a join), or decline it saying why (docs/API.md). */

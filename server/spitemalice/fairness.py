@@ -4,6 +4,7 @@ and mixed with the players' client seeds into the match seed."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable
 from datetime import date, timedelta
 
@@ -69,6 +70,19 @@ def match_commit(match: Match, client_seeds: list[str | None]) -> SeedCommitment
                                  client_seeds=[services.client_seed_or_random(first), *rest])
 
 
+def offer_commit(match_id: uuid.UUID) -> SeedCommitment:
+    """A fresh server seed for the bot match that will have ``match_id``, committed before
+    the player has sent a client seed: both seats' are still ``None``."""
+    return services.seeds_commit(game=GAME, subject=f"match/{match_id}", client_seeds=[None, None])
+
+
+def offer_take(seeds: SeedCommitment, client_seed: str) -> bytes:
+    """The offered seeds with seat 0's ``client_seed``, sent after it saw their commitment;
+    the match seed they give."""
+    services.client_seed_set(seeds=seeds, seat=0, client_seed=client_seed)
+    return match_seed(seeds)
+
+
 def match_seed(seeds: SeedCommitment) -> bytes:
     """The match seed: HMAC(server seed, the client seeds in seat order)."""
     return deal_seed(seeds.server_seed, seeds.client_seeds)
@@ -95,3 +109,9 @@ def match_fairness(match: Match) -> dict | None:
 
 def register() -> None:
     games.register(games.FairGame(name=GAME, dailies=_dailies))
+
+
+def offer_output(seeds: SeedCommitment) -> dict:
+    """What the player sees of the server seed offered for their next bot match: its
+    commitment alone, until that match is over."""
+    return services.seeds_output(seeds, revealed=False)

@@ -375,3 +375,20 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"event {self.number} of {self.match_id}: {self.kind}"
+
+
+class BotSeedOffer(models.Model):
+    """The server seed of a player's next match against the house bot, drawn and committed in
+    the fairness log before the player sends the client seed it is mixed with
+    (docs/FAIRNESS.md, "Against the house bot"): the server cannot pick its seed after seeing
+    the player's. One per player, taken by the match created with its commitment; the match
+    gets the id its subject names."""
+
+    player = models.OneToOneField(settings.AUTH_USER_MODEL, primary_key=True,
+                                  on_delete=models.CASCADE, related_name="+")
+    match_id = models.UUIDField(unique=True, help_text="The id of the match it will deal.")
+    entry = models.OneToOneField("fairness.LogEntry", on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"the next bot match of {self.player_id}: match/{self.match_id}"

@@ -65,6 +65,14 @@ class TooManyMatches(Conflict):
 
 
 
+class CommitmentUnavailable(Conflict):
+    code, title = "commitment_unavailable", "No such commitment waits for your next match"
+
+
+class ClientSeedRequired(Unprocessable):
+    code, title = "client_seed_required", "A commitment is mixed with a client seed you send"
+
+
 class ChallengesClosed(PermissionDenied):
     code, title = "challenges_closed", "This player takes no challenges"
 

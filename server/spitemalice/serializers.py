@@ -38,6 +38,11 @@ PART_PATTERN = r"^(P|S[0-3]|C[0-2]|[A2-9TJQK][CDHS])$"
 class BotMatchInput(StrictInput):
     opponent = serializers.ChoiceField(choices=["bot"])
     client_seed = ClientSeedField()
+    commitment = serializers.RegexField(
+        r"^[0-9a-f]{64}$", required=False,
+        help_text="The commitment of `POST /spite-malice/bot-commitment`, seen before choosing "
+                  "`client_seed` (required with it): the match is dealt from that server seed, "
+                  "which the server fixed before it saw your client seed.")
     level = serializers.ChoiceField(choices=list(LEVELS), help_text="The bot's level.")
     target = serializers.ChoiceField(
         choices=list(TARGETS), required=False, default=50,

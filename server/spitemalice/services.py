@@ -18,6 +18,7 @@ import hmac
 import logging
 import secrets
 import time
+import uuid
 from datetime import date
 
 from django.conf import settings
@@ -26,6 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from server.dailies import calendar
+from server.fairness.models import SeedCommitment
 from server.jobs.background import job_enqueue
 from server.jobs.models import Job
 from server.players.models import Player
@@ -35,12 +37,15 @@ from server.spitemalice.live.publish import events_stored
 from server.spitemalice.models import (
     DEFAULT_TURN_SECONDS,
     Action,
+    BotSeedOffer,
     Daily,
     Event,
     Match,
     MatchGame,
 )
 from server.spitemalice.problems import (
+    ClientSeedRequired,
+    CommitmentUnavailable,
     DailyUnavailable,
     DeadlinePassed,
     GameOver,
@@ -93,14 +98,20 @@ def daily_get_or_create(day: date) -> Daily:
 
 def _match_create(*, player, mode: str, level: str, target: int, seed: bytes | None,
                   day: date | None = None, ranked: bool = False, opponent=None,
-                  client_seed: str | None = None) -> Match:
+                  client_seed: str | None = None, offer: BotSeedOffer | None = None) -> Match:
     """A match dealt and started: ``player`` in seat 0, ``opponent`` (a player) or the bot in
     seat 1; the bot's first turn is played if it starts. Without a ``seed`` (a daily's), a
-    server seed is committed first and mixed with the player's ``client_seed``."""
+    server seed is mixed with the player's ``client_seed``: the ``offer``'s, committed before
+    the player sent it, else one committed now."""
     match = Match(mode=mode, level=level, target=target, player0=player, player1=opponent,
                   bot_seat=None if opponent is not None else 1, daily=day, ranked=ranked,
                   player0_bot=player.bot, player1_bot=opponent is not None and opponent.bot)
-    if seed is None:  # the bot's seat gives no client seed
+    if offer is not None:
+        match.pk = offer.match_id
+        seeds = SeedCommitment.objects.select_for_update().get(entry=offer.entry)
+        offer.delete()
+        seed = fairness.offer_take(seeds, client_seed)
+    elif seed is None:  # the bot's seat gives no client seed
         seed = fairness.match_seed(fairness.match_commit(match, [client_seed, None]))
     match.seed = seed.hex()
     match.save(force_insert=True)
@@ -146,14 +157,41 @@ def active_matches_check(player) -> None:
             "finish, resign or cancel one first.")
 
 
-def match_start_bot(*, player, level: str, target: int,
-                    client_seed: str | None = None) -> Match:
-    """A match against the bot on a fresh server seed, committed before it is dealt, and the
-    player's client seed; if the bot starts, its turn is played."""
+def bot_seed_offer(*, player) -> SeedCommitment:
+    """The server seed of ``player``'s next match against the bot, committed now, before the
+    player chooses the client seed to mix with it (the one already offered, until a match
+    takes it): so the server cannot choose a deal for its bot after seeing the player's."""
+    with transaction.atomic():
+        player_lock(player)
+        offer = BotSeedOffer.objects.filter(player=player).select_related("entry").first()
+        if offer is not None:
+            return SeedCommitment.objects.select_related("entry").get(entry=offer.entry)
+        match_id = uuid.uuid4()
+        seeds = fairness.offer_commit(match_id)
+        BotSeedOffer.objects.create(player=player, match_id=match_id, entry=seeds.entry)
+        return seeds
+
+
+def match_start_bot(*, player, level: str, target: int, client_seed: str | None = None,
+                    commitment: str | None = None) -> Match:
+    """A match against the bot; if the bot starts, its turn is played. With ``commitment``
+    (that of ``bot_seed_offer``, which the player saw before choosing ``client_seed``), on
+    the server seed offered; without it, on a fresh server seed committed before the deal."""
     with transaction.atomic():
         active_matches_check(player)
+        offer = None
+        if commitment is not None and client_seed is None:
+            raise ClientSeedRequired("Send your client seed (client_seed) with the commitment "
+                                     "it is mixed with.")
+        if commitment is not None:
+            offer = (BotSeedOffer.objects.select_for_update().select_related("entry")
+                     .filter(player=player, entry__commitment=commitment).first())
+            if offer is None:
+                raise CommitmentUnavailable(
+                    f"No server seed committed as {commitment[:16]}… waits for your next "
+                    "match against the bot: ask for one (POST /spite-malice/bot-commitment).")
         return _match_create(player=player, mode=Match.Mode.BOT, level=level, target=target,
-                             seed=None, client_seed=client_seed)
+                             seed=None, client_seed=client_seed, offer=offer)
 
 
 def match_start_friend(*, player, opponent, target: int,

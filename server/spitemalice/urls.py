@@ -7,6 +7,7 @@ from server.spitemalice import views
 urlpatterns = [
     path("matches", views.MatchListCreateView.as_view(), name="sm-matches"),
     path("matches/join", views.MatchJoinView.as_view(), name="sm-join"),
+    path("bot-commitment", views.BotCommitmentView.as_view(), name="sm-bot-commitment"),
     path("invitations/<str:code>", views.InvitationView.as_view(), name="sm-invitation"),
     path("matches/<uuid:match_id>", views.MatchDetailView.as_view(), name="sm-match"),
     path("matches/<uuid:match_id>/cancel", views.MatchCancelView.as_view(), name="sm-cancel"),

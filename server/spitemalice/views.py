@@ -200,9 +200,10 @@ class MatchListCreateView(ApiView):
         request=s.MatchCreateInput,
         responses={201: s.MatchOutput, 200: s.MatchOutput,
                    **problems(400, 401, 409, 413, 415, 422, 429,
-                              s409="`too_many_matches`.",
-                              s422="`daily_unavailable`, `not_a_league_mate` or "
-                                   "`idempotency_key_reused`.")},
+                              s409="`too_many_matches`, `commitment_unavailable`.",
+                              s422="`daily_unavailable`, `not_a_league_mate`, "
+                                   "`client_seed_required` (a `commitment` without a "
+                                   "`client_seed`) or `idempotency_key_reused`.")},
         examples=[
             OpenApiExample("against the bot", value={"opponent": "bot", "level": "normal",
                                                      "target": 50}, request_only=True),
@@ -236,7 +237,7 @@ class MatchListCreateView(ApiView):
             else:
                 match = services.match_start_bot(
                     player=request.user, level=values["level"], target=values["target"],
-                    client_seed=values.get("client_seed"))
+                    client_seed=values.get("client_seed"), commitment=values.get("commitment"))
             return ((status.HTTP_201_CREATED if created else status.HTTP_200_OK),
                     output(request, match))
 
@@ -555,6 +556,25 @@ class MatchFairnessView(ApiView):
             raise NotFound("A daily has no server seed: its date's commitment covers it "
                            f"(GET /api/v1/fairness/commitments/spitemalice/{match.daily}).")
         return Response(seeds)
+
+
+class BotCommitmentView(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_bot_commitment",
+        summary="The commitment to the server seed of your next match against the bot",
+        description="Drawn and committed in the fairness log now, before you choose the client "
+                    "seed to mix with it (docs/FAIRNESS.md, \"Against the house bot\"): send "
+                    "both with `POST /spite-malice/matches` (`commitment`, `client_seed`), and "
+                    "the match (its id in `subject`) is dealt from them. The same one until a "
+                    "match takes it.",
+        request=None,
+        responses={200: s.SeedsOutput, **problems(401)},
+    )
+    def post(self, request):
+        seeds = services.bot_seed_offer(player=request.user)
+        return Response(fairness.offer_output(seeds))
 
 
 class RecordView(ApiView):

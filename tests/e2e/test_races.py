@@ -475,6 +475,8 @@ def test_race_screens(devices, server, shoot, viewport, scheme, locale):
         play_to_the_end(server, other["token"], games[other["token"]])
     settled(page, "#race-result-heading")
     expect(page.locator("#race-ranking li")).to_have_count(3)
+    # Its deal checked by the page from the seeds revealed with the ranking (test_fairness.py).
+    expect(page.locator("#fair-line")).to_have_attribute("data-state", "ok")
     shoot(page, f"race-{name}-result")
     assert_no_sideways_scroll(page)
     page.locator(".race-rank-you .race-replay-button").click()

@@ -13,13 +13,14 @@ const tables = Object.fromEntries(await Promise.all(LANGUAGES.map(async ({ code 
   [code, (await import(`../../frontend/locales/${code}.js`)).default])));
 const english = tables.en;
 // The tables that join the app's (loadStrings): Spite & Malice's table and its lobby's, and
-// Foursquare's for a finished game's screens and its races'.
+// Foursquare's for a finished game's screens and its races', and the fairness line's.
 const load = async (path) => (await import(path)).default;
 const gameTables = {
   "foursquare/locales/en.js": await load("../../frontend/foursquare/locales/en.js"),
   "spitemalice/locales/en.js": await load("../../frontend/spitemalice/locales/en.js"),
   "spitemalice/locales/lobby-en.js": await load("../../frontend/spitemalice/locales/lobby-en.js"),
   "foursquare/races/locales/en.js": await load("../../frontend/foursquare/races/locales/en.js"),
+  "fairness/locales/en.js": await load("../../frontend/fairness/locales/en.js"),
 };
 
 // Values that are the same in every language: names, and pure notation.

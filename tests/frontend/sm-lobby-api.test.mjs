@@ -29,13 +29,23 @@ test("a match against the computer and an invitation are POST /spite-malice/matc
   await api.smInvite({ turnSeconds: 86400, target: 1, invitee: "p2" });
   await api.smInvite({ turnSeconds: 60, target: 50, rated: false });
   await api.smInvite({ turnSeconds: 60, target: 50, rated: true });
+  // Each with a client seed the browser draws; against the bot, after the server committed to
+  // its seed (the stand-in's answer has no commitment: the body leaves it out).
+  const seeds = calls.filter(({ body }) => body?.client_seed).map(({ body }) => body.client_seed);
+  assert.equal(seeds.length, 5);
+  for (const seed of seeds) assert.match(seed, /^[0-9a-f]{32}$/);
+  assert.equal(new Set(seeds).size, 5);
+  const withSeed = (body, index) => ({ ...body, client_seed: seeds[index] });
   assert.deepEqual(sent(), [
-    ["POST", "/api/v1/spite-malice/matches", { opponent: "bot", level: "hard", target: 1 }],
-    ["POST", "/api/v1/spite-malice/matches", { opponent: "friend", turn_seconds: 3600, target: 25 }],
-    ["POST", "/api/v1/spite-malice/matches", { opponent: "friend", turn_seconds: 86400, target: 1, invitee: "p2" }],
-    ["POST", "/api/v1/spite-malice/matches", { opponent: "friend", turn_seconds: 60, target: 50, rated: false }],
-    ["POST", "/api/v1/spite-malice/matches", { opponent: "friend", turn_seconds: 60, target: 50, rated: true }],
+    ["POST", "/api/v1/spite-malice/bot-commitment", undefined],
+    ["POST", "/api/v1/spite-malice/matches", withSeed({ opponent: "bot", level: "hard", target: 1 }, 0)],
+    ["POST", "/api/v1/spite-malice/matches", withSeed({ opponent: "friend", turn_seconds: 3600, target: 25 }, 1)],
+    ["POST", "/api/v1/spite-malice/matches", withSeed({ opponent: "friend", turn_seconds: 86400, target: 1, invitee: "p2" }, 2)],
+    ["POST", "/api/v1/spite-malice/matches", withSeed({ opponent: "friend", turn_seconds: 60, target: 50, rated: false }, 3)],
+    ["POST", "/api/v1/spite-malice/matches", withSeed({ opponent: "friend", turn_seconds: 60, target: 50, rated: true }, 4)],
   ]);
+  assert.deepEqual(JSON.parse(store.get("fsd.fairSeeds"))["match/m1"], { seed: seeds[4] });
+  calls.shift();
   for (const call of calls) {
     assert.equal(call.headers.Authorization, "Bearer tok");
     assert.match(call.headers["Idempotency-Key"], /^[0-9a-f]{32}$/);
@@ -48,7 +58,7 @@ test("joining, cancelling and a rematch; cancel and rematch send no body", async
   await api.smCancel("m 1");
   await api.smRematch("m1");
   assert.deepEqual(sent(), [
-    ["POST", "/api/v1/spite-malice/matches/join", { code: "7K3M9QXA" }],
+    ["POST", "/api/v1/spite-malice/matches/join", { code: "7K3M9QXA", client_seed: calls[0].body.client_seed }],
     ["POST", "/api/v1/spite-malice/matches/m%201/cancel", undefined],
     ["POST", "/api/v1/spite-malice/matches/m1/rematch", undefined],
   ]);

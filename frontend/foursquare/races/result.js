@@ -22,6 +22,7 @@ export function raceResult(race, me, { signal, game = null }) {
   let shown = race;
   let replays = null;
   const botSlot = h("p", { class: "race-bot", id: "race-bot" });
+  const fairSlot = h("div", { class: "fair-slot" });
   const againSlot = h("div", { class: "actions race-again-actions" });
   const replaySlot = h("div", { class: "race-replay-slot", id: "race-replay" });
   const problems = h("div");
@@ -39,7 +40,7 @@ export function raceResult(race, me, { signal, game = null }) {
     button.setAttribute("aria-expanded", "true");
     replace(replaySlot, h("p", { class: "subtle", role: "status" }, t("common.loading")));
     try {
-      replays ??= await raceApi.raceReplays(shown.id);
+      await replaysOnce();
     } catch (error) {
       replace(replaySlot, problemView(error));
       return;
@@ -104,8 +105,12 @@ export function raceResult(race, me, { signal, game = null }) {
     problems,
     list,
     botSlot,
+    fairSlot,
     replaySlot);
   fill(race);
+  // Its deal, from the seeds revealed with the ranking, checked against the replays' deck.
+  const replaysOnce = async () => (replays ??= await raceApi.raceReplays(shown.id));
+  import("../fairness.js").then(({ raceLine }) => signal?.aborted || replace(fairSlot, raceLine(race, replaysOnce, { signal })));
 
   // The bot's reference comes from a background job: read the race until it is there.
   let reads = 0;

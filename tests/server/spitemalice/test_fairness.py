@@ -56,6 +56,58 @@ def test_a_client_seed_that_is_not_short_printable_ascii_is_a_400_naming_it(play
     assert not LogEntry.objects.exists()
 
 
+BOT_COMMITMENT = "/api/v1/spite-malice/bot-commitment"
+
+
+def test_against_the_bot_the_server_seed_is_committed_before_the_player_chooses_a_seed(
+        player_api):
+    """The house-bot case (docs/FAIRNESS.md): the player sees the commitment first, then
+    sends the client seed it is mixed with, so the server could not pick its seed knowing
+    the player's: the match is the one the commitment's subject names, dealt from both."""
+    offered = player_api.post(BOT_COMMITMENT)
+    assert offered.status_code == 200, offered.content
+    shown = offered.json()
+    assert set(shown) == {"commitment", "committed_at", "seq", "subject"}  # no seed yet
+    seeds = SeedCommitment.objects.get(entry__seq=shown["seq"])
+    assert seeds.client_seeds == [None, None]  # no seat's seed is known when it is committed
+    assert player_api.post(BOT_COMMITMENT).json() == shown  # the same until a match takes it
+    assert not Match.objects.exists() and not MatchGame.objects.exists()
+
+    response = player_api.post(MATCHES, {"opponent": "bot", "level": "easy", "target": 1,
+                                         "client_seed": "chosen after",
+                                         "commitment": shown["commitment"]})
+    assert response.status_code == 201, response.content
+    match = Match.objects.get(pk=response.json()["id"])
+    assert shown["subject"] == f"match/{match.pk}"
+    assert player_api.get(url(response.json(), "/fairness")).json() == shown
+    seeds.refresh_from_db()
+    assert seeds.client_seeds == ["chosen after", None]
+    assert match.seed == deal_seed(seeds.server_seed, ["chosen after", None]).hex()
+    assert seeds.entry.commitment == server_seed_commitment(
+        "spitemalice", shown["subject"], seeds.server_seed)
+
+    again = player_api.post(BOT_COMMITMENT).json()  # taken: the next match gets a new one
+    assert again["seq"] > shown["seq"] and again["subject"] != shown["subject"]
+    assert_problem(player_api.post(MATCHES, {"opponent": "bot", "level": "easy",
+                                             "client_seed": "twice",
+                                             "commitment": shown["commitment"]}),
+                   409, "commitment_unavailable")
+
+
+def test_a_commitment_offered_to_another_player_or_unknown_deals_nothing(make_player):
+    (_, ada), (_, bob) = make_player("Ada"), make_player("Bob")
+    adas = ada.post(BOT_COMMITMENT).json()
+    for commitment in (adas["commitment"], "0" * 64):
+        assert_problem(bob.post(MATCHES, {"opponent": "bot", "level": "easy",
+                                          "client_seed": "mine", "commitment": commitment}),
+                       409, "commitment_unavailable")
+    assert not Match.objects.exists()
+    bobs = bob.post(BOT_COMMITMENT).json()
+    assert_problem(bob.post(MATCHES, {"opponent": "bot", "level": "easy",
+                                      "commitment": bobs["commitment"]}),
+                   422, "client_seed_required")
+
+
 def test_a_friend_match_mixes_both_players_client_seeds_in_seat_order(make_player):
     (_, ada), (_, bob) = make_player("Ada"), make_player("Bob")
     waiting = invite(ada, client_seed="ada's")

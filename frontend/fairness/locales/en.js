@@ -1,0 +1,20 @@
+// The fairness line's and page's strings (fair.*), loaded with them (line.js, page.js).
+export default {
+  "fair.checking": "Checking the deal…",
+  "fair.ok": "Fair deal ✓: committed {time}",
+  "fair.committed_daily": "Deal committed {time}, before anyone played it. Its seed is revealed once the date is over everywhere, and this page checks it then.",
+  "fair.committed_match": "Deal committed {time}, before the first card. Its seeds are revealed when the match is over, and this page checks them then.",
+  "fair.late": "Committed late: {time}, after the day's first game. The deal is its seed's, but it was not fixed in public before play.",
+  "fair.bad": "✗ This deal failed its check: {why}.",
+  "fair.why.missing": "no commitment to it was published",
+  "fair.why.entry": "the log's entry is not the one that was signed",
+  "fair.why.commitment": "the seed revealed does not match the commitment",
+  "fair.why.offer": "the commitment is not the one shown before your seed was sent",
+  "fair.why.client_seed": "the seed this browser sent is not among those revealed",
+  "fair.why.deal": "the cards played are not the seed's deal",
+  "fair.unavailable": "The deal could not be checked just now.",
+  "fair.how": "How we prove it",
+  "fair.tomorrow": "Tomorrow's deal is already committed: {code}",
+  "fair.tomorrow_time": "committed {time}",
+  "fair.page_title": "How we prove it",
+};
