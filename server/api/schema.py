@@ -3,6 +3,8 @@ operation can answer and the response headers every view sets (``ApiAutoSchema``
 
 from __future__ import annotations
 
+import inspect
+
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
@@ -180,6 +182,16 @@ class ApiAutoSchema(AutoSchema):
             operation["description"] = (f"{description}\n\n{TOKEN_OPTIONAL}" if description
                                         else TOKEN_OPTIONAL)
         return operation
+
+    def get_description(self) -> str:
+        """The operation's own words only: its method's docstring, else its view class's own
+        (never one inherited from a base class, whose docstring is written for the code's
+        readers: ``ApiView``'s, ``APIView``'s)."""
+        method = getattr(self.view, getattr(self.view, "action", self.method.lower()), None)
+        own = [getattr(method, "__doc__", None) if method is not None
+               and self.method.lower() in type(self.view).__dict__ else None,
+               type(self.view).__dict__.get("__doc__")]
+        return next((inspect.cleandoc(doc) for doc in own if doc), "")
 
     def get_auth(self):
         """The bearer scheme where a token is required; none where a request may come
