@@ -173,6 +173,15 @@ NO_STORE_HEADER = _header("`no-store`: the answer carries a bearer token; keep n
                           enum=[headers.NO_STORE])
 VARY_HEADER = _header("Names `Authorization`: the answer depends on the token sent.")
 RETRY_AFTER_HEADER = _header("Seconds to wait before trying again.", pattern=r"^[0-9]+$")
+RATELIMIT_POLICY_HEADER = _header(
+    "The route's rate limits (draft-ietf-httpapi-ratelimit-headers): one policy per token and "
+    "per address, `\"<scope>.token\";q=<requests>;w=<seconds>` (docs/API.md, \"Rate "
+    "limits\").")
+RATELIMIT_HEADER = {**_header(
+    "Where this request left you against each limit: `\"<scope>.token\";r=<remaining>;"
+    "t=<seconds until the quota grows again>`. Absent when the request was not counted (an "
+    "action on your own turn of a match on a clock, or the limiter's cache unreachable)."),
+    "required": False}
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
@@ -265,4 +274,8 @@ class ApiAutoSchema(AutoSchema):
                 result[headers.VARY] = VARY_HEADER
         if status == "429":
             result["Retry-After"] = RETRY_AFTER_HEADER
+        if throttling.counts(self.view, self.method) and throttling.policies(
+                self.view.throttle_scope) and (status.startswith("2") or status == "429"):
+            result["RateLimit-Policy"] = RATELIMIT_POLICY_HEADER
+            result["RateLimit"] = RATELIMIT_HEADER
         return result
