@@ -66,19 +66,23 @@ test-sqlite: $(VENV_STAMP) ## Run the server's tests that differ by database aga
 	@mkdir -p $(SQLITE_TEST_DIR)
 	DATABASE_URL='sqlite:///$(SQLITE_TEST_DIR)/db.sqlite3' $(PY) -m pytest tests/server -m sqlite -p no:cacheprovider $(PARALLEL) loadfile
 
-test-js: $(VENV_STAMP) ## Unit-test the front end's pure modules with Node's test runner
+# tests/asyncapi/: the sockets' AsyncAPI document as the reference parser (@asyncapi/parser,
+# installed by `npm ci`) reads it.
+test-js: $(VENV_STAMP) $(NODE_STAMP) ## Unit-test the front end's pure modules, and parse the AsyncAPI document, with Node's test runner
 	$(PY) tests/frontend/sm_table_fixtures.py tests/frontend/.generated/sm-matches.json
 	$(PY) tests/frontend/fairness_fixtures.py tests/frontend/.generated/fairness.json
-	node --test tests/frontend/
+	$(PY) tests/asyncapi/write_document.py tests/asyncapi/.generated/asyncapi.json
+	node --test tests/frontend/ tests/asyncapi/
 
 # Debian's Chromium, not a browser downloaded by Playwright: package registries are reachable
 # where the tests run, browser downloads are not.
 chromium: ## Install Debian's chromium for the end-to-end tests when it is missing
 	@command -v chromium >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
-# axe-core, which the browser tests inject to check each screen's accessibility: installed from
+# axe-core, which the browser tests inject to check each screen's accessibility, and
+# @asyncapi/parser, which `make test-js` runs on the AsyncAPI document: installed from
 # package-lock.json by `npm ci` when node_modules is missing or older than the lock (npm itself
-# from Debian when it is missing). The front end has no build step and ships nothing of it.
+# from Debian when it is missing). The front end has no build step and ships nothing of them.
 NODE_STAMP := node_modules/.installed
 $(NODE_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y npm)

@@ -556,6 +556,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "server.api.schema.require_request_bodies",
+        "server.api.schema.item_schemas",
     ],
     "DESCRIPTION": "Play the daily deal of Foursquare; the server checks every move. The "
                    "sockets are described by the AsyncAPI document at "

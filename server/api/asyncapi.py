@@ -4,9 +4,14 @@ OpenAPI document (``/api/schema/``).
 Each app with a socket describes it in a ``SocketSection`` (its channels, operations, messages
 and the schemas of its messages' envelopes); the composition root hands them to
 ``AsyncApiView``. A message's payload refers to the OpenAPI document's components by the same
-``#/components/schemas/<name>``: those components, and everything they refer to, are copied
+``#/components/schemas/<name>``: those components, and everything they refer to, are taken
 from the OpenAPI document that ``/api/schema/`` serves, generated from the same serializers,
-so the two documents cannot describe an event differently.
+so the two documents cannot describe an event differently. They are written as AsyncAPI
+schemas (``asyncapi_schema``): AsyncAPI checks everything under ``components.schemas`` as its
+own schema object (JSON Schema draft 07 and a ``discriminator`` that is a property's name), so
+an OpenAPI 3.0 schema there (``nullable``, a ``discriminator`` object) is invalid, whatever
+``schemaFormat`` a message names. ``@asyncapi/parser``, the reference parser, checks the
+document in the suite (tests/asyncapi/).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import copy
 import functools
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.http import JsonResponse
@@ -24,8 +30,41 @@ from server.api import sockets
 
 ASYNCAPI_VERSION = "3.0.0"
 REF_PREFIX = "#/components/schemas/"
-# The payloads are OpenAPI 3.0 schemas (``nullable``), as the OpenAPI document's components.
-SCHEMA_FORMAT = "application/vnd.oai.openapi+json;version=3.0.0"
+# The payloads are AsyncAPI schemas: the OpenAPI document's components as ``asyncapi_schema``
+# writes them.
+SCHEMA_FORMAT = f"application/vnd.aai.asyncapi+json;version={ASYNCAPI_VERSION}"
+# Where an OpenAPI schema and an AsyncAPI one differ, the same meaning in the other's words.
+NULL = {"type": "null"}
+
+
+def asyncapi_schema(schema: Any) -> Any:
+    """``schema``, an OpenAPI 3.0 schema (drf-spectacular's), as an AsyncAPI schema object:
+    ``nullable: true`` becomes ``null`` among the types (and the values of an ``enum``), or a
+    ``null`` alternative of a composed schema; a ``discriminator`` object its property's name
+    (its ``mapping`` is implied: each alternative's discriminating property is a one-value
+    enum). Everything else is the same in both."""
+    if isinstance(schema, list):
+        return [asyncapi_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    converted = {key: asyncapi_schema(value) for key, value in schema.items()
+                 if key != "nullable"}
+    if isinstance(schema.get("discriminator"), dict):
+        converted["discriminator"] = schema["discriminator"]["propertyName"]
+    if not schema.get("nullable"):
+        return converted
+    if "type" in converted and not {"$ref", "allOf", "oneOf", "anyOf"} & set(converted):
+        types = converted["type"] if isinstance(converted["type"], list) else [converted["type"]]
+        converted["type"] = [*types, "null"]
+        if "enum" in converted and None not in converted["enum"]:
+            converted["enum"] = [*converted["enum"], None]
+        return converted
+    # A composed schema (``allOf: [{"$ref": ...}]``): it, or null. What describes the member
+    # as a whole stays outside the alternatives.
+    outer = {key: converted.pop(key) for key in ("description", "title", "readOnly",
+                                                 "writeOnly", "deprecated") if key in converted}
+    return {**outer, "oneOf": [converted, NULL]}
+
 
 
 def type_member(value: str) -> dict:
@@ -231,7 +270,7 @@ def document(sections: list[SocketSection], *, host: str, secure: bool) -> dict:
                                    "over plain HTTP."},
         },
         "channels": {}, "operations": {},
-        "components": {"messages": {}, "schemas": {**copy.deepcopy(borrowed), **own}},
+        "components": {"messages": {}, "schemas": asyncapi_schema({**borrowed, **own})},
     }
     for section in sections:
         result["channels"].update(copy.deepcopy(section.channels))

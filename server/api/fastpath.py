@@ -74,19 +74,21 @@ def token_admitted(request, *, scope: str, token_id, player_id, last_used_at,
     return within_limits(request, scope=scope, token_id=token_id, player_id=player_id)[0]
 
 
-def within_limits(request, *, scope: str, token_id, player_id, reads=(), writes=()
-                  ) -> tuple[bool, set[str] | None]:
+def within_limits(request, *, scope: str, token_id, player_id, reads=(), writes=(),
+                  exempt: bool = False) -> tuple[bool, set[str] | None]:
     """Whether the request is within the rate limit, and the keys of ``reads`` found, with
     ``writes`` made if it is, all in one round trip to the cache
-    (``throttling.verdict_with``). The limit's verdict, reached once, travels with the request
-    should the full view answer it after all; the request's log line names the player and
-    token."""
+    (``throttling.count_request``; an ``exempt`` request is not counted). The limit's verdict,
+    reached once, travels with the request should the full view answer it after all, and so do
+    the limits' states for the answer's RateLimit field; the request's log line names the
+    player and token."""
     requestlog.identify(request, player_id=player_id, token_id=token_id)
-    retry_after, found = throttling.verdict_with(
+    counted = throttling.count_request(
         scope=scope, token_id=str(token_id), address=throttling.client_address(request),
-        reads=reads, writes=writes)
-    setattr(request, throttling.VERDICT_ATTRIBUTE, retry_after)
-    return retry_after is None, found
+        reads=reads, writes=writes, exempt=exempt)
+    setattr(request, throttling.VERDICT_ATTRIBUTE, counted.wait)
+    throttling.remember(request, counted)
+    return counted.wait is None, counted.found
 
 
 def stored_answer(stored_hash: str, status: int, body: str, request_hash: str,
@@ -163,5 +165,6 @@ class FastPathView:
             response = self.fast_response(request, kwargs[self.fast_object],
                                           scope=self.throttle_scope)
             if response is not None:
+                throttling.fields_apply(self.throttle_scope, request, response)
                 return response
         return super().dispatch(request, *args, **kwargs)

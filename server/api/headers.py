@@ -7,15 +7,20 @@ keep.
 - A read whose answer depends on the token it was sent with (your games, your entry on a
   board, your game of the daily, and a 401 for a bad token) says ``Vary: Authorization``, so a
   cache never hands one player's answer to another.
+- An answer of a rate-limited route carries the IETF RateLimit fields: ``RateLimit-Policy``
+  (its limits) and, when the request was counted, ``RateLimit`` (where it stands):
+  ``server.api.throttling``.
 
-``ApiView`` applies the last two from its class attributes; the OpenAPI schema declares all
-three from the same facts (``server.api.schema.ApiAutoSchema``).
+``ApiView`` applies the last three from its class attributes; the OpenAPI schema declares all
+four from the same facts (``server.api.schema.ApiAutoSchema``).
 """
 
 from __future__ import annotations
 
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+
+from server.api import throttling
 
 LOCATION = "Location"
 CACHE_CONTROL = "Cache-Control"
@@ -42,3 +47,5 @@ def apply(view, request, response) -> None:
         response[CACHE_CONTROL] = NO_STORE
     if varies_by_token(view, request.method):
         patch_vary_headers(response, [AUTHORIZATION])
+    if throttling.counts(view, request.method):
+        throttling.fields_apply(view.throttle_scope, request, response)

@@ -3,6 +3,9 @@ operation can answer and the response headers every view sets (``ApiAutoSchema``
 
 from __future__ import annotations
 
+import copy
+import inspect
+
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
@@ -132,6 +135,35 @@ def require_request_bodies(result, generator, request, public):
     return result
 
 
+# A stream's items: OpenAPI 3.2's ``itemSchema`` of a sequential media type (NDJSON, Server-Sent
+# Events), under an extension's name in this 3.0 document, which has no word for it and admits
+# only ``x-`` members in a media type object. A view writes it in its response's schema
+# (``stream_body``); ``item_schemas`` moves it up to the media type, where 3.2 has it.
+ITEM_SCHEMA = "x-itemSchema"
+
+
+def stream_body(description: str, item: dict) -> dict:
+    """The schema of a streamed body (text, as a whole) whose items are ``item``."""
+    return {"type": "string", "description": description, ITEM_SCHEMA: item}
+
+
+def item_schemas(result, generator, request, public):
+    """Postprocessing hook: a streamed response's item schema (``stream_body``) is its media
+    type's, as OpenAPI 3.2's ``itemSchema`` is."""
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            responses = operation.get("responses", {}) if isinstance(operation, dict) else {}
+            for response in responses.values():
+                for media in response.get("content", {}).values():
+                    schema = media.get("schema")
+                    if isinstance(schema, dict) and ITEM_SCHEMA in schema:
+                        # A copy: the view's schema is read again by every generation.
+                        media["schema"] = {key: value for key, value in schema.items()
+                                           if key != ITEM_SCHEMA}
+                        media[ITEM_SCHEMA] = copy.deepcopy(schema[ITEM_SCHEMA])
+    return result
+
+
 def _header(description: str, **schema) -> dict:
     return {"schema": {"type": "string", **schema}, "required": True, "description": description}
 
@@ -141,6 +173,15 @@ NO_STORE_HEADER = _header("`no-store`: the answer carries a bearer token; keep n
                           enum=[headers.NO_STORE])
 VARY_HEADER = _header("Names `Authorization`: the answer depends on the token sent.")
 RETRY_AFTER_HEADER = _header("Seconds to wait before trying again.", pattern=r"^[0-9]+$")
+RATELIMIT_POLICY_HEADER = _header(
+    "The route's rate limits (draft-ietf-httpapi-ratelimit-headers): one policy per token and "
+    "per address, `\"<scope>.token\";q=<requests>;w=<seconds>` (docs/API.md, \"Rate "
+    "limits\").")
+RATELIMIT_HEADER = {**_header(
+    "Where this request left you against each limit: `\"<scope>.token\";r=<remaining>;"
+    "t=<seconds until the quota grows again>`. Absent when the request was not counted (an "
+    "action on your own turn of a match on a clock, or the limiter's cache unreachable)."),
+    "required": False}
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
@@ -180,6 +221,16 @@ class ApiAutoSchema(AutoSchema):
             operation["description"] = (f"{description}\n\n{TOKEN_OPTIONAL}" if description
                                         else TOKEN_OPTIONAL)
         return operation
+
+    def get_description(self) -> str:
+        """The operation's own words only: its method's docstring, else its view class's own
+        (never one inherited from a base class, whose docstring is written for the code's
+        readers: ``ApiView``'s, ``APIView``'s)."""
+        method = getattr(self.view, getattr(self.view, "action", self.method.lower()), None)
+        own = [getattr(method, "__doc__", None) if method is not None
+               and self.method.lower() in type(self.view).__dict__ else None,
+               type(self.view).__dict__.get("__doc__")]
+        return next((inspect.cleandoc(doc) for doc in own if doc), "")
 
     def get_auth(self):
         """The bearer scheme where a token is required; none where a request may come
@@ -223,4 +274,8 @@ class ApiAutoSchema(AutoSchema):
                 result[headers.VARY] = VARY_HEADER
         if status == "429":
             result["Retry-After"] = RETRY_AFTER_HEADER
+        if throttling.counts(self.view, self.method) and throttling.policies(
+                self.view.throttle_scope) and (status.startswith("2") or status == "429"):
+            result["RateLimit-Policy"] = RATELIMIT_POLICY_HEADER
+            result["RateLimit"] = RATELIMIT_HEADER
         return result

@@ -18,6 +18,14 @@ wait (``Retry-After``) is exact: the time until the oldest request that must lea
 does. A token bucket (GCRA) would need less memory, but it lets N in at once and N - 1 more
 within the same period, which is not "N per period"; docs/SECURITY.md has the measurements.
 
+Each answer of a limited route says where its client stands, in the IETF's RateLimit fields
+(draft-ietf-httpapi-ratelimit-headers): ``RateLimit-Policy`` lists the route's limits (``q``
+requests in any ``w`` seconds, one policy per token and per address, named
+``<scope>.token`` and ``<scope>.address``), and ``RateLimit`` each one's ``r`` (requests
+remaining now) and ``t`` (seconds until the quota grows again: when the oldest request counted
+leaves the window; the wait of ``Retry-After`` once nothing remains). A view may exempt a
+request (``throttle_exempt``): it is neither counted nor refused, and carries the policy only.
+
 The counts live in Django's cache: Redis when ``REDIS_URL`` is set, so every worker and every app
 server shares them (one Lua script, atomic in Redis); the embedded default's file cache
 (diskcache) holds the same log under a transaction that its processes share. When the cache
@@ -120,8 +128,10 @@ class Window:
 # each exists). When no window is over, the request is added to every window (its set expiring
 # a period after it) and the keys to write are set with their expiry. KEYS: the windows, the
 # reads, the writes; ARGV: the number of windows and of reads, now (ms), the request's member
-# (unique), then (period ms, limit) per window, then (value, expiry s) per write. All keys live
-# on one Redis (no cluster), as every key of the service does.
+# (unique), then (period ms, limit) per window, then (value, expiry s) per write. It answers the
+# waits, which reads exist, and each window's count and oldest instant (-1: none) after the
+# request (for the RateLimit fields). All keys live on one Redis (no cluster), as every key of
+# the service does.
 _SCRIPT = """
 local windows, reads = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now, member = tonumber(ARGV[3]), ARGV[4]
@@ -150,7 +160,13 @@ if not over then
         redis.call('SET', KEYS[k], ARGV[at], 'EX', ARGV[at + 1])
     end
 end
-return {waits, found}
+local helds, oldests = {}, {}
+for i = 1, windows do
+    helds[i] = redis.call('ZCARD', KEYS[i])
+    local first = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
+    oldests[i] = first[2] and tonumber(first[2]) or -1
+end
+return {waits, found, helds, oldests}
 """
 _scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -168,9 +184,13 @@ def _script(backend: RedisCache, key: str):
     return script
 
 
+# What a count answers: each window's wait (ms, 0 when not over), the reads found, and each
+# window's (requests held, the oldest one's instant in ms or -1) once the request is counted.
+_Answer = tuple[list[int], set[str], list[tuple[int, int]]]
+
+
 def _run_on_redis(backend: RedisCache, windows: Sequence[Window], reads: Sequence[str],
-                  writes: Sequence[tuple[str, int, int]], now_ms: int
-                  ) -> tuple[list[int], set[str]]:
+                  writes: Sequence[tuple[str, int, int]], now_ms: int) -> _Answer:
     # Our keys are short ASCII: make_key, without the per-character check for memcached.
     names = [backend.make_key(window.key) for window in windows]
     names += [backend.make_key(key) for key in reads]
@@ -180,8 +200,9 @@ def _run_on_redis(backend: RedisCache, windows: Sequence[Window], reads: Sequenc
         arguments += [window.period_ms, window.limit]
     for _, value, expiry in writes:  # an int as Django's Redis serializer stores one
         arguments += [value, expiry]
-    waits, found = _script(backend, names[0])(keys=names, args=arguments)
-    return waits, {key for key, there in zip(reads, found, strict=True) if there}
+    waits, found, helds, oldests = _script(backend, names[0])(keys=names, args=arguments)
+    return (waits, {key for key, there in zip(reads, found, strict=True) if there},
+            list(zip(helds, oldests, strict=True)))
 
 
 _process_lock = threading.Lock()
@@ -201,8 +222,7 @@ def _exclusive(backend: BaseCache) -> Iterator[None]:
 
 
 def _run_elsewhere(backend: BaseCache, windows: Sequence[Window], reads: Sequence[str],
-                   writes: Sequence[tuple[str, int, int]], now_ms: int
-                   ) -> tuple[list[int], set[str]]:
+                   writes: Sequence[tuple[str, int, int]], now_ms: int) -> _Answer:
     """The script's work on a cache without scripts, with the same answers: each window is a
     sorted tuple of the instants it let in."""
     with _exclusive(backend):
@@ -216,11 +236,12 @@ def _run_elsewhere(backend: BaseCache, windows: Sequence[Window], reads: Sequenc
             waits.append(log[len(log) - window.limit] + window.period_ms - now_ms if over else 0)
         found = set(backend.get_many(reads)) if reads else set()
         if not any(waits):
+            logs = [(*log, now_ms) for log in logs]
             for window, log in zip(windows, logs, strict=True):
-                backend.set(window.key, (*log, now_ms), math.ceil(window.period_ms / 1000))
+                backend.set(window.key, log, math.ceil(window.period_ms / 1000))
             for key, value, expiry in writes:
                 backend.set(key, value, expiry)
-    return waits, found
+    return waits, found, [(len(log), log[0] if log else -1) for log in logs]
 
 
 def windows_of(*, scope: str, token_id: str | None, address: str | None) -> list[Window]:
@@ -236,6 +257,122 @@ def windows_of(*, scope: str, token_id: str | None, address: str | None) -> list
     return windows
 
 
+@dataclass(frozen=True)
+class LimitState:
+    """Where a client stands against one limit once its request is counted: the policy's
+    ``name`` (``<scope>.<token|address>``), its ``quota`` of requests in any ``window``
+    seconds, the requests ``remaining`` now and the seconds until the quota grows again
+    (``reset``)."""
+
+    name: str
+    quota: int
+    window: int
+    remaining: int
+    reset: int
+
+
+@dataclass(frozen=True)
+class Count:
+    """A request counted: the seconds to wait if it is over a limit (else None), the keys of
+    the reads found (None: the cache could not be reached), and each limit's state."""
+
+    wait: float | None
+    found: set[str] | None
+    limits: tuple[LimitState, ...] = ()
+
+
+def policies(scope: str) -> list[tuple[str, int, int]]:
+    """The limits of ``scope``: (policy name, quota, window in seconds), per token then per
+    address, where a rate is set."""
+    found = []
+    for kind in ("token", "address"):
+        rate = parse_rate(settings.THROTTLE_RATES.get(f"{scope}.{kind}", "off"))
+        if rate is not None:
+            found.append((f"{scope}.{kind}", *rate))
+    return found
+
+
+def _states(windows: Sequence[Window], waits: Sequence[int],
+            held: Sequence[tuple[int, int]], now_ms: int) -> tuple[LimitState, ...]:
+    states = []
+    for window, wait, (count, oldest) in zip(windows, waits, held, strict=True):
+        _, scope, kind, _ = window.key.split(":", 3)
+        reset_ms = wait if wait > 0 else (oldest + window.period_ms - now_ms
+                                          if oldest >= 0 else 0)
+        states.append(LimitState(
+            name=f"{scope}.{kind}", quota=window.limit, window=window.period_ms // 1000,
+            remaining=max(0, window.limit - count), reset=max(0, math.ceil(reset_ms / 1000))))
+    return tuple(states)
+
+
+def count_request(*, scope: str, token_id: str | None, address: str | None,
+                  reads: Sequence[str] = (), writes: Sequence[tuple[str, int, int]] = (),
+                  exempt: bool = False) -> Count:
+    """Count one request of ``scope`` for the token and the address (not when ``exempt``) and,
+    in the same round trip to the cache, a fast path's other calls: which of the keys
+    ``reads`` exist, and, if the request is within its limits, ``writes`` set (each
+    ``(key, int value, expiry in seconds)``). When the cache cannot be reached the request goes
+    through unthrottled, nothing is written, and no limit's state is known."""
+    windows = [] if exempt else windows_of(scope=scope, token_id=token_id, address=address)
+    if not windows and not reads and not writes:
+        return Count(None, set())
+    now_ms = math.floor(clock() * 1000)
+    backend = caches["default"]
+    try:
+        if isinstance(backend, RedisCache):
+            waits, found, held = _run_on_redis(backend, windows, reads, writes, now_ms)
+        else:
+            waits, found, held = _run_elsewhere(backend, windows, reads, writes, now_ms)
+    except Exception as error:  # noqa: BLE001 - any cache failure: serve unthrottled
+        cache_health.failed(error)
+        return Count(None, None)
+    cache_health.worked()
+    wait_ms = max(waits, default=0)
+    return Count(wait_ms / 1000 if wait_ms > 0 else None, found,
+                 _states(windows, waits, held, now_ms))
+
+
+def _name(name: str) -> str:
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def policy_field(scope: str) -> str | None:
+    """``RateLimit-Policy`` of a route limited under ``scope``: ``"moves.token";q=300;w=60,
+    "moves.address";q=3000;w=60`` (None: no limit is set)."""
+    listed = [f"{_name(name)};q={quota};w={window}" for name, quota, window in policies(scope)]
+    return ", ".join(listed) or None
+
+
+def state_field(limits: Sequence[LimitState]) -> str | None:
+    """``RateLimit`` of a counted request: each limit's remaining requests and reset."""
+    listed = [f"{_name(limit.name)};r={limit.remaining};t={limit.reset}" for limit in limits]
+    return ", ".join(listed) or None
+
+
+# Where a counted request keeps its limits' states (the Django request, which both a DRF view
+# and a fast path answer from), for the answer's RateLimit field.
+STATE_ATTRIBUTE = "_rate_limit_states"
+
+
+def _django_request(request):
+    return getattr(request, "_request", request)  # DRF's Request wraps Django's
+
+
+def remember(request, count: Count) -> None:
+    setattr(_django_request(request), STATE_ATTRIBUTE, count.limits)
+
+
+def fields_apply(scope: str, request, response) -> None:
+    """The RateLimit fields of ``response`` to a request of a route limited under ``scope``."""
+    policy = policy_field(scope)
+    if policy is None:
+        return
+    response["RateLimit-Policy"] = policy
+    state = state_field(getattr(_django_request(request), STATE_ATTRIBUTE, ()))
+    if state is not None:
+        response["RateLimit"] = state
+
+
 def verdict(*, scope: str, token_id: str | None, address: str | None) -> float | None:
     """Count one request of ``scope`` for the token and the address; the seconds to wait if
     either is over its limit, else None."""
@@ -245,27 +382,11 @@ def verdict(*, scope: str, token_id: str | None, address: str | None) -> float |
 def verdict_with(*, scope: str, token_id: str | None, address: str | None,
                  reads: Sequence[str] = (), writes: Sequence[tuple[str, int, int]] = ()
                  ) -> tuple[float | None, set[str] | None]:
-    """``verdict`` and, in the same round trip to the cache, a fast path's other calls: which
-    of the keys ``reads`` exist, and, if the request is within its limits, ``writes`` set (each
-    ``(key, int value, expiry in seconds)``). The verdict and the keys found; None for the keys
-    when the cache could not be reached (the request then goes through unthrottled and nothing
-    is written)."""
-    windows = windows_of(scope=scope, token_id=token_id, address=address)
-    if not windows and not reads and not writes:
-        return None, set()
-    now_ms = math.floor(clock() * 1000)
-    backend = caches["default"]
-    try:
-        if isinstance(backend, RedisCache):
-            waits, found = _run_on_redis(backend, windows, reads, writes, now_ms)
-        else:
-            waits, found = _run_elsewhere(backend, windows, reads, writes, now_ms)
-    except Exception as error:  # noqa: BLE001 - any cache failure: serve unthrottled
-        cache_health.failed(error)
-        return None, None
-    cache_health.worked()
-    wait_ms = max(waits, default=0)
-    return (wait_ms / 1000 if wait_ms > 0 else None), found
+    """``count_request``'s verdict and the keys found (None when the cache could not be
+    reached)."""
+    counted = count_request(scope=scope, token_id=token_id, address=address, reads=reads,
+                            writes=writes)
+    return counted.wait, counted.found
 
 
 # Where a request's verdict is kept once reached (by the move fast path, which may then hand
@@ -301,12 +422,17 @@ class RequestRateThrottle(BaseThrottle):
         scope = view.throttle_scope
         reached = getattr(request, VERDICT_ATTRIBUTE, _NO_VERDICT)
         if reached is _NO_VERDICT:
+            exempt = getattr(view, "throttle_exempt", None)
+            if exempt is not None and exempt(request):
+                return True
             token = request.auth
-            reached = verdict(
+            counted = count_request(
                 scope=scope,
                 token_id=str(token.pk) if token is not None and hasattr(token, "pk") else None,
                 address=client_address(request),
             )
+            remember(request, counted)
+            reached = counted.wait
         self.retry_after = reached
         if reached is not None:  # answered 429 here, whichever path reached the verdict
             metrics.rate_limit_refusals.labels(scope).inc()

@@ -43,12 +43,15 @@ def _base(match: Match) -> dict:
     return {"game": GAME, "match": str(match.pk)}
 
 
-def your_turn(match: Match, seat: int) -> Draft:
-    """``your_turn`` for ``seat``'s player of ``match`` as it stands."""
+def your_turn(match: Match, seat: int, table: dict | None = None) -> Draft:
+    """``your_turn`` for ``seat``'s player of ``match`` as it stands: with the match's latest
+    event number (``event``) and the seat's ``table`` as the turn's draw event carries it, so
+    that a bot acts on it without reading the match (null when the request has none)."""
     return Draft(getattr(match, f"player{seat}_id"), "your_turn", {
         **_base(match), "game_number": match.game_number,
         "deadline": iso_datetime(match.deadline),
-        "opponent": _player(_seated(match, 1 - seat))})
+        "opponent": _player(_seated(match, 1 - seat)),
+        "event": match.event, "table": table})
 
 
 def drafts_of(match: Match, log) -> list[Draft]:
@@ -80,7 +83,7 @@ def drafts_of(match: Match, log) -> list[Draft]:
     seat = log.turn_for
     if (seat is not None and seat != log.by and match.status == Match.Status.PLAYING
             and match.turn == seat and getattr(match, f"player{seat}_id") is not None):
-        drafts.append(your_turn(match, seat))
+        drafts.append(your_turn(match, seat, log.turn_table))
     return drafts
 
 

@@ -487,6 +487,15 @@ def _check_clock(match: Match) -> None:
             f"{match.deadline.isoformat().replace('+00:00', 'Z')}: the match is lost on time.")
 
 
+def action_unlimited(match: Match) -> bool:
+    """Whether an action on its player's own turn of ``match`` is exempt from the rate limit:
+    in a match being played on a turn clock (between people), where a wait for the limit
+    could lose the match on time. One turn's actions, however many, are the game's own pace;
+    out of turn an action is refused (409) and counted as any other request. Against the bot
+    (no clock) the limit stands: its Retry-After delays a turn, never loses one."""
+    return match.status == Match.Status.PLAYING and match.turn_seconds is not None
+
+
 def action_play(*, match: Match, game: MatchGame, player, action: list[str],
                 expected_game: int | None, expected_actions: int | None) -> MatchGame:
     """Play ``action`` for ``player`` on their locked match, then the bot's reply; store it

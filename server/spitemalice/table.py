@@ -131,6 +131,8 @@ class Log:
         # person it is their turn unless it is their own request (``notify``).
         self.by = by
         self.turn_for: int | None = None
+        # The table of the turn that began here (``turn_began``): also the your_turn's.
+        self.turn_table: dict[str, Any] | None = None
 
     def event(self, kind: str, data: dict[str, Any], seen: tuple[dict, dict] | None = None,
               ) -> None:
@@ -157,6 +159,7 @@ class Log:
         """Give ``seat``'s copy of its latest draw event (the one that began its turn) the
         ``table`` it acts on; the other seat's copy is unchanged. Nothing when this request
         drew nothing for it."""
+        self.turn_table = table
         for event in reversed(self.events):
             if event.kind == "draw" and event.seat0["seat"] == seat:
                 copy = f"seat{seat}"

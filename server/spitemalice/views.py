@@ -8,6 +8,7 @@ its deadline is lost; an invitation past its days expires: ``clocks``)."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -265,6 +266,18 @@ class ActionCreateView(FastPathView, ApiView):
     # Most actions are answered by the fast path; it hands over the rest (see fastaction).
     fast_object = "match_id"
     fast_response = staticmethod(fastaction.action_response)
+
+    def throttle_exempt(self, request) -> bool:
+        """An action on your own turn of a match on a clock is never counted against the
+        limit (``services.action_unlimited``)."""
+        match_id = self.kwargs["match_id"]
+        user = request.user
+        if not user.is_authenticated:
+            return False
+        match = (Match.objects.filter(pk=match_id)
+                 .filter(Q(turn=0, player0=user) | Q(turn=1, player1=user))
+                 .only("status", "turn_seconds").first())
+        return match is not None and services.action_unlimited(match)
 
     @extend_schema(
         tags=TAG, operation_id="spite_malice_actions_create",

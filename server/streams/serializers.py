@@ -3,7 +3,7 @@ discriminator) and the JSON page of ``GET /stream/events``."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import PolymorphicProxySerializer
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from server.api.fields import QueryIntegerField
@@ -33,12 +33,35 @@ class _Base(serializers.Serializer):
     match = serializers.UUIDField(help_text="The match (or invitation) it is about.")
 
 
+# The table a turn begins with is the game's own shape (Spite & Malice's ``TurnTableOutput``,
+# the one its match socket's ``draw`` event carries): named here by its component, since a
+# shared app imports no game.
+TURN_TABLE_SCHEMA = {
+    "allOf": [{"$ref": "#/components/schemas/TurnTableOutput"}], "nullable": True,
+    "description": "What you act on, as the turn's `draw` event carries it in your copy: the "
+                   "parts of the match the turn's start changed (`game` with your hand and "
+                   "`legal_actions`, `deadline`, `abortable`, `your_turn`). Merge it into the "
+                   "match you hold with `event`: `{...match, ...table, \"event\": event}`. "
+                   "Null when the event was stored before tables were told (read the match)."}
+
+
+@extend_schema_field(TURN_TABLE_SCHEMA)
+class TurnTableField(serializers.JSONField):
+    pass
+
+
 class YourTurnEvent(_Base):
     game_number = serializers.IntegerField(help_text="The match's game being played.")
     deadline = serializers.DateTimeField(allow_null=True,
                                          help_text="When the turn's clock runs out (null: no "
                                                    "clock).")
     opponent = AccountEventPlayer(allow_null=True, help_text="The other seat (null: the bot).")
+    event = serializers.IntegerField(
+        min_value=1, allow_null=True,
+        help_text="The match's latest event number when your turn began: the match socket's "
+                  "and the events feed's numbering (`GET .../events?after=`). Null on events "
+                  "stored before it was told.")
+    table = TurnTableField(allow_null=True)
 
 
 class InvitationReceivedEvent(_Base):

@@ -50,9 +50,15 @@ def group_of(player_id) -> str:
     return f"acct-{uuid.UUID(str(player_id)).hex}"
 
 
+# Members a kind gained after events of it were stored: what those earlier events say of them.
+ADDED_MEMBERS = {"your_turn": {"event": None, "table": None}}
+
+
 def event_output(number: int, kind: str, payload: dict, created_at: datetime) -> dict:
-    """An event as the stream gives it: number, kind, created_at, then the payload's fields."""
-    return {"number": number, "kind": kind, "created_at": iso_datetime(created_at), **payload}
+    """An event as the stream gives it: number, kind, created_at, then the payload's fields
+    (with the members its kind gained since, null on an event stored before)."""
+    return {"number": number, "kind": kind, "created_at": iso_datetime(created_at),
+            **ADDED_MEMBERS.get(kind, {}), **payload}
 
 
 def notice_of(player_id, events: list[dict]) -> tuple[str, dict]:

@@ -33,7 +33,12 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
@@ -46,7 +51,7 @@ from server.api.problems import (
     Throttled,
     problem_json_response,
 )
-from server.api.schema import problems
+from server.api.schema import problems, stream_body
 from server.api.views import ApiView
 from server.players.models import AccessToken
 from server.players.tokens import access_of
@@ -187,6 +192,28 @@ def _sse(events: list[dict]) -> bytes:
         f"data: {json.dumps(event, separators=(',', ':'))}\n\n".encode() for event in events)
 
 
+ACCOUNT_EVENT = {"$ref": "#/components/schemas/AccountEvent"}
+# A message of the SSE stream, as OpenAPI 3.2 describes one (its ``data`` JSON text whose
+# schema is ``contentSchema``: JSON Schema's words, under an extension's name in 3.0).
+SSE_ITEM = {
+    "type": "object", "required": ["id", "event", "data"],
+    "properties": {
+        "id": {"type": "string", "pattern": "^[1-9][0-9]*$",
+               "description": "The event's number (`Last-Event-ID` resumes after it)."},
+        "event": {"type": "string", "description": "The event's `kind`."},
+        "data": {"type": "string", "x-contentMediaType": "application/json",
+                 "x-contentSchema": ACCOUNT_EVENT,
+                 "description": "The event object, an `AccountEvent`, as JSON."},
+    },
+}
+_EXAMPLE_EVENT = {"number": 7, "kind": "joined", "created_at": "2026-11-29T12:00:00.000000Z",
+                  "game": "spite-malice", "match": "8865bd90-ac99-4adc-a2ff-98e353c5baee",
+                  "player": {"id": "0d6f1f8e-5b1c-4a51-9a43-6b8f7c1e2d3a", "name": "Bob",
+                             "bot": False}}
+NDJSON_EXAMPLE = _ndjson([_EXAMPLE_EVENT]).decode()
+SSE_EXAMPLE = _sse([_EXAMPLE_EVENT]).decode()
+
+
 class StreamView(ApiView):
     """What the OpenAPI schema says of ``stream_view``, which answers the requests (an async
     function view: the schema generator reads only DRF's views)."""
@@ -213,8 +240,19 @@ class StreamView(ApiView):
             "Last-Event-ID", {"type": "integer", "minimum": 0, "maximum": MAX_AFTER},
         OpenApiParameter.HEADER, required=False,
             description="The last event number you hold, when `after` is absent.")],
-        responses={200: OpenApiResponse(s.AccountEventOutput, description=(
-            "The events, one per line (NDJSON) or per SSE message; each an `AccountEvent`.")),
+        responses={
+            (200, NDJSON): OpenApiResponse(stream_body(
+                "Newline-delimited JSON: one `AccountEvent` object a line; an empty line is a "
+                "keep-alive.", ACCOUNT_EVENT), description=(
+                "The events, one `AccountEvent` a line (`x-itemSchema`: each line's)."),
+                examples=[OpenApiExample("ndjson", media_type=NDJSON, value=NDJSON_EXAMPLE)]),
+            (200, SSE): OpenApiResponse(stream_body(
+                "Server-Sent Events: each message's `id` the event's number, `event` its kind, "
+                "`data` the `AccountEvent` object as JSON; `: keep-alive` comment lines.",
+                SSE_ITEM), description=(
+                "The events as Server-Sent Events (with `Accept: text/event-stream`; "
+                "`x-itemSchema`: each message's fields)."),
+                examples=[OpenApiExample("sse", media_type=SSE, value=SSE_EXAMPLE)]),
             **problems(400, 401, 429)},
     )
     def get(self, request):  # pragma: no cover - stream_view answers

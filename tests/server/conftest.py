@@ -182,7 +182,8 @@ def assert_problem(response, status: int, code: str) -> dict:
 
 
 def headers_but_request_id(response) -> dict[str, str]:
-    """Every header of ``response`` but ``X-Request-ID``, which names each request apart: what
-    two answers that must match byte for byte share."""
+    """Every header of ``response`` but ``X-Request-ID``, which names each request apart, and
+    ``RateLimit``, where each request left its client (its remaining count and a reset in
+    seconds of the wall clock): what two answers that must match byte for byte share."""
     return {name: value for name, value in response.headers.items()
-            if name.lower() != "x-request-id"}
+            if name.lower() not in ("x-request-id", "ratelimit")}

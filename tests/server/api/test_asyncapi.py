@@ -1,18 +1,21 @@
 """The sockets' AsyncAPI document, ``GET /api/asyncapi/``: it parses as AsyncAPI 3.0 (every
 reference resolves, every operation names its channel's messages), names the channels and
-messages docs/API.md describes, and its events are the OpenAPI document's own components.
-A message received on a real socket fits it: tests/server/spitemalice/live/test_asyncapi.py."""
+messages docs/API.md describes, and its events are the OpenAPI document's own components,
+written as AsyncAPI schemas. A message received on a real socket fits it:
+tests/server/spitemalice/live/test_asyncapi.py; the reference parser reads it without an error
+or a warning: tests/asyncapi/parser.test.mjs."""
 
 from __future__ import annotations
 
 import pytest
 from django.test import Client as DjangoClient
 
+from server.api.asyncapi import asyncapi_schema
 from server.spitemalice.serializers import EVENT_SERIALIZERS
 
 pytestmark = pytest.mark.django_db
 
-SCHEMA_FORMAT = "application/vnd.oai.openapi+json;version=3.0.0"
+SCHEMA_FORMAT = "application/vnd.aai.asyncapi+json;version=3.0.0"
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +126,41 @@ def test_its_event_schemas_are_the_openapi_documents_components(documents):
             and name.endswith("Event")} <= shared
     assert len(EVENT_SERIALIZERS) == 12
     for name in shared:
-        assert mine[name] == theirs[name], name
+        assert mine[name] == asyncapi_schema(theirs[name]), name
     # Its own schemas are the messages' envelopes, nothing else.
     assert all(name.endswith("Message") for name in set(mine) - shared)
+
+
+def test_openapi_schemas_are_written_in_asyncapi_s_words():
+    """AsyncAPI checks every component schema as its own schema object (JSON Schema draft 07
+    and a discriminator that names a property): ``nullable`` is a ``null`` type or
+    alternative, a ``discriminator`` object its property's name."""
+    assert asyncapi_schema({"type": "string", "nullable": True, "format": "date-time"}) == {
+        "type": ["string", "null"], "format": "date-time"}
+    assert asyncapi_schema({"type": "integer", "enum": [0, 1], "nullable": True}) == {
+        "type": ["integer", "null"], "enum": [0, 1, None]}
+    assert asyncapi_schema({"allOf": [{"$ref": "#/components/schemas/Player"}],
+                            "nullable": True, "description": "Who."}) == {
+        "description": "Who.",
+        "oneOf": [{"allOf": [{"$ref": "#/components/schemas/Player"}]}, {"type": "null"}]}
+    union = {"oneOf": [{"$ref": "#/components/schemas/A"}],
+             "discriminator": {"propertyName": "kind",
+                               "mapping": {"a": "#/components/schemas/A"}}}
+    assert asyncapi_schema(union) == {"oneOf": [{"$ref": "#/components/schemas/A"}],
+                                      "discriminator": "kind"}
+
+
+def test_no_component_keeps_an_openapi_only_keyword(documents):
+    document, _ = documents
+
+    def keywords(value) -> set[str]:
+        if isinstance(value, dict):
+            found = {"nullable"} & set(value)
+            if isinstance(value.get("discriminator"), dict):
+                found.add("discriminator object")
+            return found.union(*(keywords(item) for item in value.values()))
+        if isinstance(value, list):
+            return set().union(*(keywords(item) for item in value))
+        return set()
+
+    assert keywords(document["components"]["schemas"]) == set()

@@ -18,6 +18,8 @@ import json
 import pkgutil
 import subprocess
 import sys
+import threading
+import time
 import typing
 import uuid
 from contextlib import ExitStack
@@ -31,6 +33,7 @@ from server.jobs.background import job_run
 from server.jobs.models import Job
 from server.players.models import Player
 from tests.server.conftest import trust
+from tests.server.live import live_server
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the live server has its own connection
 
@@ -469,9 +472,10 @@ def test_a_client_written_against_the_generated_package_type_checks(generated, t
     example = Path(__file__).with_name("generated_client_example.py")
     (where / example.name).write_text(example.read_text())
     (where / BOT.name).write_text(BOT.read_text())  # docs/API.md's "Writing a bot"
+    (where / ACCOUNT_STREAM.name).write_text(ACCOUNT_STREAM.read_text())
     (where / "wrong_use.py").write_text(WRONG_USE)
 
-    checked = _mypy(where, tmp_path / "mypy", example.name, BOT.name)
+    checked = _mypy(where, tmp_path / "mypy", example.name, BOT.name, ACCOUNT_STREAM.name)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.startswith("Success: no issues found")
 
@@ -545,3 +549,91 @@ def test_the_bot_of_the_docs_catches_up_after_a_stale_action(bot, live_server, s
 def models_client(base_url: str, token: str):
     return importlib.import_module(PACKAGE).AuthenticatedClient(
         base_url=base_url, token=token, raise_on_unexpected_status=True)
+
+
+# docs/examples/account_stream.py: the account stream read through the generated client, on the
+# real server (gunicorn's uvicorn workers and Redis), where a stream stays open and tells each
+# event as it is stored (Django's live server, on threads, gives what is stored and ends it).
+
+ACCOUNT_STREAM = Path(__file__).parents[3] / "docs" / "examples" / "account_stream.py"
+
+
+@pytest.fixture(scope="session")
+def account_stream(generated):
+    """docs/examples/account_stream.py, imported as ``account_stream`` (the name a bot beside
+    it imports it by)."""
+    spec = importlib.util.spec_from_file_location("account_stream", ACCOUNT_STREAM)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["account_stream"] = module
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop("account_stream", None)
+
+
+@pytest.fixture(scope="module")
+def real_server(django_db_setup, django_db_blocker, tmp_path_factory):
+    with live_server(tmp_path_factory, needs="the account stream's tests",
+                     env={"SPITE_MALICE_BOT_SECONDS": "0"}) as running:
+        yield running
+
+
+def _real_guest(example, base_url: str, name: str):
+    """A new guest on ``base_url``, and an ``AuthenticatedClient`` of it (to be closed)."""
+    models, package = _models(), importlib.import_module(PACKAGE)
+    with package.Client(base_url=base_url, raise_on_unexpected_status=True) as anonymous:
+        guest = example.expect(_api("players.players_create").sync(
+            client=anonymous, body=models.PlayerCreateInputRequest(name=name)),
+            models.PlayerWithToken)
+    return guest, models_client(base_url, guest.token)
+
+
+def test_the_account_stream_read_through_the_generated_client(example, account_stream,
+                                                               real_server):
+    models = _models()
+    _, ada = _real_guest(example, real_server.base, "Ada")
+    bob_guest, bob = _real_guest(example, real_server.base, "Bob")
+    with ada, bob:
+        invited = example.expect(_api("spite_malice.spite_malice_matches_create").sync(
+            client=ada, idempotency_key=str(uuid.uuid4()),
+            body=models.FriendMatchInputRequest(
+                opponent=models.FriendMatchInputOpponentEnum.FRIEND,
+                target=models.TargetEnum.VALUE_1)), models.MatchOutput)
+        example.expect(_api("spite_malice.spite_malice_matches_join").sync(
+            client=bob, idempotency_key=str(uuid.uuid4()),
+            body=models.JoinInputRequest(code=invited.invite.code)), models.MatchOutput)
+
+        # What is stored already comes first, each line its kind's generated model.
+        told = []
+        stream = account_stream.events(ada, after=0)
+        for event in stream:
+            told.append(event)
+            if isinstance(event, models.JoinedEvent):
+                break
+        stream.close()
+        assert [event.number for event in told] == list(range(1, len(told) + 1))
+        assert told[-1].match == invited.id and told[-1].player.id == bob_guest.id
+
+        # Then each as it is stored: Bob leaves while Ada reads (the match is aborted: each
+        # seat hears of it).
+        def resign() -> None:
+            time.sleep(0.5)
+            example.expect(_api("spite_malice.spite_malice_matches_resign").sync(
+                invited.id, client=bob, idempotency_key=str(uuid.uuid4())), models.MatchOutput)
+
+        leaving = threading.Thread(target=resign)
+        leaving.start()
+        later = []
+        for event in account_stream.follow(ada, after=told[-1].number):
+            later.append(event)
+            if isinstance(event, models.MatchOverEvent):
+                break
+        leaving.join()
+        assert later[0].number == told[-1].number + 1
+        assert (later[-1].match, later[-1].status) == (invited.id, "aborted")
+
+        # A stream refused says why, as the generated problem.
+        with (models_client(real_server.base, "not-a-token") as nobody,
+              pytest.raises(account_stream.StreamRefused) as refused):
+            next(account_stream.events(nobody))
+        assert refused.value.status == 401
+        assert refused.value.problem.code == "not_authenticated"

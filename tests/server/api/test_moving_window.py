@@ -127,3 +127,46 @@ def test_each_address_has_its_own_window(shared_cache, clock, rates):
     rates(sockets_address="2/hour")
     assert [ask("203.0.113.1"), ask("203.0.113.1"), ask("203.0.113.2")] == [None, None, None]
     assert ask("203.0.113.1") == pytest.approx(3600.0)
+
+
+# --- The RateLimit fields (draft-ietf-httpapi-ratelimit-headers) -------------------------------
+
+
+def _count(**options) -> throttling.Count:
+    return throttling.count_request(scope="sockets", token_id=options.pop("token", None),
+                                    address=options.pop("address", "198.51.100.9"), **options)
+
+
+def test_each_count_says_what_remains_and_when_the_quota_grows(shared_cache, clock, rates):
+    rates(sockets_token="3/min", sockets_address="5/min")
+    first = _count(token="t1")
+    assert first.wait is None
+    assert first.limits == (
+        throttling.LimitState("sockets.token", quota=3, window=60, remaining=2, reset=60),
+        throttling.LimitState("sockets.address", quota=5, window=60, remaining=4, reset=60))
+    clock.now += 10.5
+    _count(token="t1")
+    third = _count(token="t1")
+    # Nothing remains per token; the first request leaves the window 49.5 s from now.
+    assert [(limit.remaining, limit.reset) for limit in third.limits] == [(0, 50), (2, 50)]
+    refused = _count(token="t1")
+    assert refused.wait == pytest.approx(49.5)
+    assert [(limit.remaining, limit.reset) for limit in refused.limits] == [(0, 50), (2, 50)]
+    assert throttling.state_field(refused.limits) == (
+        '"sockets.token";r=0;t=50, "sockets.address";r=2;t=50')
+
+
+def test_an_exempt_request_is_neither_counted_nor_refused(shared_cache, clock, rates):
+    rates(sockets_token="1/min", sockets_address="off")
+    assert _count(token="t2").wait is None
+    exempt = _count(token="t2", exempt=True)
+    assert (exempt.wait, exempt.limits) == (None, ())
+    assert _count(token="t2").wait == pytest.approx(60)
+
+
+def test_the_policy_field_lists_the_scope_s_limits(rates):
+    rates(sockets_token="300/min", sockets_address="3000/hour")
+    assert throttling.policy_field("sockets") == (
+        '"sockets.token";q=300;w=60, "sockets.address";q=3000;w=3600')
+    rates(sockets_token="off", sockets_address="off")
+    assert throttling.policy_field("sockets") is None

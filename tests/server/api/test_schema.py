@@ -7,6 +7,7 @@ current, a name taken), so 409 and 422 count as accepted answers for valid data.
 and mode has a seed of its own (``repeatable``): every run sends the same requests.
 """
 
+import inspect
 import zlib
 
 import pytest
@@ -116,6 +117,20 @@ def _operations(document):
         view = resolve(sample).func.view_class
         for method, operation in item.items():
             yield method, path, operation, view
+
+
+def test_no_operation_is_described_by_a_base_class_docstring(document):
+    """An operation's description is its own (``extend_schema``'s, or its view's own
+    docstring), never the docstring of a class its view inherits, written for the code's
+    readers (``ApiView``'s: "An ``APIView`` that refuses query parameters ...")."""
+    found = []
+    for method, path, operation, view in _operations(document):
+        description = operation.get("description", "")
+        inherited = {inspect.cleandoc(klass.__doc__).split("\n\n")[0]
+                     for klass in view.__mro__[1:] if klass.__doc__}
+        if any(doc in description for doc in inherited) or "``" in description:
+            found.append(f"{method} {path}: {description[:60]!r}")
+    assert found == []
 
 
 def test_move_analysis_declares_the_move_played_and_the_bots(document):

@@ -57,6 +57,12 @@ def test_a_join_tells_the_creator_and_each_discard_tells_the_other_seat(make_pla
         assert turn["game_number"] == views[0]["game"]["number"]
         assert turn["deadline"] == views[0]["deadline"]
         assert turn["opponent"]["name"] == ("Ada", "Bob")[mover]
+        # The match's event number and the seat's table: merged into the match the seat held,
+        # they are the match as it reads it now (no read needed to play).
+        mine = views[1 - mover]
+        assert turn["event"] == mine["event"]
+        assert {**mine, **turn["table"], "event": turn["event"]} == mine
+        assert turn["table"]["your_turn"] is True and turn["table"]["game"]["legal_actions"]
     # The mover's own requests told the mover nothing.
     counts = {seat: AccountEvent.objects.filter(player__name=("Ada", "Bob")[seat]).count()
               for seat in (0, 1)}
@@ -72,8 +78,12 @@ def test_the_fast_and_the_full_path_store_the_same_your_turn(make_player, settin
         after = len(events(apis[1 - seat]))
         take_turn(apis, views)
         (event,) = events(apis[1 - seat], after=after)
+        # Each its own deal: the table's shape is the same, not its cards.
+        assert set(event["table"]) == {"game", "deadline", "abortable", "your_turn"}
+        assert isinstance(event["event"], int)
         stored.append({key: value for key, value in event.items()
-                       if key not in ("match", "created_at", "deadline", "opponent", "number")})
+                       if key not in ("match", "created_at", "deadline", "opponent", "number",
+                                      "event", "table")})
     assert stored[0] == stored[1]
 
 
