@@ -573,6 +573,7 @@ class MatchFairnessView(ApiView):
 
 class BotCommitmentView(ApiView):
     permission_classes = [IsAuthenticated]
+    takes_body = False
 
     @extend_schema(
         tags=TAG, operation_id="spite_malice_bot_commitment",
