@@ -10,6 +10,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 # The stamp is newer than pyproject.toml once the venv holds what pyproject.toml asks for.
 VENV_STAMP := $(VENV)/.installed
+# Defined before any rule names it: a rule's prerequisites are expanded as make reads it.
+NODE_STAMP := node_modules/.installed
 BOOTSTRAP_PYTHON := $(shell command -v python3.11 2>/dev/null || command -v python3)
 
 .PHONY: help run static test lint test-python test-sqlite test-js test-e2e chromium promtool bench
@@ -83,7 +85,6 @@ chromium: ## Install Debian's chromium for the end-to-end tests when it is missi
 # @asyncapi/parser, which `make test-js` runs on the AsyncAPI document: installed from
 # package-lock.json by `npm ci` when node_modules is missing or older than the lock (npm itself
 # from Debian when it is missing). The front end has no build step and ships nothing of them.
-NODE_STAMP := node_modules/.installed
 $(NODE_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y npm)
 	npm ci --ignore-scripts --no-audit --no-fund
