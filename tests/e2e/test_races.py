@@ -84,6 +84,11 @@ def playing(page) -> bool:
 def place_a_card(page) -> int | None:
     """Clicks the first target the board offers; returns the moves played after it, or None
     when that move ended the race (the result replaces the board)."""
+    # The race may have ended since the caller saw the board playing (the last racer's move,
+    # or its clock): the result has then replaced the board.
+    expect(page.locator(".game, #race-result-heading").first).to_be_visible()
+    if page.locator("#race-result-heading").count():
+        return None
     before = page.locator(".game").get_attribute("data-moves")
     page.locator('.game .cell[data-target="true"]').first.click()
     moved = f'.game:not(.is-busy):not([data-moves="{before}"]), #race-result-heading'
@@ -157,13 +162,16 @@ def join_with_name(page, name: str) -> None:
 
 
 def test_three_browsers_race_a_deal_live(devices, server, shoot):
-    # Ada, a new visitor, creates a race for four on five minutes, and is asked her name.
+    # Ada, a new visitor, creates a race for four on ten minutes, and is asked her name. (Ten,
+    # not five: the three games are played to their ends, and on a machine loaded sixteen
+    # processes deep to two cores one run lost a racer's board mid-race, as the race's end by
+    # its clock replaces the board with the result.)
     ada = devices.open("/#/practice")
     ada.locator("#practice-races").click()
     ada.locator("#race-new").click()
     ada.locator("input[name=player_name]").fill("Ada")
     ada.locator('#race-players label:has(input[value="4"])').click()
-    ada.locator('#race-minutes label:has(input[value="5"])').click()
+    ada.locator('#race-minutes label:has(input[value="10"])').click()
     shoot(ada, "race-phone-light-new")
     ada.locator("#race-create").click()
     ada.locator("#race-room-heading").wait_for()
@@ -205,7 +213,7 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
         # Kept current by the race's socket, not by reading the race.
         expect(page.locator(".race-screen")).to_have_attribute("data-live", "live")
         expect(page.locator(".race-lane")).to_have_count(2)
-        clock = re.compile(r"^\u2066[45]:\d\d\u2069$")  # isolated, left to right
+        clock = re.compile(r"^\u2066(10|9|8):\d\d\u2069$")  # isolated, left to right
         expect(page.locator("#race-clock time")).to_have_text(clock)
 
     # Two rounds each, every card seen on the other two screens' lanes, each timed from the
