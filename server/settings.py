@@ -43,6 +43,8 @@ Environment variables:
                              ahead, default 8
     SPITE_MALICE_BOT_SECONDS the bot's time in a request before its turn goes on in the
                              background, default 2
+    RACE_SWEEP_SECONDS       how often each process's clock thread closes the races whose time
+                             is up, default 5
     FOURSQUARE_LIVE_POLL_SECONDS  how often each live socket checks the event feed besides the
                              channel layer's notices, default 5 with Redis, 1 without
     FOURSQUARE_LIVE_FEED_CHECK_SECONDS  how often a live socket reads the feed even when the
@@ -541,7 +543,7 @@ FOURSQUARE_PREPARE_BOT = {"seed": 0}
 # Foursquare races: the countdown between the host's start and the first move allowed, and how
 # often the worker closes the races whose time is up (a read or the socket may close one first).
 RACE_COUNTDOWN_SECONDS = env_int("RACE_COUNTDOWN_SECONDS", 5)
-RACE_SWEEP_SECONDS = 5.0
+RACE_SWEEP_SECONDS = env_int("RACE_SWEEP_SECONDS", 5)
 # The post-game analysis: one bot evaluation per move with 4x the bot's play-outs (about 0.4 s
 # of CPU a move, 10-20 s a game). Hints: the bot's own evaluation, capped at half a second.
 FOURSQUARE_ANALYSIS_BOT = {"seed": 0, "samples": 256, "screen": 32, "finalists": 6}
