@@ -62,11 +62,13 @@ test-python: $(VENV_STAMP) promtool ## Run pytest against PostgreSQL at TEST_DAT
 
 # The embedded default that `make run` serves: the modules marked `sqlite`, those that reach code
 # which differs by database, less their tests marked `postgresql` (tests/conftest.py says why).
-# The database files are scratch ones, one per worker.
-SQLITE_TEST_DIR := $(or $(TMPDIR),/tmp)/foursquare-sqlite-tests
+# The database files are scratch ones, one per worker, in a folder of this run's own: two runs on
+# one machine (two checkouts) once shared a fixed folder, and each deleted the other's databases.
 test-sqlite: $(VENV_STAMP) ## Run the server's tests that differ by database again on SQLite, the embedded default
-	@mkdir -p $(SQLITE_TEST_DIR)
-	DATABASE_URL='sqlite:///$(SQLITE_TEST_DIR)/db.sqlite3' $(PY) -m pytest tests/server -m sqlite -p no:cacheprovider $(PARALLEL) loadfile
+	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/foursquare-sqlite-tests.XXXXXX") && \
+	echo "SQLite test databases in $$scratch" && \
+	DATABASE_URL="sqlite:///$$scratch/db.sqlite3" $(PY) -m pytest tests/server -m sqlite -p no:cacheprovider $(PARALLEL) loadfile; \
+	status=$$?; rm -rf "$$scratch"; exit $$status
 
 # tests/asyncapi/: the sockets' AsyncAPI document as the reference parser (@asyncapi/parser,
 # installed by `npm ci`) reads it.
