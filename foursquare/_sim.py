@@ -13,6 +13,8 @@ compare every step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from foursquare.geometry import (
     ALLOWED,
     CELL_COUNT,
@@ -57,12 +59,15 @@ BOX_AFTER: tuple[int, ...] = tuple(
     _grown(box, cell) for box in range(NO_BOX + 1) for cell in range(CELL_COUNT)
 )
 
-_SYMMETRIES = (
+_SYMMETRIES: tuple[Callable[[int, int], tuple[int, int]], ...] = (
     lambda row, col: (row, col), lambda row, col: (col, -row),
     lambda row, col: (-row, -col), lambda row, col: (-col, row),
     lambda row, col: (row, -col), lambda row, col: (-row, col),
     lambda row, col: (col, row), lambda row, col: (-col, -row),
 )
+
+# The cards placed, then each pile as (row, col, top, height), in the canonical orientation.
+SymmetricKey = tuple[int | tuple[int, int, int, int], ...]
 
 
 class Position:
@@ -170,7 +175,7 @@ class Position:
         return bytes([height * 21 + top + 10 for height, top in zip(self.height, self.top,
                                                                       strict=True)])
 
-    def symmetric_key(self) -> tuple:
+    def symmetric_key(self) -> SymmetricKey:
         """The same, up to moving the grid and turning or mirroring it.
 
         Rows and columns obey the same rule and the grid floats, so the eight symmetries of
@@ -178,7 +183,7 @@ class Position:
         """
         piles = [(*POSITION[cell], self.top[cell], self.height[cell])
                  for cell in cells_of(self.occupied)]
-        best: tuple | None = None
+        best: tuple[tuple[int, int, int, int], ...] | None = None
         for turn in _SYMMETRIES:
             moved = [(*turn(row, col), top, height) for row, col, top, height in piles]
             first_row = min(pile[0] for pile in moved)
@@ -187,6 +192,7 @@ class Position:
                                  for row, col, top, height in moved))
             if best is None or image < best:
                 best = image
+        assert best is not None  # the identity is among the symmetries
         return (self.placed, *best)
 
     @classmethod

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from foursquare.cards import ALL_CARDS, DECK_SIZE, RANK_OF_ID, Card, parse_deck
 from foursquare.errors import IllegalMoveError
@@ -104,7 +104,7 @@ class Game:
         self._face_down = 0
         self._status: Status = PLAYING
         self._results: list[MoveResult] = []
-        self._undo: list[tuple] = []
+        self._undo: list[tuple[tuple[Any, ...], list[int]]] = []
 
     # --- Questions -----------------------------------------------------------------------
 
