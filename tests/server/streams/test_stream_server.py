@@ -12,9 +12,11 @@ import time
 
 import httpx
 import pytest
+import redis
 
 from server.players import services as players
 from server.streams.models import AccountEvent
+from tests.asgi_server import TEST_REDIS_URL
 from tests.server.live import live_server
 from tests.server.spitemalice.support import greedy
 from tests.serving import WAIT_SECONDS
@@ -154,6 +156,16 @@ def wait_for(predicate, timeout: float = WAIT_SECONDS):
         assert time.monotonic() < deadline
         time.sleep(0.1)
     return value
+
+
+def held_for(server, match_id, seat: int) -> bool:
+    """Whether a request of the server listens for the match's notices to ``seat``: its
+    channel layer subscribed to the seat's group (channels_redis' Pub/Sub channel name)."""
+    from server.spitemalice.live.publish import group_of
+
+    channel = f"{server.prefix}.live.__group__{group_of(match_id, seat)}"
+    with redis.Redis.from_url(TEST_REDIS_URL) as client:
+        return client.pubsub_numsub(channel)[0][1] > 0
 
 
 def play_turn(api: Http, match: dict) -> dict:
@@ -312,7 +324,8 @@ def test_the_events_feed_waits_for_an_event_or_its_seconds(server):
     thread = threading.Thread(target=lambda: answer.update(
         response=waiter.get(feed, {"after": latest, "wait": 60})), daemon=True)
     thread.start()
-    time.sleep(0.3)  # only so that the request is likely held already; either way it passes
+    # Held: the server listens for the seat's notices (else the event would be there already).
+    wait_for(lambda: held_for(server, match.pk, 1 - mover))
     view = Http(server, tokens[mover]).get(f"{MATCHES}/{match.pk}").json()
     game = view["game"]
     assert Http(server, tokens[mover]).post(
