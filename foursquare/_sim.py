@@ -40,11 +40,10 @@ CELLS_TO_WIN = 16
 _BOXES = sorted(ALLOWED)
 _BOX_ID = {box: number for number, box in enumerate(_BOXES)}
 NO_BOX = len(_BOXES)
-BOX_ALLOWED: tuple[int, ...] = tuple(ALLOWED[box] for box in _BOXES) + (FIRST_ALLOWED,)
+BOX_ALLOWED: tuple[int, ...] = (*(ALLOWED[box] for box in _BOXES), FIRST_ALLOWED)
 # Whether the box spans four rows and four columns (so lines can be full).
-BOX_IS_FULL: tuple[bool, ...] = tuple(
-    bottom - top == 3 and right - left == 3 for top, bottom, left, right in _BOXES
-) + (False,)
+BOX_IS_FULL: tuple[bool, ...] = (
+    *(bottom - top == 3 and right - left == 3 for top, bottom, left, right in _BOXES), False)
 
 
 def _grown(box: int, cell: int) -> int:
@@ -78,8 +77,19 @@ class Position:
     and pile heights allow, ``box`` the bounding box's number; ``legal()`` combines the two.
     """
 
-    __slots__ = ("height", "top", "rows", "cols", "occupied", "open", "box", "piles",
-                 "face_down", "placed", "status")
+    __slots__ = (
+        "box",
+        "cols",
+        "face_down",
+        "height",
+        "occupied",
+        "open",
+        "piles",
+        "placed",
+        "rows",
+        "status",
+        "top",
+    )
 
     def __init__(self) -> None:
         self.height = [0] * CELL_COUNT
@@ -231,6 +241,16 @@ class Position:
 
 
 __all__ = [
-    "BOX_ALLOWED", "BOX_IS_FULL", "CELLS_TO_WIN", "DECK_SIZE", "LOST", "NO_BOX", "ORIGIN",
-    "PLAYING", "POSITION", "Position", "WON", "cells_of",
+    "BOX_ALLOWED",
+    "BOX_IS_FULL",
+    "CELLS_TO_WIN",
+    "DECK_SIZE",
+    "LOST",
+    "NO_BOX",
+    "ORIGIN",
+    "PLAYING",
+    "POSITION",
+    "WON",
+    "Position",
+    "cells_of",
 ]

@@ -18,6 +18,7 @@ opponent's socket receiving that answer's last event (both in the load generator
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections import Counter, defaultdict
@@ -314,7 +315,7 @@ def check_sockets(messages: list, feed: dict, answers_by_match: dict) -> dict:
     doubled = skipped = out_of_order = 0
     for numbers in received.values():
         doubled += len(numbers) - len(set(numbers))
-        out_of_order += sum(1 for a, b in zip(numbers, numbers[1:], strict=False) if b < a)
+        out_of_order += sum(1 for a, b in itertools.pairwise(numbers) if b < a)
         if numbers:
             skipped += (max(numbers) - min(numbers) + 1) - len(set(numbers))
     return {"events_delivered": sum(len(n) for n in received.values()), "doubled": doubled,

@@ -22,11 +22,11 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
 
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402 - settings named first
+from channels.routing import ProtocolTypeRouter, URLRouter
 
-from server.api.wsgi import get_wsgi_application  # noqa: E402
-from server.asgi_http import Routed, WSGIOnThreads  # noqa: E402
-from server.env import env_int  # noqa: E402
+from server.api.wsgi import get_wsgi_application
+from server.asgi_http import Routed, WSGIOnThreads
+from server.env import env_int
 
 django_wsgi = get_wsgi_application()  # sets Django up before the consumers' models load
 

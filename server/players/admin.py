@@ -12,7 +12,9 @@ class PlayerForm(forms.ModelForm):
         model = Player
         # The bot mark is the player's to set, through the API, where each game checks it and
         # updates its records (server/players/bots.py): staff see it, read-only.
-        exclude = ["password", "groups", "user_permissions", "name_key", "bot"]
+        # Named one by one, so a field added to Player is not editable here until listed.
+        fields = ["last_login", "is_superuser", "name", "username", "is_staff", "is_active",
+                  "claimed_at", "challenges"]
 
     def clean_name(self):
         try:

@@ -184,7 +184,7 @@ def play_turn(api: Http, match: dict) -> dict:
 def test_many_matches_reach_every_stream_in_order_and_resume(server):
     ada, ada_token = players.player_create(name="Ada")
     bob, bob_token = players.player_create(name="Bob")
-    eve, eve_token = players.player_create(name="Eve")
+    _eve, eve_token = players.player_create(name="Eve")
     apis = {"ada": Http(server, ada_token), "bob": Http(server, bob_token)}
     league = apis["ada"].post("/api/v1/leagues", {"name": "Card table"}).json()
     assert apis["bob"].post("/api/v1/leagues/join", {"code": league["code"]}).status_code == 200
@@ -349,7 +349,7 @@ def test_the_events_feed_waits_for_an_event_or_its_seconds(server):
 def test_the_account_socket_authenticates_and_closes_as_a_match_socket_does(server):
     from websockets.exceptions import ConnectionClosed
 
-    ada, token = players.player_create(name="So")
+    _ada, token = players.player_create(name="So")
 
     def closed_with(ws, send: str | None = None) -> int:
         if send is not None:
