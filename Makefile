@@ -49,6 +49,7 @@ test: lint test-python test-sqlite test-js test-e2e ## Lint, then run every test
 lint: $(VENV_STAMP) ## Check the code with ruff, the types with mypy, the tests' assertions and waits, and the layering with import-linter (docs/TESTING.md, docs/ARCHITECTURE.md)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict foursquare spitemalice fairness
+	$(VENV)/bin/mypy server
 	$(PY) tests/check_tests.py
 	$(VENV)/bin/lint-imports
 

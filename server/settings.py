@@ -89,6 +89,7 @@ Environment variables:
 import os
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -240,12 +241,12 @@ if not _database_url:
     _database_url = f"sqlite:///{DATA_DIR.resolve() / 'db.sqlite3'}"
 
 
-def _database(url: str) -> dict:
-    database = dj_database_url.parse(
+def _database(url: str) -> dict[str, Any]:
+    database: dict[str, Any] = dict(dj_database_url.parse(
         url,
         conn_max_age=env_int("CONN_MAX_AGE", 60),
         conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS", False),
-    )
+    ))
     options = database.setdefault("OPTIONS", {})
     if database["ENGINE"] == "django.db.backends.sqlite3":
         # Two gunicorn workers write to one file: take the write lock when a transaction starts
@@ -335,7 +336,7 @@ REST_FRAMEWORK = {
 # never fails a request: throttling pauses, and says so in the log (server.api.throttling).
 _redis_url = os.environ.get("REDIS_URL", "").strip()
 if _redis_url:
-    CACHES = {
+    CACHES: dict[str, dict[str, Any]] = {
         "default": {
             "BACKEND": "server.core.redis_cache.RedisCache",  # Django's, its clients kept
             "LOCATION": _redis_url,

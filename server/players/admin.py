@@ -16,7 +16,7 @@ class PlayerForm(forms.ModelForm):
         fields = ["last_login", "is_superuser", "name", "username", "is_staff", "is_active",
                   "claimed_at", "challenges"]
 
-    def clean_name(self):
+    def clean_name(self) -> str:
         try:
             name = names.clean_name(self.cleaned_data["name"])
         except names.InvalidName as error:
@@ -27,7 +27,7 @@ class PlayerForm(forms.ModelForm):
         self.instance.name_key = key
         return name
 
-    def clean_username(self):
+    def clean_username(self) -> str | None:
         username = self.cleaned_data.get("username") or None
         if username is None:
             self.instance.username_key = None

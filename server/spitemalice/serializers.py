@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import PolymorphicProxySerializer, inline_serializer
 from rest_framework import serializers
@@ -405,7 +407,7 @@ def _kind(value: str) -> serializers.ChoiceField:
     return serializers.ChoiceField(choices=[value], help_text=f"Always `{value}`.")
 
 
-_SEAT = {"min_value": 0, "max_value": 1}
+_SEAT: dict[str, Any] = {"min_value": 0, "max_value": 1}
 def _scores(**kwargs) -> serializers.ListField:
     return serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=2,
                                  max_length=2, **kwargs)
