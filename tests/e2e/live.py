@@ -26,6 +26,34 @@ def api(base: str, method: str, path: str, token: str | None = None,
         return json.loads(response.read() or b"null")
 
 
+def player_page(browser, server, problems: list[str], path: str = "/", *, viewport=PHONE,
+                locale="en-US", color_scheme="light", token: str | None = None):
+    """A page in a browser context of its own on ``server`` (another device, another player),
+    signed in with ``token`` if one is given, at ``path``; its script errors and
+    Content-Security-Policy violations are added to ``problems``. Its context is
+    ``page.context``, for the caller to close."""
+    context = browser.new_context(
+        viewport=viewport, locale=locale, color_scheme=color_scheme, timezone_id="UTC",
+        base_url=server.base, reduced_motion="reduce",
+        permissions=["clipboard-read", "clipboard-write"])
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+    page.on("console", lambda message: problems.append(f"console: {message.text}")
+            if "Content Security Policy" in message.text else None)
+    if token:
+        page.goto("/")
+        page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", token)
+    page.goto(path)
+    return page
+
+
+def device(browser, server, token: str, problems: list[str]):
+    """One signed-in player's (context, page) on ``server``, for a test that closes it."""
+    page = player_page(browser, server, problems, token=token)
+    return page.context, page
+
+
 class Devices:
     """Browser contexts on the server, each its own player; script errors and
     Content-Security-Policy violations are collected and fail the test."""
@@ -38,21 +66,9 @@ class Devices:
 
     def open(self, path: str = "/", *, viewport=PHONE, locale="en-US", color_scheme="light",
              token: str | None = None):
-        context = self.browser.new_context(
-            viewport=viewport, locale=locale, color_scheme=color_scheme, timezone_id="UTC",
-            base_url=self.server.base, reduced_motion="reduce",
-            permissions=["clipboard-read", "clipboard-write"])
-        context.set_default_timeout(WAIT_MS)
-        self.contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
-        page.on("console", lambda message: self.problems.append(f"console: {message.text}")
-                if "Content Security Policy" in message.text else None)
-        if token:
-            page.goto("/")
-            page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))",
-                          token)
-        page.goto(path)
+        page = player_page(self.browser, self.server, self.problems, path, viewport=viewport,
+                           locale=locale, color_scheme=color_scheme, token=token)
+        self.contexts.append(page.context)
         return page
 
     def close(self) -> None:
