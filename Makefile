@@ -46,8 +46,11 @@ static: $(STATIC_ROOT)/staticfiles.json ## Collect the front end's files for the
 
 test: lint test-python test-sqlite test-js test-e2e ## Lint, then run every test suite (needs PostgreSQL; TEST_DATABASE_URL=...)
 
-lint: $(VENV_STAMP) ## Check the code with ruff, and the layering with import-linter (docs/ARCHITECTURE.md)
+lint: $(VENV_STAMP) ## Check the code with ruff, the types with mypy, the tests' assertions and waits, and the layering with import-linter (docs/TESTING.md, docs/ARCHITECTURE.md)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict foursquare spitemalice fairness
+	$(VENV)/bin/mypy server
+	$(PY) tests/check_tests.py
 	$(VENV)/bin/lint-imports
 
 # The tests run in parallel processes (pytest-xdist), each with a test database of its own: three

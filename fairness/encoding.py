@@ -8,6 +8,7 @@ import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Any
 
 GENESIS = "0" * 64  # the ``previous`` of entry 1
 CLIENT_SEED_MAX = 64
@@ -86,7 +87,7 @@ class Entry:
     committed_at: str
 
     @classmethod
-    def from_json(cls, data: dict) -> Entry:
+    def from_json(cls, data: dict[str, Any]) -> Entry:
         return cls(**{name: data[name] for name in cls.__dataclass_fields__})
 
 

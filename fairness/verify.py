@@ -65,7 +65,7 @@ def _signature_checker(keys: dict[str, bytes]) -> Callable[[str, bytes, str], st
     return check
 
 
-def keys_of(key_document: dict) -> dict[str, bytes]:
+def keys_of(key_document: dict[str, Any]) -> dict[str, bytes]:
     """The public keys of ``GET /fairness/key``, by key id (each checked against its id)."""
     keys = {}
     for item in [key_document, *key_document.get("previous", [])]:
@@ -74,8 +74,8 @@ def keys_of(key_document: dict) -> dict[str, bytes]:
     return keys
 
 
-def check_log(entries: Sequence[dict], keys: dict[str, bytes] | None, report: Report,
-              head: tuple[int, str] | None = None) -> dict[int, dict]:
+def check_log(entries: Sequence[dict[str, Any]], keys: dict[str, bytes] | None, report: Report,
+              head: tuple[int, str] | None = None) -> dict[int, dict[str, Any]]:
     """Check every entry's number, link, hash and signature, in order from entry 1; returns
     the entries by seq."""
     check = _signature_checker(keys) if keys is not None else None
@@ -83,7 +83,7 @@ def check_log(entries: Sequence[dict], keys: dict[str, bytes] | None, report: Re
         print("signatures: not checked (install the cryptography package to check them)",
               file=report.out)
     previous = GENESIS
-    by_seq: dict[int, dict] = {}
+    by_seq: dict[int, dict[str, Any]] = {}
     for position, data in enumerate(entries, start=1):
         name = f"entry {data.get('seq', '?')}"
         try:
@@ -111,7 +111,7 @@ def check_log(entries: Sequence[dict], keys: dict[str, bytes] | None, report: Re
     return by_seq
 
 
-def check_dailies(game: str, items: Iterable[dict], log: dict[int, dict],
+def check_dailies(game: str, items: Iterable[dict[str, Any]], log: dict[int, dict[str, Any]],
                   deal_of: Callable[[str], list[str]], report: Report) -> None:
     """Each daily's commitment: in the log, and equal to its revealed seed's; its deal
     recomputed and equal to the one served."""
@@ -150,8 +150,8 @@ def fetch_json(url: str) -> Any:
         return json.load(response)
 
 
-def fetch_pages(url: str, key: str, fetch: Callable[[str], Any]) -> list[dict]:
-    items: list[dict] = []
+def fetch_pages(url: str, key: str, fetch: Callable[[str], Any]) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
     next_url: str | None = url
     while next_url:
         page = fetch(next_url)
@@ -186,7 +186,7 @@ def _finish(report: Report) -> int:
     return EXIT_OK
 
 
-def verify_record(path: str, check: Callable[[dict, Report], None], out: TextIO,
+def verify_record(path: str, check: Callable[[dict[str, Any], Report], None], out: TextIO,
                   err: TextIO) -> int:
     try:
         with open(path, encoding="utf-8") as file:
@@ -216,7 +216,7 @@ def _head(text: str) -> tuple[int, str]:
 
 
 def run(args: argparse.Namespace, *, game: str, deal_of: Callable[[str], list[str]],
-        check_record: Callable[[dict, Report], None]) -> int:
+        check_record: Callable[[dict[str, Any], Report], None]) -> int:
     if args.record:
         return verify_record(args.record, check_record, sys.stdout, sys.stderr)
     try:

@@ -13,6 +13,8 @@ compare every step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from foursquare.geometry import (
     ALLOWED,
     CELL_COUNT,
@@ -38,11 +40,10 @@ CELLS_TO_WIN = 16
 _BOXES = sorted(ALLOWED)
 _BOX_ID = {box: number for number, box in enumerate(_BOXES)}
 NO_BOX = len(_BOXES)
-BOX_ALLOWED: tuple[int, ...] = tuple(ALLOWED[box] for box in _BOXES) + (FIRST_ALLOWED,)
+BOX_ALLOWED: tuple[int, ...] = (*(ALLOWED[box] for box in _BOXES), FIRST_ALLOWED)
 # Whether the box spans four rows and four columns (so lines can be full).
-BOX_IS_FULL: tuple[bool, ...] = tuple(
-    bottom - top == 3 and right - left == 3 for top, bottom, left, right in _BOXES
-) + (False,)
+BOX_IS_FULL: tuple[bool, ...] = (
+    *(bottom - top == 3 and right - left == 3 for top, bottom, left, right in _BOXES), False)
 
 
 def _grown(box: int, cell: int) -> int:
@@ -57,12 +58,15 @@ BOX_AFTER: tuple[int, ...] = tuple(
     _grown(box, cell) for box in range(NO_BOX + 1) for cell in range(CELL_COUNT)
 )
 
-_SYMMETRIES = (
+_SYMMETRIES: tuple[Callable[[int, int], tuple[int, int]], ...] = (
     lambda row, col: (row, col), lambda row, col: (col, -row),
     lambda row, col: (-row, -col), lambda row, col: (-col, row),
     lambda row, col: (row, -col), lambda row, col: (-row, col),
     lambda row, col: (col, row), lambda row, col: (-col, -row),
 )
+
+# The cards placed, then each pile as (row, col, top, height), in the canonical orientation.
+SymmetricKey = tuple[int | tuple[int, int, int, int], ...]
 
 
 class Position:
@@ -73,8 +77,19 @@ class Position:
     and pile heights allow, ``box`` the bounding box's number; ``legal()`` combines the two.
     """
 
-    __slots__ = ("height", "top", "rows", "cols", "occupied", "open", "box", "piles",
-                 "face_down", "placed", "status")
+    __slots__ = (
+        "box",
+        "cols",
+        "face_down",
+        "height",
+        "occupied",
+        "open",
+        "piles",
+        "placed",
+        "rows",
+        "status",
+        "top",
+    )
 
     def __init__(self) -> None:
         self.height = [0] * CELL_COUNT
@@ -170,7 +185,7 @@ class Position:
         return bytes([height * 21 + top + 10 for height, top in zip(self.height, self.top,
                                                                       strict=True)])
 
-    def symmetric_key(self) -> tuple:
+    def symmetric_key(self) -> SymmetricKey:
         """The same, up to moving the grid and turning or mirroring it.
 
         Rows and columns obey the same rule and the grid floats, so the eight symmetries of
@@ -178,7 +193,7 @@ class Position:
         """
         piles = [(*POSITION[cell], self.top[cell], self.height[cell])
                  for cell in cells_of(self.occupied)]
-        best: tuple | None = None
+        best: tuple[tuple[int, int, int, int], ...] | None = None
         for turn in _SYMMETRIES:
             moved = [(*turn(row, col), top, height) for row, col, top, height in piles]
             first_row = min(pile[0] for pile in moved)
@@ -187,6 +202,7 @@ class Position:
                                  for row, col, top, height in moved))
             if best is None or image < best:
                 best = image
+        assert best is not None  # the identity is among the symmetries
         return (self.placed, *best)
 
     @classmethod
@@ -225,6 +241,16 @@ class Position:
 
 
 __all__ = [
-    "BOX_ALLOWED", "BOX_IS_FULL", "CELLS_TO_WIN", "DECK_SIZE", "LOST", "NO_BOX", "ORIGIN",
-    "PLAYING", "POSITION", "Position", "WON", "cells_of",
+    "BOX_ALLOWED",
+    "BOX_IS_FULL",
+    "CELLS_TO_WIN",
+    "DECK_SIZE",
+    "LOST",
+    "NO_BOX",
+    "ORIGIN",
+    "PLAYING",
+    "POSITION",
+    "WON",
+    "Position",
+    "cells_of",
 ]

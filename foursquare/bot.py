@@ -80,7 +80,7 @@ class Knowledge(NamedTuple):
     face_down: dict[Move, Card]  # the card under each face-down top, as the player saw it
 
 
-def unseen_cards(view: Mapping, drawn: Iterable[str | Card]) -> tuple[Card, ...]:
+def unseen_cards(view: Mapping[str, Any], drawn: Iterable[str | Card]) -> tuple[Card, ...]:
     """The cards still in the stock: all 40 but the cards drawn so far and the current one.
 
     ``drawn`` lists every card placed so far (face up, face down or covered: the player saw
@@ -108,7 +108,7 @@ def knowledge(game: Game) -> Knowledge:
 class _Situation:
     """A view and what the player knows, turned into a position for play-outs."""
 
-    def __init__(self, view: Mapping, unseen: Iterable[str | Card],
+    def __init__(self, view: Mapping[str, Any], unseen: Iterable[str | Card],
                  face_down: Mapping[Move, str | Card] | None) -> None:
         if view["status"] != "playing" or not view.get("current_card"):
             raise ValueError(f"the game is over ({view['status']}): there is no move to choose")
@@ -197,7 +197,7 @@ class Bot:
                 f"finalists={self.finalists!r}, win_bonus={self.win_bonus!r}, "
                 f"max_seconds={self.max_seconds!r})")
 
-    def choose(self, view: Mapping, unseen: Iterable[str | Card],
+    def choose(self, view: Mapping[str, Any], unseen: Iterable[str | Card],
                face_down: Mapping[Move, str | Card] | None = None) -> Move:
         """The move the bot plays."""
         if len(view.get("legal_moves") or ()) == 1:
@@ -213,7 +213,7 @@ class Bot:
         return max((move for move in sorted(estimates) if estimates[move].samples == most),
                    key=lambda move: estimates[move].value(self.win_bonus))
 
-    def evaluate(self, view: Mapping, unseen: Iterable[str | Card],
+    def evaluate(self, view: Mapping[str, Any], unseen: Iterable[str | Card],
                  face_down: Mapping[Move, str | Card] | None = None, *,
                  include: Iterable[Move] = ()) -> dict[Move, Estimate]:
         """An estimate for every legal move, from the same sampled orders of the unseen cards.
@@ -223,7 +223,7 @@ class Bot:
         """
         start = time.perf_counter()
         situation = _Situation(view, unseen, face_down)
-        include = [tuple(move) for move in include]
+        include = [(move[0], move[1]) for move in include]
         for move in include:
             if move not in situation.moves:
                 raise ValueError(f"{list(move)} is not a legal move now")
@@ -236,7 +236,7 @@ class Bot:
         # when every face-down card is known: stand-ins differ from sample to sample).
         representative: dict[int, int] = {}
         if not situation.unknown:
-            seen_keys: dict[tuple, int] = {}
+            seen_keys: dict[_sim.SymmetricKey, int] = {}
             for cell in cells:
                 after = base.copy()
                 after.play(cell, rank)
@@ -274,7 +274,7 @@ class Bot:
                     if status == _sim.PLAYING:
                         score = playout(after, stock)
                     else:
-                        score = after.score if status == _sim.WON else -1
+                        score = -1 if after.score is None else after.score  # None unless won
                     if score >= 0:
                         wins[cell] += 1
                         scores[cell] += score
@@ -319,7 +319,7 @@ def play_deal(deck: Iterable[str | Card], seed: int = 0, **options: Any) -> BotG
 class MoveReview(NamedTuple):
     """One move of a game as the bot saw it: what was played, what it would play."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # (shadows tuple.index, which nothing here calls)
     played: Move
     best: Move
     estimates: dict[Move, Estimate]

@@ -21,7 +21,7 @@ import statistics
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from foursquare.bot import (
     DEFAULT_FINALISTS,
@@ -36,13 +36,13 @@ from foursquare.game import PLAYING, Game
 
 
 class DealResult(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # (shadows tuple.index, which nothing here calls)
     score: int | None  # None for a loss
     move_seconds: list[float]  # wall-clock time of each decision
     move_cpu_seconds: list[float]  # CPU time this process spent on it
 
 
-def bench_deal(deal_seed: bytes, index: int, bot_seed: int, options: dict) -> DealResult:
+def bench_deal(deal_seed: bytes, index: int, bot_seed: int, options: dict[str, Any]) -> DealResult:
     """Play one deal with ``Bot(bot_seed, **options)``, timing each decision."""
     game = Game(deal(deal_seed))
     bot = Bot(bot_seed, **options)
@@ -58,7 +58,7 @@ def bench_deal(deal_seed: bytes, index: int, bot_seed: int, options: dict) -> De
     return DealResult(index, game.score, seconds, cpu_seconds)
 
 
-def _bench_one(args: tuple) -> DealResult:
+def _bench_one(args: tuple[bytes, int, int, dict[str, Any]]) -> DealResult:
     return bench_deal(*args)
 
 

@@ -22,7 +22,7 @@ class Card:
     Use ``Card.parse("TH")`` or ``Card.from_id(n)``; both return the shared instance.
     """
 
-    __slots__ = ("id", "rank", "suit", "_code")
+    __slots__ = ("_code", "id", "rank", "suit")
 
     id: int
     rank: int

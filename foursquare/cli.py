@@ -9,7 +9,7 @@ import json
 import secrets
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from fairness import verify
 from foursquare.dealing import deal
@@ -116,7 +116,7 @@ def deck_of_seed(seed: str) -> list[str]:
     return [str(card) for card in deal(bytes.fromhex(seed))]
 
 
-def check_race_record(record: dict, report: verify.Report) -> None:
+def check_race_record(record: dict[str, Any], report: verify.Report) -> None:
     """A race (``GET /races/{id}`` once finished): its seeds, and its deck dealt from them."""
     seed = verify.check_seeds("foursquare", record.get("fairness"), report)
     if seed is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from foursquare.cards import ALL_CARDS, DECK_SIZE, RANK_OF_ID, Card, parse_deck
 from foursquare.errors import IllegalMoveError
@@ -79,9 +79,24 @@ class Game:
     """A game from a 40-card deal. ``legal_moves()``, ``play()`` and ``status`` are the API."""
 
     __slots__ = (
-        "deck", "_cards", "_placed", "_height", "_top", "_rank", "_up", "_occupied", "_open",
-        "_box", "_allowed", "_row_members", "_col_members", "_piles", "_face_down", "_status",
-        "_results", "_undo",
+        "_allowed",
+        "_box",
+        "_cards",
+        "_col_members",
+        "_face_down",
+        "_height",
+        "_occupied",
+        "_open",
+        "_piles",
+        "_placed",
+        "_rank",
+        "_results",
+        "_row_members",
+        "_status",
+        "_top",
+        "_undo",
+        "_up",
+        "deck",
     )
 
     def __init__(self, deck: Iterable[str | Card]) -> None:
@@ -104,7 +119,7 @@ class Game:
         self._face_down = 0
         self._status: Status = PLAYING
         self._results: list[MoveResult] = []
-        self._undo: list[tuple] = []
+        self._undo: list[tuple[tuple[Any, ...], list[int]]] = []
 
     # --- Questions -----------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ box still allows) is a table lookup here, which is where the engine's speed come
 from __future__ import annotations
 
 from itertools import product
+from typing import TypeVar
 
 from foursquare.errors import ParseError
 
@@ -89,8 +90,11 @@ ROW_POSITIONS: tuple[tuple[tuple[Position, ...], ...], ...] = tuple(
 )
 
 
-def _members(bits: int, rows: tuple) -> list:
-    members: list = []
+T = TypeVar("T")
+
+
+def _members(bits: int, rows: tuple[tuple[tuple[T, ...], ...], ...]) -> list[T]:
+    members: list[T] = []
     line = 0
     while bits:
         pattern = bits & ROW_MASK

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from foursquare.cards import Card, deck_codes, parse_deck
 from foursquare.errors import ParseError
@@ -43,7 +44,7 @@ class Record:
                 raise ParseError(f"move {index}: {error}") from None
         return cls(parse_deck(data["deck"]), tuple(parsed_moves))
 
-    def to_json(self) -> dict[str, list]:
+    def to_json(self) -> dict[str, list[Any]]:
         return {"deck": deck_codes(self.deck), "moves": [list(move) for move in self.moves]}
 
 

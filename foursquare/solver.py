@@ -46,6 +46,7 @@ from foursquare._sim import (
     PLAYING,
     WON,
     Position,
+    SymmetricKey,
 )
 from foursquare.cards import Card, parse_deck
 from foursquare.geometry import COL_LINE, INDEX, POSITION, ROW_LINE
@@ -86,13 +87,14 @@ def rollout_search(ranks: list[int], start: Position | None = None) -> tuple[int
     while position.status == PLAYING:
         rank = ranks[position.placed]
         best_cell, best_value = -1, None
+        value: tuple[int, int]
         for cell in position.legal_cells():
             after = position.copy()
             status = after.play(cell, rank)
             if status == PLAYING:
                 score = playout(after, ranks, after.placed)
             else:
-                score = after.score if status == WON else -1
+                score = -1 if after.score is None else after.score  # None unless won
             value = (score, -after.face_down)
             if best_value is None or value > best_value:
                 best_cell, best_value = cell, value
@@ -111,7 +113,7 @@ class _Search:
         self.nodes = 0
         self.stop_at = node_budget
         # Position key -> the largest card limit under which it is known not to win.
-        self.refuted: dict[bytes | tuple, int] = {}
+        self.refuted: dict[bytes | SymmetricKey, int] = {}
         self.path: list[int] = []
 
     def wins_within(self, limit: int, max_nodes: int | None = None,
@@ -177,6 +179,7 @@ class _Search:
                 continue
             # Positions reached without a card on a pile are reached only one way (the card
             # in each cell says when it came), so only symmetry can make them meet again.
+            key: bytes | SymmetricKey | None
             if after.placed <= SYMMETRY_DEPTH:
                 key = after.symmetric_key()
             elif after.piles < after.placed:
@@ -294,9 +297,9 @@ def solve(deck: Iterable[str | Card], *, node_budget: int = DEFAULT_NODE_BUDGET,
             cells, best = found, len(found)
         # Prove: refute 16, 17, … cards until the best win is reached (or beaten).
         while lowest < (DECK_SIZE + 1 if best is None else best):
-            found = search.wins_within(lowest)
-            if found is not None:
-                cells, best = found, len(found)
+            proof = search.wins_within(lowest)
+            if proof is not None:
+                cells, best = proof, len(proof)
                 break
             lowest += 1
     except _OutOfBudget:

@@ -13,14 +13,15 @@ import json
 import os
 import statistics
 from collections import Counter
+from collections.abc import Iterable
 
-from foursquare.cards import deck_codes, parse_deck
+from foursquare.cards import Card, deck_codes, parse_deck
 from foursquare.dealing import deal
 from foursquare.game import Game
 from foursquare.solver import DEFAULT_NODE_BUDGET, Solution, solve
 
 
-def check(deck, solution: Solution) -> None:
+def check(deck: Iterable[str | Card], solution: Solution) -> None:
     """Replay a solution; raise ``AssertionError`` unless it wins with its score."""
     if solution.score is None:
         return
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{os.getloadavg()[0]:.2f}")
     print(f"won: {len(won)}/{len(solutions)}; proven optimal: {len(proven)}/{len(solutions)}")
     if won:
-        print(f"mean score: {statistics.fmean(s.score for s in won):.2f}; scores: "
+        print(f"mean score: {statistics.fmean(s.score or 0 for s in won):.2f}; scores: "
               + ", ".join(f"{score}×{count}" for score, count in
                           sorted(Counter(s.score for s in won).items(), reverse=True)))
     print(f"seconds per deal: median {statistics.median(seconds):.2f}, max {seconds[-1]:.2f}, "

@@ -444,44 +444,32 @@ def drill(name: str) -> dict:
         return drill_read_your_writes()
     if name.startswith("cluster-"):
         return drill_cluster(name)
-    if name.startswith("sm-"):
-        return drill_sm(name)
-    redis = OwnRedis() if name == "redis" else None
+    return drill_single_node(name)
+
+
+def drill_single_node(name: str) -> dict:
+    """A fault on the single node under load: ``worker``, ``postgres`` or ``redis`` under
+    Foursquare's players, the same prefixed ``sm-`` under Spite & Malice's."""
+    spite_malice = name.startswith("sm-")
+    fault = name.removeprefix("sm-")
+    redis = OwnRedis() if fault == "redis" else None
     extra = {}
     if redis is not None:
         redis.start()
         extra["REDIS_URL"] = f"redis://127.0.0.1:{redis.port}/0"
-    load = LoadRun(users=USERS, seconds=SECONDS, database=f"foursquare_drill_{name}",
-                   extra_env=extra)
+    database = f"foursquare_drill_{name.replace('-', '_')}"
+    if spite_malice:
+        os.environ["LOAD_SM_FRIENDS"], os.environ["LOAD_SM_BOTS"] = SM_FRIENDS, SM_BOTS
+        load = LoadRun(game="spite-malice", seconds=SECONDS, database=database,
+                       extra_env=extra)
+    else:
+        load = LoadRun(users=USERS, seconds=SECONDS, database=database, extra_env=extra)
     during = {"worker": kill_a_worker, "postgres": restart_postgres,
-              "redis": stop_and_start_redis(redis) if redis else None}[name]
+              "redis": stop_and_start_redis(redis) if redis else None}[fault]
     ok = False
     try:
         machine, report = load.play_and_audit(during=during, failures_allowed=True)
-        summary = summarise(name, load, machine, report)
-        ok = report["ok"]
-        return summary
-    finally:
-        load.cleanup(keep=not ok)
-        if redis is not None:
-            redis.stop()
-
-
-def drill_sm(name: str) -> dict:
-    redis = OwnRedis() if name == "sm-redis" else None
-    extra = {}
-    if redis is not None:
-        redis.start()
-        extra["REDIS_URL"] = f"redis://127.0.0.1:{redis.port}/0"
-    os.environ["LOAD_SM_FRIENDS"], os.environ["LOAD_SM_BOTS"] = SM_FRIENDS, SM_BOTS
-    load = LoadRun(game="spite-malice", seconds=SECONDS,
-                   database=f"foursquare_drill_{name.replace('-', '_')}", extra_env=extra)
-    during = {"sm-worker": kill_a_worker, "sm-postgres": restart_postgres,
-              "sm-redis": stop_and_start_redis(redis) if redis else None}[name]
-    ok = False
-    try:
-        machine, report = load.play_and_audit(during=during, failures_allowed=True)
-        summary = summarise_sm(name, load, machine, report)
+        summary = (summarise_sm if spite_malice else summarise)(name, load, machine, report)
         ok = report["ok"]
         return summary
     finally:

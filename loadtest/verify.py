@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 
 GOAL_MOVES_PER_SECOND = 500
 GOAL_P95_MS = 50
@@ -236,9 +237,34 @@ def print_machine(machine: dict, units: int, unit: str) -> None:
           f"after {machine['loadavg_after'][0]:.2f}")
 
 
-def _print_row(name: str, row: dict) -> None:
-    print(f"{name:34} {row['count']:7d} {row['per_second']:8.1f} {row['p50']:8.1f} "
+def print_row(name: str, row: dict, width: int = 34) -> None:
+    print(f"{name:{width}} {row['count']:7d} {row['per_second']:8.1f} {row['p50']:8.1f} "
           f"{row['p95']:8.1f} {row['p99']:8.1f} {row['max']:8.1f}")
+
+
+def print_latency(latency: dict, width: int = 34) -> None:
+    """Each endpoint's requests and latencies, a table ``width`` characters wide at its name."""
+    print(f"{'endpoint':{width}} {'count':>7} {'per s':>8} {'p50 ms':>8} {'p95 ms':>8} "
+          f"{'p99 ms':>8} {'max ms':>8}")
+    for name, row in latency.items():
+        print_row(name, row, width)
+
+
+def print_failures(failures: dict) -> None:
+    print(f"failed attempts: {sum(failures.values())} {failures or ''}")
+
+
+def print_violations(violations: dict, samples: Iterable[tuple[str, list]]) -> None:
+    """The audit's counts, then up to five examples of each kind of finding."""
+    for name, count in violations.items():
+        print(f"  {name:44} {count}")
+    for label, items in samples:
+        for item in items[:5]:
+            print(f"  {label}: {item}")
+
+
+def print_verdict(ok: bool) -> None:
+    print("audit: " + ("clean" if ok else "VIOLATIONS (see above)"))
 
 
 def cost(machine: dict, units: int, rate: float) -> dict:
@@ -268,22 +294,18 @@ def print_report(report: dict, machine: dict, load) -> dict:
           "play, gunicorn "
           f"{load.workers} x {load.gunicorn_app[1]} ({load.threads} thread(s)), "
           f"{load.locust_processes} locust process(es)")
-    print(f"{'endpoint':34} {'count':>7} {'per s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-          f"{'p99 ms':>8} {'max ms':>8}")
-    for name, row in latency.items():
-        _print_row(name, row)
+    print_latency(latency)
     steady = report["steady"]
     if steady:
         print(f"after the first {WARMUP_SECONDS:.0f} s (the sign-up burst):")
         for name in (MOVE, HEALTH):
             if name in steady:
-                _print_row(name, steady[name])
+                print_row(name, steady[name])
     moves, health = latency.get(MOVE), latency.get(HEALTH)
     if moves and health:
         print(f"moves/s {moves['per_second']:.1f}; move/healthz latency ratio: "
               f"p50 {moves['p50'] / health['p50']:.2f}, p95 {moves['p95'] / health['p95']:.2f}")
-    failures = report["failures"]
-    print(f"failed attempts: {sum(failures.values())} {failures or ''}")
+    print_failures(report["failures"])
     db = report["db"]
     print(f"database: {db['games_stored']} games, {db['moves_stored']} moves stored, "
           f"{db['moves_acknowledged']} acknowledged; {db['views_checked']} responses checked "
@@ -308,6 +330,6 @@ def print_report(report: dict, machine: dict, load) -> dict:
                     and report["ok"])
             print(f"goal (>= {GOAL_MOVES_PER_SECOND} moves/s, p95 <= {GOAL_P95_MS} ms, 0 errors, "
                   f"0 lost or doubled), {label}: {'met' if goal else 'missed'}")
-    print("audit: " + ("clean" if report["ok"] else "VIOLATIONS (see above)"))
+    print_verdict(report["ok"])
     moves = latency.get(MOVE) or {"count": 0, "per_second": 0.0}
     return cost(machine, moves["count"], moves["per_second"])

@@ -40,7 +40,11 @@ from loadtest.verify import (
     cost,
     merge_socket_journals,
     percentile,
+    print_failures,
+    print_latency,
     print_machine,
+    print_verdict,
+    print_violations,
     socket_recovery,
     timing,
 )
@@ -529,11 +533,6 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
     return judge(merged, load_truth(), failures_allowed=failures_allowed)
 
 
-def _print_row(name: str, row: dict) -> None:
-    print(f"{name:40} {row['count']:7d} {row['per_second']:8.1f} {row['p50']:8.1f} "
-          f"{row['p95']:8.1f} {row['p99']:8.1f} {row['max']:8.1f}")
-
-
 def print_report(report: dict, machine: dict, load) -> dict:
     """Print the run's report; returns its cost per acknowledged move (``verify.cost``)."""
     races, size, pace = (os.environ.get(name, default) for name, default in (
@@ -541,10 +540,7 @@ def print_report(report: dict, machine: dict, load) -> dict:
     pace = "flat out" if float(pace) == 0 else f"{pace} moves/s each"
     print(f"\n== Foursquare races: {races} teams of {size} racers, {pace}, "
           f"{report['duration']:.1f} s of play, {load.describe_server()}")
-    print(f"{'endpoint':40} {'count':>7} {'per s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-          f"{'p99 ms':>8} {'max ms':>8}")
-    for name, row in report["latency"].items():
-        _print_row(name, row)
+    print_latency(report["latency"], 40)
     moves, places = report["moves"], report["places"]
     duration = report["duration"] or float("nan")
     rate = moves["moves_acknowledged"] / duration
@@ -560,8 +556,7 @@ def print_report(report: dict, machine: dict, load) -> dict:
           f"errors {sum(report['socket_errors'].values())} {report['socket_errors'] or ''}"
           f"{'; recovered p50 ' + str(recovery['p50']) + ' s' if recovery['count'] else ''}; "
           f"{report['polls']} reads of a race after a silent socket")
-    failures = report["failures"]
-    print(f"failed attempts: {sum(failures.values())} {failures or ''}")
+    print_failures(report["failures"])
     checked = report["leaks"]["checked"]
     print(f"races: {report['races_created']} created by {report['teams']} teams (started "
           f"{report['starts']}), {places['finished']} finished with their places checked, "
@@ -570,19 +565,15 @@ def print_report(report: dict, machine: dict, load) -> dict:
           f"{checked['answers']} answers and {checked['messages']} socket messages checked "
           f"({checked['while playing']} while the racer's own game was playing), "
           f"{report['places_told']} finished race objects against the stored places")
-    for name, count in report["violations"].items():
-        print(f"  {name:44} {count}")
-    for label, items in (("replay", moves["replay_mismatches"]), ("told", report["told_wrong"]),
-                         ("places", places["wrong"]), ("board", report["leaks"]["boards"]),
-                         ("game", report["leaks"]["games"]),
-                         ("contract", report["leaks"]["contract"]),
-                         ("message", report["leaks"]["strange"])):
-        for item in items[:5]:
-            print(f"  {label}: {item}")
+    print_violations(report["violations"], (
+        ("replay", moves["replay_mismatches"]), ("told", report["told_wrong"]),
+        ("places", places["wrong"]), ("board", report["leaks"]["boards"]),
+        ("game", report["leaks"]["games"]), ("contract", report["leaks"]["contract"]),
+        ("message", report["leaks"]["strange"])))
     print_machine(machine, moves["moves_acknowledged"],
                   "acknowledged move, its race's requests and socket pushes included")
     goal = d["p95"] <= GOAL_DELIVERY_P95_MS and report["ok"]
     print(f"goal (progress delivery p95 <= {GOAL_DELIVERY_P95_MS} ms, audit clean): "
           f"{'met' if goal else 'missed'}")
-    print("audit: " + ("clean" if report["ok"] else "VIOLATIONS (see above)"))
+    print_verdict(report["ok"])
     return cost(machine, moves["moves_acknowledged"], rate if report["duration"] else 0.0)

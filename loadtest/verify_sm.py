@@ -18,6 +18,7 @@ opponent's socket receiving that answer's last event (both in the load generator
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections import Counter, defaultdict
@@ -27,7 +28,11 @@ from loadtest.verify import (
     cost,
     merge_socket_journals,
     percentile,
+    print_failures,
+    print_latency,
     print_machine,
+    print_verdict,
+    print_violations,
     socket_recovery,
     timing,
 )
@@ -314,7 +319,7 @@ def check_sockets(messages: list, feed: dict, answers_by_match: dict) -> dict:
     doubled = skipped = out_of_order = 0
     for numbers in received.values():
         doubled += len(numbers) - len(set(numbers))
-        out_of_order += sum(1 for a, b in zip(numbers, numbers[1:], strict=False) if b < a)
+        out_of_order += sum(1 for a, b in itertools.pairwise(numbers) if b < a)
         if numbers:
             skipped += (max(numbers) - min(numbers) + 1) - len(set(numbers))
     return {"events_delivered": sum(len(n) for n in received.values()), "doubled": doubled,
@@ -406,11 +411,6 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
     }
 
 
-def _print_row(name: str, row: dict) -> None:
-    print(f"{name:46} {row['count']:7d} {row['per_second']:8.1f} {row['p50']:8.1f} "
-          f"{row['p95']:8.1f} {row['p99']:8.1f} {row['max']:8.1f}")
-
-
 def print_report(report: dict, machine: dict, load) -> dict:
     """Print the run's report; returns its cost per acknowledged action (``verify.cost``)."""
     friends, bots, pace = (os.environ.get(name, default) for name, default in (
@@ -419,10 +419,7 @@ def print_report(report: dict, machine: dict, load) -> dict:
     print(f"\n== Spite & Malice: {friends} players in friend matches, {bots} against the bot, "
           f"{pace}, {report['duration']:.1f} s "
           f"of play, {load.describe_server()}")
-    print(f"{'endpoint':46} {'count':>7} {'per s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-          f"{'p99 ms':>8} {'max ms':>8}")
-    for name, row in report["latency"].items():
-        _print_row(name, row)
+    print_latency(report["latency"], 46)
     actions = report["actions"]
     duration = report["duration"] or float("nan")
     action_row = report["latency"].get(ACTION)
@@ -438,17 +435,14 @@ def print_report(report: dict, machine: dict, load) -> dict:
           f"{s['events_delivered']} events delivered, messages {s['message_types']}; "
           f"{report['polls']} reads after a silent socket; {report['tables']} turns taken "
           "from their draw event's table, without a read")
-    failures = report["failures"]
-    print(f"failed attempts: {sum(failures.values())} {failures or ''}")
+    print_failures(report["failures"])
     print(f"database: {dict(report['matches'])} matches played; {actions['actions_stored']} "
           f"actions stored, {actions['actions_acknowledged']} acknowledged; "
           f"{report['answers_checked']} answers and {report['events_checked']} seat events "
           "checked against the replayed games")
-    for name, count in report["violations"].items():
-        print(f"  {name:44} {count}")
-    for label in ("replay_mismatches", "answer_leaks", "feed_leaks", "socket_different"):
-        for item in report[label][:5]:
-            print(f"  {label}: {item}")
+    print_violations(report["violations"], (
+        (label, report[label])
+        for label in ("replay_mismatches", "answer_leaks", "feed_leaks", "socket_different")))
     print_machine(machine, actions["actions_acknowledged"],
                   "acknowledged action, its reads, socket pushes and bot replies included")
     if action_row:
@@ -458,7 +452,7 @@ def print_report(report: dict, machine: dict, load) -> dict:
         print(f"goal (>= {GOAL_ACTIONS_PER_SECOND} actions/s, p95 <= {GOAL_P95_MS} ms, delivery "
               f"p95 <= {GOAL_DELIVERY_P95_MS} ms, 0 errors, 0 lost or doubled): "
               f"{'met' if goal else 'missed'}")
-    print("audit: " + ("clean" if report["ok"] else "VIOLATIONS (see above)"))
+    print_verdict(report["ok"])
     acknowledged = actions["actions_acknowledged"]
     return cost(machine, acknowledged, acknowledged / duration if report["duration"] else 0.0)
 

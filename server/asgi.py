@@ -22,10 +22,11 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
 
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402 - settings named first
+from channels.routing import ProtocolTypeRouter, URLRouter
 
-from server.api.wsgi import get_wsgi_application  # noqa: E402
-from server.asgi_http import Routed, WSGIOnThreads  # noqa: E402
+from server.api.wsgi import get_wsgi_application
+from server.asgi_http import Routed, WSGIOnThreads
+from server.env import env_int
 
 django_wsgi = get_wsgi_application()  # sets Django up before the consumers' models load
 
@@ -40,7 +41,7 @@ def _http():
     if os.environ.get("FOURSQUARE_ASGI_HTTP", "").strip() == "django":
         django_asgi = get_asgi_application()
         return Routed(django_asgi, [(longpoll.waits, longpoll.EventsWait(django_asgi))])
-    threads = WSGIOnThreads(django_wsgi, threads=int(os.environ.get("GUNICORN_THREADS", "") or 2))
+    threads = WSGIOnThreads(django_wsgi, threads=env_int("GUNICORN_THREADS", 2))
     return Routed(threads, [
         (lambda scope: scope.get("path") == "/api/v1/stream", get_asgi_application()),
         (longpoll.waits, longpoll.EventsWait(threads)),

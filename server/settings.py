@@ -16,6 +16,7 @@ Environment variables:
     DJANGO_NUM_PROXIES       proxies in front of the app that append to X-Forwarded-For, default 0
     DJANGO_SECURE_SSL_REDIRECT   production: redirect http to https, default true
     DJANGO_HSTS_SECONDS      production: Strict-Transport-Security max-age, default one year
+    DJANGO_HSTS_INCLUDE_SUBDOMAINS  production: HSTS covers the subdomains too, default true
     DJANGO_HSTS_PRELOAD      production: ask to be preloaded by browsers, default false
     DJANGO_LOG_LEVEL         default INFO
     DATABASE_URL             e.g. postgres://user@host:5432/name; default SQLite in the data dir
@@ -32,10 +33,15 @@ Environment variables:
     REDIS_URL                e.g. redis://host:6379/0: the cache every worker shares (throttling);
                              default a file cache in the data dir that this machine's workers share;
                              also the live sockets' channel layer (see CHANNEL_LAYERS below)
+    REDIS_KEY_PREFIX         the prefix of every cache key and channel-layer channel in Redis,
+                             default foursquare: two deployments sharing one Redis each set one
     FOURSQUARE_RATE_<SCOPE>  request limits such as "240/min" or "off"; see THROTTLE_RATES below
     FOURSQUARE_IDEMPOTENCY_KEY_HOURS  how long a stored response answers retries, default 24
     FOURSQUARE_FAST_MOVES    true/false, default true: answer moves on the fast path (see below)
     SPITE_MALICE_FAST_ACTIONS  true/false, default true: the same for Spite & Malice's actions
+    FOURSQUARE_DAILY_SECRET  deals the Foursquare dailies: production must set it; elsewhere
+                             one is made on first start and kept in the data dir
+    FOURSQUARE_LAUNCH_DATE   the date of daily #1, default 2026-11-01 (changing it renumbers)
     SPITE_MALICE_DAILY_SECRET  deals the Spite & Malice dailies; like FOURSQUARE_DAILY_SECRET
     FAIRNESS_SIGNING_KEY     the fairness log's Ed25519 key is SHA-256 of it (docs/FAIRNESS.md);
                              like FOURSQUARE_DAILY_SECRET. FAIRNESS_PREVIOUS_PUBLIC_KEYS: the
@@ -43,6 +49,10 @@ Environment variables:
                              ahead, default 8
     SPITE_MALICE_BOT_SECONDS the bot's time in a request before its turn goes on in the
                              background, default 2
+    FOURSQUARE_BACKGROUND    thread (default): each app process runs the background work; off:
+                             `manage.py run_jobs` does
+    FOURSQUARE_PREPARE_TIME_BUDGET  the solver's seconds per daily deal prepared, default 20
+    RACE_COUNTDOWN_SECONDS   a race's countdown from its start to the first move, default 5
     RACE_SWEEP_SECONDS       how often each process's clock thread closes the races whose time
                              is up, default 5
     FOURSQUARE_LIVE_POLL_SECONDS  how often each live socket checks the event feed besides the
@@ -81,47 +91,16 @@ Environment variables:
 import os
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from server.env import env_bool, env_float, env_int, env_list
 from server.local_secrets import local_secret
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 FRONTEND_DIR = BASE_DIR / "frontend"
-
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
-
-
-def env_bool(name: str, default: bool) -> bool:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    value = raw.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}")
-
-
-def env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from None
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    return [item.strip() for item in raw.split(",") if item.strip()]
-
 
 # The embedded default's files: the SQLite database, the shared cache, secrets made on first start.
 DATA_DIR = Path(os.environ.get("FOURSQUARE_DATA_DIR", "").strip() or BASE_DIR / "data")
@@ -264,12 +243,12 @@ if not _database_url:
     _database_url = f"sqlite:///{DATA_DIR.resolve() / 'db.sqlite3'}"
 
 
-def _database(url: str) -> dict:
-    database = dj_database_url.parse(
+def _database(url: str) -> dict[str, Any]:
+    database: dict[str, Any] = dict(dj_database_url.parse(
         url,
         conn_max_age=env_int("CONN_MAX_AGE", 60),
         conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS", False),
-    )
+    ))
     options = database.setdefault("OPTIONS", {})
     if database["ENGINE"] == "django.db.backends.sqlite3":
         # Two gunicorn workers write to one file: take the write lock when a transaction starts
@@ -359,7 +338,7 @@ REST_FRAMEWORK = {
 # never fails a request: throttling pauses, and says so in the log (server.api.throttling).
 _redis_url = os.environ.get("REDIS_URL", "").strip()
 if _redis_url:
-    CACHES = {
+    CACHES: dict[str, dict[str, Any]] = {
         "default": {
             "BACKEND": "server.core.redis_cache.RedisCache",  # Django's, its clients kept
             "LOCATION": _redis_url,
@@ -407,21 +386,16 @@ if _redis_url:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-LIVE_POLL_SECONDS = float(
-    os.environ.get("FOURSQUARE_LIVE_POLL_SECONDS", "").strip() or (5.0 if _redis_url else 1.0)
-)
+LIVE_POLL_SECONDS = env_float("FOURSQUARE_LIVE_POLL_SECONDS", 5.0 if _redis_url else 1.0)
 # A socket's periodic check compares the match's latest event number in the cache with its own;
 # it reads the feed itself only when behind, or the cache cannot say, and this often whatever.
-LIVE_FEED_CHECK_SECONDS = float(
-    os.environ.get("FOURSQUARE_LIVE_FEED_CHECK_SECONDS", "").strip() or 60.0
-)
+LIVE_FEED_CHECK_SECONDS = env_float("FOURSQUARE_LIVE_FEED_CHECK_SECONDS", 60.0)
 # An open socket outlives nothing that would refuse a request: its token signed out or revoked,
 # its player deactivated, it is closed (4401) within this many seconds.
-LIVE_TOKEN_CHECK_SECONDS = float(
-    os.environ.get("FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS", "").strip() or 30.0
-)
+LIVE_TOKEN_CHECK_SECONDS = env_float("FOURSQUARE_LIVE_TOKEN_CHECK_SECONDS", 30.0)
 
-# What one client may hold of the live sockets (server.spitemalice.live.limits): a message
+# What one client may hold of the live sockets (server.api.sockets; a seat's slots in each
+# game's sockets): a message
 # bigger than any the protocol has is refused before it is parsed; one seat's open sockets are
 # its presence slots; the sockets per address are counted in each app process (a process that
 # dies takes its counts with it), the handshakes per address in the shared cache ("sockets"
@@ -434,11 +408,9 @@ LIVE_UNAUTHENTICATED_PER_ADDRESS = env_int("FOURSQUARE_LIVE_UNAUTHENTICATED_PER_
 # reconnects with after/Last-Event-ID, the silence after which it sends a keep-alive, how often
 # it reads the table besides the channel layer's notices, and how many one token holds open in
 # one process. Its socket (/ws/account) has the live sockets' bounds.
-STREAM_SECONDS = float(os.environ.get("FOURSQUARE_STREAM_SECONDS", "").strip() or 300.0)
-STREAM_KEEPALIVE_SECONDS = float(
-    os.environ.get("FOURSQUARE_STREAM_KEEPALIVE_SECONDS", "").strip() or 20.0)
-STREAM_POLL_SECONDS = float(
-    os.environ.get("FOURSQUARE_STREAM_POLL_SECONDS", "").strip() or (5.0 if _redis_url else 1.0))
+STREAM_SECONDS = env_float("FOURSQUARE_STREAM_SECONDS", 300.0)
+STREAM_KEEPALIVE_SECONDS = env_float("FOURSQUARE_STREAM_KEEPALIVE_SECONDS", 20.0)
+STREAM_POLL_SECONDS = env_float("FOURSQUARE_STREAM_POLL_SECONDS", 5.0 if _redis_url else 1.0)
 STREAMS_PER_TOKEN = env_int("FOURSQUARE_STREAMS_PER_TOKEN", 4)
 # A player's account streams and sockets at once, across their tokens and every process
 # (counted in the shared cache: server.streams.watch).
@@ -528,7 +500,7 @@ FAIRNESS_PREVIOUS_PUBLIC_KEYS = env_list("FAIRNESS_PREVIOUS_PUBLIC_KEYS", [])
 FAIRNESS_DAYS_AHEAD = env_int("FAIRNESS_DAYS_AHEAD", 8)
 # How long the bot may play in the request that asked for its reply before the rest of its
 # turn is left to the background (seconds).
-SPITE_MALICE_BOT_SECONDS = float(os.environ.get("SPITE_MALICE_BOT_SECONDS", "").strip() or 2.0)
+SPITE_MALICE_BOT_SECONDS = env_float("SPITE_MALICE_BOT_SECONDS", 2.0)
 
 # Background work (server.jobs.background): "thread" runs jobs in this process as soon as
 # they are recorded; "off" leaves them to `manage.py run_jobs` (a worker process).
@@ -536,9 +508,7 @@ FOURSQUARE_BACKGROUND = os.environ.get("FOURSQUARE_BACKGROUND", "").strip() or "
 if FOURSQUARE_BACKGROUND not in ("thread", "off"):
     raise ImproperlyConfigured('FOURSQUARE_BACKGROUND is "thread" or "off".')
 # Preparing a daily: the solver's time per deal (seconds), and the bot that sets the reference.
-FOURSQUARE_PREPARE_TIME_BUDGET = float(
-    os.environ.get("FOURSQUARE_PREPARE_TIME_BUDGET", "").strip() or 20.0
-)
+FOURSQUARE_PREPARE_TIME_BUDGET = env_float("FOURSQUARE_PREPARE_TIME_BUDGET", 20.0)
 FOURSQUARE_PREPARE_BOT = {"seed": 0}
 # Foursquare races: the countdown between the host's start and the first move allowed, and how
 # often the worker closes the races whose time is up (a read or the socket may close one first).

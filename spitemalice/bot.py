@@ -260,7 +260,7 @@ Move = tuple[str, str]
 class _Leaf:
     """One way this turn's known part can end: its score, its moves and the position."""
 
-    __slots__ = ("value", "moves", "kind", "hand", "sides", "centre", "played")
+    __slots__ = ("centre", "hand", "kind", "moves", "played", "sides", "value")
 
     def __init__(self, value: float, moves: list[Move], kind: str, hand: list[int],
                  sides: list[list[int]], centre: list[int], played: int) -> None:
@@ -351,7 +351,7 @@ class _Search:
         return value
 
     def offer(self, value: float, kind: str, extra: Move | None, played: int) -> None:
-        moves = self.moves + [extra] if extra is not None else list(self.moves)
+        moves = [*self.moves, extra] if extra is not None else list(self.moves)
         if value > self.best_value:
             self.best_value = value
             self.best_moves = moves

@@ -30,7 +30,7 @@ CENTRE_NAMES = ("C0", "C1", "C2")
 # The canonical order of one deck (SPITE_MALICE.md, "Dealing"): suits C, D, H, S, each A … K.
 CANONICAL_CODES: tuple[str, ...] = tuple(r + s for s in SUIT_CODES for r in RANK_CODES)
 # Every action source as text, sorted: the id space of cards (and of the other sources).
-SOURCES: tuple[str, ...] = tuple(sorted(CANONICAL_CODES + (PAYOFF_SOURCE,) + SIDE_NAMES))
+SOURCES: tuple[str, ...] = tuple(sorted((*CANONICAL_CODES, PAYOFF_SOURCE, *SIDE_NAMES)))
 SOURCE_ID: dict[str, int] = {source: index for index, source in enumerate(SOURCES)}
 PAYOFF_ID = SOURCE_ID[PAYOFF_SOURCE]
 SIDE_IDS: tuple[int, ...] = tuple(SOURCE_ID[name] for name in SIDE_NAMES)
@@ -55,7 +55,7 @@ class Card:
     Use ``Card.parse("KD")`` or ``Card.from_id(n)``; both return the shared instance.
     """
 
-    __slots__ = ("id", "rank", "suit", "_code")
+    __slots__ = ("_code", "id", "rank", "suit")
 
     id: int
     rank: int

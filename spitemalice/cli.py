@@ -9,7 +9,7 @@ import json
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from fairness import verify
 from spitemalice import terminal
@@ -140,7 +140,7 @@ def daily_deck(seed: str) -> list[str]:
     return [str(card) for card in deal(game_seed(bytes.fromhex(seed), 0))]
 
 
-def check_game_record(record: dict, report: verify.Report) -> None:
+def check_game_record(record: dict[str, Any], report: verify.Report) -> None:
     """A game's record (``GET /matches/{id}/games/{n}/record``) once its match is over: the
     match's seeds, and this game's seed derived from them."""
     block = record.get("fairness")

@@ -194,8 +194,21 @@ class Game:
     ``points`` and ``turn`` are the API; ``undo()`` takes the last action back."""
 
     __slots__ = (
-        "seed", "_hands", "_payoffs", "_sides", "_centre", "_stock", "_fits", "_turn",
-        "_turn_number", "_completions", "_status", "_winner", "_points", "_results", "_undo",
+        "_centre",
+        "_completions",
+        "_fits",
+        "_hands",
+        "_payoffs",
+        "_points",
+        "_results",
+        "_sides",
+        "_status",
+        "_stock",
+        "_turn",
+        "_turn_number",
+        "_undo",
+        "_winner",
+        "seed",
     )
 
     def __init__(self, seed: bytes) -> None:

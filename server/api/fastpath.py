@@ -34,7 +34,7 @@ class Request:
     """What a fast path reads from a request it may answer: the token's text, the key (or
     None) and the parsed body."""
 
-    __slots__ = ("token", "key", "body")
+    __slots__ = ("body", "key", "token")
 
     def __init__(self, token: str, key: str | None, body: Any) -> None:
         self.token, self.key, self.body = token, key, body

@@ -8,7 +8,8 @@ gives the same rejection.
 
 Stored responses are kept ``settings.IDEMPOTENCY_KEY_HOURS`` (the window in which a retry is
 answered from them), then deleted by ``records_prune``, which the hourly housekeeping runs
-(``server.foursquare.tasks``: in one process an hour, ``run_jobs`` or a server's runner thread).
+(registered by ``ApiConfig.ready()``: in one process an hour, ``run_jobs`` or a server's runner
+thread), or ``manage.py prune_idempotency_keys`` by hand.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
 KEY_PATTERN = r"^[!-~]{1,255}$"  # visible ASCII, as HTTP header values travel safely
 _KEY = re.compile(KEY_PATTERN)
+PRUNE_SECONDS = 3600  # how often the housekeeping deletes expired responses
 
 Outcome = tuple[int, dict[str, Any]]
 

@@ -12,8 +12,16 @@ from rest_framework import serializers
 
 
 class StrictInput(serializers.Serializer):
+    # Fields whose choices are integers: a boolean, string or float that equals one of them
+    # (true for 1, "50", 50.0) is refused, as a ChoiceField would take it.
+    integer_choices: tuple[str, ...] = ()
+    integer_message = "Not an integer."
+
     def to_internal_value(self, data):
         if isinstance(data, dict):
+            for name in self.integer_choices:
+                if isinstance(data.get(name), bool | str | float):
+                    raise serializers.ValidationError({name: [self.integer_message]})
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
                 raise serializers.ValidationError(

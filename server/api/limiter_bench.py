@@ -19,9 +19,10 @@ import statistics
 import sys
 import time
 import uuid
+from typing import Any
 
 
-def _redis_cpu(client) -> float:
+def _redis_cpu(client: Any) -> float:
     info = client.info("cpu")
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 

@@ -27,3 +27,6 @@ class IdempotencyRecord(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "key"], name="idempotency_key_once"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}'s Idempotency-Key {self.key!r}"

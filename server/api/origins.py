@@ -3,6 +3,8 @@ whichever game serves it (``server.asgi`` puts it in front of ``server.routing``
 
 from __future__ import annotations
 
+from typing import Any
+
 from channels.security.websocket import AllowedHostsOriginValidator, OriginValidator
 from django.conf import settings
 
@@ -19,7 +21,7 @@ class BrowserOriginValidator(OriginValidator):
     host only), its scheme http or https, and in production https on the default port, unless
     the whole origin is one of CSRF_TRUSTED_ORIGINS (a site served on another port)."""
 
-    def valid_origin(self, parsed_origin) -> bool:
+    def valid_origin(self, parsed_origin: Any) -> bool:
         if parsed_origin is None:
             return True
         scheme = parsed_origin.scheme
@@ -36,7 +38,7 @@ class BrowserOriginValidator(OriginValidator):
         return origin in trusted or (scheme == "https" and port == 443)
 
 
-def origin_checked(application) -> BrowserOriginValidator:
+def origin_checked(application: Any) -> BrowserOriginValidator:
     """``application`` behind Channels' AllowedHostsOriginValidator, less its refusal of a
     handshake without Origin."""
     return BrowserOriginValidator(application,

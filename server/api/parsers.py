@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -69,7 +70,7 @@ def _has_lone_surrogate(value: Any) -> bool:
     be neither stored nor written back in UTF-8 (RFC 8259 section 8.2, RFC 7493)."""
     level = [value]
     while level:
-        following = []
+        following: list[Any] = []
         for item in level:
             if isinstance(item, str):
                 if _SURROGATE.search(item):
@@ -87,7 +88,8 @@ class StrictJSONParser(JSONParser):
     """Rejects invalid UTF-8, lone surrogates, duplicate keys, non-finite numbers, very deep
     nesting and non-object bodies."""
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(self, stream: Any, media_type: str | None = None,
+              parser_context: Mapping[str, Any] | None = None) -> Any:
         charset = _charset(media_type or "")
         if charset not in (None, "utf-8", "utf8"):
             from server.api.problems import UnsupportedMediaType

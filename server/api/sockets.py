@@ -47,7 +47,7 @@ AUTH_SECONDS = 10
 TOKEN_MAX_LENGTH = 200
 
 
-def query_after(query_string: bytes, maximum: int) -> int | None | bool:
+def query_after(query_string: bytes, maximum: int) -> int | bool | None:
     """``?after=N``: N, None when absent, False when malformed or over ``maximum``."""
     values = parse_qs(query_string.decode("latin-1"), keep_blank_values=True).get("after")
     if values is None:
@@ -65,7 +65,7 @@ def token_shaped(token) -> bool:
             and token.isprintable())
 
 
-def bearer_of(headers) -> str | None | bool:
+def bearer_of(headers) -> str | bool | None:
     """The handshake's ``Authorization: Bearer <token>``: the token, None when absent, False
     when it is not a Bearer token."""
     for name, value in headers:

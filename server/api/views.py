@@ -51,7 +51,7 @@ class ApiView(APIView):
             handler = getattr(self, self.request.method.lower(), self.http_method_not_allowed)
             try:
                 return handler(self.request, *self.args, **self.kwargs)
-            except Exception as again:
+            except Exception as again:  # noqa: BLE001 - handled below like the first
                 exc = again
         return super().handle_exception(exc)
 

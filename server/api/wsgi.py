@@ -11,6 +11,7 @@ when a view first reads the query.
 from __future__ import annotations
 
 import codecs
+from typing import Any
 
 import django
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
@@ -18,7 +19,7 @@ from django.utils.http import parse_header_parameters
 
 
 class ApiWSGIRequest(WSGIRequest):
-    def _set_content_type_params(self, meta):
+    def _set_content_type_params(self, meta: dict[str, Any]) -> None:
         self.content_type, self.content_params = parse_header_parameters(
             meta.get("CONTENT_TYPE", "")
         )

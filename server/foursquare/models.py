@@ -33,6 +33,9 @@ class Deal(models.Model):
     cards = models.CharField(max_length=120, help_text="40 card codes, first drawn first.")
     created_at = models.DateTimeField(auto_now_add=True)
 
+    def __str__(self) -> str:
+        return self.id
+
     @property
     def deck(self) -> tuple[Card, ...]:
         return parse_deck(self.cards.split())
@@ -40,9 +43,6 @@ class Deal(models.Model):
     @classmethod
     def from_deck(cls, deck) -> Deal:
         return cls(cards=" ".join(str(card) for card in deck))
-
-    def __str__(self) -> str:
-        return self.id
 
 
 class Daily(models.Model):
@@ -152,12 +152,12 @@ class Game(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.mode} game {self.pk}"
+
     @property
     def is_over(self) -> bool:
         return self.status != self.Status.PLAYING
-
-    def __str__(self) -> str:
-        return f"{self.mode} game {self.pk}"
 
 
 class Move(models.Model):
@@ -192,6 +192,9 @@ class GameAnalysis(models.Model):
 
     class Meta:
         verbose_name_plural = "game analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id}"
 
 
 RACE_SIZES = range(2, 9)
@@ -254,6 +257,9 @@ class Race(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"race {self.code} ({self.status})"
+
     def status_at(self, now) -> str:
         """The status the API shows at ``now``: ``countdown`` before ``starts_at``."""
         if self.status in (self.Status.COUNTDOWN, self.Status.PLAYING):
@@ -264,9 +270,6 @@ class Race(models.Model):
     def is_started(self) -> bool:
         return self.status in (self.Status.PLAYING, self.Status.COUNTDOWN,
                                self.Status.FINISHED)
-
-    def __str__(self) -> str:
-        return f"race {self.code} ({self.status})"
 
 
 class Racer(models.Model):
@@ -302,3 +305,6 @@ class RaceInvite(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["race", "player"], name="race_invite_once"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} invited to {self.race_id}"

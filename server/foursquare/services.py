@@ -215,7 +215,7 @@ def move_apply(*, game: Game, row: int, col: int,
     if game.mode == Game.Mode.DAILY and not calendar.is_playable(game.daily_id):
         raise GameOver(
             f"The daily of {game.daily_id.isoformat()} closed unfinished at "
-            f"{calendar.closes_at(game.daily_id).isoformat().replace('+00:00', 'Z')}, when its "
+            f"{iso_datetime(calendar.closes_at(game.daily_id))}, when its "
             "date had ended everywhere on Earth; no move can be played."
         )
     if expected_move is not None and expected_move != game.moves_played:

@@ -13,7 +13,6 @@ HOUSEKEEPING_SECONDS = 3600
 
 
 def register() -> None:
-    from server.api import idempotency
     from server.foursquare import analysis, fairness, preparation, services
     from server.foursquare.races import services as races
 
@@ -33,7 +32,3 @@ def register() -> None:
     background.register_periodic(
         "foursquare dailies ahead", HOUSEKEEPING_SECONDS, fairness.dailies_ahead, once=True,
         report="asked for {} Foursquare dailies to be prepared and committed ahead")
-    # The Idempotency-Key store serves both games; its rows are this app's model.
-    background.register_periodic(
-        "idempotency keys", HOUSEKEEPING_SECONDS, idempotency.records_prune, once=True,
-        report="deleted {} expired Idempotency-Key responses")

@@ -53,7 +53,8 @@ class LeagueDetailOutput(LeagueOutput):
 
 
 def league_output(league: League, member_count: int | None = None) -> dict:
-    count = member_count if member_count is not None else league.member_count
+    # Without a count given, the league comes annotated with its member_count.
+    count = member_count if member_count is not None else league.member_count  # type: ignore[attr-defined]
     return {
         "id": str(league.pk),
         "name": league.name,

@@ -12,9 +12,11 @@ class PlayerForm(forms.ModelForm):
         model = Player
         # The bot mark is the player's to set, through the API, where each game checks it and
         # updates its records (server/players/bots.py): staff see it, read-only.
-        exclude = ["password", "groups", "user_permissions", "name_key", "bot"]
+        # Named one by one, so a field added to Player is not editable here until listed.
+        fields = ["last_login", "is_superuser", "name", "username", "is_staff", "is_active",
+                  "claimed_at", "challenges"]
 
-    def clean_name(self):
+    def clean_name(self) -> str:
         try:
             name = names.clean_name(self.cleaned_data["name"])
         except names.InvalidName as error:
@@ -25,7 +27,7 @@ class PlayerForm(forms.ModelForm):
         self.instance.name_key = key
         return name
 
-    def clean_username(self):
+    def clean_username(self) -> str | None:
         username = self.cleaned_data.get("username") or None
         if username is None:
             self.instance.username_key = None

@@ -1,5 +1,7 @@
 """Teaches drf-spectacular the API's bearer-token scheme."""
 
+from typing import Any
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
 
@@ -7,7 +9,7 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
     target_class = "server.players.tokens.BearerTokenAuthentication"
     name = "bearerAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
         return {
             "type": "http",
             "scheme": "bearer",

@@ -141,7 +141,7 @@ def token_revoke(*, player: Player, token: AccessToken) -> None:
     AccessToken.objects.filter(player=player, pk=token.pk).delete()
 
 
-def token_revoke_by_id(*, player: Player, public_id) -> bool:
+def token_revoke_by_id(*, player: Player, public_id: str) -> bool:
     """Revoke the token of ``player`` with this public id; False if it has none."""
     deleted, _ = AccessToken.objects.filter(player=player, public_id=public_id).delete()
     return bool(deleted)

@@ -9,10 +9,14 @@ accounts: a board that can be climbed with fresh guests is not a board.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from server.players.models import Player
 
 TRUSTED_AFTER = timedelta(hours=24)
 
 
-def established_at(player, at: datetime) -> bool:
+def established_at(player: Player, at: datetime) -> bool:
     """Whether ``player`` had been claimed for at least ``TRUSTED_AFTER`` at ``at``."""
     return player.claimed_at is not None and player.claimed_at <= at - TRUSTED_AFTER

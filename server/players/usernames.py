@@ -12,9 +12,14 @@ A password may not be the username or the display name, nor too like either (Dja
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth.password_validation import UserAttributeSimilarityValidator
 from django.core.exceptions import ValidationError
 from precis_i18n import get_profile
+
+if TYPE_CHECKING:
+    from server.players.models import Player
 
 MIN_LENGTH, MAX_LENGTH = 3, 32
 USERNAME_FORMAT = "precis-username"
@@ -71,7 +76,7 @@ def username_key(username: str) -> str | None:
         return None
 
 
-def password_likeness(password: str, player) -> str | None:
+def password_likeness(password: str, player: Player) -> str | None:
     """Why ``password`` is too like ``player``'s username or display name, or ``None``."""
     try:
         _SIMILARITY.validate(password, player)

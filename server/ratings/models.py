@@ -12,6 +12,9 @@ match can never rate it twice.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -120,7 +123,7 @@ class Ring(models.Model):
         return f"{self.game} ring {self.pk} ({self.get_status_display()})"
 
 
-def held_players(game: str, player_ids=None) -> set:
+def held_players(game: str, player_ids: Iterable[Any] | None = None) -> set[Any]:
     """The ids of the players (of ``player_ids``, or all) held off ``game``'s board: members
     of a ring held or removed."""
     memberships = Ring.members.through.objects.filter(

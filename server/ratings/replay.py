@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import Model
+
 from server.ratings import glicko
 from server.ratings.services import results_after, values_before, values_store
 
@@ -40,8 +42,8 @@ class _Row:
     updated_at: datetime | None = None
 
 
-def ratings_replay(*, game: str, results: Iterable[Result], rating_model,
-                   rated_match_model) -> int:
+def ratings_replay(*, game: str, results: Iterable[Result], rating_model: type[Model],
+                   rated_match_model: type[Model]) -> int:
     """Replace ``game``'s ratings with those ``results`` make, taken in order of ``at``.
     Returns how many results were rated."""
     rows: dict = {}

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 
 from server.api.fields import QueryIntegerField
@@ -26,7 +29,7 @@ class RatingPageQuery(StrictQuery):
     cursor = serializers.CharField(required=False, max_length=100,
                                    help_text="From a previous page's `next`.")
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "cursor" in attrs:
             attrs["cursor"] = Cursor.decode(attrs["cursor"])
         return attrs
@@ -75,7 +78,7 @@ def entry_output(entry: Entry, *, mine: bool = False) -> dict:
     return output
 
 
-def board_output(request, page: RatingPage) -> dict:
+def board_output(request: Request, page: RatingPage) -> dict[str, Any]:
     next_url = (replace_query_param(request.build_absolute_uri(), "cursor", page.next.encode())
                 if page.next is not None else None)
     return {

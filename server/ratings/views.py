@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from server.api.views import ApiView
@@ -30,7 +31,7 @@ class RatingBoardView(ApiView):
     throttle_reads = True  # public, and each answer ranks a whole board
     query_parameters = frozenset({"limit", "cursor"})
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         query = s.RatingPageQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         viewer = request.user if request.user.is_authenticated else None

@@ -221,6 +221,9 @@ class Match(models.Model):
                 name="sm_match_rated_or_why_not"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.mode} match {self.pk}"
+
     def player_of(self, seat: int):
         return self.player0_id if seat == 0 else self.player1_id
 
@@ -280,9 +283,6 @@ class Match(models.Model):
         return (self.mode == self.Mode.FRIEND and self.status == self.Status.PLAYING
                 and game is not None and game.number == 1 and game.turn_number <= 2 * turns)
 
-    def __str__(self) -> str:
-        return f"{self.mode} match {self.pk}"
-
 
 class MatchGame(models.Model):
     """One game of a match: its seed, its actions in order, and how it ended."""
@@ -321,12 +321,12 @@ class MatchGame(models.Model):
                                    name="sm_game_winner_is_a_seat"),
         ]
 
+    def __str__(self) -> str:
+        return f"game {self.number} of {self.match_id}"
+
     @property
     def is_over(self) -> bool:
         return self.status != self.Status.PLAYING
-
-    def __str__(self) -> str:
-        return f"game {self.number} of {self.match_id}"
 
 
 class Action(models.Model):

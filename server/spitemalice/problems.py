@@ -13,8 +13,17 @@ from server.api.problems import (
     Unprocessable,
 )
 
-__all__ = ["DailyUnavailable", "GameInProgress", "GameOver", "GameNotFound", "HintsNotAllowed",
-           "IllegalAction", "MatchNotFound", "NotYourTurn", "StaleAction"]
+__all__ = [
+    "DailyUnavailable",
+    "GameInProgress",
+    "GameNotFound",
+    "GameOver",
+    "HintsNotAllowed",
+    "IllegalAction",
+    "MatchNotFound",
+    "NotYourTurn",
+    "StaleAction",
+]
 
 
 class MatchNotFound(NotFound):

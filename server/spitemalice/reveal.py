@@ -14,7 +14,7 @@ from spitemalice.cards import RANK_CODES, SUIT_CODES
 SEATS = (0, 1)
 
 
-def _order(code: str) -> tuple[int, str]:
+def _order(code: str) -> tuple[int, int]:
     return RANK_CODES.index(code[0]), SUIT_CODES.index(code[1])
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import PolymorphicProxySerializer, inline_serializer
 from rest_framework import serializers
@@ -49,10 +51,8 @@ class BotMatchInput(StrictInput):
         help_text="Points to win the match: 50 (the rules' match, default), 25, or 1 (a "
                   "single game).")
 
-    def to_internal_value(self, data):
-        if isinstance(data, dict) and isinstance(data.get("target"), bool | str | float):
-            raise serializers.ValidationError({"target": ["Not an integer: 50, 25 or 1."]})
-        return super().to_internal_value(data)
+    integer_choices = ("target",)
+    integer_message = "Not an integer: 50, 25 or 1."
 
 
 class FriendMatchInput(StrictInput):
@@ -77,12 +77,7 @@ class FriendMatchInput(StrictInput):
                   "pair's daily allowance is not used (docs/RATINGS.md); false: a casual "
                   "match, never rated. The answer's `rated` says which it is.")
 
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            for name in ("target", "turn_seconds"):
-                if isinstance(data.get(name), bool | str | float):
-                    raise serializers.ValidationError({name: ["Not an integer."]})
-        return super().to_internal_value(data)
+    integer_choices = ("target", "turn_seconds")
 
 
 class DailyMatchInput(StrictInput):
@@ -192,12 +187,7 @@ class SeekInput(StrictInput):
         help_text="true (default): rated if the rules allow when it is taken (docs/RATINGS.md); "
                   "false: casual.")
 
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            for name in ("target", "turn_seconds"):
-                if isinstance(data.get(name), bool | str | float):
-                    raise serializers.ValidationError({name: ["Not an integer."]})
-        return super().to_internal_value(data)
+    integer_choices = ("target", "turn_seconds")
 
 
 class SeekListQuery(StrictQuery):
@@ -417,7 +407,7 @@ def _kind(value: str) -> serializers.ChoiceField:
     return serializers.ChoiceField(choices=[value], help_text=f"Always `{value}`.")
 
 
-_SEAT = {"min_value": 0, "max_value": 1}
+_SEAT: dict[str, Any] = {"min_value": 0, "max_value": 1}
 def _scores(**kwargs) -> serializers.ListField:
     return serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=2,
                                  max_length=2, **kwargs)

@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from server.api.formats import iso_datetime
 from server.dailies import calendar
 from server.fairness.models import SeedCommitment
 from server.jobs.background import job_enqueue
@@ -466,7 +467,7 @@ def _check_playable(match: Match) -> None:
     if match.mode == Match.Mode.DAILY and not calendar.is_playable(match.daily):
         raise GameOver(
             f"The Spite & Malice daily of {match.daily.isoformat()} closed unfinished at "
-            f"{calendar.closes_at(match.daily).isoformat().replace('+00:00', 'Z')}; no action "
+            f"{iso_datetime(calendar.closes_at(match.daily))}; no action "
             "can be played.")
 
 
@@ -484,7 +485,7 @@ def _check_clock(match: Match) -> None:
     if match.is_overdue(timezone.now()):
         raise DeadlinePassed(
             f"Seat {match.turn}'s turn ended at its deadline, "
-            f"{match.deadline.isoformat().replace('+00:00', 'Z')}: the match is lost on time.")
+            f"{iso_datetime(match.deadline)}: the match is lost on time.")
 
 
 def action_unlimited(match: Match) -> bool:
@@ -597,7 +598,7 @@ def match_time_out(*, match: Match, game: MatchGame) -> None:
     game.winner = 1 - seat
     game.finished_at = log.now
     log.event("timeout", {"game": game.number, "seat": seat,
-                          "deadline": deadline.isoformat().replace("+00:00", "Z")})
+                          "deadline": iso_datetime(deadline)})
     log.event("game_over", {"game": game.number, "status": game.status,
                             "winner": game.winner, "points": game_points(game),
                             "scores": match.scores})

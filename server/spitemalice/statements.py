@@ -94,8 +94,16 @@ _STORE_SQL = (
 class Found:
     """``action_find``'s row, by part."""
 
-    __slots__ = ("token_id", "player_id", "last_used_at", "active", "stored", "match_values",
-                 "game_values", "names")
+    __slots__ = (
+        "active",
+        "game_values",
+        "last_used_at",
+        "match_values",
+        "names",
+        "player_id",
+        "stored",
+        "token_id",
+    )
 
     def __init__(self, row) -> None:
         (self.token_id, self.player_id, self.last_used_at, self.active,

@@ -207,7 +207,7 @@ def _code(card) -> str | None:
     return None if card is None else str(card)
 
 
-def _display_order(code: str) -> tuple[int, str]:
+def _display_order(code: str) -> tuple[int, int]:
     return RANK_CODES.index(code[0]), SUIT_CODES.index(code[1])
 
 

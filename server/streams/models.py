@@ -20,6 +20,9 @@ class AccountCounter(models.Model):
     last = models.PositiveBigIntegerField(default=0,
                                           help_text="The number of the player's latest event.")
 
+    def __str__(self) -> str:
+        return f"{self.player_id}'s events up to {self.last}"
+
 
 class AccountEvent(models.Model):
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -34,3 +37,6 @@ class AccountEvent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "number"], name="streams_event_number"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}'s event {self.number} ({self.kind})"

@@ -151,3 +151,15 @@ def server(tmp_path) -> Iterator:
     with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL, log_dir=tmp_path,
                      collect_static=True) as running:
         yield running
+
+
+@pytest.fixture
+def devices(browser, server) -> Iterator:
+    """Browsers on ``server``, one context a player (``tests.e2e.live.Devices``); their script
+    errors and Content-Security-Policy violations fail the test."""
+    from tests.e2e.live import Devices
+
+    opened = Devices(browser, server)
+    yield opened
+    opened.close()
+    assert opened.problems == []

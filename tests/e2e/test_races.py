@@ -18,51 +18,8 @@ import signal
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE, SCREENSHOTS, WAIT_MS
-from tests.e2e.live import api
+from tests.e2e.live import api, report_delays
 from tests.e2e.screens import LOOKS, assert_no_sideways_scroll
-
-
-class Devices:
-    """Browser contexts on the server, each its own player; script errors and
-    Content-Security-Policy violations are collected and fail the test."""
-
-    def __init__(self, browser, server) -> None:
-        self.browser = browser
-        self.server = server
-        self.contexts = []
-        self.problems: list[str] = []
-
-    def open(self, path: str = "/", *, viewport=PHONE, locale="en-US", color_scheme="light",
-             token: str | None = None):
-        context = self.browser.new_context(
-            viewport=viewport, locale=locale, color_scheme=color_scheme, timezone_id="UTC",
-            base_url=self.server.base, reduced_motion="reduce",
-            permissions=["clipboard-read", "clipboard-write"])
-        context.set_default_timeout(WAIT_MS)
-        self.contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
-        page.on("console", lambda message: self.problems.append(f"console: {message.text}")
-                if "Content Security Policy" in message.text else None)
-        if token:
-            page.goto("/")
-            page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))",
-                          token)
-        page.goto(path)
-        return page
-
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
-
-
-@pytest.fixture
-def devices(browser, server):
-    opened = Devices(browser, server)
-    yield opened
-    opened.close()
-    assert opened.problems == []
 
 
 def token_of(page) -> str:
@@ -122,17 +79,6 @@ def timed_card(mover, mover_id: str, watchers, delays: list[int]) -> None:
     play_and_watch(mover, mover_id, watchers)
     tapped = mover.evaluate("() => window.raceTappedAt")
     delays.extend(watcher.evaluate("() => window.raceSeenAt") - tapped for watcher in watchers)
-
-
-def report_delays(delays: list[int]) -> None:
-    ordered = sorted(delays)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    line = (f"a racer's card on the others' lanes, {len(ordered)} deliveries: "
-            f"p50 {ordered[len(ordered) // 2]} ms, p95 {p95} ms, max {ordered[-1]} ms")
-    print(line)
-    SCREENSHOTS.mkdir(exist_ok=True)
-    (SCREENSHOTS / "race-live-delivery.txt").write_text(line + "\n")
-    assert all(delay >= 0 for delay in delays), delays
 
 
 def play_and_watch(mover, mover_id: str, watchers) -> None:
@@ -227,7 +173,7 @@ def test_three_browsers_race_a_deal_live(devices, server, shoot):
     for _ in range(2):
         for name, page in order:
             timed_card(page, ids[name], others(name), delays)
-    report_delays(delays)
+    report_delays(delays, "a racer's card on the others' lanes", "race-live-delivery.txt")
     shoot(ada, "race-phone-light-race")
     # Still playing: no other racer's card anywhere on a racer's screen, counts only.
     for page in pages:

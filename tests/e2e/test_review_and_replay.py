@@ -185,6 +185,7 @@ def test_each_move_of_the_review_opens_its_position(open_page, shoot):
 
 def test_the_replay_opens_at_the_start_and_play_steps_through(open_page, shoot):
     page = open_page("/#/practice")
+    page.clock.install()  # its timers on a clock the test can move on
     moves = finished_practice(page)
     page.locator("#replay").click()
     replay = page.locator(".replay")
@@ -204,7 +205,7 @@ def test_the_replay_opens_at_the_start_and_play_steps_through(open_page, shoot):
     play.click()  # pause
     expect(play).to_have_attribute("aria-pressed", "false")
     paused = int(replay.get_attribute("data-step"))
-    page.wait_for_timeout(1500)
+    page.clock.run_for(5_000)  # steps enough for several moves, had it gone on playing
     assert int(replay.get_attribute("data-step")) == paused
     replay.locator('[data-control="last"]').click()
     expect(replay).to_have_attribute("data-step", str(moves))

@@ -16,9 +16,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, SCREENSHOTS
-from tests.e2e.live import api
+from tests.e2e.live import api, device
 from tests.e2e.screens import DESKTOP_WIDE, LOOKS, PHONE_TALL, settle, shoot_checked
-from tests.e2e.test_spite_malice_live import device
 
 # The longest a result may take to show once its message reached the page (ms).
 SHOWN_WITHIN_MS = 300

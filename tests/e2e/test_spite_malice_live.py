@@ -10,21 +10,7 @@ import signal
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE, SCREENSHOTS, WAIT_MS
-from tests.e2e.live import api
-
-
-def device(browser, server, token: str, problems: list[str]):
-    context = browser.new_context(viewport=PHONE, locale="en-US", timezone_id="UTC",
-                                  base_url=server.base, reduced_motion="reduce")
-    context.set_default_timeout(WAIT_MS)
-    page = context.new_page()
-    page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
-    page.on("console", lambda message: problems.append(f"console: {message.text}")
-            if "Content Security Policy" in message.text else None)
-    page.goto("/")
-    page.evaluate("token => localStorage.setItem('fsd.token', JSON.stringify(token))", token)
-    return context, page
+from tests.e2e.live import api, report_delays
 
 
 def discard_a_card(page, watcher=None) -> str:
@@ -70,18 +56,6 @@ WATCH = """code => {
 }"""
 
 
-def report_delays(delays: list[int]) -> None:
-    """Prints the delays (and keeps them beside the screenshots, for a run in parallel)."""
-    ordered = sorted(delays)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    line = (f"friend's discard on the other screen, {len(ordered)} turns: "
-            f"p50 {ordered[len(ordered) // 2]} ms, p95 {p95} ms, max {ordered[-1]} ms")
-    print(line)
-    SCREENSHOTS.mkdir(exist_ok=True)
-    (SCREENSHOTS / "sm-live-delivery.txt").write_text(line + "\n")
-    assert all(delay >= 0 for delay in delays), delays
-
-
 def discarded(page, code: str):
     """The card on the opponent's side stacks, as this page shows them."""
     return page.locator(f'.sm-far .sm-side .card[data-card="{code}"]').first
@@ -91,8 +65,7 @@ def on_turn(page) -> None:
     expect(page.locator('.sm-screen[data-animating="false"][data-turn="you"]')).to_have_count(1)
 
 
-def test_a_friend_match_is_played_live_in_two_browsers(browser, server, shoot):
-    problems: list[str] = []
+def test_a_friend_match_is_played_live_in_two_browsers(devices, server, shoot):
     ada = api(server.base, "POST", "players", body={"name": "Ada"})
     bea = api(server.base, "POST", "players", body={"name": "Bea"})
     match = api(server.base, "POST", "spite-malice/matches", ada["token"],
@@ -100,64 +73,59 @@ def test_a_friend_match_is_played_live_in_two_browsers(browser, server, shoot):
     assert match["status"] == "waiting"
     invite = match["invite"]["url"]
 
-    context_a, page_a = device(browser, server, ada["token"], problems)
-    context_b, page_b = device(browser, server, bea["token"], problems)
-    try:
-        # Ada waits on her match's screen; Bea opens the invitation's link and joins.
-        page_a.goto(f"/#/spite-malice/match/{match['id']}")
-        expect(page_a.locator(".sm-waiting")).to_be_visible()
-        shoot(page_a, "sm-phone-light-waiting")
-        page_b.goto(invite.replace(invite.split("/spite-malice/")[0], server.base))
-        page_b.locator("#sm-join").click()
-        page_b.locator(".sm-screen .sm-table").wait_for()
-        page_a.locator(".sm-screen .sm-table").wait_for()
+    page_a = devices.open(token=ada["token"])
+    page_b = devices.open(token=bea["token"])
+    # Ada waits on her match's screen; Bea opens the invitation's link and joins.
+    page_a.goto(f"/#/spite-malice/match/{match['id']}")
+    expect(page_a.locator(".sm-waiting")).to_be_visible()
+    shoot(page_a, "sm-phone-light-waiting")
+    page_b.goto(invite.replace(invite.split("/spite-malice/")[0], server.base))
+    page_b.locator("#sm-join").click()
+    page_b.locator(".sm-screen .sm-table").wait_for()
+    page_a.locator(".sm-screen .sm-table").wait_for()
 
-        # Both are connected, and each sees the other so.
-        for page in (page_a, page_b):
-            expect(page.locator(".sm-screen")).to_have_attribute("data-live", "live")
-            expect(page.locator('.sm-far .sm-presence[data-connected="true"]')).to_be_visible()
-        shoot(page_a, "sm-phone-light-friend")
+    # Both are connected, and each sees the other so.
+    for page in (page_a, page_b):
+        expect(page.locator(".sm-screen")).to_have_attribute("data-live", "live")
+        expect(page.locator('.sm-far .sm-presence[data-connected="true"]')).to_be_visible()
+    shoot(page_a, "sm-phone-light-friend")
 
-        # Turns each way: what one discards appears on the other's screen, live. Each time
-        # from the mover's tap to the card on the other screen is measured (both pages read
-        # the one system clock) and printed; the goal is 300 ms at p95.
-        delays = []
-        for turn in range(12):
-            mover, watcher = (page_a, page_b) if page_a.locator(
-                '.sm-screen[data-turn="you"]').count() else (page_b, page_a)
-            on_turn(mover)
-            before = int(watcher.locator(".sm-screen").get_attribute("data-event"))
-            code = discard_a_card(mover, watcher=watcher)
-            on_turn(watcher)
-            assert int(watcher.locator(".sm-screen").get_attribute("data-event")) > before
-            expect(discarded(watcher, code)).to_be_visible()
-            delays.append(watcher.evaluate("() => window.smSeenAt") - mover.evaluate(
-                "() => window.smTappedAt"))
-            if turn == 1:
-                shoot(watcher, "sm-phone-light-friend-live")
-        report_delays(delays)
-
-        # A dropped socket: the server's workers are stopped; each restarts, the page says it
-        # is reconnecting, then is live again and catches up with the other's turn.
+    # Turns each way: what one discards appears on the other's screen, live. Each time
+    # from the mover's tap to the card on the other screen is measured (both pages read
+    # the one system clock) and printed; the goal is 300 ms at p95.
+    delays = []
+    for turn in range(12):
         mover, watcher = (page_a, page_b) if page_a.locator(
             '.sm-screen[data-turn="you"]').count() else (page_b, page_a)
-        for pid in server.worker_pids():
-            os.kill(pid, signal.SIGKILL)
-        expect(watcher.locator(".sm-banner")).to_be_visible()
-        expect(watcher.locator(".sm-banner")).to_contain_text("reconnecting")
-        shoot(watcher, "sm-phone-light-reconnecting")
-        expect(watcher.locator(".sm-screen")).to_have_attribute("data-live", "live", timeout=30_000)
-        expect(watcher.locator(".sm-banner")).to_be_hidden()
         on_turn(mover)
-        code = discard_a_card(mover)
+        before = int(watcher.locator(".sm-screen").get_attribute("data-event"))
+        code = discard_a_card(mover, watcher=watcher)
         on_turn(watcher)
+        assert int(watcher.locator(".sm-screen").get_attribute("data-event")) > before
         expect(discarded(watcher, code)).to_be_visible()
+        delays.append(watcher.evaluate("() => window.smSeenAt") - mover.evaluate(
+            "() => window.smTappedAt"))
+        if turn == 1:
+            shoot(watcher, "sm-phone-light-friend-live")
+    report_delays(delays, "friend's discard on the other screen", "sm-live-delivery.txt")
 
-        # A reload on the other device shows exactly the server's table.
-        watcher.reload()
-        on_turn(watcher)
-        expect(discarded(watcher, code)).to_be_visible()
-    finally:
-        context_a.close()
-        context_b.close()
-    assert problems == []
+    # A dropped socket: the server's workers are stopped; each restarts, the page says it
+    # is reconnecting, then is live again and catches up with the other's turn.
+    mover, watcher = (page_a, page_b) if page_a.locator(
+        '.sm-screen[data-turn="you"]').count() else (page_b, page_a)
+    for pid in server.worker_pids():
+        os.kill(pid, signal.SIGKILL)
+    expect(watcher.locator(".sm-banner")).to_be_visible()
+    expect(watcher.locator(".sm-banner")).to_contain_text("reconnecting")
+    shoot(watcher, "sm-phone-light-reconnecting")
+    expect(watcher.locator(".sm-screen")).to_have_attribute("data-live", "live", timeout=30_000)
+    expect(watcher.locator(".sm-banner")).to_be_hidden()
+    on_turn(mover)
+    code = discard_a_card(mover)
+    on_turn(watcher)
+    expect(discarded(watcher, code)).to_be_visible()
+
+    # A reload on the other device shows exactly the server's table.
+    watcher.reload()
+    on_turn(watcher)
+    expect(discarded(watcher, code)).to_be_visible()

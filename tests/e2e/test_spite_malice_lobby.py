@@ -5,6 +5,7 @@ before the first turns, the ratings board, the rules, and Persian right to left.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from playwright.sync_api import expect
@@ -351,7 +352,7 @@ def test_persian_lobby_screens_are_right_to_left(open_page):
     assert len(line) >= 2, boxes
     assert abs((boxes[0]["x"] + boxes[0]["width"]) - (edge["x"] + edge["width"])) < 1, (edge, boxes)
     assert all(after["x"] + after["width"] <= before["x"]
-               for before, after in zip(line, line[1:], strict=False)), line
+               for before, after in itertools.pairwise(line)), line
 
 
 def test_a_finished_friend_match_offers_a_rematch_that_the_opponent_joins(open_page):

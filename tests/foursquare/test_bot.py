@@ -220,7 +220,7 @@ def test_bot_refuses_inconsistent_knowledge():
     with pytest.raises(ValueError, match="stock"):
         Bot().evaluate(view, unseen[1:], face_down)
     with pytest.raises(ValueError, match="current card"):
-        Bot().evaluate(view, unseen[:-1] + (game.current,), face_down)
+        Bot().evaluate(view, (*unseen[:-1], game.current), face_down)
     finished = Game(deal(b"bad input"))
     while finished.status == "playing":
         finished.play(finished.legal_moves()[0])

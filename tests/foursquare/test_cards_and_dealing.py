@@ -40,7 +40,7 @@ def test_deck_rejects_a_duplicate_naming_it():
 def test_deck_rejects_a_bad_code_naming_it():
     codes = [str(card) for card in ALL_CARDS]
     codes[12] = "KH"
-    with pytest.raises(ParseError, match="position 12.*'KH'"):
+    with pytest.raises(ParseError, match=r"position 12.*'KH'"):
         parse_deck(codes)
 
 

@@ -48,7 +48,7 @@ def test_a_real_match_passes_every_check(played):
     mismatches, bot_seats = verify_sm.check_replays(truth)
     actions = verify_sm.check_actions(acks, bot_seats)
     answers_checked, answer_leaks = verify_sm.check_answers(answers, truth)
-    events_checked, feed_leaks, feed = verify_sm.check_feed(truth)
+    events_checked, feed_leaks, _feed = verify_sm.check_feed(truth)
 
     assert mismatches == [] and answer_leaks == [] and feed_leaks == []
     assert actions["lost"] == [] and actions["unacknowledged"] == []
@@ -104,7 +104,7 @@ def test_socket_events_doubled_skipped_or_unlike_the_feed_are_found(played):
     changed = {**events[4], "kind": "something else"}
     messages = [
         (match_id, 0, 1, 1.0, {"type": "events", "events": events[:3]}),
-        (match_id, 0, 2, 2.0, {"type": "events", "events": events[2:3] + [changed]}),
+        (match_id, 0, 2, 2.0, {"type": "events", "events": [*events[2:3], changed]}),
         (match_id, 0, 2, 3.0, {"type": "events", "events": events[6:]}),
         (match_id, 0, 2, 4.0, {"type": "presence", "seats": [True, "QS"]}),
     ]  # events[2] twice; events[3] and events[5] never; a card where none belongs

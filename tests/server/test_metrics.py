@@ -253,7 +253,7 @@ def test_two_workers_counts_add_up_and_each_request_logs_one_json_line(tmp_path)
             assert time.monotonic() < deadline, _health_counts(folder)
             _get(server.base, "/healthz")
             sent += 1
-        status, headers, _ = _get(server.base, "/healthz",
+        _status, headers, _ = _get(server.base, "/healthz",
                                   {"X-Request-ID": "haproxy-0123456789abcdef"})
         sent += 1
         assert headers["X-Request-ID"] == "haproxy-0123456789abcdef"

@@ -95,11 +95,12 @@ def test_production_refuses_to_start_without_its_secrets(missing):
     assert missing in _refusal(env)
 
 
-@pytest.mark.parametrize("change", [{"DJANGO_DEBUG": "true"},
-                                    {"DJANGO_SECRET_KEY": "short-and-guessable"}],
-                         ids=["debug", "weak-key"])
-def test_production_refuses_debug_and_weak_keys(change):
-    _refusal({**PRODUCTION_ENV, **change})
+@pytest.mark.parametrize(("change", "reason"), [
+    ({"DJANGO_DEBUG": "true"}, "DJANGO_DEBUG must be off in production"),
+    ({"DJANGO_SECRET_KEY": "short-and-guessable"}, "DJANGO_SECRET_KEY is too weak for production"),
+], ids=["debug", "weak-key"])
+def test_production_refuses_debug_and_weak_keys(change, reason):
+    assert reason in _refusal({**PRODUCTION_ENV, **change})
 
 
 # --- Rate limits -------------------------------------------------------------------------------

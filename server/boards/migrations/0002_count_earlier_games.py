@@ -1,11 +1,14 @@
 """Count the daily games played before the boards existed."""
 
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
+
 from django.db import migrations
 
 from server.boards.services import boards_rebuild
 
 
-def count_earlier_games(apps, schema_editor):
+def count_earlier_games(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     boards_rebuild(
         board_model=apps.get_model("boards", "Board"),
         standing_model=apps.get_model("boards", "Standing"),

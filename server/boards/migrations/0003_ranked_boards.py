@@ -1,12 +1,15 @@
 """The ranked boards: longer keys (``2026-11-29:ranked``), and every board counted again from
 the games, now that each daily game says whether it is ranked."""
 
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
+
 from django.db import migrations, models
 
 from server.boards.services import boards_rebuild
 
 
-def count_ranked_games(apps, schema_editor):
+def count_ranked_games(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     boards_rebuild(
         board_model=apps.get_model("boards", "Board"),
         standing_model=apps.get_model("boards", "Standing"),

@@ -1,5 +1,8 @@
 """Tokens get a random public id: the API stops showing their sequential primary keys."""
 
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
+
 import uuid
 
 from django.db import migrations, models
@@ -7,7 +10,7 @@ from django.db import migrations, models
 BATCH = 1_000
 
 
-def give_existing_tokens_a_public_id(apps, schema_editor):
+def give_existing_tokens_a_public_id(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     AccessToken = apps.get_model("players", "AccessToken")
     tokens = AccessToken.objects.filter(public_id__isnull=True).only("pk")
     while batch := list(tokens[:BATCH]):

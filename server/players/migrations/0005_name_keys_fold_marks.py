@@ -8,6 +8,9 @@ keeps the name. The keys are first set apart (each player's id), so no new key m
 one under the unique index while they change.
 """
 
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
+
 from importlib import import_module
 
 from django.db import migrations
@@ -16,7 +19,7 @@ from django.db.models.functions import Cast, Concat
 from django.db.models import CharField, Value
 
 
-def recompute_keys(apps, schema_editor):
+def recompute_keys(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Player = apps.get_model("players", "Player")
     Player.objects.update(name_key=Concat(Value("~"), Cast(F("pk"), CharField())))
     import_module("server.players.migrations.0003_name_and_username_keys").recompute_keys(

@@ -106,7 +106,7 @@ def _in_thread_presence(function):
     return sync_to_async(function, thread_sensitive=False)
 
 
-def _query_after(query_string: bytes) -> int | None | bool:
+def _query_after(query_string: bytes) -> int | bool | None:
     """``?after=N``: N, None when absent, False when malformed."""
     return sockets.query_after(query_string, MAX_AFTER)
 

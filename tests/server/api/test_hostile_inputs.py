@@ -317,7 +317,7 @@ def test_an_undeclared_method_is_a_problem_405(path, world):
 def test_a_charset_with_too_many_query_parameters_is_400(world, charset, settings):
     """Django's own request parses the query while it is built when Content-Type names a known
     charset; past the limit on query parameters that was an exception no handler could answer."""
-    token, _ = world
+    _token, _ = world
     query = "&".join(f"p{i}=1" for i in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1))
     response = _call("GET", "/api/v1/leaderboard", query, b"",
                      {"CONTENT_TYPE": f"application/json; charset={charset}"})

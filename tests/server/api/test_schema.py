@@ -319,7 +319,7 @@ def friend_world(db, auth_header):
     from server.players.models import Player
 
     me = Client(HTTP_AUTHORIZATION=auth_header["Authorization"])
-    mate, mate_token = players.player_create(name="Schemathesis Mate")
+    _mate, mate_token = players.player_create(name="Schemathesis Mate")
     other = Client(HTTP_AUTHORIZATION=f"Bearer {mate_token}")
     league = me.post("/api/v1/leagues", {"name": "Schemas"}, content_type="application/json")
     other.post("/api/v1/leagues/join", {"code": league.json()["code"]},

@@ -253,8 +253,8 @@ def test_week_and_all_time_boards_add_up_wins(make_player, api, today, settings)
                                             (monday + timedelta(days=6)).isoformat())
     assert week["number"] is None and week["distribution"] == {"15": 3}
     every = api.get("leaderboard", {"period": "all"}).json()
-    assert [(e["player"]["name"], e["score"], e["games"], e["best"])
-            for e in every["entries"]][0] == ("Bob", 39, 2, 24)
+    assert next((e["player"]["name"], e["score"], e["games"], e["best"])
+            for e in every["entries"]) == ("Bob", 39, 2, 24)
     assert every["end"] is None
 
 
@@ -406,7 +406,7 @@ def test_concurrent_finishes_keep_every_counter_exact(make_player, today):
 
 
 def test_a_win_whose_start_was_never_counted_is_counted_whole(make_player, today):
-    player, api = make_player()
+    player, _api = make_player()
     daily = winning_daily(today)
     game = Game.objects.create(player=player, mode="daily", daily=daily, deal=daily.deal,
                                status="won", score=7, finished_at=at(0), ranked=True)

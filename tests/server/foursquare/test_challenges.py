@@ -37,7 +37,7 @@ def test_a_finished_practice_game_shows_its_outcome_to_anyone(api, challenger):
 
 
 def test_a_won_game_shows_its_score(api, challenger):
-    player, eve = challenger
+    _player, eve = challenger
     deal = Deal.objects.create(cards=WINNING_DECK)
     game = eve.post("games", {"mode": "practice", "deal": deal.pk}).json()
     for row, col in WINNING_MOVES:

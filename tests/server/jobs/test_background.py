@@ -201,6 +201,43 @@ def test_runners_at_once_run_a_once_check_once_per_interval(registry):
     assert background.Ticker().run_due()["test pass"] == 1 and len(passes) == 2
 
 
+@pytest.mark.django_db(transaction=True)
+def test_claimers_released_at_once_run_each_job_exactly_once(registry):
+    ran = []
+    background.register_task("once", ran.append)
+    keys = [f"job-{number:02}" for number in range(12)]
+    for key in keys:
+        job_enqueue(kind="once", key=key)
+
+    def claim_until_none(_):  # a runner: claims and runs until it finds nothing to claim
+        claimed = []
+        while (job := job_run_next()) is not None:
+            claimed.append(job.key)
+        return claimed
+
+    claims = race(claim_until_none)
+
+    assert sorted(ran) == keys  # each job's task ran once: none twice, none left out
+    assert sorted(key for claimed in claims for key in claimed) == keys
+    assert set(Job.objects.values_list("status", "attempts")) == {("done", 1)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_claimers_of_one_dead_job_released_at_once_take_it_over_once(registry):
+    ran = []
+    background.register_task("taken over", ran.append)
+    job = job_enqueue(kind="taken over", key="k")
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, attempts=1)
+    claimed_long_ago(job)  # its process died mid-run
+
+    runs = race(lambda _: job_run(job.pk))
+
+    assert ran == ["k"]
+    assert sum(run is not None for run in runs) == 1
+    job.refresh_from_db()
+    assert (job.status, job.attempts) == ("done", 2)
+
+
 @pytest.mark.postgresql  # elsewhere a worker just waits out its poll
 @pytest.mark.django_db(transaction=True)
 def test_a_waiting_worker_wakes_as_soon_as_a_job_is_recorded(registry, monkeypatch):

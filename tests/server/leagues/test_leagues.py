@@ -118,7 +118,7 @@ def test_the_owner_renames_and_rotates_the_code(make_player, owner, league):
 
 
 def test_only_the_owner_manages(make_player, league):
-    member, friend = make_player()
+    _member, friend = make_player()
     join(friend, league)
     url = f"leagues/{league['id']}"
     assert_problem(friend.patch(url, {"name": "Mine now"}), 403, "not_owner")

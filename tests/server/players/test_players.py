@@ -179,7 +179,7 @@ def test_session_cookie_does_not_authenticate_the_api(client, make_player):
 def test_token_lookup_matches_the_orm(make_player):
     from server.players.tokens import _token_with_player, _token_with_player_orm, hash_token
 
-    player, api = make_player("Grace")
+    _player, api = make_player("Grace")
     key_hash = hash_token(api.token)
     fast, portable = _token_with_player(key_hash), _token_with_player_orm(key_hash)
     assert (fast.pk, fast.last_used_at) == (portable.pk, portable.last_used_at)

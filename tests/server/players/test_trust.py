@@ -106,7 +106,7 @@ def test_a_guests_win_is_on_its_league_board_but_not_on_the_global_ones(make_pla
                                                                         make_trusted_player,
                                                                         api, today):
     winning_daily(today)
-    guest, guest_api = make_player("Guest")
+    _guest, guest_api = make_player("Guest")
     _, friend_api = make_trusted_player("Friend")
     url = league_of(friend_api, guest_api)
 

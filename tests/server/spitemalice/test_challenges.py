@@ -123,7 +123,7 @@ def anyone_challenged(make_player, **extra):
 
 
 def test_the_invitee_accepts_by_id_and_the_match_begins(make_player):
-    ada, bob, match = anyone_challenged(make_player, turn_seconds=3600)
+    _ada, bob, match = anyone_challenged(make_player, turn_seconds=3600)
 
     response = bob.post(url(match, "/accept"))
 
@@ -172,7 +172,7 @@ def test_an_expired_challenge_cannot_be_accepted(make_player):
 
 
 def test_accepting_counts_against_the_limit(make_player, settings):
-    ada, bob, match = anyone_challenged(make_player)
+    _ada, bob, match = anyone_challenged(make_player)
     for _ in range(services.ACTIVE_MATCHES):
         start(bob)
 

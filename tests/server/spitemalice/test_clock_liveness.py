@@ -190,7 +190,7 @@ def long_job(settings, monkeypatch):
 @pytest.mark.django_db(transaction=True)
 def test_a_long_job_delays_no_clock_and_a_bot_turn_starts_before_twelve_analyses(
         make_trusted_player, clock, long_job):
-    release, started, done = long_job
+    _release, started, done = long_job
     _, views, deadline = stalled_match(make_trusted_player, clock)
     worker_stopped(clock)
     background.clocks_start(Heartbeat.Role.WORKER)  # the worker's clock thread

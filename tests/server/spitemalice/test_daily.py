@@ -210,7 +210,7 @@ def test_the_spite_malice_daily_mirrors_foursquares(make_trusted_player, api, to
 
 
 def test_league_boards_show_spite_malice_with_the_game_parameter(make_player, today):
-    owner, owner_api = make_player("Owner")
+    _owner, owner_api = make_player("Owner")
     member, member_api = make_player("Member")
     league = owner_api.post("leagues", {"name": "Cards club"}).json()
     assert member_api.post("leagues/join", {"code": league["code"]}).status_code == 200

@@ -258,7 +258,7 @@ def test_resigning_a_friend_match_gives_it_to_the_other_seat(make_player):
 
 
 def test_other_players_matches_and_invitations_are_not_found(make_player):
-    apis, views = pair(make_player)
+    _apis, views = pair(make_player)
     _, cy = make_player()
     _, ada = make_player()
     waiting = invite(ada)

@@ -142,7 +142,7 @@ def test_the_worker_ends_matches_on_time_and_expires_invitations(make_trusted_pl
 
 
 def test_the_in_process_runner_sweeps_every_few_seconds(make_trusted_player):
-    apis, views = pair(make_trusted_player, first_turns=True)
+    _apis, views = pair(make_trusted_player, first_turns=True)
     overdue(views[0]["id"])
     ticker = background.Ticker()
     started = time.monotonic()

@@ -55,7 +55,7 @@ def test_your_turn_and_the_filters(make_player):
 
 
 def test_an_invitation_to_you_waits_for_your_action(make_player):
-    ada_player, ada = make_player("Ada")
+    _ada_player, ada = make_player("Ada")
     bob_player, bob = make_player("Bob")
     league = ada.post("leagues", {"name": "Card table"}).json()
     assert bob.post("leagues/join", {"code": league["code"]}).status_code == 200

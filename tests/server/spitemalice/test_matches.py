@@ -519,7 +519,7 @@ def test_every_match_list_cursor_of_its_form_is_a_place(player_api):
 def test_services_replay_what_they_stored(player_api):
     """The locked match and its game, rebuilt, answer as the API did."""
     match = start(player_api)
-    stored, game = services.match_lock(player=Match.objects.get(pk=match["id"]).player0,
+    _stored, game = services.match_lock(player=Match.objects.get(pk=match["id"]).player0,
                                        match_id=match["id"])
     assert game_view(game, rebuild(game), 0) == match["game"]
 

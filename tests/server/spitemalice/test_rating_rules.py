@@ -384,7 +384,7 @@ def test_a_deadline_before_the_outage_still_times_out(make_trusted_player):
 
 
 def test_a_short_pause_of_the_sweep_moves_nothing(make_trusted_player):
-    apis, views = pair(make_trusted_player, turn_seconds=60, first_turns=True)
+    _apis, views = pair(make_trusted_player, turn_seconds=60, first_turns=True)
     silence(3)
     past_deadline(views[0]["id"], 1)
 

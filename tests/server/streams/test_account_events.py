@@ -163,7 +163,7 @@ def test_the_page_needs_a_token(client):
 def test_served_by_threads_the_stream_gives_what_is_stored_and_ends(make_player):
     """Under a WSGI server (here the test client) a stream must not hold the thread: it gives
     the events stored after ``after`` and ends (the ASGI server keeps it open)."""
-    apis, views = pair(make_player)
+    apis, _views = pair(make_player)
     stored = events(apis[0])
     response = apis[0].get("stream", {"after": 0})
     assert response.status_code == 200 and response["Content-Type"] == "application/x-ndjson"
@@ -181,7 +181,7 @@ def test_a_challenge_declined_with_a_reason_accepted_by_id_or_expired(make_playe
     from server.spitemalice import invitations
     from tests.server.spitemalice.friend_support import aged
 
-    ada_player, ada = make_player("Ada")
+    _ada_player, ada = make_player("Ada")
     bob_player, bob = make_player("Bob")
     league_of(ada, bob)
     first = invite(ada, invitee=str(bob_player.pk))

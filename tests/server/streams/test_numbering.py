@@ -30,7 +30,7 @@ def test_writers_racing_for_one_player_number_without_gaps_or_doubles():
                 pair = [ada, bob] if index % 2 else [bob, ada]
                 account_events_add([Draft(player.pk, "your_turn", {"i": index})
                                     for player in pair] + [Draft(ada.pk, "joined", {})])
-        except Exception as error:  # reported below
+        except Exception as error:  # noqa: BLE001 - reported below
             failures.append(error)
         finally:
             connection.close()
@@ -82,7 +82,7 @@ def test_a_player_locked_for_a_match_does_not_hold_up_their_account_events():
                 with connection.cursor() as cursor:
                     cursor.execute("SET LOCAL lock_timeout = '2s'")
                 outcome.append(account_events_add([Draft(ada.pk, "your_turn", {})])[0].number)
-        except Exception as error:  # reported below
+        except Exception as error:  # noqa: BLE001 - reported below
             outcome.append(error)
         finally:
             release.set()

@@ -12,9 +12,11 @@ import time
 
 import httpx
 import pytest
+import redis
 
 from server.players import services as players
 from server.streams.models import AccountEvent
+from tests.asgi_server import TEST_REDIS_URL
 from tests.server.live import live_server
 from tests.server.spitemalice.support import greedy
 from tests.serving import WAIT_SECONDS
@@ -156,6 +158,16 @@ def wait_for(predicate, timeout: float = WAIT_SECONDS):
     return value
 
 
+def held_for(server, match_id, seat: int) -> bool:
+    """Whether a request of the server listens for the match's notices to ``seat``: its
+    channel layer subscribed to the seat's group (channels_redis' Pub/Sub channel name)."""
+    from server.spitemalice.live.publish import group_of
+
+    channel = f"{server.prefix}.live.__group__{group_of(match_id, seat)}"
+    with redis.Redis.from_url(TEST_REDIS_URL) as client:
+        return client.pubsub_numsub(channel)[0][1] > 0
+
+
 def play_turn(api: Http, match: dict) -> dict:
     """The seat to play (``api``'s) plays greedily until its turn ends."""
     seat = match["you"]
@@ -172,7 +184,7 @@ def play_turn(api: Http, match: dict) -> dict:
 def test_many_matches_reach_every_stream_in_order_and_resume(server):
     ada, ada_token = players.player_create(name="Ada")
     bob, bob_token = players.player_create(name="Bob")
-    eve, eve_token = players.player_create(name="Eve")
+    _eve, eve_token = players.player_create(name="Eve")
     apis = {"ada": Http(server, ada_token), "bob": Http(server, bob_token)}
     league = apis["ada"].post("/api/v1/leagues", {"name": "Card table"}).json()
     assert apis["bob"].post("/api/v1/leagues/join", {"code": league["code"]}).status_code == 200
@@ -312,7 +324,8 @@ def test_the_events_feed_waits_for_an_event_or_its_seconds(server):
     thread = threading.Thread(target=lambda: answer.update(
         response=waiter.get(feed, {"after": latest, "wait": 60})), daemon=True)
     thread.start()
-    time.sleep(0.3)  # only so that the request is likely held already; either way it passes
+    # Held: the server listens for the seat's notices (else the event would be there already).
+    wait_for(lambda: held_for(server, match.pk, 1 - mover))
     view = Http(server, tokens[mover]).get(f"{MATCHES}/{match.pk}").json()
     game = view["game"]
     assert Http(server, tokens[mover]).post(
@@ -336,7 +349,7 @@ def test_the_events_feed_waits_for_an_event_or_its_seconds(server):
 def test_the_account_socket_authenticates_and_closes_as_a_match_socket_does(server):
     from websockets.exceptions import ConnectionClosed
 
-    ada, token = players.player_create(name="So")
+    _ada, token = players.player_create(name="So")
 
     def closed_with(ws, send: str | None = None) -> int:
         if send is not None:

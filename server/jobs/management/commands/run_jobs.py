@@ -12,8 +12,9 @@ analysis that is running."""
 from __future__ import annotations
 
 import threading
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections, connection
 
 from server.jobs import background, liveness
@@ -24,14 +25,14 @@ from server.jobs.models import Heartbeat
 class Command(BaseCommand):
     help = "Run pending background jobs; with --once, until none is left, else forever."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--once", action="store_true",
                             help="Stop when no job is pending instead of waiting for more.")
         parser.add_argument("--poll", type=float, default=2.0,
                             help="Seconds to wait when no job is pending (default 2); on "
                                  "PostgreSQL a job recorded meanwhile ends the wait at once.")
 
-    def handle(self, *args, once, poll, **options):
+    def handle(self, *args: Any, once: bool, poll: float, **options: Any) -> None:
         self.reports = {periodic.name: periodic.report for periodic in periodic_checks()}
         if once:
             liveness.role_set(Heartbeat.Role.WORKER)

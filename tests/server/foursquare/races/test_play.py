@@ -243,7 +243,7 @@ def test_the_worker_sweep_closes_races_past_their_time_and_no_other(three):
 
 
 def test_nothing_a_racer_still_playing_receives_names_another_racers_card(three):
-    (ada_p, ada), (bo_p, bo), (_, cy) = three
+    (_ada_p, ada), (_bo_p, bo), (_, cy) = three
     race = create(ada, players=3)
     received = [race, join(bo, race)]
     received.append(join(cy, race))

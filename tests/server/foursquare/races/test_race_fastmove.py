@@ -40,7 +40,7 @@ def _race_game(make_player):
 
 def test_a_race_game_gets_the_same_answers_on_both_paths(settings, make_player, monkeypatch):
     fixed_deal(monkeypatch)
-    api, race, game = _race_game(make_player)
+    api, _race, game = _race_game(make_player)
     chosen: list = []
 
     def first_then_record(g):
@@ -56,7 +56,7 @@ def test_a_race_game_gets_the_same_answers_on_both_paths(settings, make_player, 
     assert told.call_count == len(fast)  # every move told the race's sockets
 
     settings.FOURSQUARE_FAST_MOVES = False
-    api2, race2, game2 = _race_game(make_player)
+    api2, _race2, game2 = _race_game(make_player)
     replayed = iter(chosen)
     full = play_out(api2, game2, lambda _g: next(replayed))
 

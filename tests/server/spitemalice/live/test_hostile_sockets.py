@@ -13,7 +13,7 @@ import itertools
 import time
 
 import pytest
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url
 from tests.server.spitemalice.live.support import Socket
@@ -74,11 +74,11 @@ def ready_once_freed(server, match, token) -> Socket:
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
         socket = open_socket(server, match, next(_addresses), token)
-        message = None
         try:
             message = socket.recv()
-        except Exception:
-            assert socket.close_code() == 4429 and time.monotonic() < deadline
+        except ConnectionClosed as closed:  # refused while the closed one is still counted
+            assert closed.rcvd is not None and closed.rcvd.code == 4429
+            assert time.monotonic() < deadline, "the closed socket's place was never given back"
             time.sleep(0.05)
             continue
         assert message["type"] == "ready", message
