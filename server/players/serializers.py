@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from server.api.fields import StrictCharField
 from server.api.formats import iso_datetime
-from server.api.inputs import StrictInput
+from server.api.inputs import StrictInput, StrictQuery
 from server.players import names, usernames
 from server.players.models import AccessToken, Player
 
@@ -127,6 +127,12 @@ class CredentialsInput(StrictInput):
 
 class SessionCreateInput(CredentialsInput):
     label = token_label_field()
+
+
+class PlayerByNameQuery(StrictQuery):
+    name = NicknameField(subject="A name", min_length=names.MIN_LENGTH,
+                         max_length=names.MAX_LENGTH,
+                         help_text="The display name to look up (the display names' rule).")
 
 
 class PlayerRef(serializers.Serializer):

@@ -12,9 +12,10 @@ from server.api.headers import absolute_url
 from server.api.problems import NotFound
 from server.api.schema import problems
 from server.api.views import ApiView
-from server.players import bots, services
+from server.players import bots, names, services
 from server.players import serializers as s
-from server.players.models import AccessToken
+from server.players.models import AccessToken, Player
+from server.players.problems import PlayerNotFound
 
 TAG = ["players"]
 
@@ -179,3 +180,34 @@ class TokenDetailView(ApiView):
         if not services.token_revoke_by_id(player=request.user, public_id=token_id):
             raise NotFound("You have no token with that id.")
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlayerByNameView(ApiView):
+    """A player by display name, compared as names are (``names.name_key``)."""
+
+    permission_classes = [AllowAny]
+    throttle_scope = "boards"  # public, as a profile is
+    throttle_reads = True
+    query_parameters = frozenset({"name"})
+
+    @extend_schema(
+        tags=TAG, operation_id="players_by_name",
+        summary="Look a player up by display name",
+        description=(
+            "The player whose display name is `name`, compared as names are compared for "
+            "uniqueness (case, spacing, compatibility forms and look-alike characters aside: "
+            "`ada`, `ADA` and `Ａｄａ` find Ada), so that a challenge (`invitee`) needs no id "
+            "copied by hand. At most one player has a name; 404 `not_found` when none has it. "
+            "A name no player could have (outside the display-name rule) is 400 `invalid`. "
+            "The profile is `GET /players/{id}`."),
+        parameters=[s.PlayerByNameQuery],
+        responses={200: s.PlayerOutput, **problems(400, 404, 429)},
+    )
+    def get(self, request):
+        query = s.PlayerByNameQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        key = names.name_key(query.validated_data["name"])
+        player = Player.objects.filter(name_key=key, is_active=True).first()
+        if player is None:
+            raise PlayerNotFound(f"No player is named {query.validated_data['name']!r}.")
+        return Response(s.player_ref(player))
