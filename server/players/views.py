@@ -16,6 +16,7 @@ from server.players import bots, names, services
 from server.players import serializers as s
 from server.players.models import AccessToken, Player
 from server.players.problems import PlayerNotFound
+from server.players.tokens import scope_require, token_create
 
 TAG = ["players"]
 
@@ -68,7 +69,8 @@ class MeView(ApiView):
                                "The bot mark is checked first: a refused one changes nothing.",
                    request=s.PlayerUpdateInput,
                    responses={200: s.PlayerProfileOutput, **problems(
-                       400, 401, 409, 415,
+                       400, 401, 403, 409, 415,
+                       s403="`insufficient_scope`: a token without the `account` scope.",
                        s409="`name_taken` (`suggestion` is a free name like it, \"Ada 2\", "
                             "if any), `bot_not_allowed` (a match between people finished or "
                             "being played) or `bot_permanent` (false for a bot account).")},
@@ -77,6 +79,7 @@ class MeView(ApiView):
                              OpenApiExample("a bot account", value={"bot": True},
                                             request_only=True)])
     def patch(self, request):
+        scope_require(request, "account")
         data = s.PlayerUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -101,7 +104,8 @@ class ClaimView(ApiView):
         description="Afterwards, sign in on another device with POST /api/v1/sessions.",
         request=s.CredentialsInput,
         responses={200: s.PlayerProfileOutput, **problems(
-            400, 401, 409, 415, 422, 429, s409="`already_claimed` or `username_taken`.",
+            400, 401, 403, 409, 415, 422, 429, s409="`already_claimed` or `username_taken`.",
+            s403="`insufficient_scope`: a token without the `account` scope.",
             s429="`throttled`: this address's claims of the day are used "
                  "(`FOURSQUARE_RATE_CLAIMS_ADDRESS`, 10 a day).",
             s400="`invalid` (the body, or a username the PRECIS profile refuses), or "
@@ -111,6 +115,7 @@ class ClaimView(ApiView):
                  "all digits).")},
     )
     def post(self, request):
+        scope_require(request, "account")
         data = s.CredentialsInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = services.player_claim(player=request.user, **data.validated_data)
@@ -155,28 +160,58 @@ class SessionCurrentView(ApiView):
 
 class TokenListView(ApiView):
     permission_classes = [IsAuthenticated]
+    issues_tokens = True  # POST answers with a new token: never stored by a cache
 
     @extend_schema(tags=TAG, operation_id="tokens_list", summary="Your signed-in devices",
-                   responses={200: s.TokenOutput(many=True), **problems(401)})
+                   responses={200: s.TokenOutput(many=True), **problems(401, 403)})
     def get(self, request):
+        scope_require(request, "account")
         tokens = AccessToken.objects.filter(player=request.user)
         return Response([s.token_output(token, request.auth) for token in tokens])
+
+    @extend_schema(
+        tags=TAG, operation_id="tokens_create",
+        summary="Issue a token with the scopes you choose (a bot's: play only)",
+        description=(
+            "A new token of your account allowed `scopes`: `[\"play\"]` gives a program a "
+            "token that plays (matches, actions, streams, leagues, boards) but cannot change "
+            "your name, password or settings, mark the account, nor list, make or revoke "
+            "tokens (403 `insufficient_scope`). Needs a token with the `account` scope."),
+        request=s.TokenCreateInput,
+        responses={201: s.TokenWithSecretOutput, **problems(400, 401, 403, 415)},
+        examples=[OpenApiExample("a bot's token", value={"label": "my bot",
+                                                         "scopes": ["play"]},
+                                 request_only=True)],
+    )
+    def post(self, request):
+        scope_require(request, "account")
+        data = s.TokenCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        access, token = token_create(player=request.user, label=_label(request, values),
+                                     scopes=tuple(values["scopes"]))
+        return Response({**s.token_output(access, request.auth), "token": token},
+                        status=status.HTTP_201_CREATED,
+                        headers={"Location": absolute_url(request, "api:token",
+                                                          token_id=access.public_id)})
 
 
 class TokenDetailView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=TAG, operation_id="tokens_retrieve", summary="One of your tokens",
-                   responses={200: s.TokenOutput, **problems(401, 404)})
+                   responses={200: s.TokenOutput, **problems(401, 403, 404)})
     def get(self, request, token_id):
+        scope_require(request, "account")
         token = AccessToken.objects.filter(player=request.user, public_id=token_id).first()
         if token is None:
             raise NotFound("You have no token with that id.")
         return Response(s.token_output(token, request.auth))
 
     @extend_schema(tags=TAG, operation_id="tokens_delete", summary="Revoke one of your tokens",
-                   request=None, responses={204: None, **problems(401, 404)})
+                   request=None, responses={204: None, **problems(401, 403, 404)})
     def delete(self, request, token_id):
+        scope_require(request, "account")
         if not services.token_revoke_by_id(player=request.user, public_id=token_id):
             raise NotFound("You have no token with that id.")
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -674,6 +674,11 @@ class SpiteMaliceStatsOutput(serializers.Serializer):
                                                            "first one is rated.")
 
 
+class BotsQuery(StrictQuery):
+    limit = QueryIntegerField(min_value=1, max_value=100, default=100,
+                              help_text="The most bot accounts online to list, 1-100.")
+
+
 class HouseBotOutput(serializers.Serializer):
     level = serializers.ChoiceField(choices=list(LEVELS), help_text="Play it with "
                                     "`POST /matches {\"opponent\": \"bot\", \"level\": ...}`.")
@@ -694,6 +699,6 @@ class BotsOutput(serializers.Serializer):
     house = HouseBotOutput(many=True, help_text="The house bot's levels, always there.")
     online = OnlineBotOutput(many=True, help_text=(
         "Bot accounts seen in the last minutes (`online_minutes`), the most recently seen "
-        "first, at most 100 (one page: no paging)."))
+        "first, at most `limit` (one page: no paging)."))
     online_minutes = serializers.IntegerField(help_text="How recent `seen_at` is to count as "
                                                         "online.")

@@ -955,6 +955,7 @@ class BotsView(ApiView):
     permission_classes = [AllowAny]
     throttle_scope = "boards"
     throttle_reads = True
+    query_parameters = frozenset({"limit"})
 
     @extend_schema(
         tags=TAG, operation_id="spite_malice_bots",
@@ -963,16 +964,20 @@ class BotsView(ApiView):
             "`house`: the house bot's levels (`POST /matches {\"opponent\": \"bot\", "
             "\"level\"}`). `online`: the bot accounts (`PATCH /players/me {\"bot\": "
             f"true}}`) that used the API in the last {ONLINE_MINUTES} minutes, the most "
-            f"recently seen first, at most {ONLINE_LISTED}, each with its rating (or null); "
+            "recently seen first, at most `limit` (default and most: "
+            f"{ONLINE_LISTED}), each with its rating (or null); "
             "challenge one by its id (`invitee`), as its `challenges` setting allows."),
-        responses={200: s.BotsOutput, **problems(401, 429)},
+        parameters=[s.BotsQuery],
+        responses={200: s.BotsOutput, **problems(400, 401, 429)},
     )
     def get(self, request):
+        query = s.BotsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
         since = timezone.now() - timedelta(minutes=ONLINE_MINUTES)
         seen = list(AccessToken.objects
                     .filter(player__bot=True, player__is_active=True, last_used_at__gte=since)
                     .values("player_id").annotate(seen_at=Max("last_used_at"))
-                    .order_by("-seen_at", "player_id")[:ONLINE_LISTED])
+                    .order_by("-seen_at", "player_id")[:query.validated_data["limit"]])
         players = Player.objects.in_bulk([row["player_id"] for row in seen])
         rated = ratings.ratings_of(list(players), GAME)
         return Response({

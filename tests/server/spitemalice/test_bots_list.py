@@ -12,6 +12,7 @@ from server.players.models import AccessToken
 from server.ratings.models import Rating
 from server.spitemalice.models import LEVELS
 from server.spitemalice.views import ONLINE_MINUTES
+from tests.server.conftest import assert_problem
 
 pytestmark = pytest.mark.django_db
 BOTS = "spite-malice/bots"
@@ -60,5 +61,14 @@ def test_a_bot_that_uses_its_token_comes_online(api, make_player):
     assert [entry["player"]["id"] for entry in api.get(BOTS).json()["online"]] == [str(robo.pk)]
 
 
-def test_an_unknown_parameter_is_400(api):
-    assert api.get(BOTS, {"limit": "5"}).status_code == 400
+def test_limit_bounds_the_online_list(api, make_player):
+    for name in ("Robo", "Deep"):
+        seen(bot_account(make_player, name)[0], 0)
+    assert len(api.get(BOTS, {"limit": "1"}).json()["online"]) == 1
+    assert len(api.get(BOTS).json()["online"]) == 2
+
+
+@pytest.mark.parametrize("query", [{"limit": "0"}, {"limit": "101"}, {"limit": "x"},
+                                   {"limit": ""}, {"online": "1"}])
+def test_a_bad_or_unknown_parameter_is_400(api, query):
+    assert_problem(api.get(BOTS, query), 400, "invalid")
