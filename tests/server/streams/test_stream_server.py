@@ -80,6 +80,9 @@ class Reader:
             self.response = response
             self.status, self.content_type = (response.status_code,
                                               response.headers.get("content-type", ""))
+            if response.status_code != 200:  # a refusal's body is a problem, not events
+                response.read()
+                return
             message: dict = {}
             for line in response.iter_lines():
                 if not self.sse:
