@@ -555,6 +555,11 @@ SPECTACULAR_SETTINGS = {
         "ClosedReasonEnum": ["cancelled", "declined", "expired"],
         # Why an invitee declined: the decline's reason, the match's and a cancelled event's.
         "DeclineReasonEnum": "server.spitemalice.models.Match.DeclineReason",
+        # The same reasons as bare values: the match's `decline_reason`, an account event's.
+        "MatchOutputDeclineReasonEnum": "server.streams.serializers.DECLINE_REASONS",
+        # A kind both a match's events and the account stream's have: one enum each.
+        "SpiteMaliceJoinedEventKindEnum": ["joined"],
+        "SpiteMaliceMatchOverEventKindEnum": ["match_over"],
     },
 }
 

@@ -32,6 +32,7 @@ from foursquare_client.models import (
     InvitationReceivedEvent,
     JoinedEvent,
     MatchOverEvent,
+    MatchStartedEvent,
     Problem,
     StreamPageOutput,
     YourTurnEvent,
@@ -39,7 +40,7 @@ from foursquare_client.models import (
 
 AccountEvent: TypeAlias = (
     InvitationCancelledEvent | InvitationDeclinedEvent | InvitationReceivedEvent | JoinedEvent
-    | MatchOverEvent | YourTurnEvent)
+    | MatchOverEvent | MatchStartedEvent | YourTurnEvent)
 PATH = "/api/v1/stream"
 # The server sends a keep-alive (an empty line) after 20 s of silence: a minute without a byte
 # is a connection lost.
@@ -57,14 +58,16 @@ class StreamRefused(Exception):
 def parse(line: str) -> AccountEvent:
     """One NDJSON line as its kind's generated model."""
     data = json.loads(line)
-    page = StreamPageOutput.from_dict({"events": [data], "last": data["number"], "more": False})
+    page = StreamPageOutput.from_dict({"events": [data], "last": data["number"] or 0,
+                                       "more": False})
     return page.events[0]
 
 
 def events(client: AuthenticatedClient, after: int = 0) -> Iterator[AccountEvent]:
-    """The events after ``after`` on one connection: the stored ones, then each as it is
-    stored, until the server ends the stream (after 5 minutes). Closing the iterator closes
-    the connection."""
+    """The events after ``after`` on one connection: first the snapshot of the matches being
+    played (a ``MatchStartedEvent`` each, its ``number`` None), then the stored ones, then each
+    as it is stored, until the server ends the stream (after 5 minutes). Closing the iterator
+    closes the connection."""
     with client.get_httpx_client().stream(
             "GET", PATH, params={"after": after}, timeout=TIMEOUT,
             headers={"Accept": "application/x-ndjson"}) as response:
@@ -84,13 +87,16 @@ def follow(client: AuthenticatedClient, after: int = 0, *,
            pause_seconds: float = 1.0) -> Iterator[AccountEvent]:
     """Every event after ``after``, for as long as you read: when a stream ends (its 5
     minutes, a restart, a dropped connection) the next one resumes after the last number read,
-    so nothing is missed or repeated. Too many streams open (429) waits its ``Retry-After``;
-    any other refusal is raised."""
+    so nothing is missed or repeated. Each connection begins with the snapshot of the matches
+    being played (unnumbered ``MatchStartedEvent``s): a match may come again there, so key
+    what you hold by its ``match``. Too many streams open (429) waits its ``Retry-After``; any
+    other refusal is raised."""
     last = after
     while True:
         try:
             for event in events(client, last):
-                last = event.number
+                if isinstance(event.number, int):
+                    last = event.number
                 yield event
         except httpx.TransportError:
             pass

@@ -35,6 +35,7 @@ REF_PREFIX = "#/components/schemas/"
 SCHEMA_FORMAT = f"application/vnd.aai.asyncapi+json;version={ASYNCAPI_VERSION}"
 # Where an OpenAPI schema and an AsyncAPI one differ, the same meaning in the other's words.
 NULL = {"type": "null"}
+NULL_ENUM = {"$ref": "#/components/schemas/NullEnum"}
 
 
 def asyncapi_schema(schema: Any) -> Any:
@@ -59,6 +60,8 @@ def asyncapi_schema(schema: Any) -> Any:
         if "enum" in converted and None not in converted["enum"]:
             converted["enum"] = [*converted["enum"], None]
         return converted
+    if NULL_ENUM in converted.get("oneOf", ()):
+        return converted  # drf-spectacular's nullable choice: its alternatives admit null
     # A composed schema (``allOf: [{"$ref": ...}]``): it, or null. What describes the member
     # as a whole stays outside the alternatives.
     outer = {key: converted.pop(key) for key in ("description", "title", "readOnly",

@@ -84,6 +84,13 @@ class Player(AbstractBaseUser, PermissionsMixin):
         return self.name
 
 
+# What a token may do (docs/API.md, "Token scopes"): ``account`` manages the account (its
+# name, password, settings, bot mark and tokens), ``play`` everything else. A token issued by
+# signing up or in has both; a bot's token can be issued with ``play`` alone.
+SCOPES = ("account", "play")
+ALL_SCOPES = " ".join(SCOPES)
+
+
 class AccessToken(models.Model):
     """A bearer token. Only its SHA-256 is stored, so a database leak reveals no token.
 
@@ -97,9 +104,15 @@ class AccessToken(models.Model):
     label = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    scopes = models.CharField(max_length=64, default=ALL_SCOPES,
+                              help_text="What the token may do: scope names, space-separated "
+                                        "(SCOPES).")
 
     class Meta:
         ordering = ["-created_at"]
+
+    def allows(self, scope: str) -> bool:
+        return scope in self.scopes.split()
 
     def __str__(self) -> str:
         return f"token {self.public_id} of {self.player_id}"

@@ -5,6 +5,7 @@ from server.api.problems import (
     InvalidCredentials,
     InvalidRequest,
     NotFound,
+    PermissionDenied,
     Unprocessable,
 )
 
@@ -41,11 +42,16 @@ class BotPermanent(Conflict):
     code, title = "bot_permanent", "A bot account stays a bot account"
 
 
+class InsufficientScope(PermissionDenied):
+    code, title = "insufficient_scope", "This token's scopes do not allow it"
+
+
 class PlayerNotFound(NotFound):
     code, title = "not_found", "No such player"
 
 
 __all__ = [
-    "AlreadyClaimed", "BotNotAllowed", "BotPermanent", "InvalidCredentials", "InvalidName",
+    "AlreadyClaimed", "BotNotAllowed", "BotPermanent", "InsufficientScope",
+    "InvalidCredentials", "InvalidName",
     "NameTaken", "PasswordTooSimilar", "PlayerNotFound", "UsernameTaken", "WeakPassword",
 ]

@@ -8,9 +8,9 @@ from rest_framework import serializers
 
 from server.api.fields import StrictCharField
 from server.api.formats import iso_datetime
-from server.api.inputs import StrictInput
+from server.api.inputs import StrictInput, StrictQuery
 from server.players import names, usernames
-from server.players.models import AccessToken, Player
+from server.players.models import SCOPES, AccessToken, Player
 
 NAME_HELP = (
     f"Display name. {names.NAME_RULE} Unique ignoring case, spaces and look-alike characters "
@@ -129,6 +129,12 @@ class SessionCreateInput(CredentialsInput):
     label = token_label_field()
 
 
+class PlayerByNameQuery(StrictQuery):
+    name = NicknameField(subject="A name", min_length=names.MIN_LENGTH,
+                         max_length=names.MAX_LENGTH,
+                         help_text="The display name to look up (the display names' rule).")
+
+
 class PlayerRef(serializers.Serializer):
     """A player as others see it."""
 
@@ -165,6 +171,34 @@ class TokenOutput(serializers.Serializer):
     created_at = serializers.DateTimeField()
     last_used_at = serializers.DateTimeField(allow_null=True)
     current = serializers.BooleanField(help_text="The token this request was made with.")
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(SCOPES)),
+        help_text="What it may do: `account` (your name, password, settings, bot mark and "
+                  "tokens) and `play` (everything else).")
+
+
+@extend_schema_field({"type": "array", "minItems": 1, "maxItems": len(SCOPES),
+                      "uniqueItems": True, "items": {"type": "string", "enum": list(SCOPES)}})
+class ScopesField(serializers.ListField):
+    pass
+
+
+class TokenCreateInput(StrictInput):
+    label = token_label_field()
+    scopes = ScopesField(
+        child=serializers.ChoiceField(choices=list(SCOPES)), min_length=1, max_length=2,
+        help_text="What the new token may do: `[\"play\"]` for a bot's token, which cannot "
+                  "change your name, password or settings, nor see or make tokens.")
+
+    def validate_scopes(self, value):
+        if len(set(value)) != len(value):
+            raise serializers.ValidationError("Name each scope once.")
+        return value
+
+
+class TokenWithSecretOutput(TokenOutput):
+    token = serializers.CharField(help_text="Send as 'Authorization: Bearer <token>'; shown "
+                                            "only once.")
 
 
 def player_ref(player: Player) -> dict:
@@ -192,4 +226,5 @@ def token_output(token: AccessToken, current: AccessToken | None) -> dict:
         "created_at": iso_datetime(token.created_at),
         "last_used_at": iso_datetime(token.last_used_at),
         "current": current is not None and token.pk == current.pk,
+        "scopes": token.scopes.split(),
     }

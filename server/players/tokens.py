@@ -11,7 +11,7 @@ from django.utils import timezone
 from rest_framework import authentication, exceptions
 
 from server.api.sweeps import Sweep
-from server.players.models import AccessToken, Player
+from server.players.models import SCOPES, AccessToken, Player
 
 TOKEN_BYTES = 32
 LAST_USED_RESOLUTION = timedelta(minutes=5)  # don't write on every request
@@ -21,7 +21,7 @@ LAST_USED_RESOLUTION = timedelta(minutes=5)  # don't write on every request
 # spends answering it, so it is written out once.
 _PLAYER_FIELDS = [field.attname for field in Player._meta.concrete_fields]
 _TOKEN_SQL = (
-    'SELECT t."id", t."last_used_at", '
+    'SELECT t."id", t."last_used_at", t."scopes", '
     + ", ".join(f'p."{field.column}"' for field in Player._meta.concrete_fields)
     + f' FROM "{AccessToken._meta.db_table}" t '
     f'JOIN "{Player._meta.db_table}" p ON p."id" = t."player_id" WHERE t."key_hash" = %s'
@@ -37,13 +37,29 @@ def last_use_due(last_used_at) -> bool:
     return last_used_at is None or timezone.now() - last_used_at > LAST_USED_RESOLUTION
 
 
-def token_create(*, player: Player, label: str = "") -> tuple[AccessToken, str]:
-    """A new token for ``player``: its row and its plain text, which exists only in this
-    return value."""
+def token_create(*, player: Player, label: str = "",
+                 scopes: tuple[str, ...] = SCOPES) -> tuple[AccessToken, str]:
+    """A new token for ``player`` allowed ``scopes``: its row and its plain text, which exists
+    only in this return value."""
     token = secrets.token_urlsafe(TOKEN_BYTES)
-    access = AccessToken.objects.create(player=player, key_hash=hash_token(token),
-                                        label=label[:64])
+    access = AccessToken.objects.create(
+        player=player, key_hash=hash_token(token), label=label[:64],
+        scopes=" ".join(scope for scope in SCOPES if scope in scopes))
     return access, token
+
+
+def scope_require(request, scope: str) -> None:
+    """Refuse the request (403 ``insufficient_scope``) unless its token allows ``scope``."""
+    # Imported here: the problems import DRF's views, which import this module's
+    # authentication class (DEFAULT_AUTHENTICATION_CLASSES).
+    from server.players.problems import InsufficientScope
+
+    access = request.auth
+    if isinstance(access, AccessToken) and not access.allows(scope):
+        raise InsufficientScope(
+            f"This token's scopes ({access.scopes or 'none'}) do not include {scope!r}: use a "
+            f"token with it (one from signing in, POST /api/v1/sessions).",
+            scopes=access.scopes.split(), required=scope)
 
 
 def token_issue(*, player: Player, label: str = "") -> str:
@@ -98,10 +114,10 @@ def _token_with_player(key_hash: str) -> AccessToken | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    token_id, last_used_at, *player_values = row
+    token_id, last_used_at, scopes, *player_values = row
     player = Player.from_db(connection.alias, _PLAYER_FIELDS, player_values)
-    access = AccessToken.from_db(connection.alias, ["id", "player_id", "last_used_at"],
-                                 [token_id, player.pk, last_used_at])
+    access = AccessToken.from_db(connection.alias, ["id", "player_id", "last_used_at", "scopes"],
+                                 [token_id, player.pk, last_used_at, scopes])
     access._state.fields_cache["player"] = player
     return access
 
@@ -109,7 +125,8 @@ def _token_with_player(key_hash: str) -> AccessToken | None:
 def _token_with_player_orm(key_hash: str) -> AccessToken | None:
     return (
         AccessToken.objects.select_related("player")
-        .only("id", "player_id", "last_used_at", *(f"player__{name}" for name in _PLAYER_FIELDS))
+        .only("id", "player_id", "last_used_at", "scopes",
+              *(f"player__{name}" for name in _PLAYER_FIELDS))
         .filter(key_hash=key_hash)
         .first()
     )

@@ -12,9 +12,11 @@ from server.api.headers import absolute_url
 from server.api.problems import NotFound
 from server.api.schema import problems
 from server.api.views import ApiView
-from server.players import bots, services
+from server.players import bots, names, services
 from server.players import serializers as s
-from server.players.models import AccessToken
+from server.players.models import AccessToken, Player
+from server.players.problems import PlayerNotFound
+from server.players.tokens import scope_require, token_create
 
 TAG = ["players"]
 
@@ -67,7 +69,8 @@ class MeView(ApiView):
                                "The bot mark is checked first: a refused one changes nothing.",
                    request=s.PlayerUpdateInput,
                    responses={200: s.PlayerProfileOutput, **problems(
-                       400, 401, 409, 415,
+                       400, 401, 403, 409, 415,
+                       s403="`insufficient_scope`: a token without the `account` scope.",
                        s409="`name_taken` (`suggestion` is a free name like it, \"Ada 2\", "
                             "if any), `bot_not_allowed` (a match between people finished or "
                             "being played) or `bot_permanent` (false for a bot account).")},
@@ -76,6 +79,7 @@ class MeView(ApiView):
                              OpenApiExample("a bot account", value={"bot": True},
                                             request_only=True)])
     def patch(self, request):
+        scope_require(request, "account")
         data = s.PlayerUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -100,7 +104,8 @@ class ClaimView(ApiView):
         description="Afterwards, sign in on another device with POST /api/v1/sessions.",
         request=s.CredentialsInput,
         responses={200: s.PlayerProfileOutput, **problems(
-            400, 401, 409, 415, 422, 429, s409="`already_claimed` or `username_taken`.",
+            400, 401, 403, 409, 415, 422, 429, s409="`already_claimed` or `username_taken`.",
+            s403="`insufficient_scope`: a token without the `account` scope.",
             s429="`throttled`: this address's claims of the day are used "
                  "(`FOURSQUARE_RATE_CLAIMS_ADDRESS`, 10 a day).",
             s400="`invalid` (the body, or a username the PRECIS profile refuses), or "
@@ -110,6 +115,7 @@ class ClaimView(ApiView):
                  "all digits).")},
     )
     def post(self, request):
+        scope_require(request, "account")
         data = s.CredentialsInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = services.player_claim(player=request.user, **data.validated_data)
@@ -154,28 +160,89 @@ class SessionCurrentView(ApiView):
 
 class TokenListView(ApiView):
     permission_classes = [IsAuthenticated]
+    issues_tokens = True  # POST answers with a new token: never stored by a cache
 
     @extend_schema(tags=TAG, operation_id="tokens_list", summary="Your signed-in devices",
-                   responses={200: s.TokenOutput(many=True), **problems(401)})
+                   responses={200: s.TokenOutput(many=True), **problems(401, 403)})
     def get(self, request):
+        scope_require(request, "account")
         tokens = AccessToken.objects.filter(player=request.user)
         return Response([s.token_output(token, request.auth) for token in tokens])
+
+    @extend_schema(
+        tags=TAG, operation_id="tokens_create",
+        summary="Issue a token with the scopes you choose (a bot's: play only)",
+        description=(
+            "A new token of your account allowed `scopes`: `[\"play\"]` gives a program a "
+            "token that plays (matches, actions, streams, leagues, boards) but cannot change "
+            "your name, password or settings, mark the account, nor list, make or revoke "
+            "tokens (403 `insufficient_scope`). Needs a token with the `account` scope."),
+        request=s.TokenCreateInput,
+        responses={201: s.TokenWithSecretOutput, **problems(400, 401, 403, 415)},
+        examples=[OpenApiExample("a bot's token", value={"label": "my bot",
+                                                         "scopes": ["play"]},
+                                 request_only=True)],
+    )
+    def post(self, request):
+        scope_require(request, "account")
+        data = s.TokenCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        access, token = token_create(player=request.user, label=_label(request, values),
+                                     scopes=tuple(values["scopes"]))
+        return Response({**s.token_output(access, request.auth), "token": token},
+                        status=status.HTTP_201_CREATED,
+                        headers={"Location": absolute_url(request, "api:token",
+                                                          token_id=access.public_id)})
 
 
 class TokenDetailView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=TAG, operation_id="tokens_retrieve", summary="One of your tokens",
-                   responses={200: s.TokenOutput, **problems(401, 404)})
+                   responses={200: s.TokenOutput, **problems(401, 403, 404)})
     def get(self, request, token_id):
+        scope_require(request, "account")
         token = AccessToken.objects.filter(player=request.user, public_id=token_id).first()
         if token is None:
             raise NotFound("You have no token with that id.")
         return Response(s.token_output(token, request.auth))
 
     @extend_schema(tags=TAG, operation_id="tokens_delete", summary="Revoke one of your tokens",
-                   request=None, responses={204: None, **problems(401, 404)})
+                   request=None, responses={204: None, **problems(401, 403, 404)})
     def delete(self, request, token_id):
+        scope_require(request, "account")
         if not services.token_revoke_by_id(player=request.user, public_id=token_id):
             raise NotFound("You have no token with that id.")
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlayerByNameView(ApiView):
+    """A player by display name, compared as names are (``names.name_key``)."""
+
+    permission_classes = [AllowAny]
+    throttle_scope = "boards"  # public, as a profile is
+    throttle_reads = True
+    query_parameters = frozenset({"name"})
+
+    @extend_schema(
+        tags=TAG, operation_id="players_by_name",
+        summary="Look a player up by display name",
+        description=(
+            "The player whose display name is `name`, compared as names are compared for "
+            "uniqueness (case, spacing, compatibility forms and look-alike characters aside: "
+            "`ada`, `ADA` and `Ａｄａ` find Ada), so that a challenge (`invitee`) needs no id "
+            "copied by hand. At most one player has a name; 404 `not_found` when none has it. "
+            "A name no player could have (outside the display-name rule) is 400 `invalid`. "
+            "The profile is `GET /players/{id}`."),
+        parameters=[s.PlayerByNameQuery],
+        responses={200: s.PlayerOutput, **problems(400, 404, 429)},
+    )
+    def get(self, request):
+        query = s.PlayerByNameQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        key = names.name_key(query.validated_data["name"])
+        player = Player.objects.filter(name_key=key, is_active=True).first()
+        if player is None:
+            raise PlayerNotFound(f"No player is named {query.validated_data['name']!r}.")
+        return Response(s.player_ref(player))

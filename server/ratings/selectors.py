@@ -170,6 +170,14 @@ def rating_entry(player, game: str) -> Entry | None:
     return _entry(row, None if row.provisional else _rank(game, row.rating))
 
 
+def ratings_of(player_ids: list, game: str) -> dict:
+    """``{player id: rating as rating_of shows it}`` of those of ``player_ids`` rated on
+    ``game`` (one query)."""
+    return {row.player_id: {"rating": shown(row.rating), "deviation": shown(row.deviation),
+                            "matches": row.matches, "provisional": row.provisional}
+            for row in _board(game).filter(player_id__in=player_ids)}
+
+
 def rating_of(player, game: str) -> dict | None:
     """``player``'s rating on ``game`` as the profile and statistics show it, or None."""
     row = _board(game).filter(player=player).first()

@@ -9,10 +9,12 @@ class SpiteMaliceConfig(AppConfig):
 
     def ready(self) -> None:
         from server.core.metrics import scrape_reader_register
-        from server.spitemalice import boards, bot_accounts, fairness, metrics, tasks
+        from server.spitemalice import boards, bot_accounts, fairness, metrics, notify, tasks
+        from server.streams.services import active_source_register
 
         boards.register()
         fairness.register()
         scrape_reader_register("spite_malice_clocks", metrics.clock_sweep_families)
         tasks.register()
         bot_accounts.register_bot_rules()
+        active_source_register(notify.active_matches)

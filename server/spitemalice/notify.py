@@ -14,14 +14,25 @@ path store what it returns with their other writes.
   expired (an expiry also to the creator).
 - ``invitation_declined``: to the creator, when the invitee said no (``reason`` if they gave
   one).
+- ``match_started``: to each person seated, when a match's first game is dealt (a match
+  against the bot, a daily, an invitation joined or accepted, a seek taken, a rematch
+  accepted): lichess's ``gameStart``. The same object, unnumbered, is each match's entry in
+  the snapshot of active matches a new stream connection sends first (``active_matches``).
 - ``match_over``: to each person seated, when the match finished or was aborted.
 
 ``invitation_received`` is stored where an invitation is made (``invitations``).
+
+``game`` is the match's game number, as in the match's own events; the game's name is
+``game_name``. Every player named carries ``bot`` and their Spite & Malice ``rating`` (null
+while unrated) as they were when the event was stored.
 """
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from server.api.formats import iso_datetime
+from server.ratings.selectors import rating_of
 from server.spitemalice.models import Match
 from server.streams.services import Draft
 
@@ -29,7 +40,12 @@ GAME = "spite-malice"
 
 
 def _player(player) -> dict | None:
-    return None if player is None else {"id": str(player.pk), "name": player.name}
+    """A player as account events name them: with whether the account is a bot and their
+    rating in this game (null while unrated)."""
+    if player is None:
+        return None
+    return {"id": str(player.pk), "name": player.name, "bot": player.bot,
+            "rating": rating_of(player, GAME)}
 
 
 def _seated(match: Match, seat: int):
@@ -40,7 +56,31 @@ def _seated(match: Match, seat: int):
 
 
 def _base(match: Match) -> dict:
-    return {"game": GAME, "match": str(match.pk)}
+    return {"game_name": GAME, "match": str(match.pk)}
+
+
+def match_started(match: Match, seat: int) -> dict:
+    """The ``match_started`` payload for ``seat``'s person of the ``match`` being played, as
+    it stands: what a bot needs to take up the match (which seat, against whom, whose turn,
+    the match's latest event number to read its events after)."""
+    return {**_base(match), "game": match.game_number, "mode": match.mode, "seat": seat,
+            "opponent": _player(_seated(match, 1 - seat)),
+            "level": match.level or None if match.bot_seat is not None else None,
+            "target": match.target, "turn_seconds": match.turn_seconds,
+            "rated": match.rated, "your_turn": match.turn == seat,
+            "deadline": iso_datetime(match.deadline), "event": match.event}
+
+
+def active_matches(player_id) -> list[tuple[str, dict, object]]:
+    """``player_id``'s matches being played, as (kind, payload, created_at) of their
+    ``match_started``: the snapshot a new account stream connection sends first."""
+    found = (Match.objects.select_related("player0", "player1")
+             .filter(Q(player0_id=player_id) | Q(player1_id=player_id),
+                     status=Match.Status.PLAYING)
+             .order_by("started_at", "id"))
+    return [("match_started",
+             match_started(match, 0 if str(match.player0_id) == str(player_id) else 1),
+             match.started_at) for match in found]
 
 
 def your_turn(match: Match, seat: int, table: dict | None = None) -> Draft:
@@ -48,7 +88,7 @@ def your_turn(match: Match, seat: int, table: dict | None = None) -> Draft:
     event number (``event``) and the seat's ``table`` as the turn's draw event carries it, so
     that a bot acts on it without reading the match (null when the request has none)."""
     return Draft(getattr(match, f"player{seat}_id"), "your_turn", {
-        **_base(match), "game_number": match.game_number,
+        **_base(match), "game": match.game_number,
         "deadline": iso_datetime(match.deadline),
         "opponent": _player(_seated(match, 1 - seat)),
         "event": match.event, "table": table})
@@ -58,9 +98,14 @@ def drafts_of(match: Match, log) -> list[Draft]:
     """The account events a request's ``log`` causes, in order."""
     drafts: list[Draft] = []
     for event in log.events:
-        if event.kind == "joined":
+        if event.kind == "dealt" and event.seat0["game"] == 1:
+            for seat in (0, 1):
+                person = getattr(match, f"player{seat}_id")
+                if person is not None and seat != match.bot_seat:
+                    drafts.append(Draft(person, "match_started", match_started(match, seat)))
+        elif event.kind == "joined":
             drafts.append(Draft(match.player0_id, "joined", {
-                **_base(match), "player": event.seat0["player"]}))
+                **_base(match), "player": _player(match.player1)}))
         elif event.kind == "cancelled":
             reason = event.seat0["reason"]
             if reason == Match.Reason.DECLINED:

@@ -662,3 +662,33 @@ class SpiteMaliceStatsOutput(serializers.Serializer):
     rating = PlayerRatingOutput(allow_null=True, help_text="The Glicko-2 rating from matches "
                                                            "between people; null before the "
                                                            "first one is rated.")
+
+
+class BotsQuery(StrictQuery):
+    limit = QueryIntegerField(min_value=1, max_value=100, default=100,
+                              help_text="The most bot accounts online to list, 1-100.")
+
+
+class HouseBotOutput(serializers.Serializer):
+    level = serializers.ChoiceField(choices=list(LEVELS), help_text="Play it with "
+                                    "`POST /matches {\"opponent\": \"bot\", \"level\": ...}`.")
+    description = serializers.CharField()
+
+
+class OnlineBotOutput(serializers.Serializer):
+    player = PlayerOutput(help_text="The bot account (`bot` always true); challenge it by "
+                                    "its `id` (`invitee`).")
+    rating = PlayerRatingOutput(allow_null=True, help_text=(
+        "Its Spite & Malice rating, or null while it has none (a match between people with a "
+        "bot account in a seat is never rated: see Ratings)."))
+    seen_at = serializers.DateTimeField(help_text="When it last used the API (a request, or "
+                                                  "a stream or socket opened), to 5 minutes.")
+
+
+class BotsOutput(serializers.Serializer):
+    house = HouseBotOutput(many=True, help_text="The house bot's levels, always there.")
+    online = OnlineBotOutput(many=True, help_text=(
+        "Bot accounts seen in the last minutes (`online_minutes`), the most recently seen "
+        "first, at most `limit` (one page: no paging)."))
+    online_minutes = serializers.IntegerField(help_text="How recent `seen_at` is to count as "
+                                                        "online.")

@@ -31,4 +31,5 @@ urlpatterns = [
     path("daily", views.DailyView.as_view(), name="sm-daily"),
     path("daily/<str:day>/leaderboard", views.DailyBoardView.as_view(), name="sm-daily-board"),
     path("ratings", views.SpiteMaliceRatingsView.as_view(), name="sm-ratings"),
+    path("bots", views.BotsView.as_view(), name="sm-bots"),
 ]

@@ -41,8 +41,15 @@ CLOSE_CODES = [
 
 SCHEMAS = {
     "AccountSocketReadyMessage": envelope(
-        "Once authenticated: your latest account event's number.", ["type", "last"],
-        type=type_member("ready"), last={"type": "integer", "minimum": 0}),
+        "Once authenticated: your latest account event's number, and the snapshot of your "
+        "matches being played.", ["type", "last", "matches"],
+        type=type_member("ready"), last={"type": "integer", "minimum": 0},
+        matches={"type": "array",
+                 "items": {"$ref": "#/components/schemas/MatchStartedEvent"},
+                 "description": "One `match_started` for each match you play now, the oldest "
+                                "first, unnumbered (`number` null): what a new connection "
+                                "takes up before its first event. A match started after it "
+                                "comes as a numbered `match_started` event."}),
     "AccountSocketEventsMessage": envelope(
         "New account events, in order, none twice and none missing: the same objects as "
         "`GET /api/v1/stream/events` gives.", ["type", "events", "last"],
@@ -65,8 +72,9 @@ CHANNELS = {
     CHANNEL: socket_channel(
         "account", address="/ws/account", title="Your account's events, live",
         description=(
-            "Pushes your account events (your turn, invitations received, cancelled and "
-            "declined, joined, match over) across all your matches, as they are stored. "
+            "Pushes your account events (match started, your turn, invitations received, "
+            "cancelled and declined, joined, match over) across all your matches, as they are "
+            "stored, after `ready`, which carries the snapshot of your matches being played. "
             "Authenticated and bounded as a match's socket is. `?after=N` resumes after your "
             "account event `N`; without it, only those after `ready.last`."),
         codes=CLOSE_CODES, names=_MESSAGES,

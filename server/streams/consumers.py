@@ -5,9 +5,10 @@ Authenticated as a match's socket is (the handshake's ``Authorization: Bearer`` 
 first ``{"type": "auth", "token": ...}`` message within 10 seconds), bounded as every live
 socket is (``server.api.sockets``: the frame size, the sockets and handshakes per address, the
 same close codes), and counted with the token's HTTP streams (``STREAMS_PER_TOKEN``).
-``?after=N`` resumes after event N. Messages: ``{"type": "ready", "last": N}`` (N the
-player's latest event number), then ``{"type": "events", "events": [...], "last": M}``, and
-``{"type": "pong"}`` to a ``{"type": "ping"}``. Events come with the channel layer's notice
+``?after=N`` resumes after event N. Messages: ``{"type": "ready", "last": N, "matches":
+[...]}`` (N the player's latest event number; ``matches`` the snapshot of their active matches,
+an unnumbered ``match_started`` each), then ``{"type": "events", "events": [...], "last": M}``,
+and ``{"type": "pong"}`` to a ``{"type": "ping"}``. Events come with the channel layer's notice
 when they follow on from the last sent, else from the table: in order, none twice, none
 missing. An idle socket costs the database nothing: every ``STREAM_POLL_SECONDS`` it compares
 the player's latest event number in the cache with the last it sent, and reads the table only
@@ -34,7 +35,7 @@ from server.api import notices, sockets
 from server.players.tokens import access_of, token_sweep
 from server.streams import watch
 from server.streams.selectors import MAX_AFTER, account_events_after, account_last
-from server.streams.services import group_of
+from server.streams.services import active_matches, group_of
 from server.streams.views import open_streams
 
 logger = logging.getLogger(__name__)
@@ -45,11 +46,15 @@ def _in_thread(function):
 
 
 @_in_thread
-def _access(token: str) -> tuple[int, object, int] | None:
+def _access(token: str) -> tuple[int, object, int, list[dict]] | None:
+    """The token's id, its player, the player's latest event number and then (read after
+    it, so that a match started meanwhile is in one or the other, never in neither) the
+    snapshot of their active matches."""
     access = access_of(token)
     if access is None:
         return None
-    return access.pk, access.player_id, account_last(access.player_id)
+    latest = account_last(access.player_id)
+    return access.pk, access.player_id, latest, active_matches(access.player_id)
 
 
 def _in_cache_thread(function):
@@ -100,7 +105,7 @@ class AccountConsumer(sockets.SturdyConsumer):
         if found is None:
             await self._close(sockets.BAD_TOKEN)
             return
-        token_id, player_id, latest = found
+        token_id, player_id, latest, matches = found
         if not open_streams.open(token_id):
             await self._close(sockets.TOO_MANY)  # the token holds all the streams it may
             return
@@ -121,7 +126,7 @@ class AccountConsumer(sockets.SturdyConsumer):
         notices.serve_from(asyncio.get_running_loop())
         self.last = latest if self.after is None else min(self.after, latest)
         await _latest_remember(player_id, latest)
-        await self._send({"type": "ready", "last": latest})
+        await self._send({"type": "ready", "last": latest, "matches": matches})
         await self._push()
         token_sweep.add(self, token_id, self._token_answer)
         watch.feed_sweep.add(self, player_id, self._feed_answer)

@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from server.api.fields import QueryIntegerField
 from server.api.inputs import StrictQuery
+from server.ratings.serializers import PlayerRatingOutput
 from server.streams.selectors import MAX_AFTER
 
 
@@ -20,16 +21,41 @@ class StreamQuery(StrictQuery):
 
 
 class AccountEventPlayer(serializers.Serializer):
+    """A player as account events name them."""
+
     id = serializers.UUIDField()
     name = serializers.CharField()
+    bot = serializers.BooleanField(help_text="A bot account: played by a program through the "
+                                             "API.")
+    rating = PlayerRatingOutput(
+        allow_null=True, help_text="Their rating in the event's game when the event was "
+                                   "stored; null while unrated (and on events stored before "
+                                   "ratings were told).")
+
+
+def _kind(value: str) -> serializers.ChoiceField:
+    # A one-value enum: a generated client's union of the kinds narrows on it.
+    return serializers.ChoiceField(choices=[value], help_text=f"Always `{value}`.")
+
+
+# The values of Spite & Malice's enums that its account events carry, named here since a shared
+# app imports no game (tests/server/streams/test_account_events.py checks them against its
+# models).
+MATCH_OVER_STATUSES = ("finished", "aborted")
+MATCH_REASONS = ("target", "tied", "resigned", "unfinished", "timeout", "cancelled")
+INVITATION_CANCEL_REASONS = ("cancelled", "expired")
+DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "too_long", "too_short",
+                   "rated", "casual", "no_bot", "only_bot")
+MODES = ("bot", "daily", "friend")
+LEVELS = ("easy", "normal", "hard")
+_SEAT = {"min_value": 0, "max_value": 1}
 
 
 class _Base(serializers.Serializer):
     number = serializers.IntegerField(min_value=1,
                                       help_text="1, 2, 3, ... for each player, no gaps.")
-    kind = serializers.CharField()
     created_at = serializers.DateTimeField()
-    game = serializers.CharField(help_text="The game the event is about: `spite-malice`.")
+    game_name = serializers.CharField(help_text="The game the event is about: `spite-malice`.")
     match = serializers.UUIDField(help_text="The match (or invitation) it is about.")
 
 
@@ -50,8 +76,38 @@ class TurnTableField(serializers.JSONField):
     pass
 
 
+class MatchStartedEvent(_Base):
+    kind = _kind("match_started")
+    number = serializers.IntegerField(
+        min_value=1, allow_null=True,
+        help_text="1, 2, 3, ... for each player, no gaps; null in the snapshot of active "
+                  "matches a new connection sends first (an entry stored nowhere: resume "
+                  "after the last numbered event).")
+    game = serializers.IntegerField(min_value=1, help_text="The match's game being played "
+                                                           "(its number, as in its events).")
+    mode = serializers.ChoiceField(choices=MODES, help_text="`bot`, `daily` or `friend`.")
+    seat = serializers.IntegerField(**_SEAT, help_text="Your seat.")
+    opponent = AccountEventPlayer(allow_null=True, help_text="The other seat (null: the "
+                                                             "house bot).")
+    level = serializers.ChoiceField(choices=LEVELS, allow_null=True,
+                                    help_text="The house bot's level (null between people).")
+    target = serializers.IntegerField(help_text="The points that win the match.")
+    turn_seconds = serializers.IntegerField(allow_null=True,
+                                            help_text="Each turn's time (null: no clock).")
+    rated = serializers.BooleanField()
+    your_turn = serializers.BooleanField(help_text="Whether the match waits for you now.")
+    deadline = serializers.DateTimeField(allow_null=True,
+                                         help_text="When the turn's clock runs out (null: no "
+                                                   "clock).")
+    event = serializers.IntegerField(
+        min_value=0, help_text="The match's latest event number: read or follow its events "
+                               "after it (`GET .../events?after=`, the match socket).")
+
+
 class YourTurnEvent(_Base):
-    game_number = serializers.IntegerField(help_text="The match's game being played.")
+    kind = _kind("your_turn")
+    game = serializers.IntegerField(min_value=1, help_text="The match's game being played "
+                                                           "(its number, as in its events).")
     deadline = serializers.DateTimeField(allow_null=True,
                                          help_text="When the turn's clock runs out (null: no "
                                                    "clock).")
@@ -65,6 +121,7 @@ class YourTurnEvent(_Base):
 
 
 class InvitationReceivedEvent(_Base):
+    kind = _kind("invitation_received")
     from_ = AccountEventPlayer(help_text="Who invited you.")
     target = serializers.IntegerField()
     turn_seconds = serializers.IntegerField(allow_null=True)
@@ -78,8 +135,10 @@ class InvitationReceivedEvent(_Base):
 
 
 class InvitationCancelledEvent(_Base):
-    reason = serializers.CharField(help_text="`cancelled`: its creator withdrew it; "
-                                             "`expired`: nobody joined it in time.")
+    kind = _kind("invitation_cancelled")
+    reason = serializers.ChoiceField(choices=INVITATION_CANCEL_REASONS,
+                                     help_text="`cancelled`: its creator withdrew it; "
+                                               "`expired`: nobody joined it in time.")
     from_ = AccountEventPlayer(help_text="Who made the invitation.")
 
     def get_fields(self):
@@ -89,24 +148,30 @@ class InvitationCancelledEvent(_Base):
 
 
 class InvitationDeclinedEvent(_Base):
-    by = AccountEventPlayer(allow_null=True, help_text="The invitee, who declined.")
-    reason = serializers.CharField(allow_null=True,
-                                   help_text="The reason they gave, if any (null: none).")
+    kind = _kind("invitation_declined")
+    by = AccountEventPlayer(help_text="The invitee, who declined.")
+    reason = serializers.ChoiceField(choices=DECLINE_REASONS, allow_null=True,
+                                     help_text="The reason they gave, if any (null: none).")
 
 
 class JoinedEvent(_Base):
+    kind = _kind("joined")
     player = AccountEventPlayer(help_text="Who joined your invitation (seat 1).")
 
 
 class MatchOverEvent(_Base):
-    status = serializers.CharField(help_text="`finished`, or `aborted` (no result).")
-    winner = serializers.IntegerField(allow_null=True, help_text="The winning seat, or null.")
-    reason = serializers.CharField(help_text="As the match's `reason`.")
-    scores = serializers.ListField(child=serializers.IntegerField())
-    seat = serializers.IntegerField(help_text="Your seat in the match.")
+    kind = _kind("match_over")
+    status = serializers.ChoiceField(choices=MATCH_OVER_STATUSES,
+                                     help_text="`finished`, or `aborted` (no result).")
+    winner = serializers.IntegerField(**_SEAT, allow_null=True,
+                                      help_text="The winning seat, or null.")
+    reason = serializers.ChoiceField(choices=MATCH_REASONS, help_text="As the match's `reason`.")
+    scores = serializers.ListField(child=serializers.IntegerField(min_value=0))
+    seat = serializers.IntegerField(**_SEAT, help_text="Your seat in the match.")
 
 
 EVENT_KINDS = {
+    "match_started": MatchStartedEvent,
     "your_turn": YourTurnEvent,
     "invitation_received": InvitationReceivedEvent,
     "invitation_cancelled": InvitationCancelledEvent,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -28,9 +29,9 @@ from server.api.notices import send
 from server.streams import watch
 from server.streams.models import AccountCounter, AccountEvent
 
-# The kinds of event a stream carries; each names its game and match in ``game``/``match``.
-KINDS = ("your_turn", "invitation_received", "invitation_cancelled", "invitation_declined",
-         "joined", "match_over")
+# The kinds of event a stream carries; each names its game and match in ``game_name``/``match``.
+KINDS = ("match_started", "your_turn", "invitation_received", "invitation_cancelled",
+         "invitation_declined", "joined", "match_over")
 # More events than this in one write go as a bare notice: the streams read the table.
 EVENTS_PER_NOTICE = 100
 
@@ -54,11 +55,34 @@ def group_of(player_id) -> str:
 ADDED_MEMBERS = {"your_turn": {"event": None, "table": None}}
 
 
-def event_output(number: int, kind: str, payload: dict, created_at: datetime) -> dict:
+def event_output(number: int | None, kind: str, payload: dict, created_at: datetime) -> dict:
     """An event as the stream gives it: number, kind, created_at, then the payload's fields
-    (with the members its kind gained since, null on an event stored before)."""
+    (with the members its kind gained since, null on an event stored before). ``number``
+    None: an entry of the snapshot of active matches (``active_matches``), stored nowhere."""
     return {"number": number, "kind": kind, "created_at": iso_datetime(created_at),
             **ADDED_MEMBERS.get(kind, {}), **payload}
+
+
+# Each game's source of a player's matches being played: ``source(player_id)`` gives a
+# ``(kind, payload, created_at)`` for each, as its ``match_started`` event would be.
+_active_sources: list[Callable[[object], list[tuple[str, dict, datetime]]]] = []
+
+
+def active_source_register(source: Callable[[object], list[tuple[str, dict, datetime]]]
+                           ) -> None:
+    """A game registers its source of active matches (from its app's ``ready``)."""
+    if source not in _active_sources:
+        _active_sources.append(source)
+
+
+def active_matches(player_id) -> list[dict]:
+    """The snapshot a new connection of ``player_id``'s account stream (the socket, NDJSON,
+    SSE) sends before its first event: one unnumbered ``match_started`` per match being played,
+    of every game, the oldest first (lichess's ``gameStart`` for each game on connect)."""
+    entries = [entry for source in _active_sources for entry in source(player_id)]
+    entries.sort(key=lambda entry: entry[2])
+    return [event_output(None, kind, payload, created_at)
+            for kind, payload, created_at in entries]
 
 
 def notice_of(player_id, events: list[dict]) -> tuple[str, dict]:

@@ -58,7 +58,7 @@ from server.players.tokens import access_of
 from server.streams import serializers as s
 from server.streams import watch
 from server.streams.selectors import EVENTS_PER_PAGE, MAX_AFTER, account_events_after
-from server.streams.services import group_of
+from server.streams.services import active_matches, group_of
 
 logger = logging.getLogger(__name__)
 TAG = ["Account stream"]
@@ -81,7 +81,7 @@ class StreamEventsView(ApiView):
         summary="Your account's events after a number, as one page",
         description=(
             "Your account events numbered after `after`, oldest first, at most "
-            f"{EVENTS_PER_PAGE} at a time: `your_turn`, `invitation_received`, "
+            f"{EVENTS_PER_PAGE} at a time: `match_started`, `your_turn`, `invitation_received`, "
             "`invitation_cancelled`, `invitation_declined`, `joined`, `match_over`, across "
             "all your matches. Ask again with `after=last` (while `more` is true, at once)."),
         parameters=[AFTER_PARAMETER],
@@ -174,6 +174,7 @@ def _token_alive_read(token_id: int) -> bool:
 _access = _in_thread(_access_read)
 _token_alive = _in_thread(_token_alive_read)
 _events_after = _in_thread(account_events_after)
+_active_matches = _in_thread(active_matches)
 # The cache's calls block too (a file, or Redis), and touch no database.
 _latest_known = sync_to_async(watch.latest_known, thread_sensitive=False)
 _slot_take = sync_to_async(watch.slot_take, thread_sensitive=False)
@@ -187,19 +188,22 @@ def _ndjson(events: list[dict]) -> bytes:
 
 
 def _sse(events: list[dict]) -> bytes:
+    # An entry of the snapshot (number null) has no ``id``: the client's Last-Event-ID stays.
     return b"".join(
-        f"id: {event['number']}\nevent: {event['kind']}\n"
-        f"data: {json.dumps(event, separators=(',', ':'))}\n\n".encode() for event in events)
+        (f"id: {event['number']}\n" if event["number"] is not None else "").encode()
+        + f"event: {event['kind']}\n"
+          f"data: {json.dumps(event, separators=(',', ':'))}\n\n".encode() for event in events)
 
 
 ACCOUNT_EVENT = {"$ref": "#/components/schemas/AccountEvent"}
 # A message of the SSE stream, as OpenAPI 3.2 describes one (its ``data`` JSON text whose
 # schema is ``contentSchema``: JSON Schema's words, under an extension's name in 3.0).
 SSE_ITEM = {
-    "type": "object", "required": ["id", "event", "data"],
+    "type": "object", "required": ["event", "data"],
     "properties": {
         "id": {"type": "string", "pattern": "^[1-9][0-9]*$",
-               "description": "The event's number (`Last-Event-ID` resumes after it)."},
+               "description": "The event's number (`Last-Event-ID` resumes after it); "
+                              "absent on the snapshot's unnumbered `match_started` entries."},
         "event": {"type": "string", "description": "The event's `kind`."},
         "data": {"type": "string", "x-contentMediaType": "application/json",
                  "x-contentSchema": ACCOUNT_EVENT,
@@ -227,8 +231,10 @@ class StreamView(ApiView):
         tags=TAG, operation_id="stream_open",
         summary="Your account's events as they happen (NDJSON or Server-Sent Events)",
         description=(
-            "A stream of your account events across all your matches, oldest first from "
-            "`after` (or `Last-Event-ID`), then each as it is stored: newline-delimited JSON "
+            "A stream of your account events across all your matches: first the snapshot of "
+            "your matches being played (one unnumbered `match_started` each, `number` null), "
+            "then the events from `after` (or `Last-Event-ID`), oldest first, then each as it "
+            "is stored: newline-delimited JSON "
             "(`application/x-ndjson`, one event object a line, an empty line as keep-alive every "
             "20 seconds of silence) by default, or Server-Sent Events with `Accept: "
             "text/event-stream` (`id:` the event's number, `event:` its kind, `data:` the event "
@@ -359,6 +365,11 @@ async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool
                                exc_info=True)
         last, quiet_since = after, time.monotonic()
         yield keepalive if sse else b""  # the headers leave at once
+        # The active matches first (joined to the notices already, so a match started
+        # meanwhile comes as an event too), then the events after ``after``.
+        snapshot = await _active_matches(player_id)
+        if snapshot:
+            yield encode(snapshot)
         read = True
         while True:
             if read:

@@ -41,10 +41,16 @@ CLOSE_CODES = [
 
 SCHEMAS = {
     "SpiteMaliceSocketReadyMessage": envelope(
-        "Once authenticated: your seat and the match's latest event number.",
-        ["type", "seat", "last"], type=type_member("ready"),
+        "Once authenticated: your seat, the match's latest event number and the match as "
+        "your seat sees it then (lichess's `gameFull`).",
+        ["type", "seat", "last", "match"], type=type_member("ready"),
         seat={"type": "integer", "minimum": 0, "maximum": 1},
-        last={"type": "integer", "minimum": 0}),
+        last={"type": "integer", "minimum": 0},
+        match={"allOf": [{"$ref": "#/components/schemas/MatchOutput"}],
+               "description": "The match as `GET /api/v1/spite-malice/matches/{id}` gives it "
+                              "to your seat (your hand, never the other's), read with `last`: "
+                              "its `event` is `last`, and the events after it are what the "
+                              "socket sends next. Play from it without reading the match."}),
     "SpiteMaliceSocketEventsMessage": envelope(
         f"New events, in order, none twice and none missing (at most {EVENTS_PER_PAGE} a "
         "message): the same objects as `GET /api/v1/spite-malice/matches/{id}/events` gives "

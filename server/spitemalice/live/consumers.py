@@ -1,6 +1,10 @@
 """The socket of one match, ``/ws/spite-malice/matches/<id>``: the match's events as they are
 stored, from the connected player's seat, and who is at the table.
 
+Once authenticated it sends ``ready`` with the seat, the match's latest event number and the
+match as the seat sees it (``GET /matches/{id}``'s object, read in one snapshot with that
+number): lichess's ``gameFull``. Nothing the seat may not see is in it.
+
 The events pushed are exactly the feed's (``GET .../events``) for this socket's seat, after the
 last number it sent: in order, none twice, none missing. They come with the notice that they
 were stored (``server.spitemalice.live.publish``: each seat's own, as the feed gives them), and
@@ -28,7 +32,7 @@ import uuid
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, connection, transaction
 
 from server.api import sockets
 from server.api.sweeps import Sweep
@@ -36,6 +40,7 @@ from server.players.tokens import access_of, token_sweep
 from server.spitemalice.live import presence, publish
 from server.spitemalice.models import Match
 from server.spitemalice.selectors import EVENTS_PER_PAGE, events_of
+from server.spitemalice.table import match_output
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +77,27 @@ def _seat_of(token: str, match_id) -> tuple[str, int | None, int | None, int, in
         return "not_yours", None, None, 0, None
     return ("ok", players.index(access.player.pk), match["bot_seat"], match["event"],
             access.pk)
+
+
+@_in_thread
+def _view_of(match_id, seat: int, origin: str) -> dict:
+    """The match as ``seat`` sees it (``GET /matches/{id}``'s object: its hand, never the other
+    seat's), read in one snapshot of the database so that its ``event`` is the number of the
+    last event the view includes: the events after it are what the socket sends next."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":  # SQLite's transactions are serializable
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        match = Match.objects.select_related("player0", "player1", "invitee").get(pk=match_id)
+        return match_output(match, seat, origin=origin)
+
+
+def _origin(scope) -> str:
+    """The handshake's scheme and host, as a request's origin (a waiting match's invitation
+    URL is absolute)."""
+    host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+    scheme = "https" if scope.get("scheme") in ("wss", "https") else "http"
+    return f"{scheme}://{host}" if host else ""
 
 
 def _latest_events(match_ids: set) -> dict:
@@ -151,6 +177,8 @@ class MatchConsumer(sockets.SturdyConsumer):
         try:
             verdict, seat, bot_seat, latest, self.token_id = await _seat_of(token,
                                                                             self.match_id)
+            view = await _view_of(self.match_id, seat, _origin(self.scope)) if (
+                verdict == "ok") else None
         except DatabaseError:
             logger.warning("live socket refused: the database failed", exc_info=True)
             await self._close(SERVER_ERROR)
@@ -163,13 +191,14 @@ class MatchConsumer(sockets.SturdyConsumer):
             await self._close(TOO_MANY)  # the seat holds all the sockets it may
             return
         self.seat, self.bot_seat, self.slot = seat, bot_seat, slot
+        latest = view["event"]  # read with the view: the events after it follow
         await _in_thread_presence(publish.latest_remember)(self.match_id, latest)
         sockets.open_sockets.authenticated(self.address)
         # Joined before the cursor is set: a notice sent meanwhile finds the socket listening.
         await self._join()
         publish.serve_from(asyncio.get_running_loop())
         self.last = latest if self.after is None else min(self.after, latest)
-        await self._send({"type": "ready", "seat": seat, "last": latest})
+        await self._send({"type": "ready", "seat": seat, "last": latest, "match": view})
         await self._push()
         await self._presence_changed()
         token_sweep.add(self, self.token_id, self._token_answer)

@@ -20,12 +20,14 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 import typing
 import uuid
 from contextlib import ExitStack
 from pathlib import Path
 
 import attrs
+import httpx
 import pytest
 from django.test import Client as DjangoClient
 
@@ -473,9 +475,11 @@ def test_a_client_written_against_the_generated_package_type_checks(generated, t
     (where / example.name).write_text(example.read_text())
     (where / BOT.name).write_text(BOT.read_text())  # docs/API.md's "Writing a bot"
     (where / ACCOUNT_STREAM.name).write_text(ACCOUNT_STREAM.read_text())
+    (where / STREAM_BOT.name).write_text(STREAM_BOT.read_text())  # imports account_stream
     (where / "wrong_use.py").write_text(WRONG_USE)
 
-    checked = _mypy(where, tmp_path / "mypy", example.name, BOT.name, ACCOUNT_STREAM.name)
+    checked = _mypy(where, tmp_path / "mypy", example.name, BOT.name, ACCOUNT_STREAM.name,
+                    STREAM_BOT.name)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.startswith("Success: no issues found")
 
@@ -602,7 +606,8 @@ def test_the_account_stream_read_through_the_generated_client(example, account_s
             client=bob, idempotency_key=str(uuid.uuid4()),
             body=models.JoinInputRequest(code=invited.invite.code)), models.MatchOutput)
 
-        # What is stored already comes first, each line its kind's generated model.
+        # The snapshot of the match being played, then what is stored, each line its kind's
+        # generated model.
         told = []
         stream = account_stream.events(ada, after=0)
         for event in stream:
@@ -610,6 +615,9 @@ def test_the_account_stream_read_through_the_generated_client(example, account_s
             if isinstance(event, models.JoinedEvent):
                 break
         stream.close()
+        snapshot, told = told[0], told[1:]
+        assert isinstance(snapshot, models.MatchStartedEvent) and snapshot.number is None
+        assert snapshot.match == invited.id and snapshot.opponent.id == bob_guest.id
         assert [event.number for event in told] == list(range(1, len(told) + 1))
         assert told[-1].match == invited.id and told[-1].player.id == bob_guest.id
 
@@ -628,6 +636,8 @@ def test_the_account_stream_read_through_the_generated_client(example, account_s
             if isinstance(event, models.MatchOverEvent):
                 break
         leaving.join()
+        # (the snapshot that opens the connection holds the match if Bob had not left yet)
+        later = [event for event in later if event.number is not None]
         assert later[0].number == told[-1].number + 1
         assert (later[-1].match, later[-1].status) == (invited.id, "aborted")
 
@@ -637,3 +647,223 @@ def test_the_account_stream_read_through_the_generated_client(example, account_s
             next(account_stream.events(nobody))
         assert refused.value.status == 401
         assert refused.value.problem.code == "not_authenticated"
+
+
+# docs/examples/stream_bot.py: a bot that plays from the account stream alone, on the real
+# server, whose house bot plays every turn of its own in the background (SPITE_MALICE_BOT_SECONDS
+# 0), so that each of the stream bot's turns comes as a your_turn event with its table.
+
+STREAM_BOT = Path(__file__).parents[3] / "docs" / "examples" / "stream_bot.py"
+STREAM_PATH = "/api/v1/stream"
+# A bot that has not finished its match by then is stuck: a single game takes seconds.
+BOT_SECONDS = 300
+
+
+@pytest.fixture(scope="session")
+def stream_bot(generated, account_stream):
+    """docs/examples/stream_bot.py, imported (beside it, ``account_stream``; in
+    ``sys.modules``, where its dataclasses look up their annotations)."""
+    spec = importlib.util.spec_from_file_location("stream_bot", STREAM_BOT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["stream_bot"] = module
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop("stream_bot", None)
+
+
+class _Cut(httpx.SyncByteStream):
+    """A response's body that ends in a transport error after ``limit`` bytes, as a
+    connection dropped mid-stream does (the last line read may be cut in two)."""
+
+    def __init__(self, inner: httpx.SyncByteStream, limit: int, transport: Recording) -> None:
+        self.inner, self.limit, self.transport = inner, limit, transport
+
+    def __iter__(self) -> typing.Iterator[bytes]:
+        seen = 0
+        for chunk in self.inner:
+            if seen + len(chunk) >= self.limit:
+                yield chunk[:self.limit - seen]
+                self.transport.cut += 1
+                raise httpx.ReadError("connection cut by the test")
+            seen += len(chunk)
+            yield chunk
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class Recording(httpx.HTTPTransport):
+    """An httpx transport that records each request (method, path) and drops each of the
+    first ``cuts`` account streams after ``limit`` bytes."""
+
+    def __init__(self, cuts: int = 0, limit: int = 1500) -> None:
+        super().__init__()
+        self.requests: list[tuple[str, str]] = []
+        self.to_cut, self.limit, self.cut = cuts, limit, 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append((request.method, request.url.path))
+        response = super().handle_request(request)
+        if request.url.path == STREAM_PATH and self.to_cut > 0:
+            self.to_cut -= 1
+            response.stream = _Cut(response.stream, self.limit, self)
+        return response
+
+
+def _stream_bot_player(example, stream_bot, base_url: str, name: str, transport, **options):
+    """A new guest (its own token has both scopes: it opens challenges to anyone) and a
+    ``StreamBot`` on a play-only token of it, its requests through ``transport``."""
+    models = _models()
+    guest, account = _real_guest(example, base_url, name)
+    with account:
+        example.expect(_api("players.players_me_update").sync(
+            client=account, body=models.PatchedPlayerUpdateInputRequest(
+                challenges=models.ChallengesEnum.ANYONE)), models.PlayerProfileOutput)
+        token = stream_bot.play_only_token(account, f"{name}'s stream bot")
+        [made] = [listed for listed in _api("players.tokens_list").sync(client=account)
+                  if not listed.current]
+    assert made.scopes == [models.ScopesEnum.PLAY]
+    client = importlib.import_module(PACKAGE).AuthenticatedClient(
+        base_url=base_url, token=token, httpx_args={"transport": transport})
+    return guest, stream_bot.StreamBot(client, **options)
+
+
+def _run(bots_and_stops) -> None:
+    """Run each bot on a thread of its own until its stop says so; fail on a bot's error or
+    on one still running after BOT_SECONDS."""
+    errors = []
+
+    def run(bot, stop):
+        try:
+            bot.run(until=stop)
+        except BaseException:  # reported below, on the test's thread
+            errors.append(traceback.format_exc())
+
+    threads = [threading.Thread(target=run, args=pair, daemon=True) for pair in bots_and_stops]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(BOT_SECONDS)
+    assert not errors, "\n".join(errors)
+    assert not any(thread.is_alive() for thread in threads), "a stream bot did not finish"
+
+
+def _numbered(client) -> list:
+    """The account's stored events, every page."""
+    models, found, after = _models(), [], 0
+    while True:
+        page = _api("account_stream.stream_events_list").sync(client=client, after=after)
+        assert isinstance(page, models.StreamPageOutput)
+        found += page.events
+        after = page.last
+        if not page.more:
+            return found
+
+
+def _match_reads(requests: list[tuple[str, str]]) -> list[str]:
+    """The reads of matches among a bot's requests: none of the match list, none of a
+    match's events (no polling), and what reads of one match there were."""
+    reads = [path for method, path in requests
+             if method == "GET" and path.startswith("/api/v1/spite-malice/matches")]
+    assert [path for path in reads if path.endswith(("/matches", "/events"))] == []
+    return reads
+
+
+def test_the_stream_bot_plays_the_house_bot_from_the_stream_alone(example, stream_bot,
+                                                                  real_server):
+    models = _models()
+    transport = Recording(cuts=2)
+    guest, bot = _stream_bot_player(example, stream_bot, real_server.base, "Streamer",
+                                    transport)
+    with bot.client:
+        started = bot.challenge_house(models.BotLevelEnum.EASY)
+        _run([(bot, lambda bot: bool(bot.results))])
+        requests = list(transport.requests)  # the bot's (the test reads on its client below)
+
+        # The match ended, every action of the bot accepted, each turn played from what the
+        # stream told (a table, or a match read once when a match_started said it was ours).
+        [over] = bot.results
+        assert (over.match, over.status, over.seat) == (
+            started.id, models.MatchOverEventStatusEnum.FINISHED, 0)
+        assert bot.refused == [] and bot.known == {}
+        match = example.expect(_api("spite_malice.spite_malice_matches_retrieve").sync(
+            started.id, client=bot.client), models.MatchOutput)
+        _assert_finished_consistently(match)
+        assert over.winner == match.winner and over.scores == [seat.score for seat in
+                                                               match.seats]
+        feed = example.events_after(bot.client, match, 0)
+        ours = [event for event in feed.events if isinstance(
+            event, (models.SpiteMalicePlayEvent, models.SpiteMaliceDiscardEvent))
+            and event.seat == 0]
+        assert bot.actions == len(ours) > 0
+
+        # Two streams were dropped mid-line; the bot resumed after the last event it had read,
+        # so it handled every stored event once, in order.
+        assert transport.cut == 2
+        assert len([path for _, path in requests if path == STREAM_PATH]) == 3
+        stored = _numbered(bot.client)
+        assert bot.last == stored[-1].number == len(stored)
+        turns = [event for event in stored if isinstance(event, models.YourTurnEvent)]
+        assert turns and all(event.table is not None for event in turns)
+        reads = _match_reads(requests)
+        assert bot.reads == len(reads) <= 1 + transport.cut  # the start, or after a drop
+        assert guest.id == match.seats[0].player.id
+
+
+def test_two_stream_bots_answer_a_challenge_each_way_and_play_it_out(example, stream_bot,
+                                                                   real_server):
+    models = _models()
+    ada_transport, bob_transport = Recording(), Recording()
+    _, ada = _stream_bot_player(example, stream_bot, real_server.base, "Ada Stream",
+                                ada_transport)
+    _, bob = _stream_bot_player(example, stream_bot, real_server.base, "Bob Stream",
+                                bob_transport,
+                                policy=stream_bot.Policy(targets=frozenset({1})))
+    with ada.client, bob.client:
+        # Ada challenges Bob (found by his name, written as another case) to a match of 50,
+        # which his policy declines (too long), then to a single game, which it accepts.
+        long = ada.challenge("bob stream", target=models.TargetEnum.VALUE_50)
+        single = ada.challenge("BOB STREAM")
+        assert long.invitee.name == single.invitee.name == "Bob Stream"
+        _run([(ada, lambda bot: bool(bot.results)), (bob, lambda bot: bool(bot.results))])
+        ada_requests, bob_requests = list(ada_transport.requests), list(bob_transport.requests)
+
+        [declined] = ada.declined
+        assert (declined.match, declined.reason) == (
+            long.id, models.MatchOutputDeclineReasonEnum.TOO_LONG)
+        assert declined.by.name == "Bob Stream"
+        for bot, seat in ((ada, 0), (bob, 1)):
+            [over] = bot.results
+            assert (over.match, over.seat, over.status) == (
+                single.id, seat, models.MatchOverEventStatusEnum.FINISHED)
+            assert bot.refused == [] and bot.known == {}
+        assert ada.results[0].winner == bob.results[0].winner
+        match = example.expect(_api("spite_malice.spite_malice_matches_retrieve").sync(
+            single.id, client=ada.client), models.MatchOutput)
+        _assert_finished_consistently(match)
+        # Every action of the game was one of theirs, each accepted.
+        assert ada.actions + bob.actions == match.game.actions
+        cancelled = example.expect(_api("spite_malice.spite_malice_matches_retrieve").sync(
+            long.id, client=ada.client), models.MatchOutput)
+        assert cancelled.decline_reason == models.MatchOutputDeclineReasonEnum.TOO_LONG
+        # Neither polled: Bob's turns came with tables (and the accept's answer); Ada read
+        # the match once at most, when its match_started said the first turn was hers.
+        assert bob.reads == len(_match_reads(bob_requests)) == 0
+        assert ada.reads == len(_match_reads(ada_requests)) <= 1
+
+
+def test_the_stream_bot_runs_as_its_docs_say(stream_bot, real_server, capsys):
+    """``python stream_bot.py <host> --guest NAME --house easy --matches 1``: a guest plays a
+    single game against the house bot on a play-only token, and the match's end is printed
+    with the event number to resume after."""
+    thread = threading.Thread(target=stream_bot.main, daemon=True, args=(
+        [real_server.base, "--guest", "Cli Bot", "--house", "easy", "--matches", "1"],))
+    thread.start()
+    thread.join(BOT_SECONDS)
+    assert not thread.is_alive(), "the stream bot did not finish"
+    [line] = capsys.readouterr().out.splitlines()
+    assert line.startswith("event ") and " finished, winner " in line
+    assert line.endswith("we sat in seat 0")
+    player = Player.objects.get(name="Cli Bot")
+    assert [token.scopes for token in player.tokens.order_by("created_at")] == [
+        "account play", "play"]

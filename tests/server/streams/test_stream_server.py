@@ -1,8 +1,9 @@
 """The account stream through the real server (gunicorn's uvicorn workers, Redis): many
 matches at once (five between people, three against the bot, whose replies are all left to
-the background), every your-turn and invitation event delivered in order over the socket,
-over NDJSON and over Server-Sent Events, resumed after a disconnect with ``after`` and
-``Last-Event-ID``, none missed or doubled, nobody else's."""
+the background), every match-started, your-turn and invitation event delivered in order over
+the socket, over NDJSON and over Server-Sent Events, resumed after a disconnect with ``after``
+and ``Last-Event-ID``, none missed or doubled, nobody else's; each new connection opens with
+the snapshot of the matches being played."""
 
 from __future__ import annotations
 
@@ -58,6 +59,7 @@ class Reader:
     def __init__(self, server, token: str, *, sse: bool = False, params=None,
                  headers=None) -> None:
         self.events: list[dict] = []
+        self.snapshot: list[dict] = []  # the unnumbered match_started entries it opened with
         self.ids: list[int] = []
         self.blank = 0
         self.status: int | None = None
@@ -80,22 +82,26 @@ class Reader:
             self.response = response
             self.status, self.content_type = (response.status_code,
                                               response.headers.get("content-type", ""))
+            if response.status_code != 200:  # a refusal's body is a problem, not events
+                response.read()
+                return
             message: dict = {}
             for line in response.iter_lines():
                 if not self.sse:
                     if line == "":
                         self.blank += 1
                     else:
-                        self.events.append(json.loads(line))
+                        self.take(json.loads(line))
                     continue
                 if line.startswith(":"):
                     self.blank += 1
                 elif line == "":
                     if "data" in message:
                         event = json.loads(message["data"])
-                        assert int(message["id"]) == event["number"]
+                        assert (int(message["id"]) if "id" in message else None) == (
+                            event["number"])
                         assert message["event"] == event["kind"]
-                        self.events.append(event)
+                        self.take(event)
                     message = {}
                 else:
                     name, _, value = line.partition(": ")
@@ -104,6 +110,13 @@ class Reader:
             pass
         finally:
             self.ended.set()
+
+    def take(self, event: dict) -> None:
+        if event["number"] is None:  # the snapshot comes before every numbered event
+            assert event["kind"] == "match_started" and not self.events, event
+            self.snapshot.append(event)
+        else:
+            self.events.append(event)
 
     def through(self, number: int, timeout: float = WAIT_SECONDS) -> None:
         deadline = time.monotonic() + timeout
@@ -123,6 +136,7 @@ class Socket:
         self.events: list[dict] = []
         self.ready = json.loads(self.ws.recv(timeout=WAIT_SECONDS))
         assert self.ready["type"] == "ready"
+        self.snapshot = self.ready["matches"]
         self.cursor = self.ready["last"] if after is None else after
 
     def through(self, number: int, timeout: float = WAIT_SECONDS) -> None:
@@ -242,7 +256,12 @@ def test_many_matches_reach_every_stream_in_order_and_resume(server):
     same(ada_socket.events, rows)
     same(ada_lines.events, rows)
     kinds = {row["kind"] for row in rows}
-    assert {"joined", "your_turn"} <= kinds and kinds <= {"joined", "your_turn"}
+    assert kinds == {"match_started", "joined", "your_turn"}
+    every = {match["id"] for match in friends + bots}
+    assert sorted(row["payload"]["match"] for row in rows
+                  if row["kind"] == "match_started") == sorted(every)
+    # Nothing was being played when these connected: no snapshot.
+    assert ada_socket.snapshot == ada_lines.snapshot == bob_sse.snapshot == []
     bot_turns = [row for row in rows if row["payload"]["match"] in {m["id"] for m in bots}]
     assert len(bot_turns) >= 3 * 2  # each bot reply, from the background, told Ada
 
@@ -260,11 +279,17 @@ def test_many_matches_reach_every_stream_in_order_and_resume(server):
     sse = Reader(server, bob_token, sse=True, headers={"Last-Event-ID": str(bob_seen)})
     socket.through(rows[-1]["number"])
     lines.through(rows[-1]["number"])
+    # Each new connection opened with the matches being played: Ada's eight, Bob's five.
+    for snapshot in (socket.snapshot, lines.snapshot):
+        assert {entry["match"] for entry in snapshot} == every and len(snapshot) == 8
+        assert all(entry["seat"] == 0 for entry in snapshot)
     same(seen_socket + socket.events, rows)
     same(seen_lines + lines.events, rows)
     bob_rows = stored(bob)
     sse.through(bob_rows[-1]["number"])
     same(bob_sse.events + sse.events, bob_rows)
+    assert {entry["match"] for entry in sse.snapshot} == {match["id"] for match in friends}
+    assert len(sse.snapshot) == 5 and all(entry["seat"] == 1 for entry in sse.snapshot)
 
     # Eve, in no match, heard nothing but keep-alives.
     assert eve_lines.events == [] and eve_lines.blank >= 1
@@ -362,7 +387,8 @@ def test_the_account_socket_authenticates_and_closes_as_a_match_socket_does(serv
     # By its first message: ready, then a ping's pong.
     ws = server.ws("/ws/account")
     ws.send(json.dumps({"type": "auth", "token": token}))
-    assert json.loads(ws.recv(timeout=WAIT_SECONDS)) == {"type": "ready", "last": 0}
+    assert json.loads(ws.recv(timeout=WAIT_SECONDS)) == {"type": "ready", "last": 0,
+                                                         "matches": []}
     ws.send(json.dumps({"type": "ping"}))
     assert json.loads(ws.recv(timeout=WAIT_SECONDS)) == {"type": "pong"}
     assert closed_with(ws, "not json") == 4400

@@ -6,6 +6,7 @@ presence; ping."""
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 
 import pytest
 from django.db import transaction
@@ -16,7 +17,8 @@ from server.spitemalice import services
 from server.spitemalice.models import Match
 from tests.make_run import call
 from tests.server.spitemalice.live.support import Socket, feed
-from tests.server.spitemalice.support import cards_in, greedy
+from tests.server.spitemalice.support import cards_in, engine_of, greedy
+from tests.server.spitemalice.test_matches import assert_shows_only_what_seat_sees, visible
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]
 
@@ -105,6 +107,39 @@ def test_both_sockets_get_every_event_of_their_own_seat_in_order(server, table):
         socket.close()
 
 
+def _without_presence(match: dict) -> dict:
+    """The match, less whether each seat is connected (the socket that reads it changes it)."""
+    return {**match, "seats": [{**seat, "connected": None} for seat in match["seats"]]}
+
+
+def test_ready_brings_the_seats_whole_view_and_nothing_it_may_not_see(server, table):
+    """lichess's ``gameFull``: ``ready`` carries the match as the seat's GET gives it, read with
+    ``last`` (its ``event``), so a client plays from it without a read; it names no card the
+    seat cannot see (counted by copy: two decks hold each card twice)."""
+    match, tokens = table
+    view = match_of(server, match.pk, tokens[0])
+    for _ in range(3):  # some play first: discards, centre stacks, draws on both sides
+        turn = view["game"]["turn"]
+        play(server, match_of(server, match.pk, tokens[turn]), tokens[turn])
+        view = match_of(server, match.pk, tokens[0])
+    engine = engine_of(match.pk)
+    for seat in (0, 1):
+        socket = connect(server, match.pk, tokens[seat])
+        ready = socket.ready
+        socket.close()
+        rest = match_of(server, match.pk, tokens[seat])
+        assert ready["last"] == ready["match"]["event"] == rest["event"]
+        assert _without_presence(ready["match"]) == _without_presence(rest)
+        assert ready["match"]["you"] == seat and ready["match"]["game"]["hand"]
+        assert_shows_only_what_seat_sees(ready["match"]["game"], engine, seat)
+        # No card beyond the copies the seat sees itself: not the other hand, not the stock.
+        # (``legal_actions`` names hand cards again, once per place they go)
+        shown = {**ready, "match": {**ready["match"], "game": {
+            key: value for key, value in ready["match"]["game"].items()
+            if key != "legal_actions"}}}
+        assert not Counter(cards_in(shown)) - visible(engine, seat)
+
+
 def test_a_reconnect_with_after_catches_up_exactly(server, table):
     match, tokens = table
     first = connect(server, match.pk, tokens[0], after=0)
@@ -121,7 +156,9 @@ def test_a_reconnect_with_after_catches_up_exactly(server, table):
     assert latest > held
 
     again = connect(server, match.pk, tokens[0], after=held)
-    assert again.ready == {"type": "ready", "seat": 0, "last": latest}
+    assert {**again.ready, "match": None} == {"type": "ready", "seat": 0, "last": latest,
+                                              "match": None}
+    assert again.ready["match"]["event"] == latest
     again.through(latest)
     assert again.events == feed(server.base, match.pk, tokens[0], after=held)
     assert again.events[0]["number"] == held + 1
