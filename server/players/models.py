@@ -111,8 +111,8 @@ class AccessToken(models.Model):
     class Meta:
         ordering = ["-created_at"]
 
-    def allows(self, scope: str) -> bool:
-        return scope in self.scopes.split()
-
     def __str__(self) -> str:
         return f"token {self.public_id} of {self.player_id}"
+
+    def allows(self, scope: str) -> bool:
+        return scope in self.scopes.split()

@@ -231,7 +231,7 @@ class PlayerByNameView(ApiView):
         description=(
             "The player whose display name is `name`, compared as names are compared for "
             "uniqueness (case, spacing, compatibility forms and look-alike characters aside: "
-            "`ada`, `ADA` and `Ａｄａ` find Ada), so that a challenge (`invitee`) needs no id "
+            "`ada`, `ADA` and `Ａｄａ` find Ada), so that a challenge (`invitee`) needs no id "  # noqa: RUF001 -- the look-alike is the example
             "copied by hand. At most one player has a name; 404 `not_found` when none has it. "
             "A name no player could have (outside the display-name rule) is 400 `invalid`. "
             "The profile is `GET /players/{id}`."),

@@ -29,6 +29,8 @@ while unrated) as they were when the event was stored.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db.models import Q
 
 from server.api.formats import iso_datetime
@@ -71,16 +73,19 @@ def match_started(match: Match, seat: int) -> dict:
             "deadline": iso_datetime(match.deadline), "event": match.event}
 
 
-def active_matches(player_id) -> list[tuple[str, dict, object]]:
+def active_matches(player_id: object) -> list[tuple[str, dict, datetime]]:
     """``player_id``'s matches being played, as (kind, payload, created_at) of their
     ``match_started``: the snapshot a new account stream connection sends first."""
     found = (Match.objects.select_related("player0", "player1")
              .filter(Q(player0_id=player_id) | Q(player1_id=player_id),
                      status=Match.Status.PLAYING)
              .order_by("started_at", "id"))
-    return [("match_started",
-             match_started(match, 0 if str(match.player0_id) == str(player_id) else 1),
-             match.started_at) for match in found]
+    entries = []
+    for match in found:
+        assert match.started_at is not None  # a match being played has started
+        seat = 0 if str(match.player0_id) == str(player_id) else 1
+        entries.append(("match_started", match_started(match, seat), match.started_at))
+    return entries
 
 
 def your_turn(match: Match, seat: int, table: dict | None = None) -> Draft:

@@ -5,6 +5,8 @@ own events; every player named gains ``bot`` (the account's flag now: it never g
 ``rating`` (null: these events were stored before ratings were told)."""
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 PLAYER_MEMBERS = ("opponent", "from", "by", "player")
 BATCH = 500
@@ -24,7 +26,7 @@ def _rewrite(payload: dict, bots: dict) -> dict:
     return payload
 
 
-def forwards(apps, schema_editor):
+def forwards(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     AccountEvent = apps.get_model("streams", "AccountEvent")
     Player = apps.get_model("players", "Player")
     bots = {str(pk): True for pk in Player.objects.filter(bot=True).values_list("pk", flat=True)}

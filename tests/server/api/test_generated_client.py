@@ -736,7 +736,7 @@ def _run(bots_and_stops) -> None:
     def run(bot, stop):
         try:
             bot.run(until=stop)
-        except BaseException:  # reported below, on the test's thread
+        except BaseException:  # noqa: BLE001 -- reported below, on the test's thread
             errors.append(traceback.format_exc())
 
     threads = [threading.Thread(target=run, args=pair, daemon=True) for pair in bots_and_stops]

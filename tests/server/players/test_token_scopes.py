@@ -50,7 +50,7 @@ def test_a_play_token_plays(bot_token):
 
 
 def test_a_play_token_cannot_change_the_account(owner, bot_token, make_player):
-    player, api = owner
+    player, _ = owner
     _, bot = bot_token
     refused(bot.patch("players/me", {"name": "Mallory"}))
     refused(bot.patch("players/me", {"challenges": "anyone"}))
@@ -86,7 +86,7 @@ def test_bad_scopes_are_400_invalid(owner, body):
 
 
 def test_tokens_from_signing_up_and_in_have_every_scope(api, owner):
-    player, ada = owner
+    _, ada = owner
     assert ada.post("players/me/claim", {"username": "ada", "password": "x9!long-pass"}
                     ).status_code == 200
     signed_in = api.post("sessions", {"username": "ada", "password": "x9!long-pass"}).json()

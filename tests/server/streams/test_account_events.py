@@ -250,7 +250,7 @@ def test_the_page_needs_a_token(client):
 def test_served_by_threads_the_stream_gives_what_is_stored_and_ends(make_player):
     """Under a WSGI server (here the test client) a stream must not hold the thread: it gives
     the events stored after ``after`` and ends (the ASGI server keeps it open)."""
-    apis, _views = pair(make_player)
+    apis, views = pair(make_player)
     stored = events(apis[0])
     response = apis[0].get("stream", {"after": 0})
     assert response.status_code == 200 and response["Content-Type"] == "application/x-ndjson"
