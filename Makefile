@@ -44,8 +44,19 @@ $(VENV_STAMP): pyproject.toml | $(filter $(UV_HOME)/bin/uv,$(UV))
 # process make waits on, so a SIGTERM that make forwards stops it gracefully. Pages, the API and
 # the live sockets on one port. SQLite under data/ unless DATABASE_URL is set; the in-memory
 # channel layer unless REDIS_URL is.
-run: $(VENV_STAMP) static ## Serve pages, API and sockets on http://127.0.0.1:8000 (PORT=..., DATABASE_URL=..., REDIS_URL=...)
-	$(PY) manage.py migrate --noinput
+# migrate runs beside collectstatic, a first start's two longest steps on two cores at once, and
+# the server starts once both are done. Make runs each prerequisite's recipe in a shell of its
+# own, so migrate's exit status comes back through a file.
+MIGRATE_STATUS := $(shell mktemp -u "$${TMPDIR:-/tmp}/foursquare-migrate.XXXXXX")
+.PHONY: migrate-begin
+migrate-begin: $(VENV_STAMP)
+	@echo '$(PY) manage.py migrate --noinput &'
+	@($(PY) manage.py migrate --noinput; echo $$? > $(MIGRATE_STATUS)) &
+
+run: $(VENV_STAMP) migrate-begin static ## Serve pages, API and sockets on http://127.0.0.1:8000 (PORT=..., DATABASE_URL=..., REDIS_URL=...)
+	@while [ ! -s $(MIGRATE_STATUS) ]; do sleep 0.1; done; \
+	  status=$$(cat $(MIGRATE_STATUS)); rm -f $(MIGRATE_STATUS); \
+	  test "$$status" = 0 || { echo "migrate failed ($$status)" >&2; exit 1; }
 	exec $(VENV)/bin/gunicorn --bind 127.0.0.1:$(PORT)
 
 # collectstatic hashes, rewrites and compresses every file (seconds), so it runs again only when

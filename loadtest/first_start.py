@@ -22,6 +22,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,8 +37,8 @@ REPO = Path(__file__).resolve().parent.parent
 STEPS = [
     ("uv", re.compile(r"--target .*uv==")),
     ("install", re.compile(r"pip install .*-e '")),
-    ("collectstatic", re.compile(r"collectstatic")),
     ("migrate", re.compile(r"manage\.py migrate")),
+    ("collectstatic", re.compile(r"collectstatic")),
     ("server", re.compile(r"^exec .*gunicorn")),
 ]
 # Variables of the caller that a newcomer would not have set, or that point at our own tools.
@@ -135,7 +136,7 @@ def main() -> int:
         print(f"run {run}: first page after {seconds:.1f} s (steps began at: {began}; "
               f"load average {os.getloadavg()[0]:.1f})", flush=True)
     print(f"first page: {' / '.join(f'{t:.1f}' for t in times)} s "
-          f"(median {sorted(times)[len(times) // 2]:.1f} s)")
+          f"(median {statistics.median(times):.1f} s)")
     return 0
 
 
