@@ -18,7 +18,8 @@ WARMUP_SECONDS = float(os.environ.get("LOAD_WARMUP_SECONDS", "10"))
 MOVE = "POST /api/v1/games/{id}/moves"
 # The parties that serve a request, app and database: one gunicorn and this database's backends,
 # or the cluster's nodes, primary and replica.
-APP_AND_DATABASE = ("gunicorn", "postgres (this database)", "app1", "app2", "primary", "replica")
+APP_AND_DATABASE = ("gunicorn", "app", "postgres (this database)", "app1", "app2", "primary",
+                    "replica")
 HEALTH = "GET /healthz"
 
 
@@ -310,4 +311,7 @@ def print_report(report: dict, machine: dict, load) -> dict:
                   f"0 lost or doubled), {label}: {'met' if goal else 'missed'}")
     print("audit: " + ("clean" if report["ok"] else "VIOLATIONS (see above)"))
     moves = latency.get(MOVE) or {"count": 0, "per_second": 0.0}
-    return cost(machine, moves["count"], moves["per_second"])
+    spent = cost(machine, moves["count"], moves["per_second"])
+    print(f"CPU per move, all in (app + this database's PostgreSQL): {spent['cpu_ms']:.2f} ms "
+          f"at {spent['rate']:.1f} moves/s")
+    return spent
