@@ -31,7 +31,8 @@ Environment (all optional):
     LOAD_WORKERS=3 LOAD_WORKER_CLASS=gthread LOAD_THREADS=2   gunicorn's process model
     LOAD_SERVER=gunicorn                gunicorn: as served (gunicorn.conf.py's master and
                                         workers); granian or uvicorn: that server alone with
-                                        LOAD_WORKERS processes serving server.asgi, to compare
+                                        LOAD_WORKERS processes serving server.asgi (granian:
+                                        server.wsgi too, with LOAD_APP=wsgi), to compare
                                         (docs/OPERATIONS.md, "The serving stack, measured")
     LOAD_BACKGROUND=worker              worker: the jobs (a race's bot reference, ...) run in
                                         one `manage.py run_jobs` process beside the app
@@ -274,10 +275,18 @@ class LoadRun:
                 "--threads", str(self.threads),
                 "--access-logfile", str(self.workdir / "access.log"),
             ]
-        if self.app != "asgi":
-            raise SystemExit("LOAD_SERVER=granian or uvicorn serves LOAD_APP=asgi only")
         shutil.rmtree(self.metrics_dir, ignore_errors=True)
         self.metrics_dir.mkdir(parents=True)
+        if self.server_kind == "granian" and self.app == "wsgi":
+            # Granian's own threads call the WSGI app (HTTP only, no sockets).
+            return [
+                str(BIN / "granian"), "--interface", "wsgi", "--host", "127.0.0.1",
+                "--port", str(self.port), "--workers", str(self.workers),
+                "--blocking-threads", str(self.threads), "--runtime-threads", "1",
+                "--http", "1", "--log-level", "warning", "server.wsgi:application",
+            ]
+        if self.app != "asgi":
+            raise SystemExit("LOAD_APP=wsgi is served by gunicorn or granian")
         # As server.worker sets uvicorn up under gunicorn; each process's clock thread (a
         # heartbeat commit every 2 s, gunicorn.conf.py's post_worker_init) is left out.
         if self.server_kind == "uvicorn":
