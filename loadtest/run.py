@@ -26,6 +26,9 @@ Environment (all optional):
     LOAD_RACE_COUNTDOWN=                a race's countdown in seconds (the server's
                                         RACE_COUNTDOWN_SECONDS); empty: the server's default
     LOAD_PACE=10                        moves a second each player aims at; 0: flat out
+    LOAD_THINK=  LOAD_SM_THINK=         the paced mix instead: 1-3, a pause of 1 to 3 s before
+                                        each move (action); the report prints the load offered
+                                        beside the one served (loadtest.think)
     LOAD_APP=asgi                       asgi: the ASGI app under uvicorn workers (as served);
                                         wsgi: the WSGI app under LOAD_WORKER_CLASS, for comparison
     LOAD_WORKERS=3 LOAD_WORKER_CLASS=gthread LOAD_THREADS=2   gunicorn's process model
@@ -69,6 +72,7 @@ import psutil
 import psycopg
 
 from loadtest.choice import games_of
+from loadtest.think import offered_per_second, think_range
 from loadtest.verify import print_ratios
 
 REPO = Path(__file__).resolve().parent.parent
@@ -265,7 +269,9 @@ class LoadRun:
     @property
     def metrics_dir(self) -> Path:
         shm = Path("/dev/shm")
-        return (shm if shm.is_dir() else self.workdir) / f"load-metrics-{os.getpid()}"
+        folder = (shm if shm.is_dir() else self.workdir) / f"load-metrics-{os.getpid()}"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
 
     def server_command(self) -> list[str]:
         if self.server_kind == "gunicorn":
@@ -275,8 +281,8 @@ class LoadRun:
                 "--threads", str(self.threads),
                 "--access-logfile", str(self.workdir / "access.log"),
             ]
-        shutil.rmtree(self.metrics_dir, ignore_errors=True)
-        self.metrics_dir.mkdir(parents=True)
+        for stale in self.metrics_dir.glob("*.db"):  # an earlier game's server
+            stale.unlink()
         if self.server_kind == "granian" and self.app == "wsgi":
             # Granian's own threads call the WSGI app (HTTP only, no sockets).
             return [
@@ -299,7 +305,7 @@ class LoadRun:
             ]
         if self.server_kind == "granian":
             return [
-                str(BIN / "granian"), "--interface", "asgi", "--host", "127.0.0.1",
+                str(BIN / "granian"), "--interface", "asginl", "--host", "127.0.0.1",
                 "--port", str(self.port), "--workers", str(self.workers), "--loop", "uvloop",
                 "--ws", "--http", "1", "--log-level", "warning",
                 "--http1-keep-alive", "--runtime-threads", "1",
@@ -438,6 +444,8 @@ class LoadRun:
 
     def cleanup(self, keep: bool) -> None:
         self.stop_server()
+        if self.server_kind != "gunicorn":
+            shutil.rmtree(self.metrics_dir, ignore_errors=True)
         if not keep:
             with psycopg.connect(f"{self.postgres}/postgres", autocommit=True) as admin:
                 admin.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
@@ -476,6 +484,7 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     try:
         machine, report = load.play_and_audit()
         spent = importlib.import_module(AUDITS[game]).print_report(report, machine, load)
+        print_offered(game, load, spent)
         agree = load.print_topology(report, machine)
         ok = report["ok"] and agree
     finally:
@@ -483,6 +492,23 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     if keep or not ok:
         print(f"kept database {load.database} and logs in {load.workdir}")
     return ok, spent
+
+
+def print_offered(game: str, load: LoadRun, spent: dict | None) -> None:
+    """The paced mix's offered load beside the served one (``loadtest.think``)."""
+    variable = {"foursquare": "LOAD_THINK", "spite-malice": "LOAD_SM_THINK"}.get(game)
+    think = think_range(variable) if variable else None
+    if think is None or not spent:
+        return
+    if game == "foursquare":
+        acting, unit = load.users, "moves"
+    else:  # one seat of each friend match at a time, and every player against the bot
+        acting, unit = (int(env("LOAD_SM_FRIENDS", "80")) / 2 + int(env("LOAD_SM_BOTS", "20")),
+                        "actions")
+    offered = offered_per_second(acting, think)
+    print(f"paced: {acting:g} players acting, thinking {think[0]:g}-{think[1]:g} s: offered at "
+          f"most {offered:.1f} {unit}/s, served {spent['rate']:.1f} "
+          f"({spent['rate'] / offered:.0%} of offered)")
 
 
 def main() -> int:
