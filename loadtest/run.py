@@ -484,6 +484,10 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     try:
         machine, report = load.play_and_audit()
         spent = importlib.import_module(AUDITS[game]).print_report(report, machine, load)
+        if spent:
+            unit = {"foursquare": "move", "spite-malice": "action"}.get(game, "move")
+            print(f"CPU per {unit}, all in (app + this database's PostgreSQL): "
+                  f"{spent['cpu_ms']:.2f} ms at {spent['rate']:.1f} {unit}s/s")
         print_offered(game, load, spent)
         agree = load.print_topology(report, machine)
         ok = report["ok"] and agree

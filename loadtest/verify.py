@@ -311,7 +311,4 @@ def print_report(report: dict, machine: dict, load) -> dict:
                   f"0 lost or doubled), {label}: {'met' if goal else 'missed'}")
     print("audit: " + ("clean" if report["ok"] else "VIOLATIONS (see above)"))
     moves = latency.get(MOVE) or {"count": 0, "per_second": 0.0}
-    spent = cost(machine, moves["count"], moves["per_second"])
-    print(f"CPU per move, all in (app + this database's PostgreSQL): {spent['cpu_ms']:.2f} ms "
-          f"at {spent['rate']:.1f} moves/s")
-    return spent
+    return cost(machine, moves["count"], moves["per_second"])
