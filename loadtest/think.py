@@ -21,7 +21,10 @@ def think_range(variable: str = "LOAD_THINK") -> tuple[float, float] | None:
     if not text:
         return None
     low, _, high = text.partition("-")
-    shortest, longest = float(low), float(high or low)
+    try:
+        shortest, longest = float(low), float(high or low)
+    except ValueError:
+        shortest = longest = 0.0
     if not 0 < shortest <= longest:
         raise SystemExit(f"{variable} is a pause in seconds (2) or a range (1-3), not {text!r}")
     return shortest, longest
