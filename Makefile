@@ -19,18 +19,44 @@ BOOTSTRAP_PYTHON := $(shell command -v python3.11 2>/dev/null || command -v pyth
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(VENV_STAMP): pyproject.toml
-	@test -x $(PY) || $(BOOTSTRAP_PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e '.[dev]'
+# uv makes the venv and installs into it: a fresh clone's install takes seconds rather than half a
+# minute (docs/OPERATIONS.md, "A first start"). The pinned uv is installed once per machine by
+# pip into a folder of its own outside the checkout, beside uv's own cache of the wheels, so
+# every clone after the first reuses both (UV=uv takes the one on PATH instead).
+UV_VERSION := 0.13.9
+UV_HOME ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/foursquare-daily/uv-$(UV_VERSION)
+UV ?= $(UV_HOME)/bin/uv
+# uv's own installer downloads a binary from outside the package registries; pip brings the same
+# binary from PyPI. Installed into a folder of its own, then renamed into place, so two makes
+# bootstrapping at once never see half of it.
+$(UV_HOME)/bin/uv:
+	@mkdir -p $(dir $(UV_HOME))
+	$(BOOTSTRAP_PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore --target $(UV_HOME).$$$$ uv==$(UV_VERSION) \
+	  && (mv -T $(UV_HOME).$$$$ $(UV_HOME) 2>/dev/null || rm -rf $(UV_HOME).$$$$)
+	@test -x $@
+
+$(VENV_STAMP): pyproject.toml | $(filter $(UV_HOME)/bin/uv,$(UV))
+	@test -x $(PY) || $(UV) venv -q --python $(BOOTSTRAP_PYTHON) $(VENV)
+	$(UV) pip install -q --python $(PY) -e '.[dev]'
 	@touch $@
 
 # `exec` makes gunicorn (tuned in gunicorn.conf.py: uvicorn workers serving server.asgi) the
 # process make waits on, so a SIGTERM that make forwards stops it gracefully. Pages, the API and
 # the live sockets on one port. SQLite under data/ unless DATABASE_URL is set; the in-memory
 # channel layer unless REDIS_URL is.
-run: $(VENV_STAMP) static ## Serve pages, API and sockets on http://127.0.0.1:8000 (PORT=..., DATABASE_URL=..., REDIS_URL=...)
-	$(PY) manage.py migrate --noinput
+# migrate runs beside collectstatic, a first start's two longest steps on two cores at once, and
+# the server starts once both are done. Make runs each prerequisite's recipe in a shell of its
+# own, so migrate's exit status comes back through a file.
+MIGRATE_STATUS := $(shell mktemp -u "$${TMPDIR:-/tmp}/foursquare-migrate.XXXXXX")
+.PHONY: migrate-begin
+migrate-begin: $(VENV_STAMP)
+	@echo '$(PY) manage.py migrate --noinput &'
+	@($(PY) manage.py migrate --noinput; echo $$? > $(MIGRATE_STATUS)) &
+
+run: $(VENV_STAMP) migrate-begin static ## Serve pages, API and sockets on http://127.0.0.1:8000 (PORT=..., DATABASE_URL=..., REDIS_URL=...)
+	@while [ ! -s $(MIGRATE_STATUS) ]; do sleep 0.1; done; \
+	  status=$$(cat $(MIGRATE_STATUS)); rm -f $(MIGRATE_STATUS); \
+	  test "$$status" = 0 || { echo "migrate failed ($$status)" >&2; exit 1; }
 	exec $(VENV)/bin/gunicorn --bind 127.0.0.1:$(PORT)
 
 # collectstatic hashes, rewrites and compresses every file (seconds), so it runs again only when
@@ -134,7 +160,7 @@ bench-boards: $(VENV_STAMP) ## Time the leaderboards with 1,000,000 dailies (BEN
 # Load tools stay out of the test environment: only these targets install them.
 LOAD_STAMP := $(VENV)/.installed-load
 $(LOAD_STAMP): $(VENV_STAMP) pyproject.toml
-	$(VENV)/bin/pip install -q -e '.[dev,load]'
+	$(UV) pip install -q --python $(PY) -e '.[dev,load]'
 	@touch $@
 
 # The cluster on this machine (cluster/topology.py): HAProxy, two app nodes, two jobs workers,

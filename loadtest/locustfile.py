@@ -1,5 +1,6 @@
 """The daily rush: every virtual player creates a guest, plays today's daily to the end, then
-practice games, at LOAD_PACE moves a second (or as fast as the server answers). After each
+practice games, at LOAD_PACE moves a second (or as fast as the server answers; LOAD_THINK=1-3:
+thinking 1 to 3 s before each move, loadtest.think). After each
 game it reads the day's board as itself (its own rank: read your own writes) and as a visitor
 without a token (LOAD_BOARD_READS=0: neither); behind ``make cluster`` the visitor's read is the
 replica's, the player's the primary's (it has just written).
@@ -21,15 +22,18 @@ import random
 import time
 import uuid
 
-from locust import FastHttpUser, constant, constant_throughput, events, task
+from locust import FastHttpUser, between, constant, constant_throughput, events, task
 
 from loadtest.held_socket import Journal as BaseJournal
 from loadtest.held_socket import send
+from loadtest.think import think_range
 
 HEALTH_EVERY = int(os.environ.get("LOAD_HEALTH_EVERY", "10"))  # one /healthz per N moves
 # Moves per second each player aims at (50 players x 10 = the 500 moves/s of a daily rush);
 # 0 plays flat out, which measures the most the server can take rather than its latency.
 PACE = float(os.environ.get("LOAD_PACE", "10"))
+# LOAD_THINK=1-3: a pause of 1 to 3 s before each move instead (loadtest.think).
+THINK = think_range()
 
 BOARD_READS = os.environ.get("LOAD_BOARD_READS", "1").strip() not in ("", "0")
 
@@ -70,7 +74,8 @@ def _write_journal(environment, **_kwargs) -> None:
 
 
 class DailyPlayer(FastHttpUser):
-    wait_time = constant_throughput(PACE) if PACE > 0 else constant(0)
+    wait_time = (between(*THINK) if THINK else constant_throughput(PACE) if PACE > 0
+                 else constant(0))
     # Connections are kept alive, as a browser's are; gunicorn's sync workers close them.
     connection_timeout = 5.0
     network_timeout = 10.0

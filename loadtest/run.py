@@ -26,9 +26,17 @@ Environment (all optional):
     LOAD_RACE_COUNTDOWN=                a race's countdown in seconds (the server's
                                         RACE_COUNTDOWN_SECONDS); empty: the server's default
     LOAD_PACE=10                        moves a second each player aims at; 0: flat out
+    LOAD_THINK=  LOAD_SM_THINK=         the paced mix instead: 1-3, a pause of 1 to 3 s before
+                                        each move (action); the report prints the load offered
+                                        beside the one served (loadtest.think)
     LOAD_APP=asgi                       asgi: the ASGI app under uvicorn workers (as served);
                                         wsgi: the WSGI app under LOAD_WORKER_CLASS, for comparison
     LOAD_WORKERS=3 LOAD_WORKER_CLASS=gthread LOAD_THREADS=2   gunicorn's process model
+    LOAD_SERVER=gunicorn                gunicorn: as served (gunicorn.conf.py's master and
+                                        workers); granian or uvicorn: that server alone with
+                                        LOAD_WORKERS processes serving server.asgi (granian:
+                                        server.wsgi too, with LOAD_APP=wsgi), to compare
+                                        (docs/OPERATIONS.md, "The serving stack, measured")
     LOAD_BACKGROUND=worker              worker: the jobs (a race's bot reference, ...) run in
                                         one `manage.py run_jobs` process beside the app
                                         (FOURSQUARE_BACKGROUND=off), as production runs them;
@@ -64,6 +72,7 @@ import psutil
 import psycopg
 
 from loadtest.choice import games_of
+from loadtest.think import offered_per_second, think_range
 from loadtest.verify import print_ratios
 
 REPO = Path(__file__).resolve().parent.parent
@@ -183,6 +192,7 @@ class LoadRun:
     app: str = env("LOAD_APP", "asgi")
     worker_class: str = env("LOAD_WORKER_CLASS", "gthread")
     threads: int = int(env("LOAD_THREADS", "2"))
+    server_kind: str = env("LOAD_SERVER", "gunicorn")
     locust_processes: int = int(env("LOAD_LOCUST_PROCESSES", "1"))
     background: str = env("LOAD_BACKGROUND", "worker")
     postgres: str = env("LOAD_POSTGRES", "postgres://postgres@127.0.0.1:5432")
@@ -208,8 +218,9 @@ class LoadRun:
     def describe_server(self) -> str:
         app, worker = self.gunicorn_app
         jobs = "a jobs worker" if self.background == "worker" else "jobs in their threads"
-        return (f"gunicorn {self.workers} x {worker} serving {app}, {self.threads} thread(s), "
-                f"{jobs}")
+        server = (f"gunicorn {self.workers} x {worker}" if self.server_kind == "gunicorn"
+                  else f"{self.server_kind} alone, {self.workers} processes")
+        return f"{server} serving {app}, {self.threads} thread(s), {jobs}"
 
     @property
     def database_url(self) -> str:
@@ -231,6 +242,11 @@ class LoadRun:
     def server_env(self) -> dict[str, str]:
         return {
             **os.environ, **LOAD_RATES,
+            # server.asgi's HTTP threads per process (gunicorn passes --threads on itself).
+            "GUNICORN_THREADS": str(self.threads),
+            # What gunicorn.conf.py gives its workers: their metrics' files in memory.
+            **({"PROMETHEUS_MULTIPROC_DIR": str(self.metrics_dir)}
+               if self.server_kind != "gunicorn" else {}),
             "DATABASE_URL": self.database_url,
             "REDIS_URL": self.redis_url,
             "REDIS_KEY_PREFIX": f"load-{os.getpid()}",
@@ -250,14 +266,56 @@ class LoadRun:
 
     # --- server ---
 
+    @property
+    def metrics_dir(self) -> Path:
+        shm = Path("/dev/shm")
+        folder = (shm if shm.is_dir() else self.workdir) / f"load-metrics-{os.getpid()}"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    def server_command(self) -> list[str]:
+        if self.server_kind == "gunicorn":
+            return [
+                str(BIN / "gunicorn"), self.gunicorn_app[0], "--bind", f"127.0.0.1:{self.port}",
+                "--workers", str(self.workers), "--worker-class", self.gunicorn_app[1],
+                "--threads", str(self.threads),
+                "--access-logfile", str(self.workdir / "access.log"),
+            ]
+        for stale in self.metrics_dir.glob("*.db"):  # an earlier game's server
+            stale.unlink()
+        if self.server_kind == "granian" and self.app == "wsgi":
+            # Granian's own threads call the WSGI app (HTTP only, no sockets).
+            return [
+                str(BIN / "granian"), "--interface", "wsgi", "--host", "127.0.0.1",
+                "--port", str(self.port), "--workers", str(self.workers),
+                "--blocking-threads", str(self.threads), "--runtime-threads", "1",
+                "--http", "1", "--log-level", "warning", "server.wsgi:application",
+            ]
+        if self.app != "asgi":
+            raise SystemExit("LOAD_APP=wsgi is served by gunicorn or granian")
+        # As server.worker sets uvicorn up under gunicorn; each process's clock thread (a
+        # heartbeat commit every 2 s, gunicorn.conf.py's post_worker_init) is left out.
+        if self.server_kind == "uvicorn":
+            return [
+                str(BIN / "uvicorn"), "server.asgi:application", "--host", "127.0.0.1",
+                "--port", str(self.port), "--workers", str(self.workers), "--loop", "uvloop",
+                "--http", "httptools", "--ws", "server.worker:WebSocketProtocol",
+                "--lifespan", "off", "--no-proxy-headers", "--no-server-header",
+                "--no-access-log", "--timeout-keep-alive", "75", "--log-level", "warning",
+            ]
+        if self.server_kind == "granian":
+            return [
+                str(BIN / "granian"), "--interface", "asginl", "--host", "127.0.0.1",
+                "--port", str(self.port), "--workers", str(self.workers), "--loop", "uvloop",
+                "--ws", "--http", "1", "--log-level", "warning",
+                "--http1-keep-alive", "--runtime-threads", "1",
+                "server.asgi:application",
+            ]
+        raise SystemExit(f"LOAD_SERVER is gunicorn, granian or uvicorn, not {self.server_kind!r}")
+
     def start_server(self) -> None:
         log = open(self.workdir / "gunicorn.log", "ab")  # noqa: SIM115 - closed with the process
-        command = [
-            str(BIN / "gunicorn"), self.gunicorn_app[0], "--bind", f"127.0.0.1:{self.port}",
-            "--workers", str(self.workers), "--worker-class", self.gunicorn_app[1],
-            "--threads", str(self.threads),
-            "--access-logfile", str(self.workdir / "access.log"),
-        ]
+        command = self.server_command()
         self.server = subprocess.Popen(command, cwd=REPO, env=self.server_env(), stdout=log,
                                        stderr=log, start_new_session=True)
         deadline = time.monotonic() + 30
@@ -269,7 +327,8 @@ class LoadRun:
             except OSError:
                 pass
             if self.server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not start: see {self.workdir}/gunicorn.log")
+                raise RuntimeError(f"{self.server_kind} did not start: "
+                                   f"see {self.workdir}/gunicorn.log")
             time.sleep(0.2)
 
     def start_jobs(self) -> None:
@@ -347,7 +406,8 @@ class LoadRun:
 
     def parties(self) -> dict:
         """The processes whose CPU the report shows, by name: how to find each one's now."""
-        parties = {"gunicorn": lambda: tree(self.server.pid), "postgres": postgres_processes}
+        app = "gunicorn" if self.server_kind == "gunicorn" else "app"
+        parties = {app: lambda: tree(self.server.pid), "postgres": postgres_processes}
         if self.jobs is not None:
             parties["jobs"] = lambda: tree(self.jobs.pid)
         return parties
@@ -384,6 +444,8 @@ class LoadRun:
 
     def cleanup(self, keep: bool) -> None:
         self.stop_server()
+        if self.server_kind != "gunicorn":
+            shutil.rmtree(self.metrics_dir, ignore_errors=True)
         if not keep:
             with psycopg.connect(f"{self.postgres}/postgres", autocommit=True) as admin:
                 admin.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
@@ -422,6 +484,11 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     try:
         machine, report = load.play_and_audit()
         spent = importlib.import_module(AUDITS[game]).print_report(report, machine, load)
+        if spent:
+            unit = {"foursquare": "move", "spite-malice": "action"}.get(game, "move")
+            print(f"CPU per {unit}, all in (app + this database's PostgreSQL): "
+                  f"{spent['cpu_ms']:.2f} ms at {spent['rate']:.1f} {unit}s/s")
+        print_offered(game, load, spent)
         agree = load.print_topology(report, machine)
         ok = report["ok"] and agree
     finally:
@@ -429,6 +496,23 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
     if keep or not ok:
         print(f"kept database {load.database} and logs in {load.workdir}")
     return ok, spent
+
+
+def print_offered(game: str, load: LoadRun, spent: dict | None) -> None:
+    """The paced mix's offered load beside the served one (``loadtest.think``)."""
+    variable = {"foursquare": "LOAD_THINK", "spite-malice": "LOAD_SM_THINK"}.get(game)
+    think = think_range(variable) if variable else None
+    if think is None or not spent:
+        return
+    if game == "foursquare":
+        acting, unit = load.users, "moves"
+    else:  # one seat of each friend match at a time, and every player against the bot
+        acting, unit = (int(env("LOAD_SM_FRIENDS", "80")) / 2 + int(env("LOAD_SM_BOTS", "20")),
+                        "actions")
+    offered = offered_per_second(acting, think)
+    print(f"paced: {acting:g} players acting, thinking {think[0]:g}-{think[1]:g} s: offered at "
+          f"most {offered:.1f} {unit}/s, served {spent['rate']:.1f} "
+          f"({spent['rate'] / offered:.0%} of offered)")
 
 
 def main() -> int:

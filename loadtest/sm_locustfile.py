@@ -22,6 +22,7 @@ socket receiving that answer's last event, both on this process's clock.
 
 Environment: LOAD_SM_FRIENDS=80 (an even number of players in friend matches) LOAD_SM_BOTS=20,
 LOAD_SM_PACE=8 (actions a second a player aims at during its turn; 0: flat out),
+LOAD_SM_THINK=1-3 (instead: a pause of 1 to 3 s before each action, loadtest.think),
 LOAD_SM_TARGET=1 (points a match is played to: 1, one game), LOAD_SM_TURN_SECONDS=86400,
 LOAD_SM_BOT_SOCKETS=1, LOAD_SM_POLL_SECONDS=5.
 """
@@ -38,10 +39,12 @@ from gevent.queue import Empty, Queue
 from locust import FastHttpUser, constant, events, task
 
 from loadtest.held_socket import HeldSocket, SocketJournal, send
+from loadtest.think import think_range
 
 FRIENDS = int(os.environ.get("LOAD_SM_FRIENDS", "80"))
 BOTS = int(os.environ.get("LOAD_SM_BOTS", "20"))
 PACE = float(os.environ.get("LOAD_SM_PACE", "8"))
+THINK = think_range("LOAD_SM_THINK")
 TARGET = int(os.environ.get("LOAD_SM_TARGET", "1"))
 TURN_SECONDS = int(os.environ.get("LOAD_SM_TURN_SECONDS", "86400"))
 BOT_SOCKETS = os.environ.get("LOAD_SM_BOT_SOCKETS", "1") not in ("", "0")
@@ -174,6 +177,8 @@ class SpiteMalicePlayer(FastHttpUser):
         match, game = self.match, self.match["game"]
         action = choose(game["legal_actions"])
         body = {"action": action, "game": game["number"], "actions": game["actions"]}
+        if THINK:
+            gevent.sleep(random.uniform(*THINK))
         started = time.monotonic()
         answer = self._send("POST", f"{API}/matches/{match['id']}/actions", ACTION, body,
                             key=str(uuid.uuid4()))
@@ -182,7 +187,7 @@ class SpiteMalicePlayer(FastHttpUser):
                              action[0], action[1], answer["event"], answered))
         journal.answers.append(("action", answer))
         self.match = answer
-        if PACE > 0:
+        if PACE > 0 and not THINK:
             gevent.sleep(max(0.0, 1 / PACE - (time.monotonic() - started)))
 
     def _take_table(self, socket: MatchSocket) -> bool:

@@ -19,7 +19,8 @@ WARMUP_SECONDS = float(os.environ.get("LOAD_WARMUP_SECONDS", "10"))
 MOVE = "POST /api/v1/games/{id}/moves"
 # The parties that serve a request, app and database: one gunicorn and this database's backends,
 # or the cluster's nodes, primary and replica.
-APP_AND_DATABASE = ("gunicorn", "postgres (this database)", "app1", "app2", "primary", "replica")
+APP_AND_DATABASE = ("gunicorn", "app", "postgres (this database)", "app1", "app2", "primary",
+                    "replica")
 HEALTH = "GET /healthz"
 
 

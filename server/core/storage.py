@@ -9,8 +9,11 @@ each file (gzip, and Brotli with the ``Brotli`` package) and serves the hashed n
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from whitenoise.compress import Compressor
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
@@ -19,21 +22,41 @@ try:
 except ImportError:  # pragma: no cover - a pinned dependency; gzip alone still works
     brotli = None
 
-# Brotli's best quality (11) for the app's own files, which every player downloads; the large
-# bundles of the admin and the API docs (Swagger UI, ReDoc: megabytes each) get a quick one,
-# which keeps `collectstatic` (run by `make run`) to seconds rather than a minute.
+# Brotli's best quality (11) for the app's own files, which every player downloads; the files
+# of the other apps (the admin, DRF's browsable API, the API docs' Swagger UI and ReDoc), which
+# players never fetch, and any large bundle get a quick one. That keeps `collectstatic`, a
+# first `make run`'s longest step, short: the other apps' files at quality 11 were a third of
+# its CPU (docs/OPERATIONS.md, "A first start").
 SMALL_FILE = 256 * 1024
 QUICK_QUALITY = 5
+# The compressor runs on a pool of threads, one file each: the file's origin travels to
+# ``compress_brotli`` in the thread's own slot.
+_file = threading.local()
+
+
+def _own_names() -> frozenset[str]:
+    """The top-level names the front end's files are collected under (the app's own)."""
+    return frozenset(path.name for folder in settings.STATICFILES_DIRS
+                     for path in Path(folder).iterdir())
 
 
 class _Compressor(Compressor):
     # Source maps are for developers' tools, which fetch them uncompressed anyway.
     SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
 
-    @staticmethod
-    def compress_brotli(data: bytes) -> bytes:
-        quality = 11 if len(data) <= SMALL_FILE else QUICK_QUALITY
-        return brotli.compress(data, quality=quality)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.own_names = _own_names()
+        self.root = Path(settings.STATIC_ROOT)
+
+    def compress(self, path: str) -> list[str]:
+        relative = Path(path).relative_to(self.root) if path.startswith(str(self.root)) else None
+        _file.own = relative is not None and relative.parts[0] in self.own_names
+        return super().compress(path)
+
+    def compress_brotli(self, data: bytes) -> bytes:
+        best = len(data) <= SMALL_FILE and getattr(_file, "own", True)
+        return brotli.compress(data, quality=11 if best else QUICK_QUALITY)
 
 
 class FrontendStaticFilesStorage(CompressedManifestStaticFilesStorage):
