@@ -57,6 +57,7 @@ from server.spitemalice import (
 )
 from server.spitemalice import serializers as s
 from server.spitemalice.boards import GAME
+from server.spitemalice.engine import match_output
 from server.spitemalice.models import INVITE_DAYS, LEVELS, Match
 from server.spitemalice.problems import (
     DeadlinePassed,
@@ -70,7 +71,6 @@ from server.spitemalice.problems import (
 )
 from server.spitemalice.reveal import revealed
 from server.spitemalice.selectors import MATCH_CURSOR_PATTERN
-from server.spitemalice.table import match_output
 
 TAG = ["spite-malice"]
 MATCH_ID = OpenApiParameter("match_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
