@@ -36,7 +36,7 @@ from server.spitemalice.engine import match_output
 from server.spitemalice.live import presence
 from server.spitemalice.live.publish import events_stored, latest_entry
 from server.spitemalice.models import Match, MatchGame
-from server.spitemalice.serializers import PART_PATTERN, ActionInput
+from server.spitemalice.serializers.inputs import PART_PATTERN, ActionInput
 from server.streams.services import event_output, notice_of
 
 ALLOW = "POST, OPTIONS"

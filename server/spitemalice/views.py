@@ -39,6 +39,7 @@ from server.boards.views import (
     viewer_of,
 )
 from server.dailies.calendar import daily_number, utc_today
+from server.fairness.serializers import SeedsOutput
 from server.players.models import AccessToken, Player
 from server.players.serializers import player_ref
 from server.ratings import selectors as ratings
@@ -55,7 +56,6 @@ from server.spitemalice import (
     selectors,
     services,
 )
-from server.spitemalice import serializers as s
 from server.spitemalice.boards import GAME
 from server.spitemalice.engine import match_output
 from server.spitemalice.models import INVITE_DAYS, LEVELS, Match
@@ -71,6 +71,7 @@ from server.spitemalice.problems import (
 )
 from server.spitemalice.reveal import revealed
 from server.spitemalice.selectors import MATCH_CURSOR_PATTERN
+from server.spitemalice.serializers import inputs, outputs
 
 TAG = ["spite-malice"]
 MATCH_ID = OpenApiParameter("match_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
@@ -155,10 +156,10 @@ class MatchListCreateView(ApiView):
                 description="Only matches in these statuses, separated by commas "
                             "(`status=waiting,playing`); given once, as every parameter."),
         ],
-        responses={200: s.MatchPageOutput, **problems(400, 401)},
+        responses={200: outputs.MatchPageOutput, **problems(400, 401)},
     )
     def get(self, request):
-        query = s.MatchListQuery(data=request.query_params)
+        query = inputs.MatchListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         values = query.validated_data
         services.dailies_close(player=request.user)  # a daily whose date closed shows as over
@@ -201,8 +202,8 @@ class MatchListCreateView(ApiView):
             "between people waiting or being played: 409 `too_many_matches` past that."
         ),
         parameters=[IDEMPOTENCY_PARAMETER],
-        request=s.MatchCreateInput,
-        responses={201: s.MatchOutput, 200: s.MatchOutput,
+        request=inputs.MatchCreateInput,
+        responses={201: outputs.MatchOutput, 200: outputs.MatchOutput,
                    **problems(400, 401, 409, 413, 415, 422, 429,
                               s409="`too_many_matches`, `commitment_unavailable`.",
                               s422="`daily_unavailable`, `not_a_league_mate`, "
@@ -226,7 +227,7 @@ class MatchListCreateView(ApiView):
         ],
     )
     def post(self, request):
-        values = s.match_create_input(request.data)
+        values = inputs.match_create_input(request.data)
 
         def start(_locked):
             created = True
@@ -253,7 +254,7 @@ class MatchDetailView(ApiView):
 
     @extend_schema(tags=TAG, operation_id="spite_malice_matches_retrieve",
                    summary="One of your matches", parameters=[MATCH_ID],
-                   responses={200: s.MatchOutput, **problems(401, 404)})
+                   responses={200: outputs.MatchOutput, **problems(401, 404)})
     def get(self, request, match_id):
         services.dailies_close(player=request.user)  # a daily whose date closed shows as over
         match = match_read(request, match_id)
@@ -292,8 +293,8 @@ class ActionCreateView(FastPathView, ApiView):
             "finished in the background: follow the events."
         ),
         parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER],
-        request=s.ActionInput,
-        responses={200: s.MatchOutput, **problems(
+        request=inputs.ActionInput,
+        responses={200: outputs.MatchOutput, **problems(
             400, 401, 404, 409, 413, 415, 422, 429,
             s409="`stale_action` (with `game` and `actions`: where the match stands now), "
                  "`not_your_turn` (with `turn`, the seat to act, and `game` and `actions`), "
@@ -315,7 +316,7 @@ class ActionCreateView(FastPathView, ApiView):
         ],
     )
     def post(self, request, match_id):
-        data = s.ActionInput(data=request.data)
+        data = inputs.ActionInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
 
@@ -362,10 +363,10 @@ class EventsView(ApiView):
             "wait", {"type": "integer", "minimum": 0, "maximum": 60},
             description="Seconds to wait for an event after `after`, 0-60 (default 0: "
                         "answer at once).")],
-        responses={200: s.EventsOutput, **problems(400, 401, 404)},
+        responses={200: outputs.EventsOutput, **problems(400, 401, 404)},
     )
     def get(self, request, match_id):
-        query = s.EventsQuery(data=request.query_params)
+        query = inputs.EventsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         match = match_read(request, match_id)
         events, last, more = selectors.events_page(match, match.viewer_seat(request.user),
@@ -381,7 +382,7 @@ class ResignView(ApiView):
     @extend_schema(tags=TAG, operation_id="spite_malice_matches_resign",
                    summary="Resign: the match ends and the other seat wins",
                    parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER], request=None,
-                   responses={200: s.MatchOutput, **problems(
+                   responses={200: outputs.MatchOutput, **problems(
                        400, 401, 404, 409, 422, 429,
                        s409="`game_over` (the match is over, or your time ran out) or "
                             "`match_not_started` (cancel a match nobody joined).",
@@ -410,8 +411,8 @@ class MatchJoinView(ApiView):
             "`too_many_matches` at the limit of active matches."
         ),
         parameters=[IDEMPOTENCY_PARAMETER],
-        request=s.JoinInput,
-        responses={200: s.MatchOutput, **problems(
+        request=inputs.JoinInput,
+        responses={200: outputs.MatchOutput, **problems(
             400, 401, 404, 409, 413, 415, 422, 429,
             s404="`not_found`: no open invitation has this code.",
             s409="`match_full`, `own_match` or `too_many_matches`.",
@@ -425,7 +426,7 @@ class MatchJoinView(ApiView):
         ],
     )
     def post(self, request):
-        data = s.JoinInput(data=request.data)
+        data = inputs.JoinInput(data=request.data)
         data.is_valid(raise_exception=True)
 
         def join(_locked):
@@ -456,7 +457,7 @@ class MatchCancelView(ApiView):
                     "`cancelled`) with an `aborted` event: no winner, not rated. Otherwise "
                     "409 `match_not_waiting` (resign instead).",
         parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER], request=None,
-        responses={200: s.MatchOutput, **problems(
+        responses={200: outputs.MatchOutput, **problems(
             400, 401, 404, 409, 422, 429,
             s409="`match_not_waiting`: it began, finished, expired or was cancelled already.",
             s422="`idempotency_key_reused`.")},
@@ -500,7 +501,7 @@ class InvitationView(ApiView):
             "code", {"type": "string", "minLength": 1, "maxLength": 32}, OpenApiParameter.PATH,
             description="The invitation's code, as for a join: any case; spaces and dashes "
                         "ignored.")],
-        responses={200: s.InvitationOutput, **problems(401, 404, 409, 429,
+        responses={200: outputs.InvitationOutput, **problems(401, 404, 409, 429,
                                                        s409="`match_full`.")},
     )
     def get(self, request, code: str):
@@ -534,7 +535,7 @@ class MatchRematchView(ApiView):
             "names the new one. One rematch per match."
         ),
         parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER], request=None,
-        responses={201: s.MatchOutput, **problems(
+        responses={201: outputs.MatchOutput, **problems(
             400, 401, 404, 409, 422, 429,
             s409="`rematch_unavailable` (not between people, not finished, or offered "
                  "already) or `too_many_matches`.",
@@ -562,7 +563,7 @@ class MatchFairnessView(ApiView):
                     "dealt (docs/FAIRNESS.md). A daily has none: its date's commitment "
                     "(`GET /api/v1/fairness/commitments/spitemalice/{date}`) covers it.",
         parameters=[MATCH_ID],
-        responses={200: s.SeedsOutput, **problems(
+        responses={200: SeedsOutput, **problems(
             401, 404, s404="`not_found`: no such match of yours, or a daily.")},
     )
     def get(self, request, match_id):
@@ -587,7 +588,7 @@ class BotCommitmentView(ApiView):
                     "the match (its id in `subject`) is dealt from them. The same one until a "
                     "match takes it.",
         request=None,
-        responses={200: s.SeedsOutput, **problems(401)},
+        responses={200: SeedsOutput, **problems(401)},
     )
     def post(self, request):
         seeds = services.bot_seed_offer(player=request.user)
@@ -602,7 +603,7 @@ class RecordView(ApiView):
         summary="A game's seed and actions, and the whole deal laid open, once it is over",
         parameters=[MATCH_ID, OpenApiParameter("number", {"type": "integer", "minimum": 1},
                                                OpenApiParameter.PATH)],
-        responses={200: s.MatchRecordOutput, **problems(
+        responses={200: outputs.MatchRecordOutput, **problems(
             401, 404, 409, s409="`game_in_progress`: the deal stays hidden until the end.")},
     )
     def get(self, request, match_id, number: int):
@@ -629,7 +630,7 @@ class HintView(ApiView):
         description="The bot sees only what you see. Never in a daily or against a person: "
                     "403 `hints_not_allowed`.",
         parameters=[MATCH_ID],
-        responses={200: s.MatchHintOutput, **problems(
+        responses={200: outputs.MatchHintOutput, **problems(
             401, 403, 404, 409, 429, s403="`hints_not_allowed`: a daily, or not the bot.",
             s409="`game_over` or `not_your_turn` (with `turn`, `game` and `actions`).")},
     )
@@ -660,7 +661,7 @@ class DailyView(ApiView):
         description="How many started it and won it, and with a token your match of it.",
         parameters=[OpenApiParameter("date", OpenApiTypes.DATE,
                                      description="YYYY-MM-DD (default: today in UTC).")],
-        responses={200: s.SpiteMaliceDailyOutput, **problems(400, 401, 404, 429)},
+        responses={200: outputs.SpiteMaliceDailyOutput, **problems(400, 401, 404, 429)},
     )
     def get(self, request):
         query = DateQuery(data=request.query_params)
@@ -741,7 +742,7 @@ class MatchAcceptView(ApiView):
             "`reason` says how), 409 `match_full` once you accepted it, `own_match` for your "
             "own, `too_many_matches` at the limit of active matches."),
         parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER], request=None,
-        responses={200: s.MatchOutput, **problems(
+        responses={200: outputs.MatchOutput, **problems(
             400, 401, 404, 409, 422, 429,
             s404="`not_found`: no open challenge to you has this id.",
             s409="`match_full`, `own_match` or `too_many_matches`.",
@@ -773,15 +774,15 @@ class MatchDeclineView(ApiView):
             "match that is no invitation to you; 409 `own_match` for your own (cancel it), "
             "`match_not_waiting` once it began or closed."),
         parameters=[MATCH_ID, IDEMPOTENCY_PARAMETER],
-        request=s.DeclineInput,
-        responses={200: s.MatchOutput, **problems(
+        request=inputs.DeclineInput,
+        responses={200: outputs.MatchOutput, **problems(
             400, 401, 404, 409, 413, 415, 422, 429,
             s409="`own_match` or `match_not_waiting`.",
             s422="`idempotency_key_reused`.")},
         examples=[OpenApiExample("too fast", value={"reason": "too_fast"}, request_only=True)],
     )
     def post(self, request, match_id):
-        data = s.DeclineInput(data=request.data)
+        data = inputs.DeclineInput(data=request.data)
         data.is_valid(raise_exception=True)
         invitations.expire_if_due(match_id)
 
@@ -834,10 +835,10 @@ class SeekListCreateView(ApiView):
                                         "pattern": selectors.SEEK_CURSOR_PATTERN},
                              description="From a `next` link."),
         ],
-        responses={200: s.SeekPageOutput, **problems(400, 401)},
+        responses={200: outputs.SeekPageOutput, **problems(400, 401)},
     )
     def get(self, request):
-        query = s.SeekListQuery(data=request.query_params)
+        query = inputs.SeekListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         values = query.validated_data
         seeks, after = selectors.seeks_page(request.user, limit=values["limit"],
@@ -859,8 +860,8 @@ class SeekListCreateView(ApiView):
             f"null). It counts among your {services.ACTIVE_MATCHES} active matches (409 "
             "`too_many_matches`)."),
         parameters=[IDEMPOTENCY_PARAMETER],
-        request=s.SeekInput,
-        responses={201: s.MatchOutput, **problems(
+        request=inputs.SeekInput,
+        responses={201: outputs.MatchOutput, **problems(
             400, 401, 409, 413, 415, 422, 429, s409="`too_many_matches`.",
             s422="`idempotency_key_reused`.",
             s429="`throttled`: seeks posted per token (60 an hour) or per address (120 an "
@@ -870,7 +871,7 @@ class SeekListCreateView(ApiView):
                                  request_only=True)],
     )
     def post(self, request):
-        data = s.SeekInput(data=request.data)
+        data = inputs.SeekInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
 
@@ -893,7 +894,7 @@ class SeekDetailView(ApiView):
                     "`cancelled`). 404 for a seek that is not yours, 409 `match_not_waiting` "
                     "once it was taken or closed.",
         parameters=[SEEK_ID, IDEMPOTENCY_PARAMETER], request=None,
-        responses={200: s.MatchOutput, **problems(
+        responses={200: outputs.MatchOutput, **problems(
             400, 401, 404, 409, 422, 429, s409="`match_not_waiting`.",
             s422="`idempotency_key_reused`.")},
     )
@@ -918,7 +919,7 @@ class SeekAcceptView(ApiView):
             "`too_many_matches` at the limit; 404 `not_found` for a seek withdrawn or "
             "expired (`reason` says which) or no seek at all."),
         parameters=[SEEK_ID, IDEMPOTENCY_PARAMETER], request=None,
-        responses={200: s.MatchOutput, **problems(
+        responses={200: outputs.MatchOutput, **problems(
             400, 401, 404, 409, 422, 429,
             s409="`match_full`, `own_match` or `too_many_matches`.",
             s422="`idempotency_key_reused`.")},
@@ -967,11 +968,11 @@ class BotsView(ApiView):
             "recently seen first, at most `limit` (default and most: "
             f"{ONLINE_LISTED}), each with its rating (or null); "
             "challenge one by its id (`invitee`), as its `challenges` setting allows."),
-        parameters=[s.BotsQuery],
-        responses={200: s.BotsOutput, **problems(400, 401, 429)},
+        parameters=[inputs.BotsQuery],
+        responses={200: outputs.BotsOutput, **problems(400, 401, 429)},
     )
     def get(self, request):
-        query = s.BotsQuery(data=request.query_params)
+        query = inputs.BotsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         since = timezone.now() - timedelta(minutes=ONLINE_MINUTES)
         seen = list(AccessToken.objects
