@@ -3,7 +3,7 @@ their sockets, against what the database holds and against the games replayed fr
 
 - every acknowledged action is stored exactly once, and every stored action of a person was
   acknowledged to them (the bot's are nobody's to acknowledge);
-- every game replays (``server.spitemalice.table.rebuild``) to its stored state, its stored
+- every game replays (``server.spitemalice.engine.rebuild``) to its stored state, its stored
   action rows are its action list, and every match's events are numbered 1, 2, ... once each;
 - every answer of a game in play shows its seat exactly what the replayed game shows that seat
   (hand, pay-off tops, side and centre stacks, sizes) and no card code anywhere else;
@@ -136,8 +136,8 @@ def check_actions(acks: list, bot_seats: dict[str, int | None]) -> dict:
 
 
 def check_replays(truth: Truth) -> tuple[list, dict[str, int | None]]:
+    from server.spitemalice.engine import rebuild
     from server.spitemalice.models import Event, Match, MatchGame
-    from server.spitemalice.table import rebuild
 
     mismatches = []
     matches = {str(m.pk): m for m in Match.objects.all()}

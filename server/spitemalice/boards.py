@@ -78,7 +78,7 @@ def stats_section(player) -> dict:
 
 
 def register() -> None:
-    from server.spitemalice.serializers import SpiteMaliceStatsOutput
+    from server.spitemalice.serializers.outputs import SpiteMaliceStatsOutput
 
     register_game(BoardGame(name=GAME, prefix=PREFIX, min_score=1, max_score=MAX_POINTS,
                             day_status=day_status, stats=stats_section,

@@ -25,6 +25,7 @@ from server.leagues.problems import NotALeagueMate
 from server.leagues.selectors import league_mates
 from server.players.models import Player
 from server.spitemalice import fairness, notify, rating_rules, services
+from server.spitemalice.engine import Log
 from server.spitemalice.models import INVITE_CODE_LENGTH, Match
 from server.spitemalice.problems import (
     ChallengesClosed,
@@ -36,7 +37,6 @@ from server.spitemalice.problems import (
     RematchUnavailable,
     SeekNotFound,
 )
-from server.spitemalice.table import Log
 from server.streams.services import account_events_add
 
 _CODE_TRIES = 5  # 32^8 codes: a collision is rare; a second one in a row rarer still

@@ -112,7 +112,7 @@ def play_by_service(winner, loser) -> None:
     from django.db import transaction
 
     from server.spitemalice import services
-    from server.spitemalice.table import rebuild
+    from server.spitemalice.engine import rebuild
 
     match = services.match_start_friend(player=winner, opponent=loser, target=1,
                                         turn_seconds=3600)

@@ -33,6 +33,7 @@ from server.jobs.background import job_enqueue
 from server.jobs.models import Job
 from server.players.models import Player
 from server.spitemalice import boards, fairness, notify, rating_rules
+from server.spitemalice.engine import Log, game_points, rebuild, turn_table
 from server.spitemalice.house_bot import bot_actions
 from server.spitemalice.live.publish import events_stored
 from server.spitemalice.models import (
@@ -58,7 +59,6 @@ from server.spitemalice.problems import (
     TooManyMatches,
 )
 from server.spitemalice.statements import GAME_FIELDS, MATCH_FIELDS
-from server.spitemalice.table import Log, game_points, rebuild, turn_table
 from server.streams.services import account_events_add, notices_of
 from spitemalice import PLAYING, WON, Game, game_seed, player_view, unseen_cards
 

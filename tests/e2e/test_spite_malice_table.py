@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from server.players.models import Player
 from server.spitemalice import services
+from server.spitemalice.engine import rebuild
 from server.spitemalice.models import Match, MatchGame
-from server.spitemalice.table import rebuild
 from spitemalice import player_view, unseen_cards
 from spitemalice.bot import bot_turn
 from tests.e2e.conftest import DESKTOP

@@ -1,6 +1,6 @@
 """The match socket, ``/ws/spite-malice/matches/{id}``, as the AsyncAPI document describes it
 (``server.api.asyncapi``): its messages both ways and its close codes. The events message
-carries the OpenAPI document's ``SpiteMaliceEvent`` (``serializers.event_output``), so the
+carries the OpenAPI document's ``SpiteMaliceEvent`` (``serializers.outputs.event_output``), so the
 feed and the socket share one schema per kind."""
 
 from __future__ import annotations

@@ -37,10 +37,10 @@ from django.db import DatabaseError, connection, transaction
 from server.api import sockets
 from server.api.sweeps import Sweep
 from server.players.tokens import access_of, token_sweep
+from server.spitemalice.engine import match_output
 from server.spitemalice.live import presence, publish
 from server.spitemalice.models import Match
 from server.spitemalice.selectors import EVENTS_PER_PAGE, events_of
-from server.spitemalice.table import match_output
 
 logger = logging.getLogger(__name__)
 

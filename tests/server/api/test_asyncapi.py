@@ -11,7 +11,7 @@ import pytest
 from django.test import Client as DjangoClient
 
 from server.api.asyncapi import asyncapi_schema
-from server.spitemalice.serializers import EVENT_SERIALIZERS
+from server.spitemalice.serializers.outputs import EVENT_SERIALIZERS
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from server.spitemalice.engine import rebuild
 from server.spitemalice.models import Match, MatchGame
-from server.spitemalice.table import rebuild
 
 CARD = re.compile(r"^[A2-9TJQK][CDHS]$")
 
@@ -103,8 +103,8 @@ def match_offering_a_payoff_play(player):
     from django.db import transaction
 
     from server.spitemalice import services
+    from server.spitemalice.engine import rebuild
     from server.spitemalice.models import Match, MatchGame
-    from server.spitemalice.table import rebuild
 
     for n in range(200):
         with transaction.atomic():

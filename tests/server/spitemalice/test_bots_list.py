@@ -11,7 +11,7 @@ from django.utils import timezone
 from server.players.models import AccessToken
 from server.ratings.models import Rating
 from server.spitemalice.models import LEVELS
-from server.spitemalice.views import ONLINE_MINUTES
+from server.spitemalice.views.bots import ONLINE_MINUTES
 from tests.server.conftest import assert_problem
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ import pytest
 
 from server.jobs.background import job_run_next
 from server.spitemalice import services
+from server.spitemalice.engine import game_view, rebuild
 from server.spitemalice.models import Action, Event, Match, MatchGame
-from server.spitemalice.table import game_view, rebuild
 from spitemalice import Game, PlayerView, player_view
 from tests.server.conftest import assert_problem
 from tests.server.spitemalice.support import (

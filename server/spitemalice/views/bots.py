@@ -1,0 +1,75 @@
+"""The bots to play: the house bot's levels and the bot accounts online."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db.models import Max
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from server.api.formats import iso_datetime
+from server.api.schema import problems
+from server.api.views import ApiView
+from server.players.models import AccessToken, Player
+from server.players.serializers import player_ref
+from server.ratings import selectors as ratings
+from server.spitemalice.boards import GAME
+from server.spitemalice.models import LEVELS
+from server.spitemalice.serializers import inputs, outputs
+from server.spitemalice.views.common import TAG
+
+# A bot account counts as online when it used the API this recently: its token's last use is
+# written at most every 5 minutes (``LAST_USED_RESOLUTION``), and a stream it holds is opened
+# again every 5 minutes, so a connected bot is always seen within 10.
+ONLINE_MINUTES = 10
+ONLINE_LISTED = 100
+# As docs/SPITE_MALICE_BOT.md describes and measures them.
+HOUSE_LEVELS = {
+    "easy": "A casual player: never misses a pay-off play it sees, often misjudges the rest "
+            "(45% against a greedy player).",
+    "normal": "Searches the whole known part of its turn; the daily's level (82% against a "
+              "greedy player).",
+    "hard": "normal's search, its best endings judged again over sampled deals of the unseen "
+            "cards; the hints' level (87% against a greedy player).",
+}
+
+
+class BotsView(ApiView):
+    permission_classes = [AllowAny]
+    throttle_scope = "boards"
+    throttle_reads = True
+    query_parameters = frozenset({"limit"})
+
+    @extend_schema(
+        tags=TAG, operation_id="spite_malice_bots",
+        summary="The bots to play: the house bot's levels, and the bot accounts online",
+        description=(
+            "`house`: the house bot's levels (`POST /matches {\"opponent\": \"bot\", "
+            "\"level\"}`). `online`: the bot accounts (`PATCH /players/me {\"bot\": "
+            f"true}}`) that used the API in the last {ONLINE_MINUTES} minutes, the most "
+            "recently seen first, at most `limit` (default and most: "
+            f"{ONLINE_LISTED}), each with its rating (or null); "
+            "challenge one by its id (`invitee`), as its `challenges` setting allows."),
+        parameters=[inputs.BotsQuery],
+        responses={200: outputs.BotsOutput, **problems(400, 401, 429)},
+    )
+    def get(self, request):
+        query = inputs.BotsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        since = timezone.now() - timedelta(minutes=ONLINE_MINUTES)
+        seen = list(AccessToken.objects
+                    .filter(player__bot=True, player__is_active=True, last_used_at__gte=since)
+                    .values("player_id").annotate(seen_at=Max("last_used_at"))
+                    .order_by("-seen_at", "player_id")[:query.validated_data["limit"]])
+        players = Player.objects.in_bulk([row["player_id"] for row in seen])
+        rated = ratings.ratings_of(list(players), GAME)
+        return Response({
+            "house": [{"level": level, "description": HOUSE_LEVELS[level]} for level in LEVELS],
+            "online": [{"player": player_ref(players[row["player_id"]]),
+                        "rating": rated.get(row["player_id"]),
+                        "seen_at": iso_datetime(row["seen_at"])} for row in seen],
+            "online_minutes": ONLINE_MINUTES,
+        })
