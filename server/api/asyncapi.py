@@ -19,14 +19,16 @@ from __future__ import annotations
 import copy
 import functools
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.views import View
 
 from server.api import sockets
+from server.api.close_codes import CloseCode
 
 ASYNCAPI_VERSION = "3.0.0"
 REF_PREFIX = "#/components/schemas/"
@@ -75,7 +77,7 @@ def type_member(value: str) -> dict:
     return {"type": "string", "enum": [value], "description": f"Always `{value}`."}
 
 
-def envelope(description: str, required: list[str], **properties) -> dict:
+def envelope(description: str, required: list[str], **properties: Any) -> dict:
     """A message's schema: an object of ``properties``."""
     return {"type": "object", "description": description, "properties": properties,
             "required": required}
@@ -85,8 +87,8 @@ def envelope(description: str, required: list[str], **properties) -> dict:
 COMMON_SCHEMAS = {
     "SocketAuthMessage": envelope(
         "The first message of a client that could not send `Authorization: Bearer <token>` "
-        "with the handshake (a browser), within 10 s of opening the socket. Later ones change "
-        "nothing.", ["type", "token"], type=type_member("auth"),
+        f"with the handshake (a browser), within {sockets.AUTH_SECONDS} s of opening the "
+        "socket. Later ones change nothing.", ["type", "token"], type=type_member("auth"),
         token={"type": "string", "maxLength": sockets.TOKEN_MAX_LENGTH,
                "description": "A token of the API (printable ASCII)."}),
     "SocketPingMessage": envelope("Asks for a `pong`.", ["type"], type=type_member("ping")),
@@ -116,19 +118,20 @@ def messages(prefix: str, named: dict[str, tuple[str, str]]) -> dict:
     }
 
 
-def close_codes(codes: list[tuple[int, str, str]]) -> tuple[str, list[dict]]:
-    """A channel's close codes, (code, meaning, what to do): as a Markdown table for its
-    description, and as its ``x-close-codes`` extension."""
+def close_codes(codes: list[CloseCode]) -> tuple[str, list[dict]]:
+    """A channel's close codes (``server.api.close_codes.table``'s): as a Markdown table for
+    its description, and as its ``x-close-codes`` extension."""
     table = "\n".join(["| code | meaning | what to do |", "| --- | --- | --- |"]
-                      + [f"| {code} | {meaning} | {action} |" for code, meaning, action in codes])
-    return table, [{"code": code, "meaning": meaning, "action": action}
-                   for code, meaning, action in codes]
+                      + [f"| {close.code} | {close.meaning} | {close.action} |"
+                         for close in codes])
+    return table, [{"code": close.code, "meaning": close.meaning, "action": close.action}
+                   for close in codes]
 
 
 def ws_binding(*, after_maximum: int | None = None, after_description: str = "") -> dict:
     """The WebSocket binding every socket of the API has: the optional Bearer header and, for
     a socket that catches up (``after_maximum``), the ``?after=N`` to catch up from."""
-    binding = {
+    binding: dict[str, Any] = {
         "method": "GET",
         "headers": {"type": "object", "properties": {"Authorization": {
             "type": "string", "pattern": "^Bearer .+$",
@@ -148,14 +151,14 @@ def _in_channel(channel: str, name: str) -> dict:
 
 
 def socket_channel(prefix: str, *, address: str, title: str, description: str,
-                   codes: list[tuple[int, str, str]], names, binding: dict,
+                   codes: list[CloseCode], names: Iterable[str], binding: dict,
                    parameters: dict | None = None) -> dict:
     """A socket's channel object: at ``address``, its ``description`` followed by the table of
     its close ``codes`` (``close_codes``), its messages ``names`` referring to the components
     ``<prefix><Name>`` (``messages``), its WebSocket ``binding`` (``ws_binding``) and, for an
     address with parameters, their ``parameters``."""
     table, listed = close_codes(codes)
-    channel = {
+    channel: dict[str, Any] = {
         "address": address, "title": title,
         "description": description + "\n\nClose codes:\n\n" + table,
         "servers": [{"$ref": "#/servers/app"}],
@@ -207,10 +210,10 @@ class SocketSection:
     description: str = ""
 
 
-def _refs(value) -> set[str]:
+def _refs(value: Any) -> set[str]:
     """The component names ``value`` refers to."""
     if isinstance(value, dict):
-        found = set()
+        found: set[str] = set()
         for key, item in value.items():
             if key == "$ref" and isinstance(item, str) and item.startswith(REF_PREFIX):
                 found.add(item[len(REF_PREFIX):])
@@ -256,7 +259,7 @@ def document(sections: list[SocketSection], *, host: str, secure: bool) -> dict:
     components = openapi_components()
     borrowed = referenced(components, _refs(own) - set(own))
     title = settings.SPECTACULAR_SETTINGS.get("TITLE", "API")
-    result = {
+    result: dict[str, Any] = {
         "asyncapi": ASYNCAPI_VERSION,
         "info": {
             "title": f"{title}: sockets",
@@ -288,6 +291,6 @@ class AsyncApiView(View):
     sections: list[SocketSection] = []
     http_method_names = ["get", "head", "options"]
 
-    def get(self, request):
+    def get(self, request: HttpRequest) -> JsonResponse:
         body = document(self.sections, host=request.get_host(), secure=request.is_secure())
         return JsonResponse(body, json_dumps_params={"ensure_ascii": False})

@@ -9,6 +9,14 @@ with it, so nothing can leak a count that no socket holds any more, and a deploy
 the per-process one times its processes. The handshakes are counted in the shared cache, as the
 HTTP limits are (``server.api.throttling``): over the rate a handshake is refused, and with the
 cache down none is.
+
+``SturdyConsumer`` is the base the three sockets (a Spite & Malice match's, a Foursquare race's,
+the account's) subclass: Channels' consumer less its failures, the client's side of the protocol
+(``auth``, ``ping``), the admission and the token's deadline, the channel-layer groups its
+notices come on, the token's check while it is open (``token_sweep``: closed 4401 once the
+token is gone) and the release of all it held. A subclass keeps its game's work: who may
+connect, what it sends. ``in_thread`` and ``in_cache_thread`` run their blocking calls; the
+close codes are ``server.api.close_codes``'s.
 """
 
 from __future__ import annotations
@@ -20,31 +28,63 @@ import json
 import logging
 import threading
 from collections import Counter
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
 from rest_framework.settings import api_settings
 
 from server.api import throttling
+from server.api.close_codes import (
+    AUTH_SECONDS,
+    BAD_MESSAGE,
+    BAD_TOKEN,
+    SERVER_ERROR,
+    TOKEN_MAX_LENGTH,
+    TOO_MANY,
+)
 from server.core import metrics
 from server.core.logformat import request_id_var
 from server.core.requestlog import request_id_of
+from server.players.tokens import token_sweep, tokens_alive
 
 logger = logging.getLogger(__name__)
 
-TOO_MANY = 4429  # too many sockets from this address or on this seat, or handshakes too fast
-BAD_MESSAGE = 4400  # a message that is too big, not text, not JSON, or not one of the protocol's
-BAD_TOKEN = 4401  # no token in time, or a token that is unknown or revoked
-SERVER_ERROR = 1011  # the database failed: reconnect with ``after`` and catch up
-AUTH_SECONDS = 10
-# The longest token the API hands out is 43 characters; anything else is not one.
-TOKEN_MAX_LENGTH = 200
+__all__ = ["AUTH_SECONDS", "BAD_MESSAGE", "BAD_TOKEN", "SERVER_ERROR", "TOKEN_MAX_LENGTH",
+           "TOO_MANY"]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def in_thread(function: Callable[_P, _R]) -> Callable[_P, Coroutine[Any, Any, _R]]:
+    """``function`` (it reads or writes the database) as a coroutine run in the thread pool,
+    not on the one thread that ``thread_sensitive`` work shares: a hundred sockets reading at
+    once (a race's all read at its start and its end) should not queue behind each other.
+    Channels' wrapper closes its thread's old database connections before and after, as a
+    request's end does."""
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
+def in_cache_thread(function: Callable[_P, _R]) -> Callable[_P, Coroutine[Any, Any, _R]]:
+    """``function`` (it calls the shared cache: a file, or Redis) as a coroutine run in the
+    thread pool: the cache's calls block too, and touch no database."""
+    return sync_to_async(function, thread_sensitive=False)
+
+
+@in_thread
+def token_alive(token_id: int) -> bool:
+    """Whether the token is still alive (not signed out or revoked, its player active): what
+    ``token_sweep`` asks for every open socket of a process at once, for one token."""
+    return token_id in tokens_alive({token_id})
 
 
 def query_after(query_string: bytes, maximum: int) -> int | bool | None:
@@ -58,14 +98,14 @@ def query_after(query_string: bytes, maximum: int) -> int | bool | None:
     return int(value)
 
 
-def token_shaped(token) -> bool:
+def token_shaped(token: object) -> bool:
     """A token is short printable ASCII: anything else (a lone surrogate, a megabyte) is refused
     as a bad token before it reaches the database."""
     return (isinstance(token, str) and 0 < len(token) <= TOKEN_MAX_LENGTH and token.isascii()
             and token.isprintable())
 
 
-def bearer_of(headers) -> str | bool | None:
+def bearer_of(headers: Iterable[tuple[bytes, bytes]]) -> str | bool | None:
     """The handshake's ``Authorization: Bearer <token>``: the token, None when absent, False
     when it is not a Bearer token."""
     for name, value in headers:
@@ -83,9 +123,18 @@ class SturdyConsumer(AsyncWebsocketConsumer):
     layer that cannot make the socket's channel (Redis down) no longer fails the handshake with
     a 500 (the socket is served without notices, from its checks of the database), and any
     handler's failure closes the socket (1011) and gives back what it held (``_close``,
-    ``_release``), never a dropped connection whose tasks go on."""
+    ``_release``), never a dropped connection whose tasks go on. What every socket shares
+    besides: the client's messages (``receive``), the admission (``_admit``), the token or its
+    deadline (``_token_or_deadline``), the groups its notices come on (``_join``), the token's
+    check while it is open (``_watch_token``) and the release (``_release``)."""
 
-    async def __call__(self, scope, receive, send):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The socket's own tasks (its checks, its deadline), cancelled when it is released.
+        self.tasks: list[asyncio.Task[None]] = []
+        self.pushing = asyncio.Lock()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         self.scope = scope
         # The socket's whole life logs under the id of its handshake (server.core.requestlog).
         request_id_var.set(request_id_of(_header(scope, b"x-request-id")))
@@ -104,7 +153,7 @@ class SturdyConsumer(AsyncWebsocketConsumer):
         with contextlib.suppress(StopConsumer):
             await await_many_dispatch(sources, self.dispatch)
 
-    async def dispatch(self, message) -> None:
+    async def dispatch(self, message: dict[str, Any]) -> None:
         try:
             handler = getattr(self, get_handler_name(message), None)
             if handler is None:
@@ -123,15 +172,23 @@ class SturdyConsumer(AsyncWebsocketConsumer):
             await self._release()
             raise StopConsumer() from None
 
-    # Which socket this is, as the metrics name it (``sockets_open``): a subclass names itself.
+    # Which socket this is, as the metrics name it (``sockets_open``): a subclass names itself;
+    # and as the log names it.
     socket_kind = "socket"
-    # What a subclass's connect sets: the socket's tasks, its client's address and whether the
-    # address's count of open sockets took it (``open_sockets.open``).
+    log_name = "live socket"
+    # As it is before connect() runs (release() may run after a failure anywhere): its client's
+    # address, whether the address's count of open sockets took it (``open_sockets.open``),
+    # the token it got in with, the channel-layer groups its notices come on (``_join``; not
+    # Channels' own ``groups``, which it joins on connect, before the socket knows which).
     closed = False
     released = False
     counted = False
     address: str | None = None
-    tasks: tuple | list = ()
+    token_id: int | None = None
+    notice_groups: tuple[str, ...] = ()
+    # None when the socket has no layer (Redis down): it is served from its reads.
+    channel_layer: BaseChannelLayer | None  # type: ignore[assignment]
+    joined = False
 
     @property
     def authenticated(self) -> bool:
@@ -141,13 +198,14 @@ class SturdyConsumer(AsyncWebsocketConsumer):
     last = 0  # the number of the last event sent
     pushing: asyncio.Lock  # held while events are sent, so none goes twice or out of order
 
-    async def receive(self, text_data=None, bytes_data=None) -> None:
+    async def receive(self, text_data: str | None = None,
+                      bytes_data: bytes | None = None) -> None:
         """The client's side of every socket: ``auth`` first (unless the handshake carried a
         token), then ``ping``; anything else closes the socket (4400, or 4401 before auth)."""
         if self.closed:
             return
         # Bounded before it is parsed: a deeply nested array is a RecursionError to json.
-        if bytes_data is not None or message_too_big(text_data, bytes_data):
+        if text_data is None or bytes_data is not None or message_too_big(text_data, bytes_data):
             await self._close(BAD_MESSAGE)
             return
         try:
@@ -190,7 +248,7 @@ class SturdyConsumer(AsyncWebsocketConsumer):
         token = bearer_of(self.scope.get("headers", []))
         if token is False:
             await self._close(BAD_TOKEN)
-        elif token is not None:
+        elif isinstance(token, str):
             await self._authenticate(token)
         else:
             self.tasks.append(asyncio.create_task(self._auth_deadline()))
@@ -203,7 +261,31 @@ class SturdyConsumer(AsyncWebsocketConsumer):
     async def _authenticate(self, token: str) -> None:
         raise NotImplementedError
 
-    async def _forwarded(self, message: dict) -> bool:
+    async def _join(self) -> None:
+        """Join the socket's ``notice_groups`` on its channel layer. Without a layer, or with
+        its layer down, the socket goes on without notices (its reads of the database serve
+        it), and ``joined`` stays False for it to try again."""
+        if self.channel_layer is None:
+            return
+        try:
+            for group in self.notice_groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+            self.joined = True
+        except Exception:  # the layer is down: the socket's own reads serve until it is back
+            logger.warning("%s without notices for now", self.log_name, exc_info=True)
+
+    def _watch_token(self, token_id: int) -> None:
+        """Check the socket's token with every other socket's of the process (``token_sweep``,
+        every ``LIVE_TOKEN_CHECK_SECONDS``) until it is released: closed 4401 once the token
+        is signed out or revoked, or its player deactivated."""
+        self.token_id = token_id
+        token_sweep.add(self, token_id, self._token_answer)
+
+    async def _token_answer(self, alive: bool | None) -> None:
+        if not alive and not self.closed:
+            await self._close(BAD_TOKEN)  # signed out or revoked meanwhile
+
+    async def _forwarded(self, message: dict[str, Any]) -> bool:
         """Handle a notice of stored events (``first``, ``last`` and, when they fit, the
         ``events`` themselves, as the feed gives them): send them on without reading the
         database when they follow the last one sent. False when the feed must be read."""
@@ -219,7 +301,7 @@ class SturdyConsumer(AsyncWebsocketConsumer):
                     return True
         return False
 
-    async def _send(self, message: dict) -> None:
+    async def _send(self, message: dict[str, Any]) -> None:
         try:
             await self.send(text_data=json.dumps(message, separators=(",", ":")))
         except OSError:
@@ -236,12 +318,13 @@ class SturdyConsumer(AsyncWebsocketConsumer):
             with contextlib.suppress(OSError):
                 await self.close(code=code)
 
-    async def disconnect(self, code) -> None:
+    async def disconnect(self, code: int) -> None:
         await self._release()
 
     async def _release(self) -> None:
-        """Give back everything the socket held, once, however it ended: its count, its tasks
-        (cancelled and awaited), then what the subclass holds (``_give_back``)."""
+        """Give back everything the socket held, once, however it ended: its count, its token's
+        check, its tasks (cancelled and awaited), its groups, then what the subclass holds
+        (``_give_back``)."""
         self.closed = True
         if self.released:
             return
@@ -249,6 +332,7 @@ class SturdyConsumer(AsyncWebsocketConsumer):
         if self.counted:
             open_sockets.closed(self.address, authenticated=self.authenticated)
             metrics.sockets_open.labels(self.socket_kind).dec()
+        token_sweep.remove(self)
         current = asyncio.current_task()
         for task in self.tasks:
             if task is not current:
@@ -257,20 +341,25 @@ class SturdyConsumer(AsyncWebsocketConsumer):
             if task is not current:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        if self.joined and self.channel_layer is not None:
+            self.joined = False
+            with contextlib.suppress(Exception):
+                for group in self.notice_groups:
+                    await self.channel_layer.group_discard(group, self.channel_name)
         await self._give_back()
 
     async def _give_back(self) -> None:
-        """What the subclass holds besides (groups, presence, stream counts)."""
+        """What the subclass holds besides (presence, stream counts)."""
 
 
-def _header(scope, name: bytes) -> str | None:
+def _header(scope: Any, name: bytes) -> str | None:
     for key, value in scope.get("headers", []):
         if key.lower() == name:
             return value.decode("latin-1")
     return None
 
 
-def address_of(scope) -> str | None:
+def address_of(scope: Any) -> str | None:
     """The client's address of an ASGI connection, as ``throttling.client_address`` reads a
     request's: the peer, or the entry of ``X-Forwarded-For`` that ``NUM_PROXIES`` trusts."""
     peer = (scope.get("client") or (None,))[0]
@@ -326,7 +415,7 @@ class OpenSockets:
         if not authenticated:
             self._forget(self._waiting, address)
 
-    def _forget(self, counter: Counter, address: str | None) -> None:
+    def _forget(self, counter: Counter[str], address: str | None) -> None:
         key = address or "?"
         with self._lock:
             counter[key] -= 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from server.api import sockets
+from server.api import close_codes
 from server.api.asyncapi import (
     COMMON_MESSAGES,
     SocketSection,
@@ -22,22 +22,15 @@ from server.streams.selectors import MAX_AFTER
 
 CHANNEL = "account"
 
-CLOSE_CODES = [
-    (sockets.BAD_MESSAGE, "A message over 1,024 bytes, binary, not JSON, not an object or of an "
-                          f"unknown type; `after` not an integer 0-{MAX_AFTER}.",
-     "Fix the client."),
-    (sockets.BAD_TOKEN, "No token within 10 s, a first message other than `auth`, or a token "
-                        "unknown, revoked or malformed; also an open socket whose token was "
-                        "signed out or revoked since.", "Sign in again."),
-    (sockets.TOO_MANY, "Too many: the address's sockets or handshakes, or the token's open "
-                       f"streams (at most {settings.STREAMS_PER_TOKEN} in one process, sockets "
-                       "and HTTP streams together).",
-     "Close a stream you do not need; reconnect later, backing off."),
-    (sockets.SERVER_ERROR, "The database failed, or the server failed to handle a message.",
-     "Reconnect with `?after=`."),
-    (1012, "The server is restarting.", "Reconnect with `?after=`."),
-    (1006, "The connection dropped.", "Reconnect with `?after=`."),
-]
+# The shared close codes (server.api.close_codes), in this socket's words: its own 4429 bound
+# is its token's streams and its player's.
+CLOSE_CODES = close_codes.table(
+    after_maximum=MAX_AFTER,
+    too_many=(f"your token holds all the streams it may (at most {settings.STREAMS_PER_TOKEN} "
+              "in one process, sockets and HTTP streams together), you hold all you may "
+              f"across your tokens (at most {settings.STREAMS_PER_PLAYER})"),
+    spare="stream",
+    reconnect="Reconnect with `?after=`.")
 
 SCHEMAS = {
     "AccountSocketReadyMessage": envelope(

@@ -21,18 +21,17 @@ most ``STREAMS_PER_PLAYER`` streams and account sockets across tokens and proces
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import uuid
+from typing import Any
 
-from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
 from server.api import notices, sockets
-from server.players.tokens import access_of, token_sweep
+from server.api.sockets import in_cache_thread, in_thread
+from server.players.tokens import access_of
 from server.streams import watch
 from server.streams.selectors import MAX_AFTER, account_events_after, account_last
 from server.streams.services import active_matches, group_of
@@ -41,12 +40,8 @@ from server.streams.views import open_streams
 logger = logging.getLogger(__name__)
 
 
-def _in_thread(function):
-    return database_sync_to_async(function, thread_sensitive=False)
-
-
-@_in_thread
-def _access(token: str) -> tuple[int, object, int, list[dict]] | None:
+@in_thread
+def _access(token: str) -> tuple[int, Any, int, list[dict]] | None:
     """The token's id, its player, the player's latest event number and then (read after
     it, so that a match started meanwhile is in one or the other, never in neither) the
     snapshot of their active matches."""
@@ -57,36 +52,28 @@ def _access(token: str) -> tuple[int, object, int, list[dict]] | None:
     return access.pk, access.player_id, latest, active_matches(access.player_id)
 
 
-def _in_cache_thread(function):
-    # The cache's calls block too (a file, or Redis), and touch no database.
-    return sync_to_async(function, thread_sensitive=False)
-
-
-_events_after = _in_thread(account_events_after)
-_latest_known = _in_cache_thread(watch.latest_known)
-_latest_remember = _in_cache_thread(watch.latest_remember)
-_slot_take = _in_cache_thread(watch.slot_take)
-_slot_keep = _in_cache_thread(watch.slot_keep)
-_slot_give_back = _in_cache_thread(watch.slot_give_back)
+_events_after = in_thread(account_events_after)
+_latest_known = in_cache_thread(watch.latest_known)
+_latest_remember = in_cache_thread(watch.latest_remember)
+_slot_take = in_cache_thread(watch.slot_take)
+_slot_keep = in_cache_thread(watch.slot_keep)
+_slot_give_back = in_cache_thread(watch.slot_give_back)
 
 
 class AccountConsumer(sockets.SturdyConsumer):
+    """The account's socket: what the module says. Channels' loop and dispatch less their
+    failures, the client's messages, the token and its checks, the groups and the release are
+    ``server.api.sockets.SturdyConsumer``'s; this is the account's own work."""
+
     socket_kind = "account"
-    player_id = None
-    token_id: int | None = None
-    counted = False
-    streamed = False
-    closed = False
-    joined = False
-    released = False
-    tasks: tuple | list = ()
+    log_name = "account socket"
+    # As it is before connect() runs: release() may run after a failure anywhere.
+    player_id: Any = None
+    streamed = False  # whether the token's count of open streams took it (``open_streams``)
     slot: int | None = None
     holder = ""
 
     async def connect(self) -> None:
-        self.last = 0
-        self.tasks = []
-        self.pushing = asyncio.Lock()
         if not await self._admit():
             return
         self.after = sockets.query_after(self.scope.get("query_string", b""), MAX_AFTER)
@@ -109,38 +96,30 @@ class AccountConsumer(sockets.SturdyConsumer):
         if not open_streams.open(token_id):
             await self._close(sockets.TOO_MANY)  # the token holds all the streams it may
             return
-        self.streamed, self.token_id = True, token_id
+        self.streamed, self.token_id = True, token_id  # the stream count gives it back
         self.holder = uuid.uuid4().hex
         slot = await _slot_take(player_id, self.holder)
-        if slot == watch.FULL:
+        if isinstance(slot, str):  # watch.FULL: the one string slot_take() gives
             await self._close(sockets.TOO_MANY)  # the player holds all the streams they may
             return
         self.slot, self.player_id = slot, player_id
         sockets.open_sockets.authenticated(self.address)
-        if self.channel_layer is not None:
-            try:
-                await self.channel_layer.group_add(group_of(player_id), self.channel_name)
-                self.joined = True
-            except Exception:
-                logger.warning("account socket without notices for now", exc_info=True)
+        self.notice_groups = (group_of(player_id),)
+        await self._join()
         notices.serve_from(asyncio.get_running_loop())
         self.last = latest if self.after is None else min(self.after, latest)
         await _latest_remember(player_id, latest)
         await self._send({"type": "ready", "last": latest, "matches": matches})
         await self._push()
-        token_sweep.add(self, token_id, self._token_answer)
+        self._watch_token(token_id)
         watch.feed_sweep.add(self, player_id, self._feed_answer)
         self.tasks.append(asyncio.create_task(self._tick()))
-
-    async def _token_answer(self, alive: bool | None) -> None:
-        if not alive and not self.closed:
-            await self._close(sockets.BAD_TOKEN)  # signed out or revoked meanwhile
 
     async def _feed_answer(self, latest: int | None) -> None:
         if (latest or 0) > self.last and not self.closed:
             await self._push()
 
-    async def account_events(self, message: dict) -> None:
+    async def account_events(self, message: dict[str, Any]) -> None:
         if not await self._forwarded(message):
             await self._push()
 
@@ -185,13 +164,8 @@ class AccountConsumer(sockets.SturdyConsumer):
     # --- closing (the rest is server.api.sockets.SturdyConsumer's) ---
 
     async def _give_back(self) -> None:
-        token_sweep.remove(self)
         watch.feed_sweep.remove(self)
-        if self.streamed:
+        if self.streamed and self.token_id is not None:
             open_streams.closed(self.token_id)
         if self.player_id is not None:
             await _slot_give_back(self.player_id, self.slot, self.holder)
-        if self.joined:
-            with contextlib.suppress(Exception):
-                await self.channel_layer.group_discard(group_of(self.player_id),
-                                                       self.channel_name)

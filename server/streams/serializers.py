@@ -3,6 +3,8 @@ discriminator) and the JSON page of ``GET /stream/events``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -48,7 +50,7 @@ DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "too_long", "too_
                    "rated", "casual", "no_bot", "only_bot")
 MODES = ("bot", "daily", "friend")
 LEVELS = ("easy", "normal", "hard")
-_SEAT = {"min_value": 0, "max_value": 1}
+_SEAT: dict[str, Any] = {"min_value": 0, "max_value": 1}
 
 
 class _Base(serializers.Serializer):
@@ -128,7 +130,7 @@ class InvitationReceivedEvent(_Base):
     rated = serializers.BooleanField()
     rematch_of = serializers.UUIDField(allow_null=True)
 
-    def get_fields(self):
+    def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
         fields["from"] = fields.pop("from_")
         return fields
@@ -141,7 +143,7 @@ class InvitationCancelledEvent(_Base):
                                                "`expired`: nobody joined it in time.")
     from_ = AccountEventPlayer(help_text="Who made the invitation.")
 
-    def get_fields(self):
+    def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
         fields["from"] = fields.pop("from_")
         return fields
@@ -170,7 +172,7 @@ class MatchOverEvent(_Base):
     seat = serializers.IntegerField(**_SEAT, help_text="Your seat in the match.")
 
 
-EVENT_KINDS = {
+EVENT_KINDS: dict[str, serializers.Serializer | type[serializers.Serializer]] = {
     "match_started": MatchStartedEvent,
     "your_turn": YourTurnEvent,
     "invitation_received": InvitationReceivedEvent,

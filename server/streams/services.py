@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import F
@@ -41,12 +42,12 @@ class Draft:
     """An account event to store: for ``player_id``, of ``kind``, with ``payload`` (its
     ``game``, ``match`` and the kind's own fields)."""
 
-    player_id: object
+    player_id: Any  # the player's primary key, as a game's row holds it (nullable there)
     kind: str
     payload: dict = field(default_factory=dict)
 
 
-def group_of(player_id) -> str:
+def group_of(player_id: watch.PlayerId) -> str:
     """The channel-layer group of a player's account streams."""
     return f"acct-{uuid.UUID(str(player_id)).hex}"
 
@@ -65,17 +66,17 @@ def event_output(number: int | None, kind: str, payload: dict, created_at: datet
 
 # Each game's source of a player's matches being played: ``source(player_id)`` gives a
 # ``(kind, payload, created_at)`` for each, as its ``match_started`` event would be.
-_active_sources: list[Callable[[object], list[tuple[str, dict, datetime]]]] = []
+_active_sources: list[Callable[[watch.PlayerId], list[tuple[str, dict, datetime]]]] = []
 
 
-def active_source_register(source: Callable[[object], list[tuple[str, dict, datetime]]]
+def active_source_register(source: Callable[[watch.PlayerId], list[tuple[str, dict, datetime]]]
                            ) -> None:
     """A game registers its source of active matches (from its app's ``ready``)."""
     if source not in _active_sources:
         _active_sources.append(source)
 
 
-def active_matches(player_id) -> list[dict]:
+def active_matches(player_id: watch.PlayerId) -> list[dict]:
     """The snapshot a new connection of ``player_id``'s account stream (the socket, NDJSON,
     SSE) sends before its first event: one unnumbered ``match_started`` per match being played,
     of every game, the oldest first (lichess's ``gameStart`` for each game on connect)."""
@@ -85,7 +86,7 @@ def active_matches(player_id) -> list[dict]:
             for kind, payload, created_at in entries]
 
 
-def notice_of(player_id, events: list[dict]) -> tuple[str, dict]:
+def notice_of(player_id: watch.PlayerId, events: list[dict]) -> tuple[str, dict]:
     """The ``(group, message)`` that tells ``player_id``'s streams of ``events`` (outputs, in
     number order)."""
     message = {"type": "account.events", "first": events[0]["number"],
@@ -147,7 +148,7 @@ def _counters_advance(players: list[str], counts: dict[str, int]) -> dict[str, i
     return last
 
 
-def notices_send(notices) -> None:
+def notices_send(notices: list[tuple[str, dict]]) -> None:
     """Tell the players' streams of their new events: the latest numbers kept in the cache
     (what an idle stream compares with its own), and the notices on the channel layer."""
     watch.latest_keep(notices)

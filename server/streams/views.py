@@ -26,13 +26,13 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import AsyncIterator
+from typing import Any
 
-from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.http import StreamingHttpResponse
+from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -40,6 +40,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from server.api import notices
@@ -52,8 +53,8 @@ from server.api.problems import (
     problem_json_response,
 )
 from server.api.schema import problems, stream_body
+from server.api.sockets import in_cache_thread, in_thread, token_alive
 from server.api.views import ApiView
-from server.players.models import AccessToken
 from server.players.tokens import access_of
 from server.streams import serializers as s
 from server.streams import watch
@@ -87,7 +88,7 @@ class StreamEventsView(ApiView):
         parameters=[AFTER_PARAMETER],
         responses={200: s.StreamPageOutput, **problems(400, 401)},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         query = s.StreamQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         after = query.validated_data["after"] or 0
@@ -127,7 +128,7 @@ class _OpenStreams:
 open_streams = _OpenStreams()
 
 
-def _after_of(request) -> int:
+def _after_of(request: HttpRequest) -> int:
     """``?after=N``, else ``Last-Event-ID``, else 0; a malformed one is 400 invalid."""
     unknown = sorted(set(request.GET) - QUERY_PARAMETERS)
     errors = [{"field": name, "message": "Unknown query parameter."} for name in unknown]
@@ -149,37 +150,26 @@ def _after_of(request) -> int:
     return int(value) if value is not None else 0
 
 
-def _bearer(request) -> str | None:
+def _bearer(request: HttpRequest) -> str | None:
     scheme, _, token = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
     if scheme.lower() != "bearer" or not token or " " in token or not token.isascii():
         return None
     return token
 
 
-def _in_thread(function):
-    # Channels' wrapper: each call closes its thread's old database connections, as a
-    # request's end does.
-    return database_sync_to_async(function, thread_sensitive=False)
-
-
-def _access_read(token: str):
+def _access_read(token: str) -> tuple[int, Any] | None:
     access = access_of(token)
     return None if access is None else (access.pk, access.player_id)
 
 
-def _token_alive_read(token_id: int) -> bool:
-    return AccessToken.objects.filter(pk=token_id, player__is_active=True).exists()
-
-
-_access = _in_thread(_access_read)
-_token_alive = _in_thread(_token_alive_read)
-_events_after = _in_thread(account_events_after)
-_active_matches = _in_thread(active_matches)
-# The cache's calls block too (a file, or Redis), and touch no database.
-_latest_known = sync_to_async(watch.latest_known, thread_sensitive=False)
-_slot_take = sync_to_async(watch.slot_take, thread_sensitive=False)
-_slot_keep = sync_to_async(watch.slot_keep, thread_sensitive=False)
-_slot_give_back = sync_to_async(watch.slot_give_back, thread_sensitive=False)
+# The database's calls and the cache's, run off the loop as the sockets run theirs.
+_access = in_thread(_access_read)
+_events_after = in_thread(account_events_after)
+_active_matches = in_thread(active_matches)
+_latest_known = in_cache_thread(watch.latest_known)
+_slot_take = in_cache_thread(watch.slot_take)
+_slot_keep = in_cache_thread(watch.slot_keep)
+_slot_give_back = in_cache_thread(watch.slot_give_back)
 
 
 def _ndjson(events: list[dict]) -> bytes:
@@ -261,11 +251,11 @@ class StreamView(ApiView):
                 examples=[OpenApiExample("sse", media_type=SSE, value=SSE_EXAMPLE)]),
             **problems(400, 401, 429)},
     )
-    def get(self, request):  # pragma: no cover - stream_view answers
+    def get(self, request: Request) -> Response:  # pragma: no cover - stream_view answers
         raise NotImplementedError
 
 
-async def stream_view(request):
+async def stream_view(request: HttpRequest) -> HttpResponseBase:
     try:
         if request.method != "GET":
             raise MethodNotAllowed(f"{request.method} is not allowed at {request.path}; "
@@ -286,7 +276,7 @@ async def stream_view(request):
                             "already: close one first.")
         holder = uuid.uuid4().hex
         slot = await _slot_take(player_id, holder)
-        if slot == watch.FULL:
+        if isinstance(slot, str):  # watch.FULL: the one string slot_take() gives
             open_streams.closed(token_id)
             raise Throttled(f"You hold {settings.STREAMS_PER_PLAYER} open streams and account "
                             "sockets already, across your tokens: close one first.")
@@ -304,18 +294,18 @@ async def stream_view(request):
     # stream gives what is stored and ends: it must not hold a thread. The ASGI server routes
     # every request of it to the loop (server.asgi).
     once = not isinstance(request, ASGIRequest)
-    response = StreamingHttpResponse(
+    streaming = StreamingHttpResponse(
         _stream(player_id, token_id, after, sse, once=once, slot=(slot, holder)),
         content_type=SSE if sse else NDJSON)
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"  # a proxy in front passes each event on at once
-    return response
+    streaming["Cache-Control"] = "no-cache"
+    streaming["X-Accel-Buffering"] = "no"  # a proxy in front passes each event on at once
+    return streaming
 
 
 # The schema generator finds the view it documents here (as it finds a DRF view's class).
-stream_view.cls = stream_view.view_class = StreamView
-stream_view.initkwargs = {}
-stream_view.csrf_exempt = True  # a bearer token's request, as every API view's
+# (Set in the function's __dict__: a function's type has no such attributes.)
+stream_view.__dict__.update(cls=StreamView, view_class=StreamView, initkwargs={},
+                            csrf_exempt=True)  # a bearer token's request, as every API view's
 
 
 # How long a stream whose token died may take to end by itself before its watch ends it.
@@ -328,7 +318,7 @@ async def _token_watch(token_id: int, stream: asyncio.Task, ended: asyncio.Event
     that reads nothing waits as long as the connection lives."""
     while not ended.is_set():
         await asyncio.sleep(settings.LIVE_TOKEN_CHECK_SECONDS)
-        if not await _token_alive(token_id):
+        if not await token_alive(token_id):
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(ended.wait(), WATCH_GRACE_SECONDS)
             if not ended.is_set():
@@ -336,8 +326,9 @@ async def _token_watch(token_id: int, stream: asyncio.Task, ended: asyncio.Event
             return
 
 
-async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool = False,
-                  slot: tuple[int | None, str] = (None, "")):
+async def _stream(player_id: watch.PlayerId, token_id: int, after: int, sse: bool, *,
+                  once: bool = False, slot: tuple[int | None, str] = (None, "")
+                  ) -> AsyncIterator[bytes]:
     """The stream's body: what ``stream_view`` describes. ``slot``: the player's stream slot
     it holds (``watch``), and its holder's name."""
     slot_number, holder = slot
@@ -352,8 +343,9 @@ async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool
     feed_due = started + feed_every
     slot_due = started + watch.SLOT_REFRESH_SECONDS
     ended = asyncio.Event()
-    token_watch = (None if once else
-                   asyncio.create_task(_token_watch(token_id, asyncio.current_task(), ended)))
+    stream = asyncio.current_task()
+    token_watch = (None if once or stream is None else
+                   asyncio.create_task(_token_watch(token_id, stream, ended)))
     try:
         if layer is not None:
             try:
@@ -385,12 +377,12 @@ async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool
                 return
             if now >= token_due:
                 token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
-                if not await _token_alive(token_id):
+                if not await token_alive(token_id):
                     return
             wait = min(ends, quiet_since + settings.STREAM_KEEPALIVE_SECONDS,
                        now + settings.STREAM_POLL_SECONDS, token_due) - now
             message = None
-            if joined:
+            if joined and layer is not None and channel is not None:
                 with contextlib.suppress(asyncio.TimeoutError):
                     message = await asyncio.wait_for(layer.receive(channel), max(wait, 0.01))
             else:
@@ -406,9 +398,9 @@ async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool
                 slot_due = now + watch.SLOT_REFRESH_SECONDS
                 slot_number = await _slot_keep(player_id, slot_number, holder)
             if message is not None and message.get("last", 0) > last:
-                events = message.get("events")
-                if events is not None and message.get("first") == last + 1:
-                    yield encode(events)  # as the table gives them, from the process that
+                told = message.get("events")
+                if told is not None and message.get("first") == last + 1:
+                    yield encode(told)  # as the table gives them, from the process that
                     last, quiet_since = message["last"], now  # stored them: no read
                 else:
                     read = True
@@ -422,6 +414,6 @@ async def _stream(player_id, token_id: int, after: int, sse: bool, *, once: bool
         open_streams.closed(token_id)
         with contextlib.suppress(Exception):
             await _slot_give_back(player_id, slot_number, holder)
-        if joined:
+        if joined and layer is not None and channel is not None:
             with contextlib.suppress(Exception):
                 await layer.group_discard(group_of(player_id), channel)

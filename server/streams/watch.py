@@ -35,9 +35,11 @@ SLOT_SECONDS = 90
 SLOT_REFRESH_SECONDS = 30
 FULL = "full"
 NOTICE_TYPE = "account.events"
+# A player's id as the streams get it: the primary key, or its text (a notice's group's).
+PlayerId = uuid.UUID | str
 
 
-def _hex(player_id) -> str:
+def _hex(player_id: PlayerId) -> str:
     return uuid.UUID(str(player_id)).hex
 
 
@@ -60,7 +62,7 @@ def latest_keep(notices: Iterable[tuple[str, dict]]) -> None:
             logger.warning("latest account event number not kept: %r", error)
 
 
-def latest_known(player_id) -> int | None:
+def latest_known(player_id: PlayerId) -> int | None:
     """The player's latest event number as the cache has it, or None when it cannot say."""
     from server.streams.services import group_of
 
@@ -71,7 +73,7 @@ def latest_known(player_id) -> int | None:
     return latest if isinstance(latest, int) else None
 
 
-def latest_remember(player_id, latest: int) -> None:
+def latest_remember(player_id: PlayerId, latest: int) -> None:
     """Keep ``latest``, read from the database, unless a notice kept one already."""
     from server.streams.services import group_of
 
@@ -81,7 +83,7 @@ def latest_remember(player_id, latest: int) -> None:
         logger.warning("latest account event number not kept: %r", error)
 
 
-def counters_of(player_ids: set) -> dict:
+def counters_of(player_ids: set[PlayerId]) -> dict[uuid.UUID, int]:
     """``{player id: latest event number}`` of players with any event."""
     return dict(AccountCounter.objects.filter(player_id__in=player_ids)
                 .values_list("player_id", "last"))
@@ -94,11 +96,11 @@ feed_sweep = Sweep("account feeds", lambda: settings.LIVE_FEED_CHECK_SECONDS, co
 # --- a player's slots ---------------------------------------------------------------------------
 
 
-def _slot_key(player_id, slot: int) -> str:
+def _slot_key(player_id: PlayerId, slot: int) -> str:
     return f"stream:slot:{_hex(player_id)}:{slot}"
 
 
-def slot_take(player_id, holder: str) -> int | str | None:
+def slot_take(player_id: PlayerId, holder: str) -> int | str | None:
     """A free slot of the player's for the stream ``holder``: its number, ``FULL`` when the
     player holds ``STREAMS_PER_PLAYER`` already, or None when the cache failed (served)."""
     try:
@@ -111,7 +113,7 @@ def slot_take(player_id, holder: str) -> int | str | None:
     return FULL
 
 
-def slot_keep(player_id, slot: int | None, holder: str) -> int | None:
+def slot_keep(player_id: PlayerId, slot: int | None, holder: str) -> int | None:
     """Keep the stream's slot alive (or take one, if it had none: the cache was down)."""
     try:
         if slot is None:
@@ -124,7 +126,7 @@ def slot_keep(player_id, slot: int | None, holder: str) -> int | None:
         return slot
 
 
-def slot_give_back(player_id, slot: int | None, holder: str) -> None:
+def slot_give_back(player_id: PlayerId, slot: int | None, holder: str) -> None:
     if slot is None:
         return
     try:

@@ -5,7 +5,7 @@ the same components, so the REST answer and the socket share one schema."""
 
 from __future__ import annotations
 
-from server.api import sockets
+from server.api import close_codes
 from server.api.asyncapi import (
     COMMON_MESSAGES,
     SocketSection,
@@ -24,23 +24,13 @@ RACE = "#/components/schemas/RaceOutput"
 PROGRESS = "#/components/schemas/RaceProgressOutput"
 CELL = "#/components/schemas/CellOutput"
 
-CLOSE_CODES = [
-    (sockets.BAD_MESSAGE, "A message over 1,024 bytes, binary, not JSON, not an object or of an "
-                          "unknown type.", "Fix the client."),
-    (sockets.BAD_TOKEN, "No token within 10 s, a first message other than `auth`, or a token "
-                        "unknown, revoked or malformed; also an open socket whose token was "
-                        "signed out or revoked since (within 30 s).", "Sign in again."),
-    (consumers.NOT_YOURS, "No such race, or you are neither one of its racers nor invited to "
-                          "it (also once you left it).", "Stop."),
-    (sockets.TOO_MANY, "Too many: you hold all the sockets you may on this race, your "
-                       "address holds its share of sockets (or of unauthenticated ones), or "
-                       "its handshakes came too fast.",
-     "Close a socket you do not need; reconnect later, backing off."),
-    (sockets.SERVER_ERROR, "The database failed, or the server failed to handle a message.",
-     "Reconnect: `ready` gives the race as it is."),
-    (1012, "The server is restarting.", "Reconnect."),
-    (1006, "The connection dropped.", "Reconnect."),
-]
+# The shared close codes (server.api.close_codes), in this socket's words, and its own 4403.
+CLOSE_CODES = close_codes.table(
+    too_many="you hold all the sockets you may on this race",
+    reconnect="Reconnect: `ready` gives the race as it is.",
+    own=[close_codes.CloseCode(consumers.NOT_YOURS,
+                               "No such race, or you are neither one of its racers nor invited "
+                               "to it (also once you left it).", "Stop.")])
 
 SCHEMAS = {
     "RaceSocketReadyMessage": envelope(

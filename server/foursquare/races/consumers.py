@@ -16,13 +16,14 @@ finished; a read of the race is ``race_output``'s, which shows the boards by the
 When the player's own game ends the socket sends the race once more, now with the others'
 boards.
 
-The socket also keeps the race's clock: at ``starts_at`` it sends the race, its status now
-``playing`` (nothing else changes then: no read), and at ``ends_at`` it closes a race still
-running (``services.race_close_if_due``, lazy and idempotent) and sends it. Where no channel
-layer serves it (Redis down, or the embedded default's in-memory layer, which reaches only its
-own process) it reads the race every ``LIVE_POLL_SECONDS`` and sends what changed (Redis is
-asked whether it answers that often: the cache's server, the layer's too); with notices, every
-``LIVE_FEED_CHECK_SECONDS`` in case one was lost, and once they reach it again after an outage.
+The socket also keeps the race's clock (``clock.RaceClock``): at ``starts_at`` it sends the
+race, its status now ``playing`` (nothing else changes then: no read), and at ``ends_at`` it
+closes a race still running (``services.race_close_if_due``, lazy and idempotent) and sends it.
+Where no channel layer serves it (Redis down, or the embedded default's in-memory layer, which
+reaches only its own process) it reads the race every ``LIVE_POLL_SECONDS`` and sends what
+changed (Redis is asked whether it answers that often: the cache's server, the layer's too);
+with notices, every ``LIVE_FEED_CHECK_SECONDS`` in case one was lost, and once they reach it
+again after an outage.
 """
 
 from __future__ import annotations
@@ -33,33 +34,30 @@ import logging
 import time
 import uuid
 from collections import Counter
-from datetime import datetime
+from typing import Any
 
-from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
 
-from server.api import notices, sockets
+from server.api import close_codes, notices, sockets
+from server.api.sockets import in_cache_thread, in_thread
 from server.foursquare.models import Race
 from server.foursquare.races import live
+from server.foursquare.races.clock import RaceClock
 from server.foursquare.races.problems import RaceNotFound
 from server.foursquare.races.selectors import race_for, race_output, race_visible_to
 from server.foursquare.races.services import race_close_if_due
-from server.players.models import AccessToken
+from server.players.models import Player
 from server.players.tokens import access_of
 
 logger = logging.getLogger(__name__)
 
-NOT_YOURS = 4403  # no such race, or neither a racer nor an invitee of it
-# The clock's retries when the race is not over at ends_at yet (another process closing it, or
-# this process's clock ahead of the database's): the first after a second, then doubling.
-CLOCK_RETRY_SECONDS = (1.0, 30.0)
-CLOCK_MARGIN_SECONDS = 0.05  # read just after the instant, so that the read is past it
+# The socket's own close code (the others are server.api.close_codes's): no such race, or
+# neither a racer nor an invitee of it. The AsyncAPI document says so (races.asyncapi).
+NOT_YOURS = close_codes.NOT_YOURS
 _CHECK_KEY = "live:races:check"  # read only, to see whether Redis answers
-_RUNNING = ("countdown", "playing")
 
 
 # The sockets open in this process per (race, player): at most LIVE_SOCKETS_PER_SEAT, as a
@@ -68,18 +66,12 @@ _RUNNING = ("countdown", "playing")
 _held: Counter[tuple[uuid.UUID, str]] = Counter()
 
 
-def _in_thread(function):
-    # In the thread pool, not the one thread that ``thread_sensitive`` work shares: a race's
-    # sockets all read at the same moments (its start, its end).
-    return database_sync_to_async(function, thread_sensitive=False)
-
-
-@_in_thread
-def _viewer_of(token: str, race_id) -> tuple[str, object, int | None]:
+@in_thread
+def _viewer_of(token: str, race_id: uuid.UUID) -> tuple[str, Player | None, int]:
     """("ok" | "bad_token" | "not_yours", the player, the token's id)."""
     access = access_of(token)
     if access is None:
-        return "bad_token", None, None
+        return "bad_token", None, 0
     player = access.player
     race = Race.objects.filter(pk=race_id).first()
     # A racer or an invitee (the code's visitors see the race over REST, not live).
@@ -87,8 +79,9 @@ def _viewer_of(token: str, race_id) -> tuple[str, object, int | None]:
     return ("ok" if member else "not_yours"), player, access.pk
 
 
-@_in_thread
-def _race_read(race_id, viewer, *, close: bool = False) -> dict | None:
+@in_thread
+def _race_read(race_id: uuid.UUID, viewer: Player | None, *,
+               close: bool = False) -> dict[str, Any] | None:
     """The race as ``viewer`` sees it, None once they may not (it is gone, or they left it);
     ``close``: first close it if it is due (its end passed)."""
     if close:
@@ -99,7 +92,7 @@ def _race_read(race_id, viewer, *, close: bool = False) -> dict | None:
         return None
 
 
-@sync_to_async(thread_sensitive=False)
+@in_cache_thread
 def _redis_answers() -> bool:
     """Whether the cache answers: with Redis, the channel layer's server too."""
     try:
@@ -109,58 +102,45 @@ def _redis_answers() -> bool:
     return True
 
 
-@_in_thread
-def _token_alive(token_id: int) -> bool:
-    return AccessToken.objects.filter(pk=token_id, player__is_active=True).exists()
-
-
-def _racer_of(race: dict, player_id: str) -> dict | None:
+def _racer_of(race: dict[str, Any], player_id: str | None) -> dict[str, Any] | None:
     for racer in race.get("racers", ()):
         if racer["player"]["id"] == player_id:
             return racer
     return None
 
 
-def _order(progress: dict) -> tuple[int, bool]:
+def _order(progress: dict[str, Any]) -> tuple[int, bool]:
     """A game's progress only grows: cards placed, then over."""
     return progress["placed"], progress["status"] != "playing"
 
 
-def _race_level(race: dict) -> dict:
+def _race_level(race: dict[str, Any]) -> dict[str, Any]:
     """The race less its racers' progress and boards: what a ``race`` message is sent for."""
     return {**race, "racers": [{key: value for key, value in racer.items()
                                 if key not in ("progress", "board")}
                                for racer in race.get("racers", ())]}
 
 
-def _instant(text: str | None) -> float | None:
-    """An ISO 8601 instant of the API as seconds since 1970."""
-    if not text:
-        return None
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-
-
 class RaceConsumer(sockets.SturdyConsumer):
+    """The race's socket: what the module says. Channels' loop and dispatch less their
+    failures, the client's messages, the token and its checks, the groups and the release are
+    ``server.api.sockets.SturdyConsumer``'s; this is the race's own work. ``pushing`` is held
+    by each read or send of the race: one at a time, in order."""
+
     socket_kind = "race"
+    log_name = "race socket"
     # As it is before connect() runs: release() may run after a failure anywhere.
-    player = None
+    player: Player | None = None
     player_id: str | None = None
-    token_id: int | None = None
-    holding: tuple | None = None  # the (race, player) counted in ``_held``
-    joined = False
-    tasks: tuple | list = ()
+    holding: tuple[uuid.UUID, str] | None = None  # the (race, player) counted in ``_held``
 
     async def connect(self) -> None:
         self.race_id = uuid.UUID(str(self.scope["url_route"]["kwargs"]["race_id"]))
-        self.group = live.group_of(self.race_id)
-        self.tasks = []
-        self.pushing = asyncio.Lock()  # one read or send of the race at a time, in order
-        self.race: dict | None = None  # the race as last sent
-        self.known: dict[str, dict] = {}  # each racer's progress as last sent
+        self.notice_groups = (live.group_of(self.race_id),)
+        self.race: dict[str, Any] | None = None  # the race as last sent
+        self.known: dict[str, dict[str, Any]] = {}  # each racer's progress as last sent
         self.watching = False  # whether this player may see the others' boards
-        self.clock_fired_for: float | None = None  # the instant the clock last fired for,
-        self.clock_fired_at = 0.0  # when (time.time()), and how many times
-        self.clock_tries = 0
+        self.clock = RaceClock()
         self.rearm = asyncio.Event()  # set when a read changed the race: the clock looks again
         if await self._admit():
             await self._token_or_deadline()
@@ -172,7 +152,7 @@ class RaceConsumer(sockets.SturdyConsumer):
             logger.warning("race socket refused: the database failed", exc_info=True)
             await self._close(sockets.SERVER_ERROR)
             return
-        if verdict != "ok":
+        if verdict != "ok" or player is None:
             await self._close(sockets.BAD_TOKEN if verdict == "bad_token" else NOT_YOURS)
             return
         holding = (self.race_id, str(player.pk))
@@ -181,23 +161,15 @@ class RaceConsumer(sockets.SturdyConsumer):
             return
         _held[holding] += 1
         self.holding = holding
-        self.player, self.player_id, self.token_id = player, str(player.pk), token_id
+        self.player, self.player_id = player, str(player.pk)
         sockets.open_sockets.authenticated(self.address)
         # Joined before the race is read: a notice sent meanwhile finds the socket listening,
         # and one the read already holds is not sent twice (``known``).
         await self._join()
         notices.serve_from(asyncio.get_running_loop())
         await self._refresh(ready=True)
+        self._watch_token(token_id)
         self.tasks.append(asyncio.create_task(self._tick()))
-
-    async def _join(self) -> None:
-        if self.channel_layer is None:
-            return  # none for this socket: its reads of the race serve it
-        try:
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            self.joined = True
-        except Exception:
-            logger.warning("race socket without notices for now", exc_info=True)
 
     @property
     def authenticated(self) -> bool:
@@ -205,7 +177,7 @@ class RaceConsumer(sockets.SturdyConsumer):
 
     # --- the layer's notices ---
 
-    async def race_progress(self, message: dict) -> None:
+    async def race_progress(self, message: dict[str, Any]) -> None:
         if not self.authenticated or self.closed:
             return
         player, progress = message["player"], message["progress"]
@@ -219,17 +191,17 @@ class RaceConsumer(sockets.SturdyConsumer):
         if became_watcher:
             await self._refresh()  # the race, now with the others' boards
 
-    async def race_changed(self, message: dict) -> None:
+    async def race_changed(self, message: dict[str, Any]) -> None:
         if self.authenticated and not self.closed:
             await self._refresh()
 
     # --- sending ---
 
-    def _newer(self, player: str, progress: dict) -> bool:
+    def _newer(self, player: str, progress: dict[str, Any]) -> bool:
         known = self.known.get(player)
         return known is None or (progress != known and _order(progress) >= _order(known))
 
-    async def _send_progress(self, player: str, progress: dict, board) -> None:
+    async def _send_progress(self, player: str, progress: dict[str, Any], board: Any) -> None:
         self.known[player] = progress
         message = {"type": "progress", "player": player, "progress": progress}
         # The one place a board leaves: only to a player who may watch.
@@ -283,44 +255,14 @@ class RaceConsumer(sockets.SturdyConsumer):
 
     # --- the clock, the checks ---
 
-    def _clock_due(self) -> tuple[float | None, bool]:
-        """When (time.monotonic()) the race's clock next calls for a read, and whether that
-        read closes the race: its start while it counts down, its end while it runs; again,
-        backing off, while the race has not moved on from an instant already passed."""
-        race = self.race or {}
-        status = race.get("status")
-        if status not in _RUNNING:
-            return None, False
-        closing = status == "playing"
-        target = _instant(race.get("ends_at" if closing else "starts_at"))
-        if target is None:
-            return None, False
-        if target != self.clock_fired_for:
-            wall = target + CLOCK_MARGIN_SECONDS
-        else:
-            first, longest = CLOCK_RETRY_SECONDS
-            wall = self.clock_fired_at + min(longest, first * 2 ** (self.clock_tries - 1))
-        return time.monotonic() + max(0.0, wall - time.time()), closing
-
-    def _clock_fired(self) -> None:
-        target = _instant((self.race or {}).get(
-            "ends_at" if (self.race or {}).get("status") == "playing" else "starts_at"))
-        if target != self.clock_fired_for:
-            self.clock_fired_for, self.clock_tries = target, 0
-        self.clock_tries += 1
-        self.clock_fired_at = time.time()
-
     async def _countdown_over(self) -> None:
         """At ``starts_at`` the race turns ``playing``, and nothing else of it changes then
         (anything else comes with its own notice): the race as last sent, playing, without a
         read (a race's sockets would otherwise all read it at that instant)."""
         async with self.pushing:
-            race = self.race or {}
-            starts_at = _instant(race.get("starts_at"))
-            if (race.get("status") != "countdown" or starts_at is None
-                    or time.time() < starts_at or self.closed):
+            if self.race is None or not self.clock.countdown_over(self.race) or self.closed:
                 return  # moved on meanwhile, or early: the clock tries again
-            self.race = {**race, "status": "playing"}
+            self.race = {**self.race, "status": "playing"}
             await self._send({"type": "race", "race": self.race})
 
     async def _notices_reach(self) -> bool:
@@ -331,30 +273,26 @@ class RaceConsumer(sockets.SturdyConsumer):
         return await _redis_answers()
 
     async def _tick(self) -> None:
-        """The race's clock (``_clock_due``, looked at again whenever the race read changes);
-        every LIVE_POLL_SECONDS a read of the race where no notice reaches the socket (and
-        once more when they reach it again), else every LIVE_FEED_CHECK_SECONDS; the token's
-        check every LIVE_TOKEN_CHECK_SECONDS (closed 4401 once it is gone)."""
+        """The race's clock (``clock.RaceClock``, looked at again whenever the race read
+        changes); every LIVE_POLL_SECONDS a read of the race where no notice reaches the socket
+        (and once more when they reach it again), else every LIVE_FEED_CHECK_SECONDS. The
+        token's check is the process's sweep's (``_watch_token``)."""
         now = time.monotonic()
         poll_due = now + settings.LIVE_POLL_SECONDS
         read_due = now + max(settings.LIVE_FEED_CHECK_SECONDS, settings.LIVE_POLL_SECONDS)
-        token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
         cut_off = False  # whether the last check found no notice reaching the socket
         while not self.closed:
-            clock_due, closing = self._clock_due()
-            wake = min(poll_due, token_due, clock_due if clock_due is not None else poll_due)
+            delay, closing = self.clock.due(self.race)
+            # The clock's wall-time delay as a deadline of the loop's clock, as the polls'.
+            clock_due = None if delay is None else time.monotonic() + delay
+            wake = min(poll_due, clock_due if clock_due is not None else poll_due)
             self.rearm.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.rearm.wait(), max(0.0, wake - time.monotonic()))
             try:
                 now = time.monotonic()
-                if now >= token_due:
-                    token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
-                    if not await _token_alive(self.token_id):
-                        await self._close(sockets.BAD_TOKEN)
-                        return
                 if clock_due is not None and now >= clock_due:
-                    self._clock_fired()
+                    self.clock.fired(self.race)
                     if closing:
                         await self._refresh(close=True)
                     else:
@@ -380,6 +318,3 @@ class RaceConsumer(sockets.SturdyConsumer):
             if _held[self.holding] <= 0:
                 del _held[self.holding]
             self.holding = None
-        if self.joined:
-            with contextlib.suppress(Exception):
-                await self.channel_layer.group_discard(self.group, self.channel_name)

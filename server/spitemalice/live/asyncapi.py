@@ -5,6 +5,7 @@ feed and the socket share one schema per kind."""
 
 from __future__ import annotations
 
+from server.api import close_codes
 from server.api.asyncapi import (
     COMMON_MESSAGES,
     SocketSection,
@@ -20,23 +21,13 @@ from server.spitemalice.selectors import EVENTS_PER_PAGE
 
 CHANNEL = "spiteMaliceMatch"
 
-# (code, meaning, what to do), as docs/API.md lists them.
-CLOSE_CODES = [
-    (consumers.BAD_MESSAGE, "A message over 1,024 bytes, binary, not JSON, not an object or of "
-                            "an unknown type; `after` not an integer 0-10^9.", "Fix the client."),
-    (consumers.BAD_TOKEN, "No token within 10 s, a first message other than `auth`, or a token "
-                          "unknown, revoked or malformed; also an open socket whose token was "
-                          "signed out or revoked since (within 30 s).", "Sign in again."),
-    (consumers.NOT_YOURS, "No such match, or you are not one of its players.", "Stop."),
-    (consumers.TOO_MANY, "Too many: your seat holds all the sockets it may, your address holds "
-                         "its share of sockets (or of unauthenticated ones), or its handshakes "
-                         "came too fast.", "Close a socket you do not need; reconnect later, "
-                                           "backing off."),
-    (consumers.SERVER_ERROR, "The database failed, or the server failed to handle a message.",
-     "Reconnect with `?after=`."),
-    (1012, "The server is restarting (a deploy, a worker replaced).", "Reconnect with `?after=`."),
-    (1006, "The connection dropped (network, a worker killed).", "Reconnect with `?after=`."),
-]
+# The shared close codes (server.api.close_codes), in this socket's words, and its own 4403.
+CLOSE_CODES = close_codes.table(
+    after_maximum=consumers.MAX_AFTER,
+    too_many="your seat holds all the sockets it may",
+    reconnect="Reconnect with `?after=`.",
+    own=[close_codes.CloseCode(consumers.NOT_YOURS,
+                               "No such match, or you are not one of its players.", "Stop.")])
 
 
 SCHEMAS = {

@@ -24,19 +24,18 @@ slot, its group, its count), as a clean close does.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import uuid
+from typing import Any
 
-from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 
-from server.api import sockets
+from server.api import close_codes, sockets
+from server.api.sockets import in_cache_thread, in_thread
 from server.api.sweeps import Sweep
-from server.players.tokens import access_of, token_sweep
+from server.players.tokens import access_of
 from server.spitemalice.engine import match_output
 from server.spitemalice.live import presence, publish
 from server.spitemalice.models import Match
@@ -44,43 +43,32 @@ from server.spitemalice.selectors import EVENTS_PER_PAGE, events_of
 
 logger = logging.getLogger(__name__)
 
-AUTH_SECONDS = sockets.AUTH_SECONDS
 MAX_AFTER = 10**9  # the feed's own bound on ``after``
-
-BAD_MESSAGE = sockets.BAD_MESSAGE  # too big, not text, not JSON, not an object, an unknown
-#                                    type, or a bad ``after``
-TOO_MANY = sockets.TOO_MANY  # this address's sockets or handshakes, or this seat's sockets
-BAD_TOKEN = 4401  # no token in time, or a token that is unknown or revoked
-NOT_YOURS = 4403  # no such match, or not a player of it
-SERVER_ERROR = 1011  # the database failed: reconnect with ``after`` and catch up
-# The longest token the API hands out is 43 characters; anything else is not one.
-TOKEN_MAX_LENGTH = 200
+# The socket's own close code (the others are server.api.close_codes's): no such match, or not
+# a player of it. The AsyncAPI document says so (server.spitemalice.live.asyncapi).
+NOT_YOURS = close_codes.NOT_YOURS
 
 
-def _in_thread(function):
-    # The reads run in the thread pool, not the one thread that ``thread_sensitive`` work
-    # shares: a hundred sockets reading at once should not queue behind each other.
-    return database_sync_to_async(function, thread_sensitive=False)
-
-
-@_in_thread
-def _seat_of(token: str, match_id) -> tuple[str, int | None, int | None, int, int | None]:
+@in_thread
+def _seat_of(token: str, match_id: uuid.UUID) -> tuple[str, int, int | None, int, int]:
     """("ok" | "bad_token" | "not_yours", seat, bot seat, the match's latest event, the
     token's id)."""
     access = access_of(token)
     if access is None:
-        return "bad_token", None, None, 0, None
+        return "bad_token", 0, None, 0, 0
     match = (Match.objects.filter(pk=match_id)
              .values("player0_id", "player1_id", "bot_seat", "event").first())
-    players = (match or {}).get("player0_id"), (match or {}).get("player1_id")
-    if match is None or access.player.pk not in players:
-        return "not_yours", None, None, 0, None
+    if match is None:
+        return "not_yours", 0, None, 0, 0
+    players = match["player0_id"], match["player1_id"]
+    if access.player.pk not in players:
+        return "not_yours", 0, None, 0, 0
     return ("ok", players.index(access.player.pk), match["bot_seat"], match["event"],
             access.pk)
 
 
-@_in_thread
-def _view_of(match_id, seat: int, origin: str) -> dict:
+@in_thread
+def _view_of(match_id: uuid.UUID, seat: int, origin: str) -> dict[str, Any]:
     """The match as ``seat`` sees it (``GET /matches/{id}``'s object: its hand, never the other
     seat's), read in one snapshot of the database so that its ``event`` is the number of the
     last event the view includes: the events after it are what the socket sends next."""
@@ -92,7 +80,7 @@ def _view_of(match_id, seat: int, origin: str) -> dict:
         return match_output(match, seat, origin=origin)
 
 
-def _origin(scope) -> str:
+def _origin(scope: Any) -> str:
     """The handshake's scheme and host, as a request's origin (a waiting match's invitation
     URL is absolute)."""
     host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
@@ -100,7 +88,7 @@ def _origin(scope) -> str:
     return f"{scheme}://{host}" if host else ""
 
 
-def _latest_events(match_ids: set) -> dict:
+def _latest_events(match_ids: set[uuid.UUID]) -> dict[uuid.UUID, int]:
     """``{match id: its latest event number}``: what ``feed_sweep`` asks for every open
     socket of a process at once."""
     return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "event"))
@@ -112,8 +100,8 @@ feed_sweep = Sweep("match feeds", lambda: max(settings.LIVE_FEED_CHECK_SECONDS,
                                               settings.LIVE_POLL_SECONDS), _latest_events)
 
 
-@_in_thread
-def _events_after(match_id, seat: int, after: int, latest: int | None
+@in_thread
+def _events_after(match_id: uuid.UUID, seat: int, after: int, latest: int | None
                   ) -> tuple[list[dict], int]:
     """The seat's events after ``after`` as the feed gives them. ``latest``: the match's latest
     event number if a notice told it (one read), else it is read first (a match with nothing
@@ -127,114 +115,82 @@ def _events_after(match_id, seat: int, after: int, latest: int | None
     return events_of(match, seat, after)
 
 
-def _in_thread_presence(function):
-    # The cache's calls block too (a file, or Redis), and touch no database.
-    return sync_to_async(function, thread_sensitive=False)
-
-
 def _query_after(query_string: bytes) -> int | bool | None:
     """``?after=N``: N, None when absent, False when malformed."""
     return sockets.query_after(query_string, MAX_AFTER)
 
 
 class MatchConsumer(sockets.SturdyConsumer):
-    socket_kind = "spite_malice_match"
-    # What a socket holds, as it is before connect() runs: release() may run after a failure
-    # anywhere.
-    seat: int | None = None
-    counted = False
-    closed = False
-    joined = False
-    released = False
-    tasks: tuple | list = ()
+    """The match's socket: what the module says. Channels' loop and dispatch less their
+    failures, the client's messages, the token and its checks, the groups and the release are
+    ``server.api.sockets.SturdyConsumer``'s; this is the match's own work."""
 
-    # Channels' loop and dispatch, less their failures: server.api.sockets.SturdyConsumer.
+    socket_kind = "spite_malice_match"
+    # As it is before connect() runs: release() may run after a failure anywhere.
+    seat: int | None = None
+    bot_seat: int | None = None
+    slot: int | None = None
+    seats_sent: list[bool] | None = None
 
     async def connect(self) -> None:
         self.match_id = uuid.UUID(str(self.scope["url_route"]["kwargs"]["match_id"]))
         self.group = publish.group_of(self.match_id)
         self.socket_id = uuid.uuid4().hex
-        self.seat: int | None = None
-        self.bot_seat: int | None = None
-        self.last = 0
-        self.slot: int | None = None
-        self.token_id: int | None = None
-        self.seats_sent: list[bool] | None = None
-        self.joined = False
-        self.closed = False
-        self.tasks: list[asyncio.Task] = []
-        self.pushing = asyncio.Lock()
-        self.released = False
         if not await self._admit():
             return
         self.after = _query_after(self.scope.get("query_string", b""))
         if self.after is False:
-            await self._close(BAD_MESSAGE)
+            await self._close(sockets.BAD_MESSAGE)
             return
         await self._token_or_deadline()
 
     async def _authenticate(self, token: str) -> None:
         try:
-            verdict, seat, bot_seat, latest, self.token_id = await _seat_of(token,
-                                                                            self.match_id)
+            verdict, seat, bot_seat, latest, token_id = await _seat_of(token, self.match_id)
             view = await _view_of(self.match_id, seat, _origin(self.scope)) if (
                 verdict == "ok") else None
         except DatabaseError:
             logger.warning("live socket refused: the database failed", exc_info=True)
-            await self._close(SERVER_ERROR)
+            await self._close(sockets.SERVER_ERROR)
             return
-        if verdict != "ok":
-            await self._close(BAD_TOKEN if verdict == "bad_token" else NOT_YOURS)
+        if view is None:
+            await self._close(sockets.BAD_TOKEN if verdict == "bad_token" else NOT_YOURS)
             return
-        slot = await _in_thread_presence(presence.arrive)(self.match_id, seat, self.socket_id)
-        if slot == presence.FULL:
-            await self._close(TOO_MANY)  # the seat holds all the sockets it may
+        slot = await in_cache_thread(presence.arrive)(self.match_id, seat, self.socket_id)
+        if isinstance(slot, str):  # presence.FULL: the one string arrive() gives
+            await self._close(sockets.TOO_MANY)  # the seat holds all the sockets it may
             return
         self.seat, self.bot_seat, self.slot = seat, bot_seat, slot
         latest = view["event"]  # read with the view: the events after it follow
-        await _in_thread_presence(publish.latest_remember)(self.match_id, latest)
+        await in_cache_thread(publish.latest_remember)(self.match_id, latest)
         sockets.open_sockets.authenticated(self.address)
-        # Joined before the cursor is set: a notice sent meanwhile finds the socket listening.
+        # Joined before the cursor is set: a notice sent meanwhile finds the socket listening:
+        # the match's group (presence) and the seat's own (its events).
+        self.notice_groups = (self.group, publish.group_of(self.match_id, seat))
         await self._join()
         publish.serve_from(asyncio.get_running_loop())
         self.last = latest if self.after is None else min(self.after, latest)
         await self._send({"type": "ready", "seat": seat, "last": latest, "match": view})
         await self._push()
         await self._presence_changed()
-        token_sweep.add(self, self.token_id, self._token_answer)
+        self._watch_token(token_id)
         feed_sweep.add(self, self.match_id, self._feed_answer)
         self.tasks.append(asyncio.create_task(self._tick()))
-
-    async def _token_answer(self, alive: bool | None) -> None:
-        if not alive and not self.closed:
-            await self._close(BAD_TOKEN)  # signed out or revoked meanwhile
 
     async def _feed_answer(self, latest: int | None) -> None:
         if latest is not None and latest > self.last and not self.closed:
             await self._push(latest)
 
-    async def _join(self) -> None:
-        if self.channel_layer is None:
-            return  # none for this socket: the feed checks serve it
-        try:
-            # The match's group (presence) and the seat's own (its events).
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            await self.channel_layer.group_add(publish.group_of(self.match_id, self.seat),
-                                               self.channel_name)
-            self.joined = True
-        except Exception:  # the layer is down: the feed checks serve until it is back
-            logger.warning("live socket without notices for now", exc_info=True)
-
     # --- client messages: server.api.sockets.SturdyConsumer.receive ---
 
     # --- the layer's notices ---
 
-    async def events_stored(self, message: dict) -> None:
+    async def events_stored(self, message: dict[str, Any]) -> None:
         # What the feed would give, from the process that stored it: no read, when it follows.
         if not await self._forwarded(message):
             await self._push(message.get("last", 0))
 
-    async def presence_changed(self, message: dict) -> None:
+    async def presence_changed(self, message: dict[str, Any]) -> None:
         if self.seat is not None:
             await self._send_presence(message.get("seats"))
 
@@ -243,6 +199,8 @@ class MatchConsumer(sockets.SturdyConsumer):
     async def _push(self, latest: int | None = None) -> None:
         """Send the seat's events after the last one sent, page by page (``latest``: the
         number a notice gave)."""
+        if self.seat is None:
+            return  # not authenticated: nothing to push yet
         async with self.pushing:
             while not self.closed:
                 if latest is not None and latest <= self.last:
@@ -252,7 +210,7 @@ class MatchConsumer(sockets.SturdyConsumer):
                                                        latest)
                 except DatabaseError:
                     logger.warning("live socket closed: the database failed", exc_info=True)
-                    await self._close(SERVER_ERROR)
+                    await self._close(sockets.SERVER_ERROR)
                     return
                 if events:
                     await self._send({"type": "events", "events": events, "last": last})
@@ -262,7 +220,7 @@ class MatchConsumer(sockets.SturdyConsumer):
 
     async def _send_presence(self, seats: list[bool] | None = None) -> None:
         if seats is None:
-            seats = await _in_thread_presence(presence.seats_connected)(
+            seats = await in_cache_thread(presence.seats_connected)(
                 self.match_id, bot_seat=self.bot_seat)
         if seats != self.seats_sent and not self.closed:
             self.seats_sent = seats
@@ -270,7 +228,7 @@ class MatchConsumer(sockets.SturdyConsumer):
 
     async def _presence_changed(self) -> None:
         """Send this socket the table as it is now, and tell the others."""
-        seats = await _in_thread_presence(presence.seats_connected)(
+        seats = await in_cache_thread(presence.seats_connected)(
             self.match_id, bot_seat=self.bot_seat)
         await self._send_presence(seats)
         publish.send((self.group, {"type": "presence.changed", "seats": seats}))
@@ -282,6 +240,9 @@ class MatchConsumer(sockets.SturdyConsumer):
         The token's check (closed once it is gone, every LIVE_TOKEN_CHECK_SECONDS) and the
         fallback read of the feed (every LIVE_FEED_CHECK_SECONDS) are the process's sweeps',
         one query each for all its sockets."""
+        seat = self.seat
+        if seat is None:
+            return  # started once authenticated: never so
         now = time.monotonic()
         poll_due = now + settings.LIVE_POLL_SECONDS
         beat_due = now + presence.HEARTBEAT_SECONDS
@@ -291,7 +252,7 @@ class MatchConsumer(sockets.SturdyConsumer):
                 now = time.monotonic()
                 if now >= poll_due:
                     poll_due = now + settings.LIVE_POLL_SECONDS
-                    latest = await _in_thread_presence(publish.latest_known)(self.match_id)
+                    latest = await in_cache_thread(publish.latest_known)(self.match_id)
                     if latest is None:
                         await self._push()
                     elif latest > self.last:
@@ -300,8 +261,8 @@ class MatchConsumer(sockets.SturdyConsumer):
                     beat_due = now + presence.HEARTBEAT_SECONDS
                     if not self.joined:
                         await self._join()
-                    self.slot = await _in_thread_presence(presence.heartbeat)(
-                        self.match_id, self.seat, self.socket_id, self.slot)
+                    self.slot = await in_cache_thread(presence.heartbeat)(
+                        self.match_id, seat, self.socket_id, self.slot)
                     await self._send_presence()
             except Exception:  # one bad tick must not end the socket's checks
                 logger.exception("live socket tick failed")
@@ -313,17 +274,11 @@ class MatchConsumer(sockets.SturdyConsumer):
     # --- closing (the rest is server.api.sockets.SturdyConsumer's) ---
 
     async def _give_back(self) -> None:
-        token_sweep.remove(self)
         feed_sweep.remove(self)
         if self.seat is None:
             return
-        if self.joined:
-            with contextlib.suppress(Exception):
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-                await self.channel_layer.group_discard(
-                    publish.group_of(self.match_id, self.seat), self.channel_name)
-        await _in_thread_presence(presence.leave)(self.match_id, self.seat, self.socket_id,
+        await in_cache_thread(presence.leave)(self.match_id, self.seat, self.socket_id,
                                                   self.slot)
-        seats = await _in_thread_presence(presence.seats_connected)(
+        seats = await in_cache_thread(presence.seats_connected)(
             self.match_id, bot_seat=self.bot_seat)
         publish.send((self.group, {"type": "presence.changed", "seats": seats}))

@@ -23,7 +23,6 @@ import time
 import uuid
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from server.api import notices, sockets
@@ -48,13 +47,16 @@ def _latest_read(match_id) -> int:
     return Match.objects.filter(pk=match_id).values_list("event", flat=True).first() or 0
 
 
-_latest = database_sync_to_async(_latest_read, thread_sensitive=False)
+_latest = sockets.in_thread(_latest_read)
 
 
 def _plan(scope) -> tuple[uuid.UUID, int, int, str] | None:
     """(match id, after, wait seconds, token), or None to hand the request on at once."""
+    found = PATH.match(scope["path"])
+    if found is None:
+        return None
     try:
-        match_id = uuid.UUID(PATH.match(scope["path"])["id"])
+        match_id = uuid.UUID(found["id"])
     except ValueError:
         return None
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
@@ -67,7 +69,7 @@ def _plan(scope) -> tuple[uuid.UUID, int, int, str] | None:
     if not 1 <= wait <= MAX_WAIT or after_number > MAX_AFTER:
         return None
     token = sockets.bearer_of(scope.get("headers", []))
-    if not token:
+    if not isinstance(token, str):  # none, or not a Bearer token
         return None
     return match_id, after_number, wait, token
 
@@ -132,7 +134,7 @@ class EventsWait:
                     channel = None
             while (left := deadline - time.monotonic()) > 0:
                 step = min(left, POLL_SECONDS)
-                if channel is not None:
+                if layer is not None and channel is not None:
                     with contextlib.suppress(asyncio.TimeoutError):
                         message = await asyncio.wait_for(layer.receive(channel), step)
                         if message.get("last", 0) > after:
@@ -143,6 +145,6 @@ class EventsWait:
                 if await _latest(match_id) > after:
                     return
         finally:
-            if channel is not None:
+            if layer is not None and channel is not None:
                 with contextlib.suppress(Exception):
                     await layer.group_discard(group, channel)

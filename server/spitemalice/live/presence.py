@@ -65,8 +65,8 @@ def heartbeat(match_id, seat: int, socket_id: str, slot: int | None) -> int | No
             return slot
     # A socket admitted while the cache was down, or whose slot expired: it keeps its place
     # at the table even when every slot is taken meanwhile.
-    slot = arrive(match_id, seat, socket_id)
-    return None if slot == FULL else slot
+    arrived = arrive(match_id, seat, socket_id)
+    return None if isinstance(arrived, str) else arrived  # FULL, the one string it gives
 
 
 def leave(match_id, seat: int, socket_id: str, slot: int | None) -> None:
