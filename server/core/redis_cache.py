@@ -22,7 +22,8 @@ class RedisCacheClient(django_redis.RedisCacheClient):
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Redis] = {}
 
-    def get_client(self, key: django_redis._Key | None = None, *, write: bool = False) -> Redis:
+    def get_client(self, key: str | bytes | memoryview | None = None, *,
+                   write: bool = False) -> Redis:
         # django-stubs leave out the client's private members this builds on (Django's own
         # get_client calls the same two).
         pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
