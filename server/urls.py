@@ -3,7 +3,7 @@
 adds its routes here, and its board and statistics by registering with the boards app."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from server.api.asyncapi import AsyncApiView
@@ -18,7 +18,7 @@ from server.spitemalice.live import asyncapi as spite_malice_sockets
 from server.streams import asyncapi as account_socket
 from server.streams import urls as streams
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
     *players.urlpatterns,
     *foursquare.urlpatterns,
     *boards.urlpatterns,

@@ -12,17 +12,28 @@ way, and a token whose player is active and within the rate limit.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
+from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
 from server.api import idempotency, parsers, throttling
 from server.core import requestlog
 from server.players.tokens import last_use_due
+
+if TYPE_CHECKING:
+    from rest_framework.views import APIView
+
+    _ViewBase = APIView
+else:
+    _ViewBase = object  # a mixin: the view's own base class comes after it
 
 _ACCEPTED = frozenset({None, "*/*", "application/json"})
 _CONTENT_TYPES = frozenset({"application/json", "application/json; charset=utf-8",
@@ -40,7 +51,7 @@ class Request:
         self.token, self.key, self.body = token, key, body
 
 
-def plain_request(request) -> Request | None:
+def plain_request(request: HttpRequest) -> Request | None:
     """The request's token, key and body if the full view would read them as this path does
     (no query, JSON in and out, no content encoding, a bearer token, a valid key, a body that
     parses), else None."""
@@ -59,14 +70,14 @@ def plain_request(request) -> Request | None:
     return Request(token, key, body)
 
 
-def token_usable(*, last_used_at, active: bool) -> bool:
+def token_usable(*, last_used_at: datetime | None, active: bool) -> bool:
     """Whether the token's request may go on here before the rate limit is asked: its player
     active, its last use recent (a due write of it is the full view's)."""
     return active and not last_use_due(last_used_at)
 
 
-def token_admitted(request, *, scope: str, token_id, player_id, last_used_at,
-                   active: bool) -> bool:
+def token_admitted(request: HttpRequest, *, scope: str, token_id: object, player_id: object,
+                   last_used_at: datetime | None, active: bool) -> bool:
     """Whether the token's request may go on here: usable (``token_usable``), and the rate
     limit not reached (``within_limits``)."""
     if not token_usable(last_used_at=last_used_at, active=active):
@@ -74,7 +85,8 @@ def token_admitted(request, *, scope: str, token_id, player_id, last_used_at,
     return within_limits(request, scope=scope, token_id=token_id, player_id=player_id)[0]
 
 
-def within_limits(request, *, scope: str, token_id, player_id, reads=(), writes=(),
+def within_limits(request: HttpRequest, *, scope: str, token_id: object, player_id: object,
+                  reads: Sequence[str] = (), writes: Sequence[tuple[str, int, int]] = (),
                   exempt: bool = False) -> tuple[bool, set[str] | None]:
     """Whether the request is within the rate limit, and the keys of ``reads`` found, with
     ``writes`` made if it is, all in one round trip to the cache
@@ -100,7 +112,7 @@ def stored_answer(stored_hash: str, status: int, body: str, request_hash: str,
     return json_response(status, RENDERER.render(json.loads(body)), allow=allow)
 
 
-def store_guarded(store) -> bool:
+def store_guarded(store: Callable[[], bool]) -> bool:
     """``store()``'s verdict; False when the database refused it (the key or a number stored
     meanwhile by a racing request), so the full view answers instead."""
     # Inside a transaction (a test's), a refused statement must not spoil the rest of it.
@@ -130,7 +142,7 @@ def _bearer_token(header: str) -> str | None:
 _UNREADABLE = object()
 
 
-def _json_body(request):
+def _json_body(request: HttpRequest) -> Any:
     """The body as the full view's parser reads it, or ``_UNREADABLE``."""
     length = request.META.get("CONTENT_LENGTH") or "0"
     if not length.isdigit() or int(length) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
@@ -141,26 +153,31 @@ def _json_body(request):
         return _UNREADABLE
 
 
-def integer_bounds(serializer_class, name: str) -> tuple[int | None, int | None]:
+def integer_bounds(serializer_class: type[serializers.Serializer[Any]],
+                   name: str) -> tuple[int | None, int | None]:
     """A serializer's integer field's (min_value, max_value): a fast path checks the bounds
     its full view's serializer sets, not a copy of them."""
     field = serializer_class().fields[name]
+    if not isinstance(field, serializers.IntegerField):
+        raise TypeError(f"{serializer_class.__name__}.{name} is not an integer field")
     return field.min_value, field.max_value
 
 
-class FastPathView:
+class FastPathView(_ViewBase):
     """A write view whose POSTs go to a game's fast path first: ``fast_response(request,
     object_id, scope=...)`` answers the request or returns None, and then the view itself
     (DRF, the full path) answers as it always does. ``fast_object`` names the URL keyword of
     the object written to."""
 
     fast_object: str
+    throttle_scope: str  # the view's
 
     @staticmethod
-    def fast_response(request, object_id, *, scope: str):  # pragma: no cover - overridden
+    def fast_response(request: HttpRequest, object_id: Any, *,
+                      scope: str) -> HttpResponse | None:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def dispatch(self, request, *args, **kwargs):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method == "POST":
             response = self.fast_response(request, kwargs[self.fast_object],
                                           scope=self.throttle_scope)

@@ -1,8 +1,12 @@
 """Serializer fields that take JSON types at their word (no "3" for 3, no 3 for "3"), and
 query-string values in their canonical spelling only."""
 
+from __future__ import annotations
+
 import re
 from datetime import date
+from typing import Any
+from uuid import UUID
 
 from django.core.validators import RegexValidator
 from rest_framework import serializers
@@ -11,7 +15,7 @@ from rest_framework import serializers
 class StrictIntegerField(serializers.IntegerField):
     """An integer in JSON, not a string, float or boolean that looks like one."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -26,13 +30,13 @@ class StrictCharField(serializers.CharField):
     default_error_messages = {"invalid": "Not a string."}
     NO_NUL = RegexValidator(r"^[^\x00]*$", "Null characters are not allowed.")
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         validators = list(kwargs.pop("validators", []))
         if not any(isinstance(validator, RegexValidator) for validator in validators):
             validators.append(self.NO_NUL)
         super().__init__(validators=validators, **kwargs)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -43,7 +47,7 @@ class StrictBooleanField(serializers.BooleanField):
 
     default_error_messages = {"invalid": "Not a boolean: true or false."}
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> bool:
         if not isinstance(data, bool):
             self.fail("invalid")
         return data
@@ -52,7 +56,7 @@ class StrictBooleanField(serializers.BooleanField):
 class StrictUUIDField(serializers.UUIDField):
     """A UUID written as a string, not an integer that DRF would read as one."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> UUID:
         if not isinstance(data, str):
             self.fail("invalid", value=data)
         return super().to_internal_value(data)
@@ -69,7 +73,7 @@ class CanonicalDateField(serializers.DateField):
     }
     PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
-    def to_internal_value(self, value):
+    def to_internal_value(self, value: Any) -> date:
         if not isinstance(value, str) or not self.PATTERN.fullmatch(value):
             self.fail("invalid")
         try:
@@ -88,7 +92,7 @@ class QueryIntegerField(serializers.IntegerField):
     PATTERN = re.compile(r"0|[1-9][0-9]*")
     MAX_DIGITS = 18  # every bound of this API is far below; int() never meets a huge string
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, str) or not self.PATTERN.fullmatch(data):
             self.fail("invalid")
         if len(data) > self.MAX_DIGITS and self.max_value is not None:

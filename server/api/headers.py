@@ -17,8 +17,11 @@ four from the same facts (``server.api.schema.ApiAutoSchema``).
 
 from __future__ import annotations
 
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from rest_framework.views import APIView
 
 from server.api import throttling
 
@@ -30,22 +33,24 @@ AUTHORIZATION = "Authorization"
 READS = frozenset({"GET", "HEAD"})
 
 
-def absolute_url(request, viewname: str, **kwargs) -> str:
+def absolute_url(request: HttpRequest, viewname: str, **kwargs: object) -> str:
     """The absolute URL of the view ``viewname`` with these URL arguments."""
     return request.build_absolute_uri(reverse(viewname, kwargs=kwargs))
 
 
-def varies_by_token(view, method: str) -> bool:
+def varies_by_token(view: APIView, method: str) -> bool:
     """Whether ``view``'s answers to ``method`` depend on the request's token: every read of a
     view that authenticates."""
     return method.upper() in READS and bool(view.authentication_classes)
 
 
-def apply(view, request, response) -> None:
+def apply(view: APIView, request: HttpRequest, response: HttpResponseBase) -> None:
     """The cache headers ``view`` owes ``response``."""
     if getattr(view, "issues_tokens", False):
         response[CACHE_CONTROL] = NO_STORE
-    if varies_by_token(view, request.method):
+    method = request.method or ""  # Django sets it on every request it serves
+    if varies_by_token(view, method):
         patch_vary_headers(response, [AUTHORIZATION])
-    if throttling.counts(view, request.method):
-        throttling.fields_apply(view.throttle_scope, request, response)
+    scope = getattr(view, "throttle_scope", None)  # a DRF convention APIView does not declare
+    if scope is not None and throttling.counts(view, method):
+        throttling.fields_apply(scope, request, response)

@@ -18,18 +18,22 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.http import HttpRequest
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from server.api.models import IdempotencyRecord
 from server.api.problems import IdempotencyKeyReused, InvalidRequest
 from server.core.sql import db_value
+from server.players.models import Player
+from server.players.tokens import authenticated_player
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
@@ -44,7 +48,7 @@ def valid_key(key: str) -> bool:
     return _KEY.fullmatch(key) is not None
 
 
-def key_from(request) -> str | None:
+def key_from(request: Request | HttpRequest) -> str | None:
     key = request.headers.get(HEADER)
     if key is None:
         return None
@@ -54,7 +58,7 @@ def key_from(request) -> str | None:
     return key
 
 
-def fingerprint(request, body: Any) -> str:
+def fingerprint(request: Request | HttpRequest, body: Any) -> str:
     canonical = json.dumps([request.method, request.path, body], sort_keys=True, default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -69,7 +73,7 @@ RECORD_COLUMNS_SQL = ('"player_id", "key", "request_hash", "response_status", "r
 _STORE_SQL = f'INSERT INTO "{_TABLE}" ({RECORD_COLUMNS_SQL}) VALUES (%s, %s, %s, %s, %s, %s)'
 
 
-def _find(player, key: str) -> tuple[str, int, str] | None:
+def _find(player: Player, key: str) -> tuple[str, int, str] | None:
     with connection.cursor() as cursor:
         cursor.execute(_FIND_SQL, [db_value(IdempotencyRecord, "player", player.pk), key])
         return cursor.fetchone()
@@ -85,7 +89,7 @@ def _replay(record: tuple[str, int, str], request_hash: str) -> Outcome:
 
 
 def run_idempotently(
-    *, player, key: str | None, request_hash: str, lock: Callable[[], Any],
+    *, player: Player, key: str | None, request_hash: str, lock: Callable[[], Any],
     action: Callable[[Any], Outcome],
 ) -> Outcome:
     """Run ``action(locked)`` once per key; ``lock()``'s result is passed to ``action``."""
@@ -114,11 +118,11 @@ def run_idempotently(
         return _replay(stored, request_hash)
 
 
-def respond_idempotently(request, action: Callable[[Any], Outcome],
+def respond_idempotently(request: Request, action: Callable[[Any], Outcome],
                          lock: Callable[[], Any] = lambda: None) -> Response:
     """The view's response for ``action``, honouring the request's ``Idempotency-Key``."""
     status, body = run_idempotently(
-        player=request.user, key=key_from(request),
+        player=authenticated_player(request), key=key_from(request),
         request_hash=fingerprint(request, request.data), lock=lock, action=action,
     )
     return Response(body, status=status)
@@ -127,7 +131,7 @@ def respond_idempotently(request, action: Callable[[Any], Outcome],
 PRUNE_BATCH = 5_000  # rows per delete: short statements, no long lock on the table
 
 
-def records_prune(*, now=None) -> int:
+def records_prune(*, now: datetime | None = None) -> int:
     """Delete stored responses older than the retry window; returns how many. In batches, by
     the ``created_at`` index, so a backlog of days is cleared without one huge transaction."""
     cutoff = (now or timezone.now()) - timedelta(hours=settings.IDEMPOTENCY_KEY_HOURS)

@@ -7,7 +7,11 @@ false``), via the extension below.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import Direction
 from rest_framework import serializers
 
 
@@ -17,7 +21,7 @@ class StrictInput(serializers.Serializer):
     integer_choices: tuple[str, ...] = ()
     integer_message = "Not an integer."
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
             for name in self.integer_choices:
                 if isinstance(data.get(name), bool | str | float):
@@ -34,7 +38,7 @@ class StrictInputSchema(OpenApiSerializerExtension):
     target_class = StrictInput
     match_subclasses = True
 
-    def map_serializer(self, auto_schema, direction):
+    def map_serializer(self, auto_schema: AutoSchema, direction: Direction) -> dict[str, Any]:
         schema = auto_schema._map_basic_serializer(self.target, direction)
         schema["additionalProperties"] = False
         return schema
@@ -44,8 +48,10 @@ class StrictQuery(serializers.Serializer):
     """The base of query-parameter serializers: ``?date=`` is an error, not "use the default"
     (DRF reads an empty query value as an absent one)."""
 
-    def to_internal_value(self, data):
-        empty = sorted(name for name in self.fields if data.get(name) == "")
+    def to_internal_value(self, data: Any) -> Any:
+        # keys(): iterating the fields gives their names, which drf-stubs type as the fields.
+        names = self.fields.keys()
+        empty = sorted(name for name in names if data.get(name) == "")
         if empty:
             raise serializers.ValidationError(
                 {name: ["Give a value, or leave the parameter out."] for name in empty}

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.core.handlers.wsgi import LimitedStream
 from django.db import InterfaceError, OperationalError
-from django.http import Http404
+from django.http import Http404, HttpRequest
 from django.http.multipartparser import MultiPartParserError
+from django.http.response import HttpResponseBase
 
 from server.api.handlers import API_PREFIX, InternalError, as_problem, error_response
 from server.api.problems import (
@@ -43,10 +45,10 @@ CLIENT_ERRORS = (Http404, PermissionDenied, BadRequest, SuspiciousOperation,
 
 
 class ProblemResponseMiddleware:
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         return as_problem(request, self.get_response(request))
 
 
@@ -66,10 +68,10 @@ class RequestBodyMiddleware:
     transfer coding other than chunked leaves nothing to read: ``411 length_required``.
     """
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         transfer = request.META.get("HTTP_TRANSFER_ENCODING")
         if transfer is not None:
             refusal = self._read_whole_body(request, transfer)
@@ -77,13 +79,14 @@ class RequestBodyMiddleware:
                 return refusal
         return self.get_response(request)
 
-    def _read_whole_body(self, request, transfer: str):
+    def _read_whole_body(self, request: HttpRequest, transfer: str) -> HttpResponseBase | None:
         if [coding.strip().lower() for coding in transfer.split(",")] != ["chunked"]:
             return error_response(request, LengthRequired(
                 f"Transfer-Encoding {transfer[:40]!r} cannot be read; send the body with a "
                 "Content-Length (or Transfer-Encoding: chunked alone)."))
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        stream, parts, size = request.META["wsgi.input"], [], 0
+        stream, size = request.META["wsgi.input"], 0
+        parts: list[bytes] = []
         while size <= limit:
             part = stream.read(min(_READ_SIZE, limit + 1 - size))
             if not part:
@@ -99,18 +102,20 @@ class RequestBodyMiddleware:
         body = b"".join(parts)
         request.META["CONTENT_LENGTH"] = str(size)
         # What WSGIRequest would have made of the body had its length been sent.
-        request._stream = LimitedStream(io.BytesIO(body), size)
+        # The stubs type the stream as a BinaryIO; WSGIRequest itself keeps a LimitedStream.
+        request._stream = LimitedStream(io.BytesIO(body), size)  # type: ignore[assignment]
         return None
 
 
 class ApiErrorMiddleware:
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         return self.get_response(request)
 
-    def process_exception(self, request, exception: Exception):
+    def process_exception(self, request: HttpRequest,
+                          exception: Exception) -> HttpResponseBase | None:
         if not request.path.startswith(API_PREFIX) or isinstance(exception, CLIENT_ERRORS):
             return None  # Django answers these with a 4xx through the handlers
         if isinstance(exception, OperationalError | InterfaceError):

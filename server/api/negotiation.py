@@ -12,7 +12,12 @@ any other (``400 invalid``), not a 404 for a format the API never offered.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from server.api.problems import PROBLEM_CONTENT_TYPE
@@ -25,17 +30,19 @@ class _NoFormatOverride:
 
     URL_FORMAT_OVERRIDE = None
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(api_settings, name)
 
 
 class ApiContentNegotiation(DefaultContentNegotiation):
-    settings = _NoFormatOverride()
+    # A stand-in for DRF's settings object (every other setting read through), not one.
+    settings = _NoFormatOverride()  # type: ignore[assignment]
 
-    def select_renderer(self, request, renderers, format_suffix=None):
+    def select_renderer(self, request: Request, renderers: Iterable[BaseRenderer],
+                        format_suffix: str | None = None) -> tuple[BaseRenderer, str]:
         return super().select_renderer(request, renderers, None)
 
-    def get_accept_list(self, request):
+    def get_accept_list(self, request: Request) -> list[str]:
         accepted = []
         for token in super().get_accept_list(request):
             media_type, _, parameters = token.partition(";")

@@ -15,8 +15,9 @@ import functools
 import logging
 import os
 import threading
+from concurrent.futures import Future
 
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 
 from server.core import metrics
 
@@ -57,7 +58,7 @@ def send(*notices: tuple[str, dict]) -> None:
     future.add_done_callback(functools.partial(_report, len(notices)))
 
 
-def _loop_for(layer) -> asyncio.AbstractEventLoop | None:
+def _loop_for(layer: BaseChannelLayer) -> asyncio.AbstractEventLoop | None:
     loop = _server_loop
     if loop is not None and loop.is_running():
         return loop
@@ -77,7 +78,7 @@ def _own_loop() -> asyncio.AbstractEventLoop:
         return _own[1]
 
 
-async def _send(layer, notices: tuple[tuple[str, dict], ...]) -> None:
+async def _send(layer: BaseChannelLayer, notices: tuple[tuple[str, dict], ...]) -> None:
     async def send_all() -> None:
         for group, message in notices:
             await layer.group_send(group, message)
@@ -85,7 +86,7 @@ async def _send(layer, notices: tuple[tuple[str, dict], ...]) -> None:
     await asyncio.wait_for(send_all(), SEND_SECONDS)
 
 
-def _report(count: int, future) -> None:
+def _report(count: int, future: Future[None]) -> None:
     if future.cancelled():
         _lost.inc(count)
         return

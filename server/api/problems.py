@@ -153,7 +153,7 @@ class ProblemResponse(Response):
     Swagger UI's HTML would otherwise write it in their format under a problem+json label."""
 
     @property
-    def rendered_content(self):
+    def rendered_content(self) -> Any:
         self.accepted_renderer = _PROBLEM_RENDERER
         self.accepted_media_type = PROBLEM_CONTENT_TYPE
         return super().rendered_content
@@ -227,8 +227,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # not an API error: let it be a 500
-    detail = exc.detail if isinstance(exc, exceptions.APIException) else None
-    detail = str(detail) if isinstance(detail, str) else None
+    raw = exc.detail if isinstance(exc, exceptions.APIException) else None
+    detail = str(raw) if isinstance(raw, str) else None
     for drf_class, problem_class in _DRF_PROBLEMS:
         if isinstance(exc, drf_class):
             problem: Problem = problem_class(detail)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import copy
 import inspect
+from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.utils import Direction, OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 
@@ -29,7 +30,8 @@ class ProblemSerializer(serializers.Serializer):
     status = serializers.IntegerField()
     detail = serializers.CharField()
     code = serializers.CharField(help_text="Stable machine-readable code, e.g. illegal_move.")
-    errors = FieldErrorSerializer(
+    # Serializer.errors to the checker only: DRF's metaclass takes declared fields off the class.
+    errors = FieldErrorSerializer(  # type: ignore[assignment]
         many=True, required=False,
         help_text="Per-field messages, for code 'invalid': a body field, a query parameter, "
                   "`body` (the body as a whole, or one sent where none is taken) or a header "
@@ -70,7 +72,7 @@ class ClosedProblemSchema(OpenApiSerializerExtension):
 
     target_class = ProblemSerializer
 
-    def map_serializer(self, auto_schema, direction):
+    def map_serializer(self, auto_schema: AutoSchema, direction: Direction) -> dict[str, Any]:
         schema = auto_schema._map_basic_serializer(self.target, direction)
         schema["additionalProperties"] = False
         return schema
@@ -93,7 +95,7 @@ _DESCRIPTIONS = {
 }
 
 
-def problems(*statuses: int, **descriptions: str) -> dict:
+def problems(*statuses: int, **descriptions: str) -> dict[tuple[int, str], OpenApiResponse]:
     """``extend_schema(responses=...)`` entries for these error statuses.
 
     ``descriptions`` may override a status's text: ``problems(409, s409="...")``.
@@ -108,7 +110,7 @@ def problems(*statuses: int, **descriptions: str) -> dict:
 
 
 def problem_example(code: str, status: int, title: str, detail: str,
-                    **extra) -> OpenApiExample:
+                    **extra: Any) -> OpenApiExample:
     """An example problem; ``extra`` are its extension members (``legal_moves=...``)."""
     return OpenApiExample(
         code,
@@ -119,7 +121,8 @@ def problem_example(code: str, status: int, title: str, detail: str,
     )
 
 
-def require_request_bodies(result, generator, request, public):
+def require_request_bodies(result: dict[str, Any], generator: object, request: object,
+                           public: bool) -> dict[str, Any]:
     """Postprocessing hook: a body whose schema is a oneOf (one shape per mode) is required;
     drf-spectacular cannot infer that from a polymorphic serializer."""
     for path in result.get("paths", {}).values():
@@ -142,12 +145,13 @@ def require_request_bodies(result, generator, request, public):
 ITEM_SCHEMA = "x-itemSchema"
 
 
-def stream_body(description: str, item: dict) -> dict:
+def stream_body(description: str, item: dict[str, Any]) -> dict[str, Any]:
     """The schema of a streamed body (text, as a whole) whose items are ``item``."""
     return {"type": "string", "description": description, ITEM_SCHEMA: item}
 
 
-def item_schemas(result, generator, request, public):
+def item_schemas(result: dict[str, Any], generator: object, request: object,
+                 public: bool) -> dict[str, Any]:
     """Postprocessing hook: a streamed response's item schema (``stream_body``) is its media
     type's, as OpenAPI 3.2's ``itemSchema`` is."""
     for path in result.get("paths", {}).values():
@@ -164,7 +168,7 @@ def item_schemas(result, generator, request, public):
     return result
 
 
-def _header(description: str, **schema) -> dict:
+def _header(description: str, **schema: Any) -> dict[str, Any]:
     return {"schema": {"type": "string", **schema}, "required": True, "description": description}
 
 
@@ -210,7 +214,7 @@ class ApiAutoSchema(AutoSchema):
       ``Retry-After`` on a 429.
     """
 
-    def get_operation(self, *args, **kwargs):
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
         operation = super().get_operation(*args, **kwargs)
         if operation is None:
             return None
@@ -222,7 +226,8 @@ class ApiAutoSchema(AutoSchema):
                                         else TOKEN_OPTIONAL)
         return operation
 
-    def get_description(self) -> str:
+    # drf-spectacular's own signature, which DRF's stubs for the base class do not share.
+    def get_description(self) -> str:  # type: ignore[override]
         """The operation's own words only: its method's docstring, else its view class's own
         (never one inherited from a base class, whose docstring is written for the code's
         readers: ``ApiView``'s, ``APIView``'s)."""
@@ -232,7 +237,7 @@ class ApiAutoSchema(AutoSchema):
                type(self.view).__dict__.get("__doc__")]
         return next((inspect.cleandoc(doc) for doc in own if doc), "")
 
-    def get_auth(self):
+    def get_auth(self) -> list[dict[str, Any]]:
         """The bearer scheme where a token is required; none where a request may come
         without one (drf-spectacular adds ``{}`` for those)."""
         requirements = super().get_auth()
@@ -253,7 +258,7 @@ class ApiAutoSchema(AutoSchema):
             statuses.append(429)
         return statuses
 
-    def _get_response_bodies(self, direction="response"):
+    def _get_response_bodies(self, direction: Direction = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         for status in self._common_problems():
             if str(status) not in responses:
@@ -262,7 +267,8 @@ class ApiAutoSchema(AutoSchema):
                     str(status), (PROBLEM_CONTENT_TYPE,), direction)
         return dict(sorted(responses.items()))
 
-    def _get_response_headers_for_code(self, status_code, direction="response"):
+    def _get_response_headers_for_code(self, status_code: int | str,
+                                       direction: Direction = "response") -> dict[str, Any]:
         result = super()._get_response_headers_for_code(status_code, direction)
         status = str(status_code)
         if status == "201":
@@ -274,8 +280,9 @@ class ApiAutoSchema(AutoSchema):
                 result[headers.VARY] = VARY_HEADER
         if status == "429":
             result["Retry-After"] = RETRY_AFTER_HEADER
-        if throttling.counts(self.view, self.method) and throttling.policies(
-                self.view.throttle_scope) and (status.startswith("2") or status == "429"):
+        scope = getattr(self.view, "throttle_scope", None)  # counted: a scope is set
+        if scope is not None and throttling.counts(self.view, self.method) and throttling.policies(
+                scope) and (status.startswith("2") or status == "429"):
             result["RateLimit-Policy"] = RATELIMIT_POLICY_HEADER
             result["RateLimit"] = RATELIMIT_HEADER
         return result

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import enum
 import functools
 import logging
 import math
@@ -47,16 +48,24 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from diskcache import DjangoCache
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
+from redis.commands.core import Script
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.throttling import BaseThrottle
 
 from server.core import metrics
+
+if TYPE_CHECKING:  # DRF's views import this module (DEFAULT_THROTTLE_CLASSES)
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 logger = logging.getLogger(__name__)
 
@@ -168,10 +177,10 @@ for i = 1, windows do
 end
 return {waits, found, helds, oldests}
 """
-_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_scripts: weakref.WeakKeyDictionary[RedisCache, Script] = weakref.WeakKeyDictionary()
 
 
-def _script(backend: RedisCache, key: str):
+def _script(backend: RedisCache, key: str) -> Script:
     """The script, bound to the redis-py client of the Redis cache and kept (Django's own
     backend builds a new client for every call, which cost a third of a move's CPU; the
     service's, ``server.core.redis_cache``, keeps one per pool). The client is thread-safe (it
@@ -179,7 +188,8 @@ def _script(backend: RedisCache, key: str):
     ``_cache``. The script runs by its hash once Redis has seen it."""
     script = _scripts.get(backend)
     if script is None:
-        client = backend._cache.get_client(key, write=True)
+        # The stubs leave out the backend's private client (its ``_cache``).
+        client = backend._cache.get_client(key, write=True)  # type: ignore[attr-defined]
         script = _scripts[backend] = client.register_script(_SCRIPT)
     return script
 
@@ -354,15 +364,16 @@ def state_field(limits: Sequence[LimitState]) -> str | None:
 STATE_ATTRIBUTE = "_rate_limit_states"
 
 
-def _django_request(request):
+def _django_request(request: Request | HttpRequest) -> HttpRequest:
     return getattr(request, "_request", request)  # DRF's Request wraps Django's
 
 
-def remember(request, count: Count) -> None:
+def remember(request: Request | HttpRequest, count: Count) -> None:
     setattr(_django_request(request), STATE_ATTRIBUTE, count.limits)
 
 
-def fields_apply(scope: str, request, response) -> None:
+def fields_apply(scope: str, request: Request | HttpRequest,
+                 response: HttpResponseBase) -> None:
     """The RateLimit fields of ``response`` to a request of a route limited under ``scope``."""
     policy = policy_field(scope)
     if policy is None:
@@ -392,16 +403,21 @@ def verdict_with(*, scope: str, token_id: str | None, address: str | None,
 # Where a request's verdict is kept once reached (by the move fast path, which may then hand
 # the request to the full view): a request is counted once, whichever code answers it.
 VERDICT_ATTRIBUTE = "_throttle_verdict"
-_NO_VERDICT = object()
 
 
-def client_address(request) -> str | None:
+class _Verdict(enum.Enum):
+    NONE_YET = "none yet"  # a sentinel the checker can narrow away
+
+
+def client_address(request: Request | HttpRequest) -> str | None:
     """The client's address as every limit counts it (``NUM_PROXIES`` decides how
     X-Forwarded-For is read)."""
-    return BaseThrottle().get_ident(request) or None
+    # get_ident reads the request's META only, which a Django request (a fast path's) has as
+    # well as DRF's; the stubs take DRF's.
+    return BaseThrottle().get_ident(request) or None  # type: ignore[arg-type]
 
 
-def counts(view, method: str) -> bool:
+def counts(view: APIView, method: str) -> bool:
     """Whether ``view``'s requests with ``method`` are counted against a limit (and can be
     answered 429)."""
     if getattr(view, "throttle_scope", None) is None:
@@ -416,12 +432,12 @@ class RequestRateThrottle(BaseThrottle):
     def __init__(self) -> None:
         self.retry_after: float | None = None
 
-    def allow_request(self, request, view) -> bool:
-        if not counts(view, request.method):
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        scope = getattr(view, "throttle_scope", None)  # a DRF convention APIView leaves out
+        if scope is None or not counts(view, request.method or ""):
             return True
-        scope = view.throttle_scope
-        reached = getattr(request, VERDICT_ATTRIBUTE, _NO_VERDICT)
-        if reached is _NO_VERDICT:
+        reached = getattr(request, VERDICT_ATTRIBUTE, _Verdict.NONE_YET)
+        if reached is _Verdict.NONE_YET:
             exempt = getattr(view, "throttle_exempt", None)
             if exempt is not None and exempt(request):
                 return True

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.db import DatabaseError
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from server.api import headers
@@ -34,40 +38,42 @@ class ApiView(APIView):
     # configured they go there, unless the token has just written (server.core.replicas).
     reads_replica: ClassVar[bool] = False
 
-    def dispatch(self, request, *args, **kwargs):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         try:
             return super().dispatch(request, *args, **kwargs)
         finally:
             if self.reads_replica:
                 replicas.request_end()
 
-    def handle_exception(self, exc):
+    def handle_exception(self, exc: Exception) -> Response:
         if (self.reads_replica and isinstance(exc, DatabaseError)
                 and replicas.request_used_replica() and not getattr(self, "_on_primary", False)):
             # The replica failed this read: the same read again on the primary, once.
             self._on_primary = True
             replicas.mark_down(exc)
             replicas.request_on_primary()
-            handler = getattr(self, self.request.method.lower(), self.http_method_not_allowed)
+            method = self.request.method or ""  # set on every request Django serves
+            handler = getattr(self, method.lower(), self.http_method_not_allowed)
             try:
                 return handler(self.request, *self.args, **self.kwargs)
             except Exception as again:  # noqa: BLE001 - handled below like the first
                 exc = again
         return super().handle_exception(exc)
 
-    def finalize_response(self, request, response, *args, **kwargs):
+    def finalize_response(self, request: Request, response: Response, *args: Any,
+                          **kwargs: Any) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)
         headers.apply(self, request, response)
         return response
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
         self._check_query(request)
         self._check_body(request)
         if self.reads_replica:  # authenticated by now: the token's own writes are known
-            replicas.request_start(request.method, request.META.get("HTTP_AUTHORIZATION", ""))
+            replicas.request_start(request.method or "", request.META.get("HTTP_AUTHORIZATION", ""))
 
-    def _check_query(self, request) -> None:
+    def _check_query(self, request: Request) -> None:
         unknown = sorted(set(request.query_params) - self.query_parameters)
         if unknown:
             raise InvalidRequest(
@@ -84,7 +90,7 @@ class ApiView(APIView):
                         for name in repeated],
             )
 
-    def _check_body(self, request) -> None:
+    def _check_body(self, request: Request) -> None:
         meta = request.META
         length = meta.get("CONTENT_LENGTH") or "0"
         if not length.isascii() or not length.isdigit():

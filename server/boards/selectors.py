@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime
+from typing import Any
 from uuid import UUID
 
 from django.conf import settings
@@ -87,12 +88,12 @@ def _ranked_part(tag: str, condition: str, order: str) -> str:
             f"ORDER BY {order} LIMIT %s) {tag}")
 
 
-def board_sql(*, key: str, viewer_id=None, limit: int, cursor: Cursor | None = None,
-              around: bool = False) -> tuple[str, list]:
+def board_sql(*, key: str, viewer_id: UUID | None = None, limit: int,
+              cursor: Cursor | None = None, around: bool = False) -> tuple[str, list[Any]]:
     """One statement for a whole page of a public board, so that it is read from one
     snapshot in one round trip: the board's counters, its score counts, the viewer's entry,
     and the page (after ``cursor``, or around the viewer). Rows are tagged by part."""
-    params: list = [key, db_value(Standing, "player", viewer_id) if viewer_id else None]
+    params: list[Any] = [key, db_value(Standing, "player", viewer_id) if viewer_id else None]
     parts = []  # the ranked parts come first: they set the columns' types for the others
     if around:
         parts.append(_ranked_part("above", f"AND {_PLACE} < ({_MY_PLACE}) ", _DESCENDING))
@@ -117,17 +118,20 @@ def board_sql(*, key: str, viewer_id=None, limit: int, cursor: Cursor | None = N
     return sql, params
 
 
-def _uuid(value) -> UUID:
+def _uuid(value: UUID | str) -> UUID:
     return value if isinstance(value, UUID) else UUID(value)  # SQLite: text
 
 
-def _moment(value) -> datetime:
+def _moment(value: datetime | str) -> datetime:
     if isinstance(value, str):  # SQLite: text in UTC
-        value = parse_datetime(value)
+        parsed = parse_datetime(value)
+        if parsed is None:
+            raise ValueError(f"Not a moment: {value!r}")
+        value = parsed
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def _entry(row) -> Entry:
+def _entry(row: Sequence[Any]) -> Entry:
     player_id, name, games, wins, total, best, reached_at, rank = row[:8]
     return Entry(rank=int(rank), player_id=_uuid(player_id), player_name=name, score=total,
                  wins=wins, games=games, best=best, finished_at=_moment(reached_at))
@@ -145,6 +149,7 @@ def _window(*, limit: int, page: list[Entry] | None = None, above: list[Entry] |
         rows, more = page[:limit], len(page) > limit
     else:
         # Half above you, the rest from you down; near either end the other side fills in.
+        assert above is not None and below is not None  # the callers give both
         shown_below = min(len(below), limit - min(len(above), (limit - 1) // 2))
         shown_above = min(len(above), limit - shown_below)
         rows = above[:shown_above][::-1] + below[:shown_below]
@@ -152,13 +157,13 @@ def _window(*, limit: int, page: list[Entry] | None = None, above: list[Entry] |
     return rows, (rows[-1].cursor if more and rows else None)
 
 
-def _day_status(viewer, day: date, won: bool, game: str = FOURSQUARE) -> str:
+def _day_status(viewer: Player, day: date, won: bool, game: str = FOURSQUARE) -> str:
     if won:
         return "won"
     return board_game(game).day_status(viewer, day) or "not_started"
 
 
-def _viewer_status(ref: BoardRef, viewer, wins: int | None) -> str:
+def _viewer_status(ref: BoardRef, viewer: Player, wins: int | None) -> str:
     """``wins``: the viewer's wins on the board, None if they have no standing there."""
     if wins is None:
         return "not_started"
@@ -167,7 +172,7 @@ def _viewer_status(ref: BoardRef, viewer, wins: int | None) -> str:
     return "won" if wins else "played"
 
 
-def _unranked_result(ref: BoardRef, viewer) -> tuple[int, int] | None:
+def _unranked_result(ref: BoardRef, viewer: Player) -> tuple[int, int] | None:
     """The viewer's (wins, total) among all their dailies of the period (None if they played
     none): asked when they have no standing on its ranked board."""
     return (Standing.objects.filter(board__key=ref.key, player=viewer)
@@ -185,8 +190,8 @@ def _distribution(ref: BoardRef, pairs: Iterable[tuple[int, int]]) -> dict[int, 
     return dict(sorted(counts.items()))
 
 
-def board_page(*, ref: BoardRef, viewer=None, limit: int, cursor: Cursor | None = None,
-               around: bool = False) -> BoardPage:
+def board_page(*, ref: BoardRef, viewer: Player | None = None, limit: int,
+               cursor: Cursor | None = None, around: bool = False) -> BoardPage:
     """A page of the public board ``ref`` (its ranked board), with ``viewer``'s entry and
     standing if given."""
     sql, params = board_sql(key=ref.ranked_key, viewer_id=viewer.pk if viewer else None,
@@ -195,7 +200,7 @@ def board_page(*, ref: BoardRef, viewer=None, limit: int, cursor: Cursor | None 
     with connections[router.db_for_read(Standing)].cursor() as db:
         db.execute(sql, params)
         rows = db.fetchall()
-    parts: dict[str, list] = {}
+    parts: dict[str, list[list[Any]]] = {}
     for tag, *row in rows:
         parts.setdefault(tag, []).append(row)
     _, _, players, winners, *_ = parts.get("board", [(None, None, 0, 0)])[0]
@@ -204,7 +209,7 @@ def board_page(*, ref: BoardRef, viewer=None, limit: int, cursor: Cursor | None 
     if viewer is not None:
         mine = parts.get("me", [None])[0]
         wins = mine[3] if mine else None
-        page.me = _entry([mine[0], viewer.name, *mine[2:]]) if wins else None
+        page.me = _entry([mine[0], viewer.name, *mine[2:]]) if mine and wins else None
         # Not on the ranked board: did the viewer play dailies of the period that don't rank?
         unranked = _unranked_result(ref, viewer) if mine is None else None
         status = _viewer_status(ref, viewer, wins if mine else unranked and unranked[0])
@@ -232,7 +237,13 @@ def board_page(*, ref: BoardRef, viewer=None, limit: int, cursor: Cursor | None 
     return page
 
 
-def members_board_page(*, ref: BoardRef, members, viewer, limit: int,
+def _reached(row: Standing) -> datetime:
+    if row.reached_at is None:  # set by every win
+        raise ValueError(f"A standing with wins but no moment: {row.pk}")
+    return row.reached_at
+
+
+def members_board_page(*, ref: BoardRef, members: Iterable[object], viewer: Player, limit: int,
                        cursor: Cursor | None = None, around: bool = False) -> BoardPage:
     """The board ``ref`` restricted to ``members`` (a queryset of player ids), ranked among
     them in memory: a league's board."""
@@ -244,7 +255,7 @@ def members_board_page(*, ref: BoardRef, members, viewer, limit: int,
     entries = [
         Entry(rank=rank, player_id=row.player_id, player_name=row.player.name,
               score=row.total, wins=row.wins, games=row.games, best=row.best,
-              finished_at=row.reached_at)
+              finished_at=_reached(row))
         for rank, row in zip(ranks, ranked_rows, strict=True)
     ]
     page = BoardPage(players=len(rows), winners=len(entries), entries=[],
@@ -262,7 +273,7 @@ def members_board_page(*, ref: BoardRef, members, viewer, limit: int,
         ranked=True if mine else None)  # every member's dailies count among the members
     if around and me is None:
         page.entries, page.next = _window(limit=limit, bottom=entries[::-1][:limit])
-    elif around:
+    elif around and me is not None:
         page.entries, page.next = _window(limit=limit,
                                           above=entries[max(me - limit + 1, 0):me][::-1],
                                           below=entries[me:me + limit + 1])

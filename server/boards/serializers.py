@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from server.api.fields import CanonicalDateField, QueryIntegerField
@@ -14,6 +16,7 @@ from server.boards.games import board_game, names
 from server.boards.periods import BoardRef, Period
 from server.boards.ranking import DEFAULT_LIMIT, MAX_LIMIT, BoardPage, Cursor, Entry, Standing
 from server.dailies.calendar import daily_number
+from server.players.models import Player
 from server.players.serializers import PlayerOutput, PlayerRef, player_ref
 
 
@@ -31,7 +34,7 @@ class PageQuery(StrictQuery):
         help_text="`me`: the entries just above and below you instead of the top (needs a "
                   "token); the last ranked entries if you hold no rank. Ignored with a cursor.")
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "cursor" in attrs:
             attrs["cursor"] = Cursor.decode(attrs["cursor"])
             attrs.pop("around", None)  # a `next` link continues after an around page
@@ -119,14 +122,14 @@ class BoardOutput(serializers.Serializer):
                                    "boards.")
 
 
-def stats_serializer():
+def stats_serializer() -> type[serializers.Serializer[Any]]:
     """The player's statistics (``players/me/stats``, ``players/{id}``): the player, and each
     registered game's section (``BoardGame.stats_output``) - at the top level or under its
     ``stats_field``. Built once, when the API's views are first loaded (every app has
     registered its game by then)."""
     global _STATS_OUTPUT
     if _STATS_OUTPUT is None:
-        fields: dict = {"player": PlayerOutput()}
+        fields: dict[str, serializers.Field[Any, Any, Any, Any]] = {"player": PlayerOutput()}
         for name in names():
             game = board_game(name)
             if game.stats_output is None:
@@ -140,12 +143,12 @@ def stats_serializer():
     return _STATS_OUTPUT
 
 
-_STATS_OUTPUT = None
+_STATS_OUTPUT: type[serializers.Serializer[Any]] | None = None
 
 
-def stats_output(player) -> dict:
+def stats_output(player: Player) -> dict[str, Any]:
     """The player's statistics: each registered game's section, as ``stats_serializer``."""
-    stats = {"player": player_ref(player)}
+    stats: dict[str, Any] = {"player": player_ref(player)}
     for name in names():
         game = board_game(name)
         if game.stats is None:
@@ -176,14 +179,15 @@ def standing_output(standing: Standing | None) -> dict | None:
     return None if standing is None else dict(vars(standing))
 
 
-def next_url(request, cursor: Cursor | None) -> str | None:
+def next_url(request: Request, cursor: Cursor | None) -> str | None:
     if cursor is None:
         return None
     url = remove_query_param(request.build_absolute_uri(), "around")
     return replace_query_param(url, "cursor", cursor.encode())
 
 
-def board_output(request, ref: BoardRef, page: BoardPage, reference: dict | None = None) -> dict:
+def board_output(request: Request, ref: BoardRef, page: BoardPage,
+                 reference: dict | None = None) -> dict:
     return {
         "period": ref.period.value,
         "date": ref.day.isoformat(),

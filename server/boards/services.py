@@ -20,17 +20,21 @@ The statements are plain SQL that PostgreSQL and SQLite (``make run``) both unde
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime
+from typing import Protocol, TypedDict
+from uuid import UUID
 
 from django.db import connection, transaction
-from django.db.models import BooleanField, Value
+from django.db.backends.utils import CursorWrapper
+from django.db.models import BooleanField, Model, Value
 
 from server.boards.games import FOURSQUARE, game_of_key
 from server.boards.models import Board, ScoreCount, Standing
 from server.boards.periods import ALL_KEY, RANKED_SUFFIX, Period, keys_of_game
 from server.core.sql import db_value
 from server.dailies import calendar
+from server.players.models import Player
 from server.players.trust import established_at
 
 BOARD = Board._meta.db_table
@@ -38,7 +42,35 @@ STANDING = Standing._meta.db_table
 SCORE_COUNT = ScoreCount._meta.db_table
 
 
-def player_ranked_on(player, day: date) -> bool:
+class DailyStart(Protocol):
+    """A daily game as the boards count its start: any game's, or a result shaped like one."""
+
+    @property
+    def player_id(self) -> object: ...
+    @property
+    def daily_id(self) -> date | None: ...  # None only for a game that is not a daily
+    @property
+    def ranked(self) -> bool: ...
+
+
+class DailyResult(DailyStart, Protocol):
+    """A daily game as the boards rank its end."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def score(self) -> int | None: ...
+    @property
+    def finished_at(self) -> datetime | None: ...
+
+
+def _day_of(game: DailyStart) -> date:
+    if game.daily_id is None:
+        raise ValueError("Only a daily game counts on the boards.")
+    return game.daily_id
+
+
+def player_ranked_on(player: Player, day: date) -> bool:
     """Whether a daily game of ``day`` that ``player`` starts now ranks on the global boards:
     the account is established (``server.players.trust``): claimed at least ``TRUSTED_AFTER``
     before that daily first opened anywhere (midnight at UTC+14, ``calendar.opens_at``). An
@@ -47,28 +79,28 @@ def player_ranked_on(player, day: date) -> bool:
     return established_at(player, calendar.opens_at(day))
 
 
-def _boards_add(cursor, column: str, board_ids: Iterable[int]) -> None:
+def _boards_add(cursor: CursorWrapper, column: str, board_ids: Iterable[int]) -> None:
     """``column + 1`` on each of the boards, in one statement. On PostgreSQL the rows are
     locked first in id order (the lock order the module docstring promises); SQLite has one
     writer at a time."""
-    board_ids = sorted(board_ids)
-    if not board_ids:
+    ordered = sorted(board_ids)
+    if not ordered:
         return
-    ids = _marks(board_ids)
+    ids = _marks(ordered)
     if connection.vendor == "postgresql":
         ids = f"SELECT id FROM {BOARD} WHERE id IN ({ids}) ORDER BY id FOR UPDATE"
     cursor.execute(f"UPDATE {BOARD} SET {column} = {column} + 1 WHERE id IN ({ids})",
-                   board_ids)
+                   ordered)
 
 
-def daily_start_record(*, game, board_game: str = FOURSQUARE) -> None:
+def daily_start_record(*, game: DailyStart, board_game: str = FOURSQUARE) -> None:
     """Count the player of a daily game that was just created on its day, week and all time.
 
     Call it only when the game was created: the boards' ``players`` count who started.
     ``game`` is any result with ``player_id``, ``daily_id`` (its date) and ``ranked``; of the
     game ``board_game`` names (``games``).
     """
-    keys = keys_of_game(game.daily_id, game.ranked, board_game)
+    keys = keys_of_game(_day_of(game), game.ranked, board_game)
     player = db_value(Standing, "player", game.player_id)
     with transaction.atomic(savepoint=False), connection.cursor() as cursor:
         cursor.execute(
@@ -87,13 +119,14 @@ def daily_start_record(*, game, board_game: str = FOURSQUARE) -> None:
         _boards_add(cursor, "players", [board for board, games in cursor.fetchall() if games == 1])
 
 
-def daily_result_record(*, game, board_game: str = FOURSQUARE) -> None:
+def daily_result_record(*, game: DailyResult, board_game: str = FOURSQUARE) -> None:
     """Rank the player of a daily game that has just finished. A loss changes no board: the
     start already counted the player, and only wins hold a rank. ``game`` also has
     ``status`` ("won" for a win), ``score`` and ``finished_at``."""
     if game.status != "won":
         return
-    score, keys = game.score, keys_of_game(game.daily_id, game.ranked, board_game)
+    score, keys = game.score, keys_of_game(_day_of(game), game.ranked, board_game)
+    assert score is not None  # a won game has its score
     with transaction.atomic(savepoint=False), connection.cursor() as cursor:
         rows = _standings_add_win(cursor, game, keys)
         if not rows:  # the game was started before the boards existed: count its start now
@@ -115,11 +148,12 @@ def daily_result_record(*, game, board_game: str = FOURSQUARE) -> None:
         _boards_add(cursor, "winners", [board for board, _, wins in rows if wins == 1])
 
 
-def _marks(keys) -> str:
+def _marks(keys: Sequence[object]) -> str:
     return ", ".join(["%s"] * len(keys))
 
 
-def _standings_add_win(cursor, game, keys) -> list[tuple[int, int, int]]:
+def _standings_add_win(cursor: CursorWrapper, game: DailyResult,
+                       keys: Sequence[str]) -> list[tuple[int, int, int]]:
     """Add the win to the player's standings on the game's boards (three, or six for a ranked
     game): all of them or, if one is missing, none."""
     player = db_value(Standing, "player", game.player_id)
@@ -140,25 +174,43 @@ def _standings_add_win(cursor, game, keys) -> list[tuple[int, int, int]]:
 # --- Recounting from the games ------------------------------------------------------------------
 
 # player, day, status, score, end, ranked
-GameRow = tuple[object, date, str, int | None, datetime | None, bool]
+GameRow = tuple[UUID, date, str, int | None, datetime | None, bool]
 
 
-def tally(games: Iterable[GameRow]):
+class Tallied(TypedDict):
+    """A player's standing on one board, as ``tally`` counts it."""
+
+    games: int
+    wins: int
+    total: int
+    best: int | None
+    reached_at: datetime | None
+
+
+class BoardCounts(TypedDict):
+    players: int
+    winners: int
+
+
+def tally(games: Iterable[GameRow]) -> tuple[dict[str, BoardCounts],
+                                             dict[tuple[str, UUID], Tallied],
+                                             dict[tuple[str, int, int], int]]:
     """Boards, standings and score counts as the daily games ``(player, day, status, score,
     finished_at, ranked)`` make them: what the hooks above keep up to date one game at a
     time."""
-    standings: dict[tuple[str, object], dict] = {}
+    standings: dict[tuple[str, UUID], Tallied] = {}
     for player, day, status, score, finished_at, ranked in games:
         for key in keys_of_game(day, ranked):
             standing = standings.setdefault((key, player), {
                 "games": 0, "wins": 0, "total": 0, "best": None, "reached_at": None})
             standing["games"] += 1
             if status == "won":
+                assert score is not None and finished_at is not None  # a won game has both
                 standing["wins"] += 1
                 standing["total"] += score
                 standing["best"] = max(score, standing["best"] or 0)
                 standing["reached_at"] = max(finished_at, standing["reached_at"] or finished_at)
-    boards: dict[str, dict] = defaultdict(lambda: {"players": 0, "winners": 0})
+    boards: dict[str, BoardCounts] = defaultdict(lambda: {"players": 0, "winners": 0})
     counts: dict[tuple[str, int, int], int] = defaultdict(int)
     for (key, _), standing in standings.items():
         boards[key]["players"] += 1
@@ -175,8 +227,9 @@ def kind_of(key: str) -> str:
     return Period.WEEK if "W" in key else Period.DAY
 
 
-def boards_rebuild(*, game_model, board_model=Board, standing_model=Standing,
-                   count_model=ScoreCount) -> None:
+def boards_rebuild(*, game_model: type[Model], board_model: type[Board] = Board,
+                   standing_model: type[Standing] = Standing,
+                   count_model: type[ScoreCount] = ScoreCount) -> None:
     """Recount every Foursquare board from the daily games (a repair; the migration that adds
     the boards uses it, with its historical models, to count the games played before). Other
     games' boards, whose keys hold a "/", are left as they are. ``game_model`` is Foursquare's
@@ -184,7 +237,7 @@ def boards_rebuild(*, game_model, board_model=Board, standing_model=Standing,
     # A migration older than the games' ``ranked`` field sees no ranked game.
     ranked = ("ranked" if any(field.name == "ranked" for field in game_model._meta.fields)
               else Value(False, output_field=BooleanField()))
-    games = game_model.objects.filter(mode="daily").values_list(
+    games = game_model._default_manager.filter(mode="daily").values_list(
         "player_id", "daily_id", "status", "score", "finished_at", ranked)
     boards, standings, counts = tally(games.iterator(chunk_size=10_000))
     with transaction.atomic():

@@ -7,9 +7,14 @@ your entry (``me``), your ``standing``, ``your_game`` and ``around=me``.
 
 from __future__ import annotations
 
+from datetime import date
+from typing import Any
+from uuid import UUID
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from server.api.problems import InvalidRequest, NotAuthenticated
@@ -22,6 +27,7 @@ from server.boards.periods import BoardRef, Period
 from server.boards.ranking import CURSOR_PATTERN, DEFAULT_LIMIT, MAX_LIMIT
 from server.players.models import Player
 from server.players.problems import PlayerNotFound
+from server.players.tokens import authenticated_player
 
 TAG = ["leaderboards"]
 
@@ -42,11 +48,12 @@ DAY_PATH_PARAMETER = OpenApiParameter("day", OpenApiTypes.DATE, OpenApiParameter
                                       description="The daily's date, YYYY-MM-DD.")
 
 
-def viewer_of(request) -> Player | None:
+def viewer_of(request: Request) -> Player | None:
     return request.user if request.user.is_authenticated else None
 
 
-def page_query(request, serializer_class=s.BoardQuery) -> dict:
+def page_query(request: Request, serializer_class: type[s.PageQuery] = s.BoardQuery
+               ) -> dict[str, Any]:
     query = serializer_class(data=request.query_params)
     query.is_valid(raise_exception=True)
     values = dict(query.validated_data)
@@ -56,7 +63,7 @@ def page_query(request, serializer_class=s.BoardQuery) -> dict:
     return values
 
 
-def parse_day(text: str):
+def parse_day(text: str) -> date:
     query = s.DateQuery(data={"date": text})
     if not query.is_valid():
         raise InvalidRequest(f"date: {text!r} is not a date (YYYY-MM-DD).",
@@ -64,7 +71,7 @@ def parse_day(text: str):
     return query.validated_data["date"]
 
 
-def board_response(request, ref: BoardRef, query: dict) -> Response:
+def board_response(request: Request, ref: BoardRef, query: dict[str, Any]) -> Response:
     page = selectors.board_page(ref=ref, viewer=viewer_of(request), limit=query["limit"],
                                 cursor=query.get("cursor"), around=query["around"])
     # A game may give its day boards a reference line (Foursquare: the bot's result on the
@@ -82,8 +89,8 @@ class MyStatsView(ApiView):
 
     @extend_schema(tags=TAG, operation_id="players_me_stats", summary="Your daily statistics",
                    responses={200: s.stats_serializer(), **problems(401, 429)})
-    def get(self, request):
-        return Response(s.stats_output(request.user))
+    def get(self, request: Request) -> Response:
+        return Response(s.stats_output(authenticated_player(request)))
 
 
 class PlayerProfileView(ApiView):
@@ -95,7 +102,7 @@ class PlayerProfileView(ApiView):
     @extend_schema(tags=TAG, operation_id="players_retrieve",
                    summary="A player's public profile: name and daily statistics",
                    responses={200: s.stats_serializer(), **problems(401, 404, 429)})
-    def get(self, request, player_id):
+    def get(self, request: Request, player_id: UUID) -> Response:
         player = Player.objects.filter(pk=player_id, is_active=True).first()
         if player is None:
             raise PlayerNotFound()

@@ -11,23 +11,30 @@ Configured like Django's: ``BACKEND = "server.core.redis_cache.RedisCache"``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.cache.backends import redis as django_redis
+from redis import Redis
 
 
 class RedisCacheClient(django_redis.RedisCacheClient):
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._clients: dict[int, object] = {}
+        self._clients: dict[int, Redis] = {}
 
-    def get_client(self, key=None, *, write=False):
-        pool = self._get_connection_pool(write)
+    def get_client(self, key: str | bytes | memoryview | None = None, *,
+                   write: bool = False) -> Redis:
+        # django-stubs leave out the client's private members this builds on (Django's own
+        # get_client calls the same two).
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))
+            client = self._clients.setdefault(
+                id(pool), self._client(connection_pool=pool))  # type: ignore[attr-defined]
         return client
 
 
 class RedisCache(django_redis.RedisCache):
-    def __init__(self, server, params) -> None:
+    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient

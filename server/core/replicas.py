@@ -28,10 +28,15 @@ import hashlib
 import logging
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connections
+from django.db.models import Model
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 
 logger = logging.getLogger(__name__)
 
@@ -135,29 +140,30 @@ class ReplicaRouter:
     """``DATABASE_ROUTERS``: reads of an opted-in request to the replica, all else to the
     primary (``None``: Django's default)."""
 
-    def db_for_read(self, model, **hints) -> str | None:
+    def db_for_read(self, model: type[Model], **hints: Any) -> str | None:
         if not _allowed.get() or in_write():
             return None
         _used.set(True)
         return REPLICA
 
-    def db_for_write(self, model, **hints) -> str | None:
+    def db_for_write(self, model: type[Model], **hints: Any) -> str | None:
         return "default"
 
-    def allow_relation(self, obj1, obj2, **hints) -> bool:
+    def allow_relation(self, obj1: Model, obj2: Model, **hints: Any) -> bool:
         return True  # the replica is a copy of the primary
 
-    def allow_migrate(self, db, app_label, model_name=None, **hints) -> bool | None:
+    def allow_migrate(self, db: str, app_label: str, model_name: str | None = None,
+                      **hints: Any) -> bool | None:
         return False if db == REPLICA else None
 
 
 class ReadYourWritesMiddleware:
     """Pins a token to the primary after a request of it changed something (module docstring)."""
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         if (request.method not in SAFE_METHODS and response.status_code < 400
                 and configured()):

@@ -31,10 +31,14 @@ import logging
 import os
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.utils.functional import SimpleLazyObject, empty
+from prometheus_client import Counter, Histogram
 
 from server.core import metrics
 from server.core.logformat import request_id_var
@@ -77,12 +81,12 @@ def request_start_of(stamp: str | None) -> float | None:
     return value
 
 
-def identify(request, *, player_id: Any, token_id: Any) -> None:
+def identify(request: HttpRequest, *, player_id: Any, token_id: Any) -> None:
     """Name the player and token of a request that DRF did not authenticate (a fast path)."""
     setattr(request, IDENTITY_ATTRIBUTE, (player_id, token_id))
 
 
-def _identity(request) -> tuple[Any, Any]:
+def _identity(request: HttpRequest) -> tuple[Any, Any]:
     """(player id, token id) of the request, as far as something authenticated it; never
     evaluates a lazy user (that could cost a query)."""
     found = request.__dict__.get(IDENTITY_ATTRIBUTE)
@@ -91,11 +95,14 @@ def _identity(request) -> tuple[Any, Any]:
     token = request.__dict__.get("auth")  # DRF sets it on the Django request too
     user = request.__dict__.get("user")
     if isinstance(user, SimpleLazyObject):
-        user = None if user._wrapped is empty else user._wrapped
+        # django-stubs do not declare LazyObject's _wrapped, the one way to look without
+        # evaluating it.
+        wrapped = user._wrapped  # type: ignore[attr-defined]
+        user = None if wrapped is empty else wrapped
     return getattr(user, "pk", None), getattr(token, "pk", None)
 
 
-def route_of(request) -> str:
+def route_of(request: HttpRequest) -> str:
     """The URL pattern the request matched (``api/v1/games/<uuid:game_id>/moves``): few values,
     whatever the ids; ``static`` for the front end's files, ``unmatched`` for anything else."""
     match = request.resolver_match
@@ -109,13 +116,13 @@ def route_of(request) -> str:
 class RequestObservedMiddleware:
     """Outermost: the request id for the whole request, then its line and its metrics."""
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
         # One child per (route, method, status class): a dict look-up per request instead
         # of the library's label checks under its lock.
-        self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+        self._children: dict[tuple[str, str, str], tuple[Counter, Histogram, Histogram]] = {}
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         started = time.perf_counter()
         received = request_start_of(request.META.get(REQUEST_START_HEADER))
         request_id = request_id_of(request.META.get("HTTP_X_REQUEST_ID"))
@@ -131,7 +138,7 @@ class RequestObservedMiddleware:
         self._observe(request, response.status_code, seconds, proxied)
         return response
 
-    def _observe(self, request, status: int, seconds: float,
+    def _observe(self, request: HttpRequest, status: int, seconds: float,
                  proxied: float | None = None) -> None:
         route = route_of(request)
         method = request.method if request.method in _METHODS else "other"

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import psycopg
 from django.db import connection
+from django.db.models import Field, Model
 
 
-def db_value(model, field: str, value):
+def db_value(model: type[Model], field: str, value: object) -> Any:
     """``value`` as the database driver wants it for ``model.field``: a hand-written statement
     bypasses the ORM's conversions, and drivers differ (SQLite's takes a UUID only as text)."""
-    return model._meta.get_field(field).get_db_prep_value(value, connection)
+    found = model._meta.get_field(field)
+    if not isinstance(found, Field):  # a reverse relation or a generic key: no column
+        raise TypeError(f"{model.__name__}.{field} is not a concrete field")
+    return found.get_db_prep_value(value, connection)
 
 
-def execute_prepared(sql: str, parameters: list):
+# Any: a row's columns differ by statement, and the callers whose statement always returns
+# a row unpack it directly (None only for a statement that can return no row).
+def execute_prepared(sql: str, parameters: list[Any]) -> Any:
     """Run a hot path's statement and return its one row (PostgreSQL only).
 
     Prepared: PostgreSQL parses and plans it once per connection, not once per request. Django's

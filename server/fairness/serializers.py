@@ -108,7 +108,8 @@ def log_entry_output(row: LogEntry) -> dict:
 
 
 def commitment_output(item: DailyCommitment) -> dict:
-    shown = item.revealed and item.deal is not None
+    deal = item.deal if item.revealed else None
+    shown = deal is not None
     return {
         "game": item.game, "date": item.date.isoformat(), "commitment": item.entry.commitment,
         "committed_at": item.entry.as_entry().committed_at,
@@ -116,8 +117,8 @@ def commitment_output(item: DailyCommitment) -> dict:
                             else item.first_played_at.isoformat()),
         "late": item.late,
         "seed": item.seed if shown else None,
-        "attempt": item.deal.attempt if shown else None,
-        "deck": item.deal.deck if shown else None,
+        "attempt": deal.attempt if deal is not None else None,
+        "deck": deal.deck if deal is not None else None,
         "entry": entry_output(item.entry),
     }
 

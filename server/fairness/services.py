@@ -10,7 +10,9 @@ another one it raises ``CommitmentConflict`` (a published commitment is never re
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from datetime import date
+from typing import overload
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -82,10 +84,12 @@ def client_seed_or_random(value: str | None) -> str:
     return value if value is not None else secrets.token_hex(16)
 
 
-def seeds_commit(*, game: str, subject: str, client_seeds: list[str | None]) -> SeedCommitment:
+def seeds_commit(*, game: str, subject: str,
+                 client_seeds: Sequence[str | None] | Sequence[list[str]]) -> SeedCommitment:
     """A fresh server seed for ``subject`` (a match or race being created), committed in the
     log before any card is dealt, with the client seeds known so far (``None`` where a seat
-    has given none yet, or never will: the bot's)."""
+    has given none yet, or never will: the bot's; or, while a game's seats are not yet known,
+    [player id, seed] pairs in joining order)."""
     server_seed = server_seed_draw()
     with transaction.atomic():
         entry = server_seed_commit(game=game, subject=subject, server_seed=server_seed)
@@ -110,6 +114,12 @@ def client_seed_set(*, seeds: SeedCommitment, seat: int, client_seed: str | None
     seeds.save(update_fields=["client_seeds"])
 
 
+@overload
+def seeds_output(seeds: SeedCommitment, *, revealed: bool) -> dict: ...
+@overload
+def seeds_output(seeds: None, *, revealed: bool) -> None: ...
+@overload
+def seeds_output(seeds: SeedCommitment | None, *, revealed: bool) -> dict | None: ...
 def seeds_output(seeds: SeedCommitment | None, *, revealed: bool) -> dict | None:
     """What a match's or race's state shows of its fairness: the commitment always, the seeds
     once ``revealed``."""

@@ -11,7 +11,7 @@ an overall rating. The move after which a lost game had no win left is proven wi
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -56,6 +56,20 @@ def _estimate(estimate) -> dict[str, float]:
             "expected_score": round(estimate.expected_score, 3)}
 
 
+class MoveRow(TypedDict):
+    """One move of an analysis: what was played, the bot's best, and what the choice cost."""
+
+    index: int
+    card: str
+    played: list[int]
+    best: list[int]
+    played_estimate: dict[str, float]
+    best_estimate: dict[str, float]
+    value_lost: float
+    verdict: str
+    forced: bool
+
+
 def lost_at(deck, moves: list[tuple[int, int]], *,
             time_budget: float) -> tuple[int | None, bool, tuple[int, int]]:
     """The index of the move of a lost game after which no win was left, knowing the whole
@@ -93,7 +107,8 @@ def analysis_of(deck, moves, *, status: str, bot_options: dict[str, Any],
     the bot's estimate."""
     reviews = review_game(deck, [tuple(move) for move in moves], **bot_options)
     engine = EngineGame(deck)
-    rows, choices = [], []
+    rows: list[MoveRow] = []
+    choices: list[float] = []
     for review in reviews:
         card = str(engine.current)
         forced = len(review.estimates) == 1
@@ -178,7 +193,8 @@ def game_analyse_job(key: str) -> None:
 def hint_of(engine: EngineGame) -> dict[str, Any]:
     """The bot's move for a game in progress, and its estimate of every legal move; it sees
     only what the player knows (``knowledge``)."""
-    bot = Bot(**settings.FOURSQUARE_HINT_BOT)
+    options: dict[str, Any] = settings.FOURSQUARE_HINT_BOT  # the Bot's keyword arguments
+    bot = Bot(**options)
     estimates = bot.evaluate(*knowledge(engine))
     best = bot.best(estimates)
     ordered = sorted(estimates.items(),

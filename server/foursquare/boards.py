@@ -41,13 +41,14 @@ def player_stats(player) -> dict:
     first_open = daily_number(current_dates()[0])
     streak = streaks([(number, status) for number, _, status, _, _, _ in games],
                      first_open=first_open)
-    won = [score for _, _, status, score, _, _ in games if status == Game.Status.WON]
+    won = [score for _, _, status, score, _, _ in games
+           if status == Game.Status.WON and score is not None]  # a won game has its score
     distribution = dict.fromkeys(range(MAX_SCORE + 1), 0)
     for score in won:
         distribution[score] += 1
     recent = games[:RECENT_RESULTS]
     ranks = day_ranks([(day, score) for _, day, status, score, _, ranked in recent
-                       if status == Game.Status.WON and ranked])
+                       if status == Game.Status.WON and ranked and score is not None])
     return {
         "races": race_stats(player),
         "played": len(games),
@@ -68,8 +69,9 @@ def player_stats(player) -> dict:
 
 def race_stats(player) -> dict:
     """A player's finished races: how many, how many won (first place), the best place."""
-    places = list(Racer.objects.filter(player=player, race__status=Race.Status.FINISHED,
-                                       place__isnull=False).values_list("place", flat=True))
+    places = [place for place in Racer.objects.filter(
+        player=player, race__status=Race.Status.FINISHED, place__isnull=False,
+    ).values_list("place", flat=True) if place is not None]  # (the filter's, for the checker)
     return {"played": len(places), "won": places.count(1),
             "best": min(places) if places else None}
 

@@ -6,7 +6,7 @@ import functools
 
 from django.utils import timezone
 
-from foursquare import Card, move_previews, parse_deck, player_view
+from foursquare import Card, PreviewView, move_previews, parse_deck, player_view
 from foursquare import Game as EngineGame
 from server.api.formats import iso_datetime
 from server.foursquare.models import Game, Race
@@ -56,12 +56,12 @@ def game_output(game: Game, engine: EngineGame | None = None) -> dict:
     view = player_view(engine)
     if game.status == Game.Status.UNFINISHED:
         # The rules did not end it, its date did: over, with nothing left to play.
-        view.update(status=game.status, legal_moves=[])
-        previews = []
+        view["status"], view["legal_moves"] = game.status, []
+        previews: list[PreviewView] = []
     elif not_open_yet(game):
         # A race's countdown: every racer sees the deal's first card at the same moment, the
         # start, so nobody plans a move in the seconds before it.
-        view.update(current_card=None, legal_moves=[])
+        view["current_card"], view["legal_moves"] = None, []
         previews = []
     else:
         previews = move_previews(engine)

@@ -61,7 +61,9 @@ def move_response(request, game_id, *, scope: str) -> HttpResponse | None:
     if connection.vendor != "postgresql" or not settings.FOURSQUARE_FAST_MOVES:
         return None
     plain = fastpath.plain_request(request)
-    values = _move_input(plain.body) if plain is not None else None
+    if plain is None:
+        return None
+    values = _move_input(plain.body)
     if values is None:
         return None
 
@@ -121,6 +123,7 @@ def _move_input(values) -> dict | None:
         value = values.get(name)
         if value is None and nullable:
             continue
-        if type(value) is not int or not low <= value <= high:
+        if (type(value) is not int or (low is not None and value < low)
+                or (high is not None and value > high)):
             return None
     return values

@@ -113,7 +113,8 @@ def main(argv=None) -> int:
 
     devnull = open(os.devnull, "w")  # noqa: SIM115 - for the whole run
     for handler in logging.getLogger().handlers:
-        handler.setStream(devnull)
+        if isinstance(handler, logging.StreamHandler):  # the settings' handlers all are
+            handler.setStream(devnull)
 
     observed = ApiWSGIHandler()
     with override_settings(MIDDLEWARE=[name for name in settings.MIDDLEWARE
@@ -180,6 +181,7 @@ def _observation_alone(player: Player) -> None:
     from server.core.requestlog import RequestObservedMiddleware
     from server.foursquare import metrics
 
+    assert player.game is not None  # started by the caller
     request = RequestFactory().post(f"/api/v1/games/{player.game['id']}/moves",
                                     HTTP_X_REQUEST_ID=uuid.uuid4().hex)
     request.resolver_match = resolve(request.path_info)

@@ -58,9 +58,10 @@ import socket
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import (
@@ -70,8 +71,11 @@ from django.db import (
     connection,
     transaction,
 )
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from prometheus_client.core import Metric
 
 from server.core import metrics
 from server.jobs import liveness
@@ -89,7 +93,9 @@ LEFTOVERS_PER_PASS = 10
 URGENT = 0  # a job's priority: what a match waits on (a bot's turn)
 BULK = 10  # CPU-heavy work no match waits on (an analysis, a daily's preparation)
 NOTIFY_CHANNEL = "foursquare_jobs"  # PostgreSQL: a job was recorded (``job_wait``)
-_KIND_LENGTH = Job._meta.get_field("kind").max_length
+_kind_length = Job._meta.get_field("kind").max_length
+assert _kind_length is not None  # a CharField of a set length
+_KIND_LENGTH: int = _kind_length
 _HOLDER = f"{socket.gethostname()}:{os.getpid()}"[:64]
 
 
@@ -281,7 +287,7 @@ class Lane:
     name: str
     most: int  # the highest priority it claims
 
-    def jobs(self):
+    def jobs(self) -> QuerySet[Job]:
         return Job.objects.filter(priority__lte=self.most)
 
 
@@ -479,7 +485,7 @@ def _stale_after(kind: str) -> timedelta:
     return STALE_AFTER if task is None else task.stale_after
 
 
-def _claimable(now) -> Q:
+def _claimable(now: datetime) -> Q:
     """Pending and due, or running for longer than its task allows (its process died)."""
     pending = Q(status=Job.Status.PENDING) & (Q(run_after__isnull=True) | Q(run_after__lte=now))
     special = {task.kind: task.stale_after for task in _tasks.values()
@@ -492,7 +498,7 @@ def _claimable(now) -> Q:
     return pending | stale
 
 
-def _claim(queryset) -> Job | None:
+def _claim(queryset: QuerySet[Job]) -> Job | None:
     """Flip one claimable job of ``queryset`` to running and count the attempt; None if there
     is none (or another process took it first). A job that used up its attempts (the last
     one's process died) is returned failed instead, for its task's ``given_up``."""
@@ -505,6 +511,7 @@ def _claim(queryset) -> Job | None:
         # SQLite has no row locks: the compare-and-set is what keeps a second claim out.
         same = Job.objects.filter(pk=job.pk, status=job.status, attempts=job.attempts)
         if job.status == Job.Status.RUNNING:
+            assert job.started_at is not None  # set by the claim that made it running
             job.error = (f"Attempt {job.attempts} of {MAX_ATTEMPTS} never finished: the process "
                          f"running it stopped (started {job.started_at.isoformat()}, still "
                          f"running after {_stale_after(job.kind)}).")
@@ -599,7 +606,7 @@ def job_run(job_id: int) -> Job | None:
     return None if job is None else _execute(job)
 
 
-def job_run_next(queryset=None) -> Job | None:
+def job_run_next(queryset: QuerySet[Job] | None = None) -> Job | None:
     """Claim and run the claimable job (of ``queryset``) of the lowest priority number, the
     oldest of those; None if there is none."""
     job = _claim(Job.objects.all() if queryset is None else queryset)
@@ -609,7 +616,7 @@ def job_run_next(queryset=None) -> Job | None:
 # --- Metrics ------------------------------------------------------------------------------------
 
 
-def queue_families():
+def queue_families() -> Iterator[Metric]:
     """The queue as the table holds it, read at each scrape (``server.core.metrics``): the jobs
     per status (pending is the queue's depth; failed, those given up for good) and how long the
     oldest pending job that is due has waited."""

@@ -7,6 +7,8 @@ player's joins and creations (leagues per player). Locks are taken league first,
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from django.db import IntegrityError, transaction
 
 from server.api.problems import InvalidRequest
@@ -33,7 +35,7 @@ def _clean_name(name: str) -> str:
         raise InvalidRequest(message, errors=[{"field": "name", "message": message}]) from None
 
 
-def _lock_player_with_room(player) -> None:
+def _lock_player_with_room(player: Player) -> None:
     Player.objects.select_for_update().filter(pk=player.pk).first()
     if Membership.objects.filter(player=player).count() >= limits.MAX_LEAGUES_PER_PLAYER:
         raise TooManyLeagues(
@@ -41,7 +43,7 @@ def _lock_player_with_room(player) -> None:
             "first.")
 
 
-def _lock_own_league(player, league_id) -> League:
+def _lock_own_league(player: Player, league_id: UUID) -> League:
     """The league, locked, if ``player`` is a member; 404 for anyone else."""
     league = (League.objects.select_for_update(of=("self",))
               .filter(pk=league_id, memberships__player=player).first())
@@ -50,7 +52,7 @@ def _lock_own_league(player, league_id) -> League:
     return league
 
 
-def _lock_owned_league(player, league_id) -> League:
+def _lock_owned_league(player: Player, league_id: UUID) -> League:
     league = _lock_own_league(player, league_id)
     if league.owner_id != player.pk:
         raise NotOwner()
@@ -70,7 +72,7 @@ def _save_with_fresh_code(league: League) -> None:
 
 
 @transaction.atomic
-def league_create(*, player, name: str) -> League:
+def league_create(*, player: Player, name: str) -> League:
     name = _clean_name(name)
     _lock_player_with_room(player)
     league = League(name=name, owner=player)
@@ -80,7 +82,7 @@ def league_create(*, player, name: str) -> League:
 
 
 @transaction.atomic
-def league_join(*, player, code: str) -> League:
+def league_join(*, player: Player, code: str) -> League:
     """Join by code; case, spaces and dashes in the code do not matter."""
     code = "".join(code.split()).replace("-", "").upper()
     league = League.objects.select_for_update().filter(code=code).first()
@@ -96,7 +98,7 @@ def league_join(*, player, code: str) -> League:
 
 
 @transaction.atomic
-def league_leave(*, player, league_id) -> None:
+def league_leave(*, player: Player, league_id: UUID) -> None:
     """Leave a league. An owner who leaves hands it to the longest-standing member; the last
     member to leave deletes it."""
     league = _lock_own_league(player, league_id)
@@ -112,7 +114,7 @@ def league_leave(*, player, league_id) -> None:
 
 
 @transaction.atomic
-def league_update(*, player, league_id, name: str | None = None) -> League:
+def league_update(*, player: Player, league_id: UUID, name: str | None = None) -> League:
     """The owner renames the league (nothing else can change; no name, no change)."""
     league = _lock_owned_league(player, league_id)
     if name is not None:
@@ -122,7 +124,7 @@ def league_update(*, player, league_id, name: str | None = None) -> League:
 
 
 @transaction.atomic
-def league_code_rotate(*, player, league_id) -> League:
+def league_code_rotate(*, player: Player, league_id: UUID) -> League:
     """A new code; the old one stops working."""
     league = _lock_owned_league(player, league_id)
     _save_with_fresh_code(league)
@@ -130,7 +132,7 @@ def league_code_rotate(*, player, league_id) -> League:
 
 
 @transaction.atomic
-def league_member_remove(*, player, league_id, member_id) -> None:
+def league_member_remove(*, player: Player, league_id: UUID, member_id: UUID) -> None:
     """The owner removes a member; removing yourself is leaving."""
     if member_id == player.pk:
         league_leave(player=player, league_id=league_id)

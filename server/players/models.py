@@ -7,6 +7,7 @@ the account sets both. Staff who use the admin are players with ``is_staff``.
 from __future__ import annotations
 
 import uuid
+from typing import Any, ClassVar
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
@@ -16,7 +17,8 @@ from server.players import names, usernames
 
 
 class PlayerManager(BaseUserManager["Player"]):
-    def create_user(self, username=None, password=None, **fields):
+    def create_user(self, username: str | None = None, password: str | None = None,
+                    **fields: Any) -> Player:
         player = self.model(username=username, **fields)
         if player.name:
             player.name = names.clean_name(player.name)
@@ -28,12 +30,14 @@ class PlayerManager(BaseUserManager["Player"]):
         player.save(using=self._db)
         return player
 
-    def get_by_natural_key(self, username):
+    def get_by_natural_key(self, username: str | None) -> Player:
         """Signing in to the admin matches usernames the way the API does."""
+        if username is None:  # Django's sign-in never asks for none; the stubs allow it
+            raise self.model.DoesNotExist()
         # A username the profile refuses can only be an old one, keyed by its lower case.
         return self.get(username_key=usernames.username_key(username) or username.lower())
 
-    def create_superuser(self, username, password, **fields):
+    def create_superuser(self, username: str, password: str | None, **fields: Any) -> Player:
         fields.setdefault("name", username)
         return self.create_user(username, password, is_staff=True, is_superuser=True, **fields)
 
@@ -66,7 +70,7 @@ class Player(AbstractBaseUser, PermissionsMixin):
     objects = PlayerManager()
 
     USERNAME_FIELD = "username"
-    REQUIRED_FIELDS: list[str] = []
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
 
     class Meta:
         constraints = [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -25,23 +27,25 @@ class NicknameField(StrictCharField):
     """A name under the PRECIS Nickname profile (``names.clean_text``); its value is the name
     as the profile enforces it. The schema has a looser pattern and states the rule."""
 
-    def __init__(self, *, subject: str, min_length: int, max_length: int, **options):
+    def __init__(self, *, subject: str, min_length: int, max_length: int,
+                 **options: Any) -> None:
         self.subject = subject
+        self.lengths = (min_length, max_length)  # DRF's own attributes may be None
         rule = names.name_rule(subject, min_length, max_length)
         options.setdefault("help_text", rule)
         super().__init__(trim_whitespace=False, min_length=min_length, max_length=max_length,
                          validators=[RegexValidator(names.LOOSE_PATTERN, rule)], **options)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> str:
         value = super().to_internal_value(data)
         try:
-            return names.clean_text(value, subject=self.subject, min_length=self.min_length,
-                                    max_length=self.max_length)
+            return names.clean_text(value, subject=self.subject, min_length=self.lengths[0],
+                                    max_length=self.lengths[1])
         except names.InvalidName as error:
             raise serializers.ValidationError(str(error)) from None
 
 
-def name_field(**options) -> NicknameField:
+def name_field(**options: Any) -> NicknameField:
     return NicknameField(subject="A name", min_length=names.MIN_LENGTH,
                          max_length=names.MAX_LENGTH, help_text=NAME_HELP, **options)
 
@@ -79,7 +83,7 @@ def token_label_field() -> StrictCharField:
 
 class PlayerCreateInput(StrictInput):
     name = name_field(required=False)
-    label = token_label_field()
+    label = token_label_field()  # type: ignore[assignment]  # DRF's metaclass takes it off the class: not Field.label
 
 
 class PlayerUpdateInput(StrictInput):
@@ -102,7 +106,7 @@ class UsernameField(StrictCharField):
     """A username; claiming checks it against the PRECIS profile (``usernames``), signing in
     only looks it up."""
 
-    def __init__(self, **options):
+    def __init__(self, **options: Any) -> None:
         super().__init__(min_length=usernames.MIN_LENGTH, max_length=usernames.MAX_LENGTH,
                          validators=[RegexValidator(usernames.LOOSE_PATTERN,
                                                     usernames.USERNAME_RULE)],
@@ -111,7 +115,7 @@ class UsernameField(StrictCharField):
 
 @extend_schema_field({"type": "string", "format": "password"})
 class PasswordField(StrictCharField):
-    def __init__(self, **options):
+    def __init__(self, **options: Any) -> None:
         super().__init__(
             min_length=1, max_length=200, trim_whitespace=False,
             style={"input_type": "password"},
@@ -126,7 +130,7 @@ class CredentialsInput(StrictInput):
 
 
 class SessionCreateInput(CredentialsInput):
-    label = token_label_field()
+    label = token_label_field()  # type: ignore[assignment]  # DRF's metaclass takes it off the class: not Field.label
 
 
 class PlayerByNameQuery(StrictQuery):
@@ -165,7 +169,7 @@ class PlayerProfileOutput(PlayerOutput):
 class TokenOutput(serializers.Serializer):
     id = serializers.UUIDField(help_text="Random; revoke the token with DELETE "
                                          "/api/v1/players/me/tokens/{id}.")
-    label = serializers.CharField(
+    label = serializers.CharField(  # type: ignore[assignment]  # (as in PlayerCreateInput)
         help_text="The `label` sent when the token was issued (guest creation or sign-in), "
                   "else the User-Agent of that request; may be empty.")
     created_at = serializers.DateTimeField()
@@ -184,13 +188,13 @@ class ScopesField(serializers.ListField):
 
 
 class TokenCreateInput(StrictInput):
-    label = token_label_field()
+    label = token_label_field()  # type: ignore[assignment]  # DRF's metaclass takes it off the class: not Field.label
     scopes = ScopesField(
         child=serializers.ChoiceField(choices=list(SCOPES)), min_length=1, max_length=2,
         help_text="What the new token may do: `[\"play\"]` for a bot's token, which cannot "
                   "change your name, password or settings, nor see or make tokens.")
 
-    def validate_scopes(self, value):
+    def validate_scopes(self, value: list[str]) -> list[str]:
         if len(set(value)) != len(value):
             raise serializers.ValidationError("Name each scope once.")
         return value

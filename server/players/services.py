@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -141,7 +143,7 @@ def token_revoke(*, player: Player, token: AccessToken) -> None:
     AccessToken.objects.filter(player=player, pk=token.pk).delete()
 
 
-def token_revoke_by_id(*, player: Player, public_id: str) -> bool:
+def token_revoke_by_id(*, player: Player, public_id: UUID) -> bool:
     """Revoke the token of ``player`` with this public id; False if it has none."""
     deleted, _ = AccessToken.objects.filter(player=player, public_id=public_id).delete()
     return bool(deleted)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import connection
 from django.utils import timezone
 from rest_framework import authentication, exceptions
+from rest_framework.request import Request
 
 from server.api.sweeps import Sweep
 from server.players.models import SCOPES, AccessToken, Player
@@ -32,7 +33,7 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def last_use_due(last_used_at) -> bool:
+def last_use_due(last_used_at: datetime | None) -> bool:
     """Whether a token's last use is old enough to be written again."""
     return last_used_at is None or timezone.now() - last_used_at > LAST_USED_RESOLUTION
 
@@ -48,7 +49,7 @@ def token_create(*, player: Player, label: str = "",
     return access, token
 
 
-def scope_require(request, scope: str) -> None:
+def scope_require(request: Request, scope: str) -> None:
     """Refuse the request (403 ``insufficient_scope``) unless its token allows ``scope``."""
     # Imported here: the problems import DRF's views, which import this module's
     # authentication class (DEFAULT_AUTHENTICATION_CLASSES).
@@ -62,6 +63,23 @@ def scope_require(request, scope: str) -> None:
             scopes=access.scopes.split(), required=scope)
 
 
+def authenticated_player(request: Request) -> Player:
+    """The player a request authenticated as, in a view whose permissions require one (the
+    checker knows ``request.user`` only as a user or an anonymous one)."""
+    user = request.user
+    if not isinstance(user, Player):
+        raise exceptions.NotAuthenticated()
+    return user
+
+
+def authenticated_token(request: Request) -> AccessToken:
+    """The token a request authenticated with, likewise (DRF's stubs expect its own Token)."""
+    access = request.auth
+    if not isinstance(access, AccessToken):
+        raise exceptions.NotAuthenticated()
+    return access
+
+
 def token_issue(*, player: Player, label: str = "") -> str:
     """A new token for ``player``; the plain text exists only in this return value."""
     return token_create(player=player, label=label)[1]
@@ -73,7 +91,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
     keyword = "Bearer"
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[Player, AccessToken] | None:
         header = authentication.get_authorization_header(request).split()
         if not header or header[0].lower() != self.keyword.lower().encode():
             return None
@@ -88,7 +106,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
         return access.player, access
 
-    def authenticate_header(self, request):
+    def authenticate_header(self, request: Request) -> str:
         return f'{self.keyword} realm="api"'
 
 

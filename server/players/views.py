@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+from uuid import UUID
+
 from django.db import transaction
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from server.api.headers import absolute_url
@@ -16,19 +21,24 @@ from server.players import bots, names, services
 from server.players import serializers as s
 from server.players.models import AccessToken, Player
 from server.players.problems import PlayerNotFound
-from server.players.tokens import scope_require, token_create
+from server.players.tokens import (
+    authenticated_player,
+    authenticated_token,
+    scope_require,
+    token_create,
+)
 
 TAG = ["players"]
 
 
-def _label(request, values: dict) -> str:
+def _label(request: Request, values: dict[str, Any]) -> str:
     """The label the client chose for its new token, else its User-Agent."""
     return values.get("label") or request.headers.get("User-Agent", "")[:s.TOKEN_LABEL_MAX_LENGTH]
 
 
 class PlayerCreateView(ApiView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     issues_tokens = True
     throttle_scope = "players"
 
@@ -43,7 +53,7 @@ class PlayerCreateView(ApiView):
             s409="`name_taken`; `suggestion` is a free name like it (\"Ada 2\"), if any.")},
         examples=[OpenApiExample("named", value={"name": "Ada"}, request_only=True)],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = s.PlayerCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         player, token = services.player_create(
@@ -59,8 +69,8 @@ class MeView(ApiView):
 
     @extend_schema(tags=TAG, operation_id="players_me", summary="Your profile",
                    responses={200: s.PlayerProfileOutput, **problems(401)})
-    def get(self, request):
-        return Response(s.player_profile(request.user))
+    def get(self, request: Request) -> Response:
+        return Response(s.player_profile(authenticated_player(request)))
 
     @extend_schema(tags=TAG, operation_id="players_me_update",
                    summary="Change your display name, who may challenge you, or mark the "
@@ -78,13 +88,13 @@ class MeView(ApiView):
                                             value={"challenges": "anyone"}, request_only=True),
                              OpenApiExample("a bot account", value={"bot": True},
                                             request_only=True)])
-    def patch(self, request):
+    def patch(self, request: Request) -> Response:
         scope_require(request, "account")
         data = s.PlayerUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         with transaction.atomic():
-            player = request.user
+            player = authenticated_player(request)
             if "bot" in values:
                 player = bots.player_bot_set(player=player, bot=values["bot"])
             player = services.player_rename(player=player, name=values.get("name"))
@@ -114,17 +124,17 @@ class ClaimView(ApiView):
             s422="`weak_password`: Django's password rules (8+ characters, not common, not "
                  "all digits).")},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         scope_require(request, "account")
         data = s.CredentialsInput(data=request.data)
         data.is_valid(raise_exception=True)
-        player = services.player_claim(player=request.user, **data.validated_data)
+        player = services.player_claim(player=authenticated_player(request), **data.validated_data)
         return Response(s.player_profile(player))
 
 
 class SessionCreateView(ApiView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     issues_tokens = True
     throttle_scope = "sessions"  # password guessing
 
@@ -135,7 +145,7 @@ class SessionCreateView(ApiView):
         responses={201: s.PlayerWithToken, **problems(
             400, 401, 415, 429, s401="Wrong username or password (`invalid_credentials`).")},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = s.SessionCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -153,8 +163,9 @@ class SessionCurrentView(ApiView):
     @extend_schema(tags=TAG, operation_id="sessions_delete_current",
                    summary="Sign out: revoke the token this request was made with",
                    request=None, responses={204: None, **problems(401)})
-    def delete(self, request):
-        services.token_revoke(player=request.user, token=request.auth)
+    def delete(self, request: Request) -> Response:
+        services.token_revoke(player=authenticated_player(request),
+                              token=authenticated_token(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -164,10 +175,10 @@ class TokenListView(ApiView):
 
     @extend_schema(tags=TAG, operation_id="tokens_list", summary="Your signed-in devices",
                    responses={200: s.TokenOutput(many=True), **problems(401, 403)})
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         scope_require(request, "account")
-        tokens = AccessToken.objects.filter(player=request.user)
-        return Response([s.token_output(token, request.auth) for token in tokens])
+        tokens = AccessToken.objects.filter(player=authenticated_player(request))
+        return Response([s.token_output(token, authenticated_token(request)) for token in tokens])
 
     @extend_schema(
         tags=TAG, operation_id="tokens_create",
@@ -183,14 +194,15 @@ class TokenListView(ApiView):
                                                          "scopes": ["play"]},
                                  request_only=True)],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         scope_require(request, "account")
         data = s.TokenCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        access, token = token_create(player=request.user, label=_label(request, values),
+        access, token = token_create(player=authenticated_player(request),
+                                     label=_label(request, values),
                                      scopes=tuple(values["scopes"]))
-        return Response({**s.token_output(access, request.auth), "token": token},
+        return Response({**s.token_output(access, authenticated_token(request)), "token": token},
                         status=status.HTTP_201_CREATED,
                         headers={"Location": absolute_url(request, "api:token",
                                                           token_id=access.public_id)})
@@ -201,18 +213,20 @@ class TokenDetailView(ApiView):
 
     @extend_schema(tags=TAG, operation_id="tokens_retrieve", summary="One of your tokens",
                    responses={200: s.TokenOutput, **problems(401, 403, 404)})
-    def get(self, request, token_id):
+    def get(self, request: Request, token_id: UUID) -> Response:
         scope_require(request, "account")
-        token = AccessToken.objects.filter(player=request.user, public_id=token_id).first()
+        token = AccessToken.objects.filter(player=authenticated_player(request),
+                                           public_id=token_id).first()
         if token is None:
             raise NotFound("You have no token with that id.")
-        return Response(s.token_output(token, request.auth))
+        return Response(s.token_output(token, authenticated_token(request)))
 
     @extend_schema(tags=TAG, operation_id="tokens_delete", summary="Revoke one of your tokens",
                    request=None, responses={204: None, **problems(401, 403, 404)})
-    def delete(self, request, token_id):
+    def delete(self, request: Request, token_id: UUID) -> Response:
         scope_require(request, "account")
-        if not services.token_revoke_by_id(player=request.user, public_id=token_id):
+        if not services.token_revoke_by_id(player=authenticated_player(request),
+                                           public_id=token_id):
             raise NotFound("You have no token with that id.")
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -238,7 +252,7 @@ class PlayerByNameView(ApiView):
         parameters=[s.PlayerByNameQuery],
         responses={200: s.PlayerOutput, **problems(400, 404, 429)},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         query = s.PlayerByNameQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         key = names.name_key(query.validated_data["name"])

@@ -15,18 +15,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-
-from django.db.models import Model
+from uuid import UUID
 
 from server.ratings import glicko
+from server.ratings.models import RatedMatch, Rating
 from server.ratings.services import results_after, values_before, values_store
 
 
 @dataclass(frozen=True)
 class Result:
-    match_id: object
-    player_a: object  # a player's id
-    player_b: object
+    match_id: UUID
+    player_a: UUID  # a player's id
+    player_b: UUID
     score_a: float  # 1, 0.5 or 0
     at: datetime
 
@@ -34,23 +34,24 @@ class Result:
 @dataclass
 class _Row:
     """A player's values as the replay goes, shaped like a ``Rating`` row."""
+    updated_at: datetime  # read only once a match was stored (``values_before``)
     rating: float = glicko.INITIAL_RATING
     deviation: float = glicko.INITIAL_DEVIATION
     volatility: float = glicko.INITIAL_VOLATILITY
     matches: int = 0
     provisional: bool = True
-    updated_at: datetime | None = None
 
 
-def ratings_replay(*, game: str, results: Iterable[Result], rating_model: type[Model],
-                   rated_match_model: type[Model]) -> int:
+def ratings_replay(*, game: str, results: Iterable[Result], rating_model: type[Rating],
+                   rated_match_model: type[RatedMatch]) -> int:
     """Replace ``game``'s ratings with those ``results`` make, taken in order of ``at``.
-    Returns how many results were rated."""
-    rows: dict = {}
-    rated = []
+    Returns how many results were rated. The models may be a migration's historical ones,
+    which have the same fields."""
+    rows: dict[UUID, _Row] = {}
+    rated: list[RatedMatch] = []
     for result in sorted(results, key=lambda result: result.at):
-        a = rows.setdefault(result.player_a, _Row())
-        b = rows.setdefault(result.player_b, _Row())
+        a = rows.setdefault(result.player_a, _Row(updated_at=result.at))
+        b = rows.setdefault(result.player_b, _Row(updated_at=result.at))
         before_a, before_b = values_before(a, result.at), values_before(b, result.at)
         after_a, after_b = results_after(a, b, before_a, before_b, result.score_a)
         rated.append(rated_match_model(

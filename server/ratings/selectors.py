@@ -17,10 +17,15 @@ from __future__ import annotations
 import math
 import re
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypedDict
 from uuid import UUID
 
+from django.db.models import QuerySet
+
 from server.api.cursors import not_a_cursor
+from server.players.models import Player
 from server.ratings.models import Rating
 
 # <0 established|1 provisional>.<the exact rating: IEEE 754 double, hex>.<player id hex>
@@ -66,6 +71,15 @@ class Entry:
     provisional: bool
 
 
+class ShownRating(TypedDict):
+    """A player's rating as profiles and statistics show it."""
+
+    rating: int
+    deviation: int
+    matches: int
+    provisional: bool
+
+
 @dataclass
 class RatingPage:
     results: list[Entry]
@@ -74,12 +88,12 @@ class RatingPage:
     next: Cursor | None
 
 
-def _board(game: str):
+def _board(game: str) -> QuerySet[Rating]:
     """The game's board: its ratings but those held off it (a ring's, ``server.ratings.rings``)."""
     return Rating.objects.filter(game=game, held=False)
 
 
-def _established(game: str):
+def _established(game: str) -> QuerySet[Rating]:
     return _board(game).filter(provisional=False)
 
 
@@ -120,12 +134,12 @@ def _ranked(game: str, rows: list[Rating], cursor: Cursor | None) -> list[Entry]
     cursor, the rows before the page are counted once (a range of the index); a row's rank is
     one plus those before it that show a higher rating: all of them, unless they show the same
     rating as the page's first (a narrow range, counted)."""
-    established_cursor = cursor is not None and not cursor.provisional
-    if established_cursor:
+    established = cursor if cursor is not None and not cursor.provisional else None
+    if established is not None:
         rows_before = _established(game)
-        at_cursor = rows_before.filter(rating=cursor.rating,
-                                       player_id__lte=cursor.player_id).count()
-        before = rows_before.filter(rating__gt=cursor.rating).count() + at_cursor
+        at_cursor = rows_before.filter(rating=established.rating,
+                                       player_id__lte=established.player_id).count()
+        before = rows_before.filter(rating__gt=established.rating).count() + at_cursor
     entries: list[Entry] = []
     rank = 0
     for index, row in enumerate(rows):
@@ -136,20 +150,20 @@ def _ranked(game: str, rows: list[Rating], cursor: Cursor | None) -> list[Entry]
         if entries and value == shown(entries[-1].rating):
             pass  # level with the entry before: the same rank
         elif entries:
-            rank = before + index + 1 if established_cursor else index + 1
-        elif not established_cursor:
+            rank = before + index + 1 if established is not None else index + 1
+        elif established is None:
             rank = _rank(game, row.rating)
-        elif shown(cursor.rating) != value:
+        elif shown(established.rating) != value:
             rank = before + 1
         else:
-            level = rows_before.filter(rating__gt=cursor.rating,
+            level = rows_before.filter(rating__gt=established.rating,
                                        rating__lt=value + 0.5).count() + at_cursor
             rank = before - level + 1
         entries.append(_entry(row, rank))
     return entries
 
 
-def board_page(*, game: str, viewer=None, limit: int, cursor: Cursor | None = None
+def board_page(*, game: str, viewer: Player | None = None, limit: int, cursor: Cursor | None = None
                ) -> RatingPage:
     rows = _page_rows(game, cursor, limit + 1)
     more, rows = len(rows) > limit, rows[:limit]
@@ -162,7 +176,7 @@ def board_page(*, game: str, viewer=None, limit: int, cursor: Cursor | None = No
         next=Cursor(last.provisional, last.rating, last.player_id) if more and last else None)
 
 
-def rating_entry(player, game: str) -> Entry | None:
+def rating_entry(player: Player, game: str) -> Entry | None:
     """``player``'s place on ``game``'s board, or None if no match of theirs was rated."""
     row = _board(game).select_related("player").filter(player=player).first()
     if row is None:
@@ -170,7 +184,7 @@ def rating_entry(player, game: str) -> Entry | None:
     return _entry(row, None if row.provisional else _rank(game, row.rating))
 
 
-def ratings_of(player_ids: list, game: str) -> dict:
+def ratings_of(player_ids: Iterable[UUID], game: str) -> dict[UUID, ShownRating]:
     """``{player id: rating as rating_of shows it}`` of those of ``player_ids`` rated on
     ``game`` (one query)."""
     return {row.player_id: {"rating": shown(row.rating), "deviation": shown(row.deviation),
@@ -178,7 +192,7 @@ def ratings_of(player_ids: list, game: str) -> dict:
             for row in _board(game).filter(player_id__in=player_ids)}
 
 
-def rating_of(player, game: str) -> dict | None:
+def rating_of(player: Player, game: str) -> ShownRating | None:
     """``player``'s rating on ``game`` as the profile and statistics show it, or None."""
     row = _board(game).filter(player=player).first()
     if row is None:

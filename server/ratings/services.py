@@ -7,9 +7,14 @@ of its matches rate, and what they score, is the game's to say (Spite & Malice:
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Protocol
+from uuid import UUID
+
 from django.db import IntegrityError, transaction
 
 from server.core import metrics
+from server.players.models import Player
 from server.ratings import glicko
 from server.ratings.glicko import Glicko
 from server.ratings.models import (
@@ -28,11 +33,22 @@ from server.ratings.models import (
 PROVISIONAL_OPPONENT_WEIGHT = 0.25
 
 
+class RatingValues(Protocol):
+    """A ``Rating`` row's values, or anything with its fields (a replay's rows)."""
+
+    rating: float
+    deviation: float
+    volatility: float
+    matches: int
+    provisional: bool
+    updated_at: datetime
+
+
 def is_provisional(matches: int, deviation: float) -> bool:
     return matches < PROVISIONAL_MATCHES or deviation > PROVISIONAL_DEVIATION
 
 
-def result_weight(opponent_row, opponent_before: Glicko) -> float:
+def result_weight(opponent_row: RatingValues, opponent_before: Glicko) -> float:
     """How much of a result against an opponent (their ``Rating`` row, or anything with its
     fields, and their values as the match began) counts: all of it against an established
     opponent, ``PROVISIONAL_OPPONENT_WEIGHT`` against a provisional one."""
@@ -41,7 +57,7 @@ def result_weight(opponent_row, opponent_before: Glicko) -> float:
     return 1.0
 
 
-def results_after(a, b, before_a: Glicko, before_b: Glicko,
+def results_after(a: RatingValues, b: RatingValues, before_a: Glicko, before_b: Glicko,
                   score_a: float) -> tuple[Glicko, Glicko]:
     """Both players' values after one match that scored ``score_a`` for ``a`` (rows as the
     match began, and their values then): each rated from the other's values before it, each
@@ -53,7 +69,7 @@ def results_after(a, b, before_a: Glicko, before_b: Glicko,
     return after_a, after_b
 
 
-def _locked_ratings(game: str, player_ids: list, at) -> dict:
+def _locked_ratings(game: str, player_ids: list[UUID], at: datetime) -> dict[UUID, Rating]:
     """Both players' ratings on ``game``, created as new ones if missing and locked for
     update, always in the same order (two matches finishing at once never deadlock)."""
     held = held_players(game, player_ids)  # a ring's account stays off the board however rated
@@ -66,7 +82,7 @@ def _locked_ratings(game: str, player_ids: list, at) -> dict:
     return {row.player_id: row for row in rows}
 
 
-def values_before(row, at) -> Glicko:
+def values_before(row: RatingValues, at: datetime) -> Glicko:
     """A player's values (a ``Rating`` row, or anything with its fields) as the rating period
     of a match at ``at`` begins: a new player's are the initial ones; a rated player's
     deviation has grown for each idle period since their last match."""
@@ -76,7 +92,7 @@ def values_before(row, at) -> Glicko:
     return glicko.after_idle(values, glicko.idle_periods(at - row.updated_at))
 
 
-def values_store(row, after: Glicko, at) -> None:
+def values_store(row: RatingValues, after: Glicko, at: datetime) -> None:
     """Set ``row``'s fields (not saved) to ``after``, its values after one more match at
     ``at``."""
     row.rating, row.deviation, row.volatility = after.rating, after.deviation, after.volatility
@@ -85,14 +101,14 @@ def values_store(row, after: Glicko, at) -> None:
     row.updated_at = at
 
 
-def result_rate(*, game: str, match_id, player_a, player_b, score_a: float,
-                at) -> RatedMatch | None:
+def result_rate(*, game: str, match_id: UUID, player_a: Player | UUID, player_b: Player | UUID,
+                score_a: float, at: datetime) -> RatedMatch | None:
     """Rate one finished match of ``game`` between ``player_a`` and ``player_b`` (players or
     their ids) that ended ``score_a`` for player_a (1, 0.5 or 0) at ``at``. Returns the new
     ``RatedMatch``, or None if this match was rated already. Runs in the caller's
     transaction (a savepoint of its own): the rating and the result commit together."""
-    a_id = getattr(player_a, "pk", player_a)
-    b_id = getattr(player_b, "pk", player_b)
+    a_id = player_a.pk if isinstance(player_a, Player) else player_a
+    b_id = player_b.pk if isinstance(player_b, Player) else player_b
     already = RatedMatch.objects.filter(game=game, match_id=match_id)
     if already.exists():
         return None

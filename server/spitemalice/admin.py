@@ -23,10 +23,15 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [MatchGameInline]
 
 
+# Shown and read only, named once (a tuple: the stubs type list_display's items wider than
+# readonly_fields', which only an immutable sequence satisfies both of).
+_ACTION_FIELDS = ("match", "game", "number", "seat", "source", "target", "card", "played_at")
+
+
 @admin.register(Action)
 class ActionAdmin(admin.ModelAdmin):
-    list_display = ["match", "game", "number", "seat", "source", "target", "card", "played_at"]
-    readonly_fields = list_display
+    list_display = _ACTION_FIELDS
+    readonly_fields = _ACTION_FIELDS
 
 
 @admin.register(Daily)

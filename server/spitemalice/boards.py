@@ -28,7 +28,7 @@ class Result:
     """A daily match as the boards read a result."""
 
     player_id: object
-    daily_id: date
+    daily_id: date | None  # a daily match's: the boards refuse a match without one
     ranked: bool
     status: str
     score: int | None

@@ -310,5 +310,5 @@ def match_output(match: Match, seat: int, game: MatchGame | None = None,
         "rematch_status": _rematch_status(rematch),
         "rematch_of": str(match.rematch_of_id) if match.rematch_of_id else None,
         "game": (game_view(game, engine, seat, match_over=match.is_over)
-                 if game is not None else None),
+                 if game is not None and engine is not None else None),  # both, or neither
     }

@@ -52,7 +52,9 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
     if connection.vendor != "postgresql" or not settings.SPITE_MALICE_FAST_ACTIONS:
         return None
     plain = fastpath.plain_request(request)
-    values = _action_input(plain.body) if plain is not None else None
+    if plain is None:
+        return None
+    values = _action_input(plain.body)
     if values is None:
         return None
 
@@ -65,7 +67,9 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
         return None  # not a match of theirs: the full view says 404 (or, invited, 409)
     request_hash = idempotency.fingerprint(request, values)
     if found.stored is not None:  # None: the key was used for another request (422)
-        return fastpath.stored_answer(*found.stored, request_hash, allow=ALLOW)
+        stored_hash, stored_status, stored_body = found.stored
+        return fastpath.stored_answer(stored_hash, stored_status, stored_body, request_hash,
+                                      allow=ALLOW)
 
     match, game = _match_from(found)
     if game is None or match.status != Match.Status.PLAYING:
@@ -98,9 +102,12 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
         exempt=services.action_unlimited(match))
     if not admitted:
         return None  # the full view says 429, from the verdict the request carries
+    seat = match.seat_of(player)
+    if seat is None:
+        return None  # found with a seat of the match: the full view would say otherwise
     match.updated_at = log.now
     content = fastpath.RENDERER.render(match_output(
-        match, match.seat_of(player), current, engine,
+        match, seat, current, engine,
         origin=request.build_absolute_uri("/").rstrip("/"),
         connected=presence.seats_from(slots, taken, match.bot_seat)))
     answer = ((found.player_id, plain.key, request_hash, content.decode())
@@ -135,7 +142,8 @@ def _action_input(values) -> dict | None:
         return None
     for name, low, high in _BOUNDS:
         value = values.get(name)
-        if value is not None and (type(value) is not int or not low <= value <= high):
+        if value is not None and (type(value) is not int or (low is not None and value < low)
+                                  or (high is not None and value > high)):
             return None
     return values
 

@@ -247,6 +247,8 @@ class Match(models.Model):
     def clock_start(self, now: datetime, *, first_turn: bool = False) -> None:
         """A new turn begins ``now`` (between people): its deadline follows from it. A seat's
         first turn of the match gets at least ``FIRST_TURN_SECONDS``."""
+        if self.turn_seconds is None:
+            raise ValueError("An untimed match has no clock.")
         seconds = max(self.turn_seconds, FIRST_TURN_SECONDS) if first_turn else self.turn_seconds
         self.turn_started_at = now
         self.deadline = now + timedelta(seconds=seconds)

@@ -134,7 +134,8 @@ def match_rate(match: Match):
     Does nothing for a match that does not rate or was rated already; returns the new
     ``RatedMatch`` or None."""
     score = match_score(match)
-    if score is None:
+    # match_score scores no match with an empty seat; the seats' test again tells the checker.
+    if score is None or match.player0_id is None or match.player1_id is None:
         return None
     return result_rate(game=GAME, match_id=match.pk, player_a=match.player0_id,
                        player_b=match.player1_id, score_a=score,

@@ -122,6 +122,8 @@ def play_by_service(winner, loser) -> None:
             locked, game = services.match_lock(player=winner, match_id=match.pk)
             if locked.is_over:
                 return
+            # Under way: its current game and a seat to play (for the checker).
+            assert game is not None and locked.turn is not None
             if not locked.rated or not locked.is_abortable(game):
                 # An unrated match is worth nothing to the ring: left at once (aborted).
                 services.match_resign(match=locked, game=game, player=loser)

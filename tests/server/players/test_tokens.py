@@ -3,10 +3,15 @@
 import uuid
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.test import RequestFactory
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.request import Request
 
 from server.players.models import AccessToken, Player
+from server.players.tokens import authenticated_player, authenticated_token, token_create
 from tests.server.conftest import Api, assert_problem
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
@@ -130,3 +135,19 @@ def test_staff_find_a_token_by_the_id_the_api_shows(client, player_api):
     assert found.status_code == 200 and token["id"] in found.content.decode()
     assert "0 access tokens" in client.get("/admin/players/accesstoken/",
                                            {"q": str(uuid.uuid4())}).content.decode()
+
+
+def test_a_view_names_the_request_s_player_and_token_only_once_authenticated():
+    """``authenticated_player`` and ``authenticated_token``: what the bearer token gave, and a
+    401 for a request without one (the typed way views read ``request.user``)."""
+    player = Player.objects.create_user(name="Ada")
+    access, _ = token_create(player=player)
+    signed = Request(RequestFactory().get("/"))
+    signed.user, signed.auth = player, access
+    assert authenticated_player(signed) == player and authenticated_token(signed) == access
+    anonymous = Request(RequestFactory().get("/"))
+    anonymous.user, anonymous.auth = AnonymousUser(), None
+    with pytest.raises(NotAuthenticated):
+        authenticated_player(anonymous)
+    with pytest.raises(NotAuthenticated):
+        authenticated_token(anonymous)
