@@ -12,6 +12,7 @@ from django.db.models import Case, F, IntegerField, Q, Value, When
 from server.api.cursors import NEXT_OR_PREVIOUS, cursor_parts, micros_of, moment_of
 from server.boards.streaks import streaks
 from server.dailies.calendar import current_dates, daily_number, is_playable
+from server.spitemalice import clocks
 from server.spitemalice.models import INVITE_DAYS, MAX_POINTS, Event, Match, MatchGame
 from server.spitemalice.problems import GameNotFound, MatchNotFound
 
@@ -95,7 +96,10 @@ def matches_page(player, *, limit: int, cursor: MatchCursor | None = None,
     """Up to ``limit`` of the player's matches in ``matches_of``'s order: after (or before)
     ``cursor``, else from ``offset`` (the first page at 0), and the places of the pages
     after and before it (None where no match is). ``turn_me``: only those waiting for the
-    player's action; ``statuses``: only those in one of them."""
+    player's action; ``statuses``: only those in one of them. What the clocks say is applied
+    to the player's matches first (``clocks.settle_player``), so the list shows them as they
+    stand now."""
+    clocks.settle_player(player)
     ordered = matches_of(player)
     if turn_me:
         ordered = ordered.filter(waiting=1)
@@ -129,6 +133,16 @@ def current_games(matches: list[Match]) -> dict:
 
 
 def match_of(player, match_id) -> Match:
+    """The player's match (or the invitation addressed to them), 404 for any other, with what
+    its clock says applied first (``clocks.settle``: a timeout, an expiry, a daily's date
+    closed; no query when nothing is due), so every read shows it as it stands now."""
+    match = _match_read(player, match_id)
+    if clocks.settle(match):
+        match = _match_read(player, match_id)
+    return match
+
+
+def _match_read(player, match_id) -> Match:
     match = (Match.objects.select_related("player0", "player1", "invitee", "rematch")
              .filter(pk=match_id).filter(_yours(player)).first())
     if match is None:
@@ -167,7 +181,16 @@ def events_page(match: Match, seat: int, after: int) -> tuple[list[dict], int, b
     return events, last, more
 
 
-def daily_match_of(player, day):
+def daily_match_of(player, day) -> Match | None:
+    """The player's daily of ``day``, if they started it: ended unfinished first if its date
+    closed (``clocks.settle``)."""
+    match = _daily_match_read(player, day)
+    if match is not None and clocks.settle(match):
+        match = _daily_match_read(player, day)
+    return match
+
+
+def _daily_match_read(player, day) -> Match | None:
     return (Match.objects.select_related("player0", "player1")
             .filter(player0=player, mode=Match.Mode.DAILY, daily=day).first())
 

@@ -27,6 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from server.api.formats import iso_datetime
+from server.api.idempotency import SettleFirst
 from server.dailies import calendar
 from server.fairness.models import SeedCommitment
 from server.jobs.background import job_enqueue
@@ -261,14 +262,45 @@ def match_start_daily(*, player, day: date | None) -> tuple[Match, bool]:
 def match_lock(*, player, match_id) -> tuple[Match, MatchGame | None]:
     """The player's match (or the invitation addressed to them) and its current game (None
     before anyone joined), the match locked for update until the transaction ends; 404 for a
-    match that is not theirs."""
+    match that is not theirs.
+
+    The match's clock is applied here, so no write can act on a match whose clock has
+    something due: a turn past its deadline (the write is refused, ``DeadlinePassed``, and
+    the timeout stored) or an invitation past its days (it expires, then the write runs on
+    the cancelled match). Storing either must outlive the refused write's transaction, so the
+    lock raises ``SettleFirst`` before anything is written and ``idempotency`` applies it in
+    a transaction of its own."""
     match = (Match.objects.select_for_update(of=("self",))
              .select_related("player0", "player1", "invitee")
              .filter(pk=match_id).first())
     if match is None or not match.may_view(player):
         raise MatchNotFound()
+    now = timezone.now()
+    if match.is_overdue(now):
+        raise deadline_due(match)
+    if match.is_expired(now):
+        raise SettleFirst(lambda: _invitation_expire(match.pk))
     game = MatchGame.objects.filter(match=match, number=match.game_number).first()
     return match, game
+
+
+def _invitation_expire(match_id: uuid.UUID) -> bool:
+    from server.spitemalice import invitations  # it writes through this module: imported late
+
+    return invitations.expire_if_due(match_id)
+
+
+def deadline_due(match: Match) -> SettleFirst:
+    """What a write on ``match`` after its turn's deadline raises: refused with
+    ``DeadlinePassed``, the timeout stored in a transaction of its own (``clocks``) - unless
+    the clocks stood still meanwhile (an outage), when the deadline moves on instead and the
+    write is tried again, once."""
+    from server.spitemalice import clocks  # it writes through this module: imported late
+
+    match_id = match.pk
+    return SettleFirst(lambda: clocks.time_out_if_due(match_id), refusal=DeadlinePassed(
+        f"Seat {match.turn}'s turn ended at its deadline, "
+        f"{iso_datetime(match.deadline)}: the match is lost on time."))
 
 
 def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
@@ -480,12 +512,11 @@ def _check_started(match: Match) -> None:
 
 
 def _check_clock(match: Match) -> None:
-    """Refuse a write after the turn's deadline: the caller then applies the timeout (in a
-    transaction of its own, since this refusal rolls its own back)."""
+    """Refuse a write after the turn's deadline (one that passed since ``match_lock`` looked):
+    the timeout is then applied in a transaction of its own, since this refusal rolls its own
+    back (``deadline_due``)."""
     if match.is_overdue(timezone.now()):
-        raise DeadlinePassed(
-            f"Seat {match.turn}'s turn ended at its deadline, "
-            f"{iso_datetime(match.deadline)}: the match is lost on time.")
+        raise deadline_due(match)
 
 
 def action_unlimited(match: Match) -> bool:
@@ -627,25 +658,36 @@ def dailies_close(*, player=None) -> int:
     Whether a daily can still be played never depends on this having run (``action_play``
     checks the date); it makes what the matches say agree with that, with a ``match_over``
     event (``reason: "unfinished"``, no winner), before the reads that show a player's matches
-    and, for everyone, in the worker's housekeeping. Nobody wins it and it holds no rank.
+    (``selectors``) and, for everyone, in the worker's housekeeping. Nobody wins it and it
+    holds no rank.
     """
     first_open, _ = calendar.current_dates()
     matches = Match.objects.filter(mode=Match.Mode.DAILY, daily__lt=first_open).exclude(
         status=Match.Status.FINISHED)
     if player is not None:
         matches = matches.filter(player0=player)
-    closed = 0
-    for match_id in matches.values_list("pk", flat=True):
-        with transaction.atomic():
-            match = Match.objects.select_for_update().filter(pk=match_id).first()
-            if match is None or match.is_over:
-                continue
-            log = Log(match)
-            _match_end(match=match, log=log, winner=None, reason=Match.Reason.UNFINISHED)
-            match.finished_at = calendar.closes_at(match.daily)
-            _store(match=match, game=None, new_games=[], log=log)
-            closed += 1
-    return closed
+    return sum(daily_close_if_due(match_id)
+               for match_id in matches.values_list("pk", flat=True))
+
+
+def daily_is_due(match: Match) -> bool:
+    """Whether ``match`` (as read) is a daily still open whose date has closed."""
+    return (match.mode == Match.Mode.DAILY and match.daily is not None and not match.is_over
+            and match.daily < calendar.current_dates()[0])
+
+
+def daily_close_if_due(match_id) -> bool:
+    """End the daily ``match_id`` unfinished if its date closed while it was open; exactly
+    once, under its lock. Whether it did."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or not daily_is_due(match):
+            return False
+        log = Log(match)
+        _match_end(match=match, log=log, winner=None, reason=Match.Reason.UNFINISHED)
+        match.finished_at = calendar.closes_at(match.daily)
+        _store(match=match, game=None, new_games=[], log=log)
+        return True
 
 
 def _bot_pending_lock(key: str) -> Match | None:

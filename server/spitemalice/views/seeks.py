@@ -126,7 +126,6 @@ class SeekDetailView(ApiView):
             s422="`idempotency_key_reused`.")},
     )
     def delete(self, request, match_id):
-        invitations.expire_if_due(match_id)
         if not Match.objects.filter(pk=match_id, seek=True, player0=request.user).exists():
             raise SeekNotFound("You have no seek with this id.")
         return cancelled(request, match_id)
@@ -152,7 +151,6 @@ class SeekAcceptView(ApiView):
             s422="`idempotency_key_reused`.")},
     )
     def post(self, request, match_id):
-        invitations.expire_if_due(match_id)
         code = invitations.seek_code(match_id)
 
         def take(_locked):
