@@ -301,6 +301,17 @@ def dailies_close(*, player=None, now=None) -> int:
     return closed
 
 
+def daily_close_if_due(game: Game, now=None) -> bool:
+    """Mark ``game`` (as read) over, ``unfinished``, if it is a daily still being played whose
+    date closed (``dailies_close``, for one game). Whether it did; no query if it is not."""
+    if (game.mode != Game.Mode.DAILY or game.status != Game.Status.PLAYING
+            or game.daily_id is None or game.daily_id >= calendar.current_dates(now)[0]):
+        return False
+    return bool(Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(
+        status=Game.Status.UNFINISHED, finished_at=calendar.closes_at(game.daily_id),
+        updated_at=timezone.now()))
+
+
 def analysis_request(*, game: Game) -> Job:
     """The background job analysing a finished game, enqueued if it was not yet."""
     with transaction.atomic():

@@ -189,6 +189,32 @@ def race_for(viewer, race_id, code: str | None = None) -> Race:
     return race
 
 
+def race_seen(viewer, race_id, code: str | None = None) -> Race:
+    """``race_for``, with what the clock says applied first: a race whose time is up (or
+    whose games are all over) is finished before it is shown. Not under a write's lock (it
+    locks the race's games, then the race, as a finishing move does)."""
+    from server.foursquare.races import services  # it reads through this module
+
+    race = race_for(viewer, race_id, code=code)
+    if services.is_due(race) and services.race_close_if_due(race.pk):
+        race = race_for(viewer, race_id, code=code)
+    return race
+
+
+def races_seen(player, races: list[Race]) -> list[Race]:
+    """``races`` (a page of ``races_of(player)``) as they stand now: those due closed first
+    (``race_seen``), then read again; no query when none is due."""
+    from server.foursquare.races import services  # it reads through this module
+
+    due = [race.pk for race in races if services.is_due(race)]
+    if not due:
+        return races
+    for race_id in due:
+        services.race_close_if_due(race_id)
+    fresh = {race.pk: race for race in races_of(player).filter(pk__in=due)}
+    return [fresh.get(race.pk, race) for race in races]
+
+
 def race_id_with_code(code: str):
     """The id of the race with invitation code ``code`` (any case, spaces or dashes), or
     None."""

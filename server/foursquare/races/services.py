@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from foursquare import deal
+from server.api.idempotency import SettleFirst
 from server.core.codes import new_code
 from server.foursquare import fairness
 from server.foursquare.models import RACE_MINUTES, Deal, Game, Race, RaceInvite, Racer
@@ -119,7 +120,16 @@ def race_lock_for(player, race_id) -> Race:
     race = _race_lock(race_id)
     if not (is_racer(race, player) or is_invited(race, player)):
         raise RaceNotFound()
+    if _is_overtime(race, timezone.now()):
+        # Finished on time first, in a transaction of its own: it locks the race's games
+        # before the race, as a finishing move does, which this lock's holder may not.
+        raise SettleFirst(lambda: race_close_if_due(race_id))
     return race
+
+
+def _is_overtime(race: Race, now) -> bool:
+    return (race.status in (Race.Status.COUNTDOWN, Race.Status.PLAYING)
+            and race.ends_at is not None and now >= race.ends_at)
 
 
 def race_join(*, race: Race, player, client_seed: str | None = None) -> Race:
