@@ -157,7 +157,7 @@ class FastPathView:
     fast_object: str
 
     @staticmethod
-    def fast_response(request, object_id, *, scope: str):  # pragma: no cover - overridden
+    def fast_response(request, object_id, /, *, scope: str):  # pragma: no cover - overridden
         raise NotImplementedError
 
     def dispatch(self, request, *args, **kwargs):

@@ -70,7 +70,7 @@ def _challenged(player, other_id) -> Player:
     return other
 
 
-def _waiting_create(*, player, turn_seconds: int, target: int, rated: bool, invitee=None,
+def _waiting_create(*, player, turn_seconds: int | None, target: int, rated: bool, invitee=None,
                     rematch_of: Match | None = None, seek: bool = False,
                     client_seed: str | None = None) -> Match:
     """A new waiting match, rated as far as its players are known (both, for an invitee)."""

@@ -91,6 +91,7 @@ MatchCreateInput = PolymorphicProxySerializer(
 def match_create_input(data) -> dict:
     """The validated body of POST /matches: a bot match or a friend match (``opponent``) or
     a daily (``mode``)."""
+    values: serializers.Serializer
     if isinstance(data, dict) and "mode" in data and "opponent" not in data:
         values = DailyMatchInput(data=data)
     elif isinstance(data, dict) and data.get("opponent") == "friend":
