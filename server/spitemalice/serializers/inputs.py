@@ -23,7 +23,7 @@ from server.spitemalice.models import (
     TURN_SECONDS,
     Match,
 )
-from server.spitemalice.selectors import MatchCursor, SeekCursor
+from server.spitemalice.selectors import MATCH_KEYSET, SEEK_KEYSET
 
 # Each part of an action is one of these; which parts make an action (a card or pile onto a
 # stack) is the engine's to say, as 422 illegal_action, like any other action the rules refuse.
@@ -145,7 +145,7 @@ class MatchListQuery(StrictQuery):
 
     def validate(self, attrs):
         if "cursor" in attrs:
-            attrs["cursor"] = MatchCursor.decode(attrs["cursor"])
+            attrs["cursor"] = MATCH_KEYSET.decode(attrs["cursor"])
         if "status" in attrs:
             # Comma-separated (?status=a,b): a parameter is given once, as every one is.
             wanted = attrs["status"].split(",")
@@ -190,7 +190,7 @@ class SeekListQuery(StrictQuery):
 
     def validate(self, attrs):
         if "cursor" in attrs:
-            attrs["cursor"] = SeekCursor.decode(attrs["cursor"])
+            attrs["cursor"] = SEEK_KEYSET.decode(attrs["cursor"])
         return attrs
 
 

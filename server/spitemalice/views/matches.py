@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from server.api import idempotency
+from server.api.cursors import Place
 from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
@@ -74,9 +75,9 @@ class MatchListCreateView(ApiView):
         games = selectors.current_games(page.results)
         url = remove_query_param(request.build_absolute_uri(), "offset")
 
-        def link(cursor) -> str | None:
-            return None if cursor is None else replace_query_param(url, "cursor",
-                                                                   cursor.encode())
+        def link(place: Place | None) -> str | None:
+            return None if place is None else replace_query_param(
+                url, "cursor", selectors.MATCH_KEYSET.encode(place))
 
         return Response({
             "count": page.count,

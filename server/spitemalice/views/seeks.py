@@ -72,7 +72,8 @@ class SeekListCreateView(ApiView):
                                             cursor=values.get("cursor"), now=timezone.now())
         url = request.build_absolute_uri()
         return Response({
-            "next": replace_query_param(url, "cursor", after.encode()) if after else None,
+            "next": (replace_query_param(url, "cursor", selectors.SEEK_KEYSET.encode(after))
+                     if after else None),
             "results": [seek_output(seek, request.user) for seek in seeks],
         })
 
