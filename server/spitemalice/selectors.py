@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Any, TypedDict
+from uuid import UUID
 
-from django.db.models import Case, F, IntegerField, Q, Value, When
+from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 
 from server.api.cursors import (
     INTEGER,
@@ -18,19 +20,27 @@ from server.api.cursors import (
 )
 from server.boards.streaks import streaks
 from server.dailies.calendar import current_dates, daily_number, is_playable
+from server.players.models import Player
 from server.spitemalice import clocks
 from server.spitemalice.models import INVITE_DAYS, MAX_POINTS, Event, Match, MatchGame
 from server.spitemalice.problems import GameNotFound, MatchNotFound
 
 EVENTS_PER_PAGE = 1000
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
-def _yours(player) -> Q:
+
+class _Waiting(TypedDict):
+    waiting: int  # 1 waiting for the player's action, 0 not (``matches_of``)
+
+
+def _yours(player: Player) -> Q:
     """The player's matches, and the invitations addressed to them."""
     return Q(player0=player) | Q(player1=player) | Q(invitee=player)
 
 
-def matches_of(player):
+def matches_of(player: Player) -> QuerySet[WithAnnotations[Match, _Waiting]]:
     """The player's matches, those waiting for their action first (their turn, or an
     invitation to them not joined yet), then the latest first."""
     waiting = ((Q(player0=player, turn=0) | Q(player1=player, turn=1))
@@ -56,12 +66,12 @@ MATCH_KEYSET = Keyset(MATCH_CURSOR_PATTERN, (
 @dataclass
 class MatchPage:
     count: int
-    results: list[Match]
+    results: list[WithAnnotations[Match, _Waiting]]
     next: Place | None
     previous: Place | None
 
 
-def matches_page(player, *, limit: int, cursor: Place | None = None,
+def matches_page(player: Player, *, limit: int, cursor: Place | None = None,
                  offset: int = 0, turn_me: bool = False,
                  statuses: list[str] | None = None) -> MatchPage:
     """Up to ``limit`` of the player's matches in ``matches_of``'s order: after (or before)
@@ -87,7 +97,7 @@ def current_games(matches: list[Match]) -> dict:
     return {game.match_id: game for game in games}
 
 
-def match_of(player, match_id) -> Match:
+def match_of(player: Player, match_id: UUID | str) -> Match:
     """The player's match (or the invitation addressed to them), 404 for any other, with what
     its clock says applied first (``clocks.settle``: a timeout, an expiry, a daily's date
     closed; no query when nothing is due), so every read shows it as it stands now."""
@@ -97,7 +107,7 @@ def match_of(player, match_id) -> Match:
     return match
 
 
-def _match_read(player, match_id) -> Match:
+def _match_read(player: Player, match_id: UUID | str) -> Match:
     match = (Match.objects.select_related("player0", "player1", "invitee", "rematch")
              .filter(pk=match_id).filter(_yours(player)).first())
     if match is None:
@@ -136,7 +146,7 @@ def events_page(match: Match, seat: int, after: int) -> tuple[list[dict], int, b
     return events, last, more
 
 
-def daily_match_of(player, day) -> Match | None:
+def daily_match_of(player: Player, day: date) -> Match | None:
     """The player's daily of ``day``, if they started it: ended unfinished first if its date
     closed (``clocks.settle``)."""
     match = _daily_match_read(player, day)
@@ -145,7 +155,7 @@ def daily_match_of(player, day) -> Match | None:
     return match
 
 
-def _daily_match_read(player, day) -> Match | None:
+def _daily_match_read(player: Player, day: date) -> Match | None:
     return (Match.objects.select_related("player0", "player1")
             .filter(player0=player, mode=Match.Mode.DAILY, daily=day).first())
 
@@ -154,7 +164,7 @@ def _tally() -> dict[str, int]:
     return {"played": 0, "won": 0, "lost": 0, "tied": 0}
 
 
-def player_stats(player) -> dict:
+def player_stats(player: Player) -> dict[str, Any]:
     """A player's Spite & Malice: matches and games finished (won, lost, tied), dailies played
     and won, win streaks by daily number, the points of the won dailies and the best one."""
     matches = list(Match.objects.filter(Q(player0=player) | Q(player1=player))
@@ -170,14 +180,14 @@ def player_stats(player) -> dict:
     over = MatchGame.objects.filter(match_id__in=seats).exclude(
         status__in=[MatchGame.Status.PLAYING, MatchGame.Status.ABORTED])
     games = over.values_list("match_id", "number", "status", "winner", "points")
-    points_of: dict = {}
+    points_of: dict[UUID, int | None] = {}
     for match_id, number, status, winner, points in games:
         _count(game_tally, None if status == MatchGame.Status.TIED else winner, seats[match_id])
         if number == 1:
             points_of[match_id] = points if winner == seats[match_id] else None
     dailies = [(daily, status, winner, points_of.get(match_id))
                for match_id, _, status, winner, mode, daily, _ in matches
-               if mode == Match.Mode.DAILY]
+               if mode == Match.Mode.DAILY and daily is not None]  # a daily has its date
     won = [(daily, points) for daily, status, winner, points in dailies
            if status == Match.Status.FINISHED and winner == 0 and points]
     first_open = daily_number(current_dates()[0])
@@ -200,7 +210,7 @@ def player_stats(player) -> dict:
     }
 
 
-def _daily_status(day, status: str, winner: int | None) -> str:
+def _daily_status(day: date, status: str, winner: int | None) -> str:
     """A daily as a streak reads it: won, or over without a win, or still being played (a
     daily left unfinished when its date closed is over)."""
     if status == Match.Status.FINISHED:
@@ -222,7 +232,7 @@ SEEK_KEYSET = Keyset(SEEK_CURSOR_PATTERN, (Key("created_at", MOMENT, descending=
                                            Key("id", UUID_HEX, descending=True)))
 
 
-def open_seeks(viewer, now: datetime):
+def open_seeks(viewer: Player, now: datetime) -> QuerySet[Match]:
     """The open seeks ``viewer`` may take: waiting, within their days, not their own."""
     return (Match.objects.filter(seek=True, status=Match.Status.WAITING,
                                  created_at__gt=now - timedelta(days=INVITE_DAYS))
@@ -230,7 +240,7 @@ def open_seeks(viewer, now: datetime):
             .order_by(*SEEK_KEYSET.order_by()))
 
 
-def seeks_page(viewer, *, limit: int, cursor: Place | None,
+def seeks_page(viewer: Player, *, limit: int, cursor: Place | None,
                now: datetime) -> tuple[list[Match], Place | None]:
     """Up to ``limit`` open seeks after ``cursor``, and the place of the page after them (None
     if no seek follows)."""

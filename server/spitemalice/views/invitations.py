@@ -92,10 +92,12 @@ class InvitationView(ApiView):
     def get(self, request, code: str):
         viewer = viewer_of(request)
         match, rated, reason = invitations.invitation_preview(code=code, viewer=viewer)
+        inviter = match.player0
+        assert inviter is not None  # who invites holds seat 0 from the start
         return Response({
             "code": match.invite_code,
-            "from": player_ref(match.player0),
-            "invitee": player_ref(match.invitee) if match.invitee_id else None,
+            "from": player_ref(inviter),
+            "invitee": player_ref(match.invitee) if match.invitee is not None else None,
             "target": match.target,
             "turn_seconds": match.turn_seconds,
             "expires_at": iso_datetime(match.invite_expires_at),
