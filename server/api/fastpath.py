@@ -173,7 +173,7 @@ class FastPathView(_ViewBase):
     throttle_scope: str  # the view's
 
     @staticmethod
-    def fast_response(request: HttpRequest, object_id: Any, *,
+    def fast_response(request: HttpRequest, object_id: Any, /, *,
                       scope: str) -> HttpResponse | None:  # pragma: no cover - overridden
         raise NotImplementedError
 

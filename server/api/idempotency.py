@@ -88,18 +88,51 @@ def _replay(record: tuple[str, int, str], request_hash: str) -> Outcome:
     return status, json.loads(body)
 
 
+class SettleFirst(Exception):
+    """Raised by a ``lock`` that finds something due on the row it locked which must be stored
+    before the request acts (a turn past its deadline, an invitation past its days): nothing
+    is written yet, so the request's transaction rolls back; ``apply()`` then stores it in a
+    transaction of its own (whether anything changed), and the request runs again, once. If
+    ``apply()`` changed something and ``refusal`` is given, the request is answered with that
+    problem instead (the write came too late)."""
+
+    def __init__(self, apply: Callable[[], bool], refusal: Exception | None = None) -> None:
+        super().__init__("settle first")
+        self.apply = apply
+        self.refusal = refusal
+
+
 def run_idempotently(
     *, player: Player, key: str | None, request_hash: str, lock: Callable[[], Any],
     action: Callable[[Any], Outcome],
 ) -> Outcome:
-    """Run ``action(locked)`` once per key; ``lock()``'s result is passed to ``action``."""
+    """Run ``action(locked)`` once per key; ``lock()``'s result is passed to ``action``. A lock
+    that raises ``SettleFirst`` has what is due applied first (a retry of a stored response
+    is replayed as it was, before that)."""
+    try:
+        return _run(player=player, key=key, request_hash=request_hash, lock=lock,
+                    action=action)
+    except SettleFirst as due:
+        if due.apply() and due.refusal is not None:
+            raise due.refusal from None
+    return _run(player=player, key=key, request_hash=request_hash, lock=lock, action=action)
+
+
+def _run(*, player: Player, key: str | None, request_hash: str, lock: Callable[[], Any],
+         action: Callable[[Any], Outcome]) -> Outcome:
     try:
         with transaction.atomic():
-            locked = lock()
+            due: SettleFirst | None = None
+            try:
+                locked = lock()
+            except SettleFirst as found:
+                due, locked = found, None
             if key is not None:
                 stored = _find(player, key)
                 if stored is not None:
                     return _replay(stored, request_hash)
+            if due is not None:
+                raise due
             status, body = action(locked)
             if key is not None:
                 with connection.cursor() as cursor:

@@ -6,12 +6,11 @@ Both the public boards (ranked in the database, see ``selectors``) and a league'
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from server.api.cursors import cursor_parts, micros_of, moment_of
+from server.api.cursors import INTEGER, MOMENT, UUID_HEX, Key, Keyset, Place
 
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 50
@@ -39,7 +38,11 @@ class Entry:
 # total.wins.microseconds-since-1970.player-id-hex: readable, and every string that matches
 # is a place in the order (the OpenAPI schema publishes the pattern).
 CURSOR_PATTERN = r"^[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,16}\.[0-9a-f]{32}$"
-_CURSOR = re.compile(CURSOR_PATTERN)
+# The ranking order: the best result first, then the earlier to reach it, then by player. A
+# public board compares the same place in SQL, on its index's expressions (``selectors``).
+KEYSET = Keyset(CURSOR_PATTERN, (
+    Key("total", INTEGER, descending=True), Key("wins", INTEGER, descending=True),
+    Key("reached_at", MOMENT), Key("player_id", UUID_HEX)))
 
 
 @dataclass(frozen=True)
@@ -57,13 +60,12 @@ class Cursor:
         return (-self.total, -self.wins, self.reached_at, self.player_id)
 
     def encode(self) -> str:
-        return f"{self.total}.{self.wins}.{micros_of(self.reached_at)}.{self.player_id.hex}"
+        return KEYSET.encode(Place((self.total, self.wins, self.reached_at, self.player_id)))
 
     @classmethod
     def decode(cls, text: str) -> Cursor:
         """The cursor a ``next`` link carries; anything else is a 400 ``invalid``."""
-        total, wins, micros, player = cursor_parts(text, _CURSOR)
-        return cls(int(total), int(wins), moment_of(micros), UUID(player))
+        return cls(*KEYSET.decode(text).values)
 
 
 def competition_ranks(sorted_results: list[tuple[int, int]]) -> list[int]:

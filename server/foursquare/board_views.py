@@ -27,8 +27,8 @@ from server.boards.views import (
     viewer_of,
 )
 from server.dailies.calendar import utc_today
-from server.foursquare.boards import daily_game_of
 from server.foursquare.engine import game_output
+from server.foursquare.selectors import daily_game_of
 from server.foursquare.serializers import DailyOutput, daily_output
 
 

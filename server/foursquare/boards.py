@@ -27,11 +27,6 @@ def _day_status(viewer, day: date) -> str | None:
     return status
 
 
-def daily_game_of(player, day: date) -> Game | None:
-    return (Game.objects.filter(player=player, daily_id=day, mode=Game.Mode.DAILY)
-            .select_related("deal", "daily").first())
-
-
 def player_stats(player) -> dict:
     """A player's dailies: counts, streaks, scores of the wins and the latest results."""
     games = list(Game.objects.filter(player=player, mode=Game.Mode.DAILY)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import secrets
-from datetime import date
+from collections.abc import Sequence
+from datetime import date, datetime
+from typing import Any
+from uuid import UUID
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -34,9 +37,10 @@ from server.foursquare.races.problems import OutOfTime, RaceNotStarted
 from server.foursquare.tasks import GAME_ANALYSE
 from server.jobs.background import job_enqueue
 from server.jobs.models import Job
+from server.players.models import Player
 
 
-def _daily_game(*, player, day: date | None) -> tuple[Game, bool]:
+def _daily_game(*, player: Player, day: date | None) -> tuple[Game, bool]:
     day = day or calendar.utc_today()
     if not calendar.is_playable(day):
         first, last = calendar.current_dates()
@@ -62,7 +66,7 @@ def _daily_game(*, player, day: date | None) -> tuple[Game, bool]:
         return Game.objects.get(player=player, daily=daily, mode=Game.Mode.DAILY), False
 
 
-def _archive_game(*, player, day: date | None) -> Game:
+def _archive_game(*, player: Player, day: date | None) -> Game:
     if day is None or not calendar.is_archived(day):
         raise DailyUnavailable(
             "The archive holds past dailies from the launch date until the oldest date still "
@@ -73,7 +77,8 @@ def _archive_game(*, player, day: date | None) -> Game:
                                deal=daily.deal)
 
 
-def _practice_game(*, player, deal_id: str | None) -> Game:
+def _practice_game(*, player: Player, deal_id: str | None) -> Game:
+    deal_row: Deal | None
     if deal_id is None:
         deal_row = Deal.from_deck(deal(secrets.token_bytes(32)))
         deal_row.save()
@@ -95,7 +100,7 @@ def _practice_game(*, player, deal_id: str | None) -> Game:
     return Game.objects.create(player=player, mode=Game.Mode.PRACTICE, deal=deal_row)
 
 
-def game_start(*, player, mode: str, day: date | None = None,
+def game_start(*, player: Player, mode: str, day: date | None = None,
                deal_id: str | None = None) -> tuple[Game, bool]:
     """Start (or, for a daily already started, find) a game. Returns (game, created)."""
     if mode == Game.Mode.DAILY:
@@ -156,7 +161,7 @@ def move_store(*, game: Game, played: int, card: Card, row: int, col: int,
     return moved == 1
 
 
-def game_lock(*, player, game_id) -> Game:
+def game_lock(*, player: Player, game_id: UUID | str) -> Game:
     """The player's game (with its deal and daily), locked for update until the transaction
     ends; 404 for anyone else's."""
     if connection.vendor != "postgresql":
@@ -170,7 +175,7 @@ def game_lock(*, player, game_id) -> Game:
 
 
 
-def game_from_row(row) -> Game:
+def game_from_row(row: Sequence[Any]) -> Game:
     """A game (with its deal and daily) from a row of GAME_COLUMNS_SQL, as the ORM would have
     built it."""
     *values, cards, number = row
@@ -186,7 +191,7 @@ def game_from_row(row) -> Game:
     return game
 
 
-def _game_lock_orm(*, player, game_id) -> Game:
+def _game_lock_orm(*, player: Player, game_id: UUID | str) -> Game:
     """``game_lock`` for databases other than PostgreSQL: the hand-written statements rely
     on PostgreSQL's syntax (FOR UPDATE OF, WITH ... INSERT) and on psycopg's types."""
     game = (
@@ -212,10 +217,11 @@ def move_apply(*, game: Game, row: int, col: int,
         race_move_check(game, timezone.now())
     if game.is_over:
         raise GameOver(f"The game is over ({game.status}); no move can be played.")
-    if game.mode == Game.Mode.DAILY and not calendar.is_playable(game.daily_id):
+    day = game.daily_id  # a daily's date (None for no other mode's game)
+    if game.mode == Game.Mode.DAILY and day is not None and not calendar.is_playable(day):
         raise GameOver(
-            f"The daily of {game.daily_id.isoformat()} closed unfinished at "
-            f"{iso_datetime(calendar.closes_at(game.daily_id))}, when its "
+            f"The daily of {day.isoformat()} closed unfinished at "
+            f"{iso_datetime(calendar.closes_at(day))}, when its "
             "date had ended everywhere on Earth; no move can be played."
         )
     if expected_move is not None and expected_move != game.moves_played:
@@ -225,6 +231,7 @@ def move_apply(*, game: Game, row: int, col: int,
         )
     engine = rebuild(game)
     card = engine.current
+    assert card is not None  # the game is not over (checked above): a card is to be placed
     try:
         engine.play((row, col))
     except IllegalMoveError as error:
@@ -241,7 +248,7 @@ def move_apply(*, game: Game, row: int, col: int,
     return engine, card
 
 
-def race_move_check(game: Game, now) -> None:
+def race_move_check(game: Game, now: datetime) -> None:
     """A race game takes moves from its ``opens_at`` (the race's start) until its
     ``closes_at`` (the race's end): 409 ``race_not_started`` before, ``out_of_time`` from."""
     if game.opens_at is not None and now < game.opens_at:
@@ -273,13 +280,14 @@ def move_play(*, game: Game, row: int, col: int, expected_move: int | None) -> E
     if engine.status != Game.Status.PLAYING and game.mode == Game.Mode.DAILY:
         boards.daily_result_record(game=game)  # same transaction: ranks never lag the game
     if game.mode == Game.Mode.RACE:
-        if engine.status != Game.Status.PLAYING:  # same transaction: places never lag it
+        # Same transaction: places never lag it (a race game has its race).
+        if engine.status != Game.Status.PLAYING and game.race_id is not None:
             race_services.race_finish_if_done(game.race_id)
         live.progress_published(game, engine)  # told once the move is committed
     return engine
 
 
-def dailies_close(*, player=None, now=None) -> int:
+def dailies_close(*, player: Player | None = None, now: datetime | None = None) -> int:
     """Mark the daily games left unfinished when their date closed (``calendar.closes_at``) as
     over, ``unfinished``: all of them, or ``player``'s. Returns how many.
 
@@ -299,6 +307,17 @@ def dailies_close(*, player=None, now=None) -> int:
             status=Game.Status.UNFINISHED, finished_at=calendar.closes_at(day),
             updated_at=timezone.now())
     return closed
+
+
+def daily_close_if_due(game: Game, now: datetime | None = None) -> bool:
+    """Mark ``game`` (as read) over, ``unfinished``, if it is a daily still being played whose
+    date closed (``dailies_close``, for one game). Whether it did; no query if it is not."""
+    if (game.mode != Game.Mode.DAILY or game.status != Game.Status.PLAYING
+            or game.daily_id is None or game.daily_id >= calendar.current_dates(now)[0]):
+        return False
+    return bool(Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(
+        status=Game.Status.UNFINISHED, finished_at=calendar.closes_at(game.daily_id),
+        updated_at=timezone.now()))
 
 
 def analysis_request(*, game: Game) -> Job:

@@ -25,7 +25,6 @@ from server.foursquare.problems import (
     IllegalMove,
     StaleMove,
 )
-from server.foursquare.races import services as race_services
 from server.foursquare.races.problems import RaceNotFinished
 from server.jobs.models import Job
 
@@ -43,8 +42,6 @@ class GameListCreateView(ApiView):
         responses={200: s.GamePageOutput, **problems(400, 401, 404)},
     )
     def get(self, request):
-        services.dailies_close(player=request.user)  # a daily whose date closed shows as over
-        race_services.player_races_close_due(request.user)  # and a race whose time is up
         paginator = GamePagination()
         page = paginator.paginate_queryset(selectors.games_of(request.user), request, view=self)
         return paginator.get_paginated_response([game_output(game) for game in page])
@@ -100,10 +97,7 @@ class GameDetailView(ApiView):
     @extend_schema(tags=TAG, operation_id="games_retrieve", summary="One of your games",
                    responses={200: s.GameOutput, **problems(401, 404)})
     def get(self, request, game_id):
-        services.dailies_close(player=request.user)  # a daily whose date closed shows as over
         game = selectors.game_of(request.user, game_id)
-        if race_services.game_race_close_if_due(game):  # a race whose time is up: over
-            game = selectors.game_of(request.user, game_id)
         return Response(game_output(game))
 
 

@@ -15,8 +15,6 @@ provisional ones.
 from __future__ import annotations
 
 import math
-import re
-import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypedDict
@@ -24,13 +22,17 @@ from uuid import UUID
 
 from django.db.models import QuerySet
 
-from server.api.cursors import not_a_cursor
+from server.api.cursors import BOOLEAN, DOUBLE_HEX, UUID_HEX, Key, Keyset, Place
 from server.players.models import Player
 from server.ratings.models import Rating
 
 # <0 established|1 provisional>.<the exact rating: IEEE 754 double, hex>.<player id hex>
 CURSOR_PATTERN = r"^[01]\.[0-9a-f]{16}\.[0-9a-f]{32}$"
-_CURSOR = re.compile(CURSOR_PATTERN)
+# The board's order: the established players, then the provisional ones, each by exact
+# rating, highest first, then by player.
+KEYSET = Keyset(CURSOR_PATTERN, (Key("provisional", BOOLEAN),
+                                 Key("rating", DOUBLE_HEX, descending=True),
+                                 Key("player_id", UUID_HEX)))
 
 
 def shown(value: float) -> int:
@@ -44,20 +46,18 @@ class Cursor:
     rating: float
     player_id: UUID
 
+    @property
+    def values(self) -> tuple[bool, float, UUID]:
+        return (self.provisional, self.rating, self.player_id)
+
     def encode(self) -> str:
-        bits = struct.pack(">d", self.rating).hex()
-        return f"{int(self.provisional)}.{bits}.{self.player_id.hex}"
+        return KEYSET.encode(Place(self.values))
 
     @classmethod
     def decode(cls, text: str) -> Cursor:
-        """The cursor a ``next`` link carries; anything else is a 400 ``invalid``."""
-        rating = None
-        if _CURSOR.fullmatch(text):
-            group, bits, player = text.split(".")
-            rating = struct.unpack(">d", bytes.fromhex(bits))[0]
-        if rating is None or not math.isfinite(rating):
-            raise not_a_cursor()
-        return cls(group == "1", rating, UUID(player))
+        """The cursor a ``next`` link carries (its rating a finite number); anything else is a
+        400 ``invalid``."""
+        return cls(*KEYSET.decode(text).values)
 
 
 @dataclass(frozen=True)
@@ -111,16 +111,13 @@ def _entry(row: Rating, rank: int | None) -> Entry:
 
 def _page_rows(game: str, cursor: Cursor | None, count: int) -> list[Rating]:
     """Up to ``count`` rows in board order after ``cursor``: each part is one range of the
-    board's index read in its order (a single OR of them would not be)."""
+    board's index read in its order (a single OR of them would not be): after a cursor, the
+    keyset's ranges after its place."""
     ordered = _board(game).select_related("player").order_by("-rating", "player_id")
     if cursor is None:
         parts = [ordered.filter(provisional=False), ordered.filter(provisional=True)]
     else:
-        group = ordered.filter(provisional=cursor.provisional)
-        parts = [group.filter(rating=cursor.rating, player_id__gt=cursor.player_id),
-                 group.filter(rating__lt=cursor.rating)]
-        if not cursor.provisional:
-            parts.append(ordered.filter(provisional=True))
+        parts = [ordered.filter(part) for part in KEYSET.ranges_after(cursor.values)]
     rows: list[Rating] = []
     for part in parts:
         rows += part[:count - len(rows)]

@@ -63,8 +63,9 @@ def time_out_if_due(match_id) -> bool:
 
 
 def settle(match: Match) -> bool:
-    """Apply what the clock says to ``match`` as just read (a timeout, or an invitation's
-    expiry); whether anything changed, in which case read it again."""
+    """Apply what the clock says to ``match`` as just read (a timeout, an invitation's expiry,
+    or a daily's date closed); whether anything changed, in which case read it again. No
+    query when nothing is due."""
     now = timezone.now()
     if match.is_overdue(now):
         # Timed out, or its deadline moved on past an outage: either way, read it again.
@@ -72,6 +73,8 @@ def settle(match: Match) -> bool:
         return True
     if match.is_expired(now):
         return invitations.expire_if_due(match.pk)
+    if services.daily_is_due(match):
+        return services.daily_close_if_due(match.pk)
     return False
 
 
@@ -81,8 +84,10 @@ def _due(now) -> Q:
 
 
 def settle_player(player) -> int:
-    """Settle every match of ``player``'s that is due (before a read of their list): one query
-    when none is."""
+    """Settle every match of ``player``'s that is due (before a read of their list): their
+    dailies whose date closed, then the turns past their deadline and the invitations past
+    their days; two queries when none is."""
+    services.dailies_close(player=player)
     now = timezone.now()
     due = (Match.objects.filter(Q(player0=player) | Q(player1=player) | Q(invitee=player))
            .filter(_due(now)).values_list("pk", "status"))

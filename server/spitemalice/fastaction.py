@@ -29,6 +29,7 @@ from django.db import connection, transaction
 from django.http import HttpResponse
 
 from server.api import fastpath, idempotency
+from server.api.idempotency import SettleFirst
 from server.api.problems import Problem
 from server.players.models import Player
 from server.spitemalice import metrics, notify, services, statements
@@ -83,7 +84,7 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
         new_games: list[MatchGame] = []
         current = services.advance(match=match, game=game, engine=engine, log=log,
                                    new_games=new_games, background=False)
-    except (Problem, services.TurnOutlastsRequest):
+    except (Problem, SettleFirst, services.TurnOutlastsRequest):
         return None  # refused, overdue or a long bot turn: the full view says or does which
     if new_games or match.status != Match.Status.PLAYING:
         return None  # the full view deals the next game, rates or records the match

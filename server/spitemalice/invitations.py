@@ -19,6 +19,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from server.api.idempotency import SettleFirst
 from server.core import codes
 from server.core.codes import CODE_ALPHABET  # noqa: F401 (its tests read it here)
 from server.leagues.problems import NotALeagueMate
@@ -69,7 +70,7 @@ def _challenged(player, other_id) -> Player:
     return other
 
 
-def _waiting_create(*, player, turn_seconds: int, target: int, rated: bool, invitee=None,
+def _waiting_create(*, player, turn_seconds: int | None, target: int, rated: bool, invitee=None,
                     rematch_of: Match | None = None, seek: bool = False,
                     client_seed: str | None = None) -> Match:
     """A new waiting match, rated as far as its players are known (both, for an invitee)."""
@@ -137,9 +138,10 @@ def invitation_preview(*, code: str, viewer) -> tuple[Match, bool, str]:
     would join it now: (the match, whether it would be rated, why not). 404 as a join would
     be for a code that names no invitation open to them."""
     found = _match_with(code)
-    match = (Match.objects.select_related("player0", "invitee").filter(pk=found).first()
-             if found is not None else None)
+    match = _preview_read(found)
     now = timezone.now()
+    if match is not None and match.is_expired(now) and expire_if_due(match.pk):
+        match = _preview_read(found)  # gone, and marked so
     if (match is None or (match.invitee_id is not None
                           and (viewer is None or match.invitee_id != viewer.pk))):
         raise InvitationNotFound("No invitation with this code is open to you.")
@@ -153,21 +155,25 @@ def invitation_preview(*, code: str, viewer) -> tuple[Match, bool, str]:
     return match, rated, reason
 
 
+def _preview_read(found) -> Match | None:
+    if found is None:
+        return None
+    return Match.objects.select_related("player0", "invitee").filter(pk=found).first()
+
+
 def join_lock(player, code: str) -> None:
     """Before a join: lock the joiner's row and the invitation's creator's, in id order, so
-    that two people joining each other's invitations at once cannot deadlock."""
+    that two people joining each other's invitations at once cannot deadlock. An invitation
+    past its days expires first, in a transaction of its own (``SettleFirst``: the join is
+    refused then, and a refused join rolls its own transaction back)."""
     found = _match_with(code)
-    creator = (Match.objects.filter(pk=found).values_list("player0_id", flat=True).first()
-               if found is not None else None)
+    match = (Match.objects.filter(pk=found).only("player0_id", "status", "created_at").first()
+             if found is not None else None)
+    if match is not None and match.is_expired(timezone.now()):
+        match_id = match.pk
+        raise SettleFirst(lambda: expire_if_due(match_id))
+    creator = match.player0_id if match is not None else None
     services.player_lock(player, *([Player(pk=creator)] if creator is not None else []))
-
-
-def code_expire_if_due(code: str) -> None:
-    """Before a join, in a transaction of its own (a refused join rolls its own back): the
-    invitation with ``code`` expires if its days are over."""
-    found = _match_with(code)
-    if found is not None:
-        expire_if_due(found)
 
 
 def match_join(*, player, code: str, client_seed: str | None = None) -> Match:

@@ -95,5 +95,5 @@ class RematchUnavailable(Conflict):
 
 
 class DeadlinePassed(GameOver):
-    """Raised under the match's lock when the turn's deadline has passed: the view applies the
-    timeout in a transaction of its own (the refused request's rolls back) and answers this."""
+    """The answer to a write after the turn's deadline: the timeout is applied in a transaction
+    of its own (the refused request's rolls back: ``services.deadline_due``), then this."""

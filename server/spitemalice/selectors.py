@@ -2,28 +2,45 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Any, TypedDict
 from uuid import UUID
 
-from django.db.models import Case, F, IntegerField, Q, Value, When
+from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 
-from server.api.cursors import NEXT_OR_PREVIOUS, cursor_parts, micros_of, moment_of
+from server.api.cursors import (
+    INTEGER,
+    MOMENT,
+    NEXT_OR_PREVIOUS,
+    UUID_HEX,
+    Key,
+    Keyset,
+    Place,
+)
 from server.boards.streaks import streaks
 from server.dailies.calendar import current_dates, daily_number, is_playable
+from server.players.models import Player
+from server.spitemalice import clocks
 from server.spitemalice.models import INVITE_DAYS, MAX_POINTS, Event, Match, MatchGame
 from server.spitemalice.problems import GameNotFound, MatchNotFound
 
 EVENTS_PER_PAGE = 1000
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
-def _yours(player) -> Q:
+
+class _Waiting(TypedDict):
+    waiting: int  # 1 waiting for the player's action, 0 not (``matches_of``)
+
+
+def _yours(player: Player) -> Q:
     """The player's matches, and the invitations addressed to them."""
     return Q(player0=player) | Q(player1=player) | Q(invitee=player)
 
 
-def matches_of(player):
+def matches_of(player: Player) -> QuerySet[WithAnnotations[Match, _Waiting]]:
     """The player's matches, those waiting for their action first (their turn, or an
     invitation to them not joined yet), then the latest first."""
     waiting = ((Q(player0=player, turn=0) | Q(player1=player, turn=1))
@@ -33,93 +50,45 @@ def matches_of(player):
             .select_related("player0", "player1", "invitee", "rematch")
             .annotate(waiting=Case(When(waiting, then=Value(1)), default=Value(0),
                                    output_field=IntegerField()))
-            .order_by("-waiting", "-updated_at", "-id"))
+            .order_by(*MATCH_KEYSET.order_by()))
 
 
 # A place in the list of a player's matches: <n the page after it|p the page before it>
 # <1 waiting for you|0 not>.<updated_at: microseconds since 1970, UTC>.<the match's id, hex>
 MATCH_CURSOR_PATTERN = r"^[np][01]\.(0|[1-9][0-9]{0,15})\.[0-9a-f]{32}$"
-_MATCH_CURSOR = re.compile(MATCH_CURSOR_PATTERN)
-
-
-@dataclass(frozen=True)
-class MatchCursor:
-    """A place in ``matches_of``'s order (waiting for you, then the latest change first, then
-    the id), and which way its page lies from it. A page is the matches strictly after (or,
-    ``backwards``, strictly before) the place, so a match that changes while a client pages
-    moves in the order without shifting the pages that follow, as an offset would."""
-
-    backwards: bool
-    waiting: int
-    updated_at: datetime
-    match_id: UUID
-
-    @classmethod
-    def at(cls, match: Match, *, backwards: bool) -> MatchCursor:
-        return cls(backwards, match.waiting, match.updated_at, match.pk)
-
-    def encode(self) -> str:
-        micros = micros_of(self.updated_at)
-        return f"{'p' if self.backwards else 'n'}{self.waiting}.{micros}.{self.match_id.hex}"
-
-    @classmethod
-    def decode(cls, text: str) -> MatchCursor:
-        """The cursor a ``next`` or ``previous`` link carries; anything else is 400."""
-        head, micros, match_id = cursor_parts(text, _MATCH_CURSOR, NEXT_OR_PREVIOUS)
-        return cls(head[0] == "p", int(head[1]), moment_of(micros), UUID(match_id))
-
-    def after(self) -> Q:
-        """The matches after this place in the list's order."""
-        return (Q(waiting__lt=self.waiting)
-                | Q(waiting=self.waiting, updated_at__lt=self.updated_at)
-                | Q(waiting=self.waiting, updated_at=self.updated_at, id__lt=self.match_id))
-
-    def before(self) -> Q:
-        """The matches before this place in the list's order."""
-        return (Q(waiting__gt=self.waiting)
-                | Q(waiting=self.waiting, updated_at__gt=self.updated_at)
-                | Q(waiting=self.waiting, updated_at=self.updated_at, id__gt=self.match_id))
+# ``matches_of``'s order (waiting for you, then the latest change first, then the id): a
+# match that changes while a client pages moves in it without shifting the pages that follow.
+MATCH_KEYSET = Keyset(MATCH_CURSOR_PATTERN, (
+    Key("waiting", INTEGER, descending=True), Key("updated_at", MOMENT, descending=True),
+    Key("id", UUID_HEX, descending=True)), links=NEXT_OR_PREVIOUS)
 
 
 @dataclass
 class MatchPage:
     count: int
-    results: list[Match]
-    next: MatchCursor | None
-    previous: MatchCursor | None
+    results: list[WithAnnotations[Match, _Waiting]]
+    next: Place | None
+    previous: Place | None
 
 
-def matches_page(player, *, limit: int, cursor: MatchCursor | None = None,
+def matches_page(player: Player, *, limit: int, cursor: Place | None = None,
                  offset: int = 0, turn_me: bool = False,
                  statuses: list[str] | None = None) -> MatchPage:
     """Up to ``limit`` of the player's matches in ``matches_of``'s order: after (or before)
     ``cursor``, else from ``offset`` (the first page at 0), and the places of the pages
     after and before it (None where no match is). ``turn_me``: only those waiting for the
-    player's action; ``statuses``: only those in one of them."""
+    player's action; ``statuses``: only those in one of them. What the clocks say is applied
+    to the player's matches first (``clocks.settle_player``), so the list shows them as they
+    stand now."""
+    clocks.settle_player(player)
     ordered = matches_of(player)
     if turn_me:
         ordered = ordered.filter(waiting=1)
     if statuses:
         ordered = ordered.filter(status__in=statuses)
     count = ordered.count()
-    if cursor is not None and cursor.backwards:
-        rows = list(ordered.filter(cursor.before())
-                    .order_by("waiting", "updated_at", "id")[:limit + 1])
-        before = len(rows) > limit
-        rows = rows[:limit][::-1]
-        after = bool(rows) and ordered.filter(MatchCursor.at(rows[-1], backwards=False)
-                                              .after()).exists()
-    else:
-        page = ordered.filter(cursor.after()) if cursor is not None else ordered[offset:]
-        rows = list(page[:limit + 1])
-        after = len(rows) > limit
-        rows = rows[:limit]
-        before = bool(rows) and (cursor is not None or offset > 0) and ordered.filter(
-            MatchCursor.at(rows[0], backwards=True).before()).exists()
-    return MatchPage(
-        count=count, results=rows,
-        next=MatchCursor.at(rows[-1], backwards=False) if after else None,
-        previous=MatchCursor.at(rows[0], backwards=True) if before else None)
+    page = MATCH_KEYSET.page(ordered, limit=limit, cursor=cursor, offset=offset)
+    return MatchPage(count=count, results=page.rows, next=page.next, previous=page.previous)
 
 
 def current_games(matches: list[Match]) -> dict:
@@ -128,7 +97,17 @@ def current_games(matches: list[Match]) -> dict:
     return {game.match_id: game for game in games}
 
 
-def match_of(player, match_id) -> Match:
+def match_of(player: Player, match_id: UUID | str) -> Match:
+    """The player's match (or the invitation addressed to them), 404 for any other, with what
+    its clock says applied first (``clocks.settle``: a timeout, an expiry, a daily's date
+    closed; no query when nothing is due), so every read shows it as it stands now."""
+    match = _match_read(player, match_id)
+    if clocks.settle(match):
+        match = _match_read(player, match_id)
+    return match
+
+
+def _match_read(player: Player, match_id: UUID | str) -> Match:
     match = (Match.objects.select_related("player0", "player1", "invitee", "rematch")
              .filter(pk=match_id).filter(_yours(player)).first())
     if match is None:
@@ -167,7 +146,16 @@ def events_page(match: Match, seat: int, after: int) -> tuple[list[dict], int, b
     return events, last, more
 
 
-def daily_match_of(player, day):
+def daily_match_of(player: Player, day: date) -> Match | None:
+    """The player's daily of ``day``, if they started it: ended unfinished first if its date
+    closed (``clocks.settle``)."""
+    match = _daily_match_read(player, day)
+    if match is not None and clocks.settle(match):
+        match = _daily_match_read(player, day)
+    return match
+
+
+def _daily_match_read(player: Player, day: date) -> Match | None:
     return (Match.objects.select_related("player0", "player1")
             .filter(player0=player, mode=Match.Mode.DAILY, daily=day).first())
 
@@ -176,7 +164,7 @@ def _tally() -> dict[str, int]:
     return {"played": 0, "won": 0, "lost": 0, "tied": 0}
 
 
-def player_stats(player) -> dict:
+def player_stats(player: Player) -> dict[str, Any]:
     """A player's Spite & Malice: matches and games finished (won, lost, tied), dailies played
     and won, win streaks by daily number, the points of the won dailies and the best one."""
     matches = list(Match.objects.filter(Q(player0=player) | Q(player1=player))
@@ -192,14 +180,14 @@ def player_stats(player) -> dict:
     over = MatchGame.objects.filter(match_id__in=seats).exclude(
         status__in=[MatchGame.Status.PLAYING, MatchGame.Status.ABORTED])
     games = over.values_list("match_id", "number", "status", "winner", "points")
-    points_of: dict = {}
+    points_of: dict[UUID, int | None] = {}
     for match_id, number, status, winner, points in games:
         _count(game_tally, None if status == MatchGame.Status.TIED else winner, seats[match_id])
         if number == 1:
             points_of[match_id] = points if winner == seats[match_id] else None
     dailies = [(daily, status, winner, points_of.get(match_id))
                for match_id, _, status, winner, mode, daily, _ in matches
-               if mode == Match.Mode.DAILY]
+               if mode == Match.Mode.DAILY and daily is not None]  # a daily has its date
     won = [(daily, points) for daily, status, winner, points in dailies
            if status == Match.Status.FINISHED and winner == 0 and points]
     first_open = daily_number(current_dates()[0])
@@ -222,7 +210,7 @@ def player_stats(player) -> dict:
     }
 
 
-def _daily_status(day, status: str, winner: int | None) -> str:
+def _daily_status(day: date, status: str, winner: int | None) -> str:
     """A daily as a streak reads it: won, or over without a win, or still being played (a
     daily left unfinished when its date closed is over)."""
     if status == Match.Status.FINISHED:
@@ -239,46 +227,22 @@ def _count(tally: dict[str, int], winner: int | None, seat: int) -> None:
 
 # A place in the list of open seeks: <created_at: microseconds since 1970, UTC>.<id, hex>
 SEEK_CURSOR_PATTERN = r"^(0|[1-9][0-9]{0,15})\.[0-9a-f]{32}$"
-_SEEK_CURSOR = re.compile(SEEK_CURSOR_PATTERN)
+# Newest first, then by id: seeks posted while a client pages shift none of its pages.
+SEEK_KEYSET = Keyset(SEEK_CURSOR_PATTERN, (Key("created_at", MOMENT, descending=True),
+                                           Key("id", UUID_HEX, descending=True)))
 
 
-@dataclass(frozen=True)
-class SeekCursor:
-    """The place of the last seek of a page in the list's order (newest first, then by id):
-    the next page is the seeks strictly after it, so seeks posted meanwhile shift nothing."""
-
-    created_at: datetime
-    match_id: UUID
-
-    def encode(self) -> str:
-        return f"{micros_of(self.created_at)}.{self.match_id.hex}"
-
-    @classmethod
-    def decode(cls, text: str) -> SeekCursor:
-        micros, match_id = cursor_parts(text, _SEEK_CURSOR)
-        return cls(moment_of(micros), UUID(match_id))
-
-    def after(self) -> Q:
-        return (Q(created_at__lt=self.created_at)
-                | Q(created_at=self.created_at, id__lt=self.match_id))
-
-
-def open_seeks(viewer, now: datetime):
+def open_seeks(viewer: Player, now: datetime) -> QuerySet[Match]:
     """The open seeks ``viewer`` may take: waiting, within their days, not their own."""
     return (Match.objects.filter(seek=True, status=Match.Status.WAITING,
                                  created_at__gt=now - timedelta(days=INVITE_DAYS))
             .exclude(player0=viewer).select_related("player0")
-            .order_by("-created_at", "-id"))
+            .order_by(*SEEK_KEYSET.order_by()))
 
 
-def seeks_page(viewer, *, limit: int, cursor: SeekCursor | None,
-               now: datetime) -> tuple[list[Match], SeekCursor | None]:
+def seeks_page(viewer: Player, *, limit: int, cursor: Place | None,
+               now: datetime) -> tuple[list[Match], Place | None]:
     """Up to ``limit`` open seeks after ``cursor``, and the place of the page after them (None
     if no seek follows)."""
-    seeks = open_seeks(viewer, now)
-    if cursor is not None:
-        seeks = seeks.filter(cursor.after())
-    rows = list(seeks[:limit + 1])
-    more = len(rows) > limit
-    rows = rows[:limit]
-    return rows, (SeekCursor(rows[-1].created_at, rows[-1].pk) if more else None)
+    page = SEEK_KEYSET.page(open_seeks(viewer, now), limit=limit, cursor=cursor)
+    return page.rows, page.next

@@ -27,6 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from server.api.formats import iso_datetime
+from server.api.idempotency import SettleFirst
 from server.dailies import calendar
 from server.fairness.models import SeedCommitment
 from server.jobs.background import job_enqueue
@@ -97,8 +98,9 @@ def daily_get_or_create(day: date) -> Daily:
 # --- Starting ----------------------------------------------------------------------------------
 
 
-def _match_create(*, player, mode: str, level: str, target: int, seed: bytes | None,
-                  day: date | None = None, ranked: bool = False, opponent=None,
+def _match_create(*, player: Player, mode: str, level: str, target: int, seed: bytes | None,
+                  day: date | None = None, ranked: bool = False,
+                  opponent: Player | None = None,
                   client_seed: str | None = None, offer: BotSeedOffer | None = None) -> Match:
     """A match dealt and started: ``player`` in seat 0, ``opponent`` (a player) or the bot in
     seat 1; the bot's first turn is played if it starts. Without a ``seed`` (a daily's), a
@@ -108,6 +110,7 @@ def _match_create(*, player, mode: str, level: str, target: int, seed: bytes | N
                   bot_seat=None if opponent is not None else 1, daily=day, ranked=ranked,
                   player0_bot=player.bot, player1_bot=opponent is not None and opponent.bot)
     if offer is not None:
+        assert client_seed is not None  # match_start_bot takes an offer only with one
         match.pk = offer.match_id
         seeds = SeedCommitment.objects.select_for_update().get(entry=offer.entry)
         offer.delete()
@@ -132,19 +135,19 @@ def _first_game_deal(*, match: Match, log: Log) -> None:
     _store(match=match, game=None, new_games=new_games, log=log)
 
 
-def player_lock(*players) -> None:
+def player_lock(*players: Player | None) -> None:
     """Lock the players' rows until the transaction ends, in id order (two requests locking
     the same two never deadlock): their requests that start or join matches then run one
     after the other. FOR NO KEY UPDATE, not FOR UPDATE: a row stored meanwhile that refers to
     one of these players (an account event, by its foreign key) takes a KEY SHARE lock on it,
     which FOR UPDATE would block, so a writer holding that player's event counter and a join
     waiting for it deadlocked."""
-    ids = sorted({player.pk for player in players}, key=str)
+    ids = sorted({player.pk for player in players if player is not None}, key=str)
     list(Player.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
          .values_list("pk", flat=True))
 
 
-def active_matches_check(player) -> None:
+def active_matches_check(player: Player) -> None:
     """Refuse a new match (409 ``too_many_matches``) to a player with ``ACTIVE_MATCHES``
     already; the player's row stays locked until the transaction ends, so two requests racing
     cannot both take the last place."""
@@ -158,7 +161,7 @@ def active_matches_check(player) -> None:
             "finish, resign or cancel one first.")
 
 
-def bot_seed_offer(*, player) -> SeedCommitment:
+def bot_seed_offer(*, player: Player) -> SeedCommitment:
     """The server seed of ``player``'s next match against the bot, committed now, before the
     player chooses the client seed to mix with it (the one already offered, until a match
     takes it): so the server cannot choose a deal for its bot after seeing the player's."""
@@ -173,7 +176,7 @@ def bot_seed_offer(*, player) -> SeedCommitment:
         return seeds
 
 
-def match_start_bot(*, player, level: str, target: int, client_seed: str | None = None,
+def match_start_bot(*, player: Player, level: str, target: int, client_seed: str | None = None,
                     commitment: str | None = None) -> Match:
     """A match against the bot; if the bot starts, its turn is played. With ``commitment``
     (that of ``bot_seed_offer``, which the player saw before choosing ``client_seed``), on
@@ -195,7 +198,7 @@ def match_start_bot(*, player, level: str, target: int, client_seed: str | None 
                              seed=None, client_seed=client_seed, offer=offer)
 
 
-def match_start_friend(*, player, opponent, target: int,
+def match_start_friend(*, player: Player, opponent: Player, target: int,
                        turn_seconds: int = DEFAULT_TURN_SECONDS, rated: bool = True) -> Match:
     """A match between two people dealt at once, both seated (the tests' shortcut past the
     invitation; the API's way is ``invitations``); rated as the rules allow."""
@@ -210,7 +213,7 @@ def match_start_friend(*, player, opponent, target: int,
         return match_deal(match=match, opponent=opponent)
 
 
-def match_deal(*, match: Match, opponent, client_seed: str | None = None) -> Match:
+def match_deal(*, match: Match, opponent: Player, client_seed: str | None = None) -> Match:
     """``opponent`` takes seat 1 of the locked waiting ``match``: a ``joined`` event, whether
     it stays rated decided, the first game dealt, and the first turn's clock started."""
     player_lock(match.player0, opponent)  # the pair's allowance of rated matches, raced safely
@@ -229,7 +232,7 @@ def match_deal(*, match: Match, opponent, client_seed: str | None = None) -> Mat
     return match
 
 
-def match_start_daily(*, player, day: date | None) -> tuple[Match, bool]:
+def match_start_daily(*, player: Player, day: date | None) -> tuple[Match, bool]:
     """The player's Spite & Malice daily of ``day`` (default: today in UTC), created the first
     time. Returns (match, created); the one-per-date constraint decides a race."""
     day = day or calendar.utc_today()
@@ -258,17 +261,48 @@ def match_start_daily(*, player, day: date | None) -> tuple[Match, bool]:
 # --- Locking and storing -----------------------------------------------------------------------
 
 
-def match_lock(*, player, match_id) -> tuple[Match, MatchGame | None]:
+def match_lock(*, player: Player, match_id: uuid.UUID | str) -> tuple[Match, MatchGame | None]:
     """The player's match (or the invitation addressed to them) and its current game (None
     before anyone joined), the match locked for update until the transaction ends; 404 for a
-    match that is not theirs."""
+    match that is not theirs.
+
+    The match's clock is applied here, so no write can act on a match whose clock has
+    something due: a turn past its deadline (the write is refused, ``DeadlinePassed``, and
+    the timeout stored) or an invitation past its days (it expires, then the write runs on
+    the cancelled match). Storing either must outlive the refused write's transaction, so the
+    lock raises ``SettleFirst`` before anything is written and ``idempotency`` applies it in
+    a transaction of its own."""
     match = (Match.objects.select_for_update(of=("self",))
              .select_related("player0", "player1", "invitee")
              .filter(pk=match_id).first())
     if match is None or not match.may_view(player):
         raise MatchNotFound()
+    now = timezone.now()
+    if match.is_overdue(now):
+        raise deadline_due(match)
+    if match.is_expired(now):
+        raise SettleFirst(lambda: _invitation_expire(match.pk))
     game = MatchGame.objects.filter(match=match, number=match.game_number).first()
     return match, game
+
+
+def _invitation_expire(match_id: uuid.UUID) -> bool:
+    from server.spitemalice import invitations  # it writes through this module: imported late
+
+    return invitations.expire_if_due(match_id)
+
+
+def deadline_due(match: Match) -> SettleFirst:
+    """What a write on ``match`` after its turn's deadline raises: refused with
+    ``DeadlinePassed``, the timeout stored in a transaction of its own (``clocks``) - unless
+    the clocks stood still meanwhile (an outage), when the deadline moves on instead and the
+    write is tried again, once."""
+    from server.spitemalice import clocks  # it writes through this module: imported late
+
+    match_id = match.pk
+    return SettleFirst(lambda: clocks.time_out_if_due(match_id), refusal=DeadlinePassed(
+        f"Seat {match.turn}'s turn ended at its deadline, "
+        f"{iso_datetime(match.deadline)}: the match is lost on time."))
 
 
 def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
@@ -375,7 +409,7 @@ def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
     if began and match.turn_seconds is not None:
         # Turns 1 and 2 of the first game are each seat's first: their grace.
         match.clock_start(log.now, first_turn=current.number == 1 and current.turn_number <= 2)
-    if began and match.turn != match.bot_seat:
+    if began and match.turn is not None and match.turn != match.bot_seat:  # playing: a turn
         log.turn_began(match.turn, turn_table(match, current, engine, match.turn))
         log.turn_for = match.turn
     return current
@@ -390,7 +424,7 @@ def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
         _sync(match, game, engine)
         if game.status != MatchGame.Status.PLAYING:
             game.finished_at = log.now
-            if game.status == WON:
+            if game.status == WON and game.points is not None:  # a won game has its points
                 if game.winner == 0:
                     match.score0 += game.points
                 else:
@@ -464,10 +498,11 @@ def _check_playable(match: Match) -> None:
     if match.is_over:
         raise GameOver(f"The match is over ({match.reason}); no action can be played.")
     _check_clock(match)
-    if match.mode == Match.Mode.DAILY and not calendar.is_playable(match.daily):
+    day = match.daily  # a daily's date (None for no other mode's match)
+    if match.mode == Match.Mode.DAILY and day is not None and not calendar.is_playable(day):
         raise GameOver(
-            f"The Spite & Malice daily of {match.daily.isoformat()} closed unfinished at "
-            f"{iso_datetime(calendar.closes_at(match.daily))}; no action "
+            f"The Spite & Malice daily of {day.isoformat()} closed unfinished at "
+            f"{iso_datetime(calendar.closes_at(day))}; no action "
             "can be played.")
 
 
@@ -480,12 +515,11 @@ def _check_started(match: Match) -> None:
 
 
 def _check_clock(match: Match) -> None:
-    """Refuse a write after the turn's deadline: the caller then applies the timeout (in a
-    transaction of its own, since this refusal rolls its own back)."""
+    """Refuse a write after the turn's deadline (one that passed since ``match_lock`` looked):
+    the timeout is then applied in a transaction of its own, since this refusal rolls its own
+    back (``deadline_due``)."""
     if match.is_overdue(timezone.now()):
-        raise DeadlinePassed(
-            f"Seat {match.turn}'s turn ended at its deadline, "
-            f"{iso_datetime(match.deadline)}: the match is lost on time.")
+        raise deadline_due(match)
 
 
 def action_unlimited(match: Match) -> bool:
@@ -497,7 +531,7 @@ def action_unlimited(match: Match) -> bool:
     return match.status == Match.Status.PLAYING and match.turn_seconds is not None
 
 
-def action_play(*, match: Match, game: MatchGame, player, action: list[str],
+def action_play(*, match: Match, game: MatchGame, player: Player, action: list[str],
                 expected_game: int | None, expected_actions: int | None) -> MatchGame:
     """Play ``action`` for ``player`` on their locked match, then the bot's reply; store it
     all. Returns the match's current game. A refused action raises a problem and changes
@@ -507,7 +541,7 @@ def action_play(*, match: Match, game: MatchGame, player, action: list[str],
     return _advance_and_store(match=match, game=game, engine=engine, log=log)
 
 
-def action_apply(*, match: Match, game: MatchGame, player, action: list[str],
+def action_apply(*, match: Match, game: MatchGame, player: Player, action: list[str],
                  expected_game: int | None, expected_actions: int | None,
                  ) -> tuple[Game, Log]:
     """Play ``action`` for ``player`` in memory: the engine after it, and the log of what it
@@ -522,7 +556,7 @@ def action_apply(*, match: Match, game: MatchGame, player, action: list[str],
         raise StaleAction(f"You sent {expected_actions} actions, but {match.actions_played} "
                           f"have been played in game {match.game_number}.",
                           **position_of(match))
-    if match.turn != seat:
+    if seat is None or match.turn != seat:
         raise not_your_turn(match)
     engine = rebuild(game)
     log = Log(match, by=seat)
@@ -561,13 +595,16 @@ def _advance_and_store(*, match: Match, game: MatchGame, engine: Game, log: Log,
     return current
 
 
-def match_resign(*, match: Match, game: MatchGame, player) -> MatchGame:
+def match_resign(*, match: Match, game: MatchGame, player: Player) -> MatchGame:
     """End ``player``'s locked match: the other seat wins."""
     _check_started(match)
     if match.is_over:
         raise GameOver(f"The match is over ({match.reason}); there is nothing to resign.")
     _check_clock(match)
-    _seat_resigns(match=match, game=game, seat=match.seat_of(player))
+    seat = match.seat_of(player)
+    if seat is None:  # an invitee is seated once the match has started: never so
+        raise MatchNotFound()
+    _seat_resigns(match=match, game=game, seat=seat)
     return game
 
 
@@ -594,6 +631,7 @@ def match_time_out(*, match: Match, game: MatchGame) -> None:
     """The seat to play in the locked ``match`` let its turn's deadline pass: it loses."""
     log = Log(match)
     seat, deadline = match.turn, match.deadline
+    assert seat is not None  # a deadline passes only on a match being played, on a turn
     game.status = MatchGame.Status.TIMEOUT
     game.winner = 1 - seat
     game.finished_at = log.now
@@ -620,32 +658,43 @@ def match_abort(*, match: Match, game: MatchGame | None, seat: int | None,
     _store(match=match, game=game, new_games=[], log=log)
 
 
-def dailies_close(*, player=None) -> int:
+def dailies_close(*, player: Player | None = None) -> int:
     """End the Spite & Malice dailies left unfinished when their date closed
     (``calendar.closes_at``): all of them, or ``player``'s. Returns how many.
 
     Whether a daily can still be played never depends on this having run (``action_play``
     checks the date); it makes what the matches say agree with that, with a ``match_over``
     event (``reason: "unfinished"``, no winner), before the reads that show a player's matches
-    and, for everyone, in the worker's housekeeping. Nobody wins it and it holds no rank.
+    (``selectors``) and, for everyone, in the worker's housekeeping. Nobody wins it and it
+    holds no rank.
     """
     first_open, _ = calendar.current_dates()
     matches = Match.objects.filter(mode=Match.Mode.DAILY, daily__lt=first_open).exclude(
         status=Match.Status.FINISHED)
     if player is not None:
         matches = matches.filter(player0=player)
-    closed = 0
-    for match_id in matches.values_list("pk", flat=True):
-        with transaction.atomic():
-            match = Match.objects.select_for_update().filter(pk=match_id).first()
-            if match is None or match.is_over:
-                continue
-            log = Log(match)
-            _match_end(match=match, log=log, winner=None, reason=Match.Reason.UNFINISHED)
-            match.finished_at = calendar.closes_at(match.daily)
-            _store(match=match, game=None, new_games=[], log=log)
-            closed += 1
-    return closed
+    return sum(daily_close_if_due(match_id)
+               for match_id in matches.values_list("pk", flat=True))
+
+
+def daily_is_due(match: Match) -> bool:
+    """Whether ``match`` (as read) is a daily still open whose date has closed."""
+    return (match.mode == Match.Mode.DAILY and match.daily is not None and not match.is_over
+            and match.daily < calendar.current_dates()[0])
+
+
+def daily_close_if_due(match_id: uuid.UUID) -> bool:
+    """End the daily ``match_id`` unfinished if its date closed while it was open; exactly
+    once, under its lock. Whether it did."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.daily is None or not daily_is_due(match):
+            return False
+        log = Log(match)
+        _match_end(match=match, log=log, winner=None, reason=Match.Reason.UNFINISHED)
+        match.finished_at = calendar.closes_at(match.daily)
+        _store(match=match, game=None, new_games=[], log=log)
+        return True
 
 
 def _bot_pending_lock(key: str) -> Match | None:
@@ -691,7 +740,7 @@ def bot_turn_give_up(key: str) -> None:
         logger.exception("match %s: the fallback bot turn failed too; the bot resigns", key)
         with transaction.atomic():
             match = _bot_pending_lock(key)
-            if match is None:
+            if match is None or match.bot_seat is None:  # a bot's turn pending: it has a seat
                 return
             game = MatchGame.objects.get(match=match, number=match.game_number)
             _seat_resigns(match=match, game=game, seat=match.bot_seat)

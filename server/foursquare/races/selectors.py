@@ -8,18 +8,23 @@ share one card order, so before that nothing a racer receives names a card of an
 
 from __future__ import annotations
 
+from typing import Any
+from uuid import UUID
+
 from django.db.models import Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
 from foursquare import DECK_SIZE, player_view
 from foursquare import Game as EngineGame
+from foursquare.view import CellView
 from server.api.formats import iso_datetime
 from server.core.codes import code_normalise
 from server.foursquare import fairness
 from server.foursquare.engine import rebuild
 from server.foursquare.models import Game, Race, RaceInvite, Racer
 from server.foursquare.races.problems import RaceNotFound
+from server.players.models import Player
 from server.players.serializers import player_ref
 
 OUT_OF_TIME = "out_of_time"
@@ -45,10 +50,12 @@ def game_seconds(game: Game) -> float | None:
     if not game.is_over or game.opens_at is None:
         return None
     end = game.closes_at if game.status == Game.Status.UNFINISHED else game.finished_at
+    if end is None:  # an ended game has both; never None in practice
+        return None
     return round(max((end - game.opens_at).total_seconds(), 0.0), 3)
 
 
-def progress_of(game: Game | None, engine: EngineGame | None = None) -> dict:
+def progress_of(game: Game | None, engine: EngineGame | None = None) -> dict[str, Any]:
     """A racer's progress: counts only, never a card. ``engine`` is the game's engine in its
     current position, if the caller holds it (the request that stored a move); else it is
     rebuilt."""
@@ -65,7 +72,7 @@ def progress_of(game: Game | None, engine: EngineGame | None = None) -> dict:
     }
 
 
-def board_of(engine: EngineGame) -> list[dict]:
+def board_of(engine: EngineGame) -> list[CellView]:
     """A racer's grid, as ``player_view`` gives its own player (face-down ranks hidden)."""
     return player_view(engine)["grid"]
 
@@ -94,7 +101,7 @@ def may_watch(race: Race, own: Racer | None) -> bool:
     return own is not None and own.game is not None and own.game.is_over
 
 
-def race_output(race: Race, viewer) -> dict:
+def race_output(race: Race, viewer: Player | None) -> dict[str, Any]:
     """The race object as ``viewer`` (a player, or None) is given it."""
     now = timezone.now()
     racers = _racers(race)
@@ -106,7 +113,7 @@ def race_output(race: Race, viewer) -> dict:
     for racer in racers:
         game = racer.game
         engine = rebuild(game) if game is not None else None
-        entry = {"player": player_ref(racer.player), "place": racer.place,
+        entry: dict[str, Any] = {"player": player_ref(racer.player), "place": racer.place,
                  "progress": progress_of(game, engine)}
         if watch and engine is not None:
             entry["board"] = board_of(engine)
@@ -152,7 +159,7 @@ def _racers_prefetch() -> Prefetch:
                     .order_by("joined_at", "id"))
 
 
-def races_of(player) -> QuerySet[Race]:
+def races_of(player: Player) -> QuerySet[Race]:
     """The races ``player`` is a racer of or invited to, newest first."""
     return _with_everything(Race.objects.filter(
         Q(pk__in=Racer.objects.filter(player=player).values("race_id"))
@@ -160,11 +167,11 @@ def races_of(player) -> QuerySet[Race]:
     )).order_by("-created_at")
 
 
-def is_racer(race: Race, player) -> bool:
+def is_racer(race: Race, player: Player | None) -> bool:
     return player is not None and Racer.objects.filter(race=race, player=player).exists()
 
 
-def is_invited(race: Race, player) -> bool:
+def is_invited(race: Race, player: Player | None) -> bool:
     """An invitee, or a racer of a race whose ``next_race`` this is ("race again")."""
     if player is None:
         return False
@@ -172,7 +179,7 @@ def is_invited(race: Race, player) -> bool:
             or Racer.objects.filter(race__next_race=race, player=player).exists())
 
 
-def race_visible_to(race: Race, viewer, code: str | None = None) -> bool:
+def race_visible_to(race: Race, viewer: Player | None, code: str | None = None) -> bool:
     """Whether ``viewer`` may see ``race``: its racers and invitees, and anyone who names its
     code (the join screen)."""
     if code is not None and code_normalise(code) == race.code:
@@ -180,7 +187,7 @@ def race_visible_to(race: Race, viewer, code: str | None = None) -> bool:
     return is_racer(race, viewer) or is_invited(race, viewer)
 
 
-def race_for(viewer, race_id, code: str | None = None) -> Race:
+def race_for(viewer: Player | None, race_id: UUID | str, code: str | None = None) -> Race:
     """The race ``race_id`` as ``viewer`` may see it; 404 ``race_not_found`` for anyone else
     (never a 403 that tells it exists)."""
     race = _with_everything(Race.objects.filter(pk=race_id)).first()
@@ -189,7 +196,33 @@ def race_for(viewer, race_id, code: str | None = None) -> Race:
     return race
 
 
-def race_id_with_code(code: str):
+def race_seen(viewer: Player | None, race_id: UUID | str, code: str | None = None) -> Race:
+    """``race_for``, with what the clock says applied first: a race whose time is up (or
+    whose games are all over) is finished before it is shown. Not under a write's lock (it
+    locks the race's games, then the race, as a finishing move does)."""
+    from server.foursquare.races import services  # it reads through this module
+
+    race = race_for(viewer, race_id, code=code)
+    if services.is_due(race) and services.race_close_if_due(race.pk):
+        race = race_for(viewer, race_id, code=code)
+    return race
+
+
+def races_seen(player: Player, races: list[Race]) -> list[Race]:
+    """``races`` (a page of ``races_of(player)``) as they stand now: those due closed first
+    (``race_seen``), then read again; no query when none is due."""
+    from server.foursquare.races import services  # it reads through this module
+
+    due = [race.pk for race in races if services.is_due(race)]
+    if not due:
+        return races
+    for race_id in due:
+        services.race_close_if_due(race_id)
+    fresh = {race.pk: race for race in races_of(player).filter(pk__in=due)}
+    return [fresh.get(race.pk, race) for race in races]
+
+
+def race_id_with_code(code: str) -> UUID | None:
     """The id of the race with invitation code ``code`` (any case, spaces or dashes), or
     None."""
     normal = code_normalise(code)
@@ -198,7 +231,7 @@ def race_id_with_code(code: str):
     return Race.objects.filter(code=normal).values_list("pk", flat=True).first()
 
 
-def racer_game_ids(race: Race) -> list:
+def racer_game_ids(race: Race) -> list[UUID]:
     return [racer.game_id for racer in _racers(race) if racer.game_id is not None]
 
 
@@ -208,14 +241,16 @@ def race_games_over(race: Race) -> bool:
     return all(game is not None and game.is_over for game in games)
 
 
-def replays_output(race: Race) -> dict:
+def replays_output(race: Race) -> dict[str, Any]:
     """The finished ``race``'s deal and each racer's moves, in the order of their places."""
-    racers = sorted((racer for racer in _racers(race) if racer.game is not None),
-                    key=lambda racer: (racer.place is None, racer.place or 0))
+    deal = race.deal
+    assert deal is not None  # a finished race was dealt when it started
+    played = sorted(((racer, racer.game) for racer in _racers(race) if racer.game is not None),
+                    key=lambda pair: (pair[0].place is None, pair[0].place or 0))
     return {
-        "deck": race.deal.cards.split(),
+        "deck": deal.cards.split(),
         "racers": [{"player": player_ref(racer.player),
-                    "moves": [list(move) for move in racer.game.move_list],
-                    "status": progress_status(racer.game), "score": racer.game.score}
-                   for racer in racers],
+                    "moves": [list(move) for move in game.move_list],
+                    "status": progress_status(game), "score": game.score}
+                   for racer, game in played],
     }

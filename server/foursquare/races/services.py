@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
+from uuid import UUID
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from foursquare import deal
+from server.api.idempotency import SettleFirst
 from server.core.codes import new_code
 from server.foursquare import fairness
 from server.foursquare.models import RACE_MINUTES, Deal, Game, Race, RaceInvite, Racer
@@ -52,18 +54,18 @@ RACE_BOT = "race_bot"  # the job playing the bot on a race's deal; key: the race
 _CODE_TRIES = 5  # 32^8 codes: a collision is rare; a second one in a row rarer still
 
 
-def _changed(race_id) -> None:
+def _changed(race_id: UUID) -> None:
     live.race_changed(race_id)
 
 
-def _race_lock(race_id) -> Race:
+def _race_lock(race_id: UUID | str) -> Race:
     race = Race.objects.select_for_update().filter(pk=race_id).first()
     if race is None:
         raise RaceNotFound()
     return race
 
 
-def _invitees(player, invite: list) -> list[Player]:
+def _invitees(player: Player, invite: list[UUID]) -> list[Player]:
     """The players of ``invite`` (ids), each a league mate of ``player``; 422
     ``not_a_league_mate`` naming those who are not (or are no player, or are ``player``)."""
     wanted = list(dict.fromkeys(invite))
@@ -77,7 +79,8 @@ def _invitees(player, invite: list) -> list[Player]:
     return [found[pk] for pk in wanted]
 
 
-def _waiting_create(*, host, size: int, minutes: int, client_seed: str | None = None) -> Race:
+def _waiting_create(*, host: Player, size: int, minutes: int,
+                    client_seed: str | None = None) -> Race:
     for attempt in range(_CODE_TRIES):
         try:
             with transaction.atomic():  # a savepoint: a taken code rolls back only this try
@@ -92,7 +95,7 @@ def _waiting_create(*, host, size: int, minutes: int, client_seed: str | None = 
     raise AssertionError("unreachable")
 
 
-def race_create(*, host, size: int, minutes: int, invite: list | None = None,
+def race_create(*, host: Player, size: int, minutes: int, invite: list[UUID] | None = None,
                 client_seed: str | None = None) -> Race:
     """A waiting race of ``size`` seats and ``minutes`` minutes; ``host`` is its first racer.
     ``invite``: ids of league mates invited directly."""
@@ -113,16 +116,25 @@ def race_lock_by_code(code: str) -> Race:
     return _race_lock(race_id)
 
 
-def race_lock_for(player, race_id) -> Race:
+def race_lock_for(player: Player, race_id: UUID | str) -> Race:
     """The race ``race_id``, locked, if ``player`` may act on it (a racer or an invitee);
     404 ``race_not_found`` for anyone else."""
     race = _race_lock(race_id)
     if not (is_racer(race, player) or is_invited(race, player)):
         raise RaceNotFound()
+    if _is_overtime(race, timezone.now()):
+        # Finished on time first, in a transaction of its own: it locks the race's games
+        # before the race, as a finishing move does, which this lock's holder may not.
+        raise SettleFirst(lambda: race_close_if_due(race.pk))
     return race
 
 
-def race_join(*, race: Race, player, client_seed: str | None = None) -> Race:
+def _is_overtime(race: Race, now: datetime) -> bool:
+    return (race.status in (Race.Status.COUNTDOWN, Race.Status.PLAYING)
+            and race.ends_at is not None and now >= race.ends_at)
+
+
+def race_join(*, race: Race, player: Player, client_seed: str | None = None) -> Race:
     """``player`` takes a seat of the locked ``race``; joining twice changes nothing. A race
     that fills starts itself."""
     if Racer.objects.filter(race=race, player=player).exists():
@@ -145,7 +157,7 @@ def race_join(*, race: Race, player, client_seed: str | None = None) -> Race:
     return race
 
 
-def race_leave(*, race: Race, player) -> Race:
+def race_leave(*, race: Race, player: Player) -> Race:
     """``player`` leaves the locked waiting ``race``; the host leaving cancels it."""
     racer = Racer.objects.filter(race=race, player=player).first()
     if racer is None:
@@ -163,7 +175,7 @@ def race_leave(*, race: Race, player) -> Race:
     return race
 
 
-def race_start(*, race: Race, player) -> Race:
+def race_start(*, race: Race, player: Player) -> Race:
     """The host starts the locked waiting ``race``: 403 for anyone else, 409 with fewer than
     two racers or once it has started."""
     if race.host_id != player.pk:
@@ -175,7 +187,7 @@ def race_start(*, race: Race, player) -> Race:
     return _start(race)
 
 
-def _deal_seed(race: Race, player_ids: list) -> bytes:
+def _deal_seed(race: Race, player_ids: list[UUID]) -> bytes:
     """HMAC(the server seed committed at creation, the racers' client seeds in seat order);
     a fresh random seed for a race made before seeds were committed."""
     seed = fairness.race_deal_seed(race, player_ids)
@@ -207,7 +219,7 @@ def _start(race: Race) -> Race:
     return race
 
 
-def _finish(race: Race, *, at) -> None:
+def _finish(race: Race, *, at: datetime) -> None:
     """Set the places of the locked ``race``, whose games are all over, and finish it."""
     racers = list(Racer.objects.filter(race=race).select_related("game")
                   .order_by("joined_at", "id"))
@@ -227,7 +239,7 @@ def _finish(race: Race, *, at) -> None:
     _changed(race.pk)
 
 
-def race_finish_if_done(race_id) -> bool:
+def race_finish_if_done(race_id: UUID) -> bool:
     """In the transaction of a move that ended a race game (its game locked): finish the race
     if every game of it is over. Whether it finished."""
     race = _race_lock(race_id)
@@ -239,14 +251,14 @@ def race_finish_if_done(race_id) -> bool:
     return True
 
 
-def is_due(race: Race, now=None) -> bool:
+def is_due(race: Race, now: datetime | None = None) -> bool:
     """Whether the started ``race`` (as read, with its racers) should be closed now."""
     if race.status not in (Race.Status.COUNTDOWN, Race.Status.PLAYING):
         return False
-    return (now or timezone.now()) >= race.ends_at or race_games_over(race)
+    return _is_overtime(race, now or timezone.now()) or race_games_over(race)
 
 
-def race_close_if_due(race_id) -> bool:
+def race_close_if_due(race_id: UUID) -> bool:
     """Finish the race ``race_id`` if it is due: every game over, or its ``ends_at`` passed
     (the games still playing become ``unfinished`` at ``closes_at``, out of time). Exactly
     once, under its lock; lazy, so any read or sweep may call it. Whether it finished now."""
@@ -259,17 +271,20 @@ def race_close_if_due(race_id) -> bool:
         race = Race.objects.select_for_update().filter(pk=race_id).first()
         if race is None or race.status not in (Race.Status.COUNTDOWN, Race.Status.PLAYING):
             return False
-        timed_out = now >= race.ends_at
+        ends_at = race.ends_at
+        timed_out = ends_at is not None and now >= ends_at  # a started race has its end
         if playing and not timed_out:
             return False
-        if playing:
+        if playing and ends_at is not None:  # so timed out: they end when it did
             Game.objects.filter(pk__in=playing).update(
-                status=Game.Status.UNFINISHED, finished_at=race.ends_at, updated_at=now)
-        _finish(race, at=race.ends_at if timed_out and playing else now)
+                status=Game.Status.UNFINISHED, finished_at=ends_at, updated_at=now)
+            _finish(race, at=ends_at)
+        else:
+            _finish(race, at=now)
         return True
 
 
-def races_close_due(*, now=None) -> int:
+def races_close_due(*, now: datetime | None = None) -> int:
     """The worker's sweep: close every race past its ``ends_at`` still open. How many."""
     now = now or timezone.now()
     due = list(Race.objects.filter(status__in=[Race.Status.COUNTDOWN, Race.Status.PLAYING],
@@ -277,7 +292,7 @@ def races_close_due(*, now=None) -> int:
     return sum(race_close_if_due(race_id) for race_id in due)
 
 
-def player_races_close_due(player) -> int:
+def player_races_close_due(player: Player) -> int:
     """Close the races whose time is up in which ``player`` still has a game being played
     (before the reads that show their games). How many."""
     due = (Game.objects.filter(player=player, mode=Game.Mode.RACE, status=Game.Status.PLAYING,
@@ -288,13 +303,13 @@ def player_races_close_due(player) -> int:
 
 def game_race_close_if_due(game: Game) -> bool:
     """Close ``game``'s race if ``game`` is a race game still being played past its time."""
-    if (game.mode != Game.Mode.RACE or game.is_over or game.closes_at is None
-            or timezone.now() < game.closes_at):
+    if (game.mode != Game.Mode.RACE or game.race_id is None or game.is_over
+            or game.closes_at is None or timezone.now() < game.closes_at):
         return False
     return race_close_if_due(game.race_id)
 
 
-def race_again(*, race: Race, player) -> Race:
+def race_again(*, race: Race, player: Player) -> Race:
     """The locked finished ``race``'s next race: created by the first racer to ask (same size
     and minutes, that racer its host, the others invited), joined by each later one."""
     if not is_racer(race, player):

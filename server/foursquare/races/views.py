@@ -26,12 +26,6 @@ TAG = ["races"]
 RACE_ID = OpenApiParameter("race_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 
 
-def _close_if_due(race_id) -> None:
-    """A race whose time is up (or whose games are all over) shows as finished: closed before
-    it is read or acted on."""
-    services.race_close_if_due(race_id)
-
-
 def _fresh_output(race, viewer) -> dict:
     """The race object as ``viewer`` sees it now (read again after a write)."""
     return selectors.race_output(selectors.race_for(viewer, race.pk, code=race.code), viewer)
@@ -60,13 +54,7 @@ class RaceListCreateView(ApiView):
     def get(self, request):
         paginator = GamePagination()
         page = paginator.paginate_queryset(selectors.races_of(request.user), request, view=self)
-        due = [race.pk for race in page if services.is_due(race)]
-        if due:  # shown as they are now: closed first, then read again
-            for race_id in due:
-                _close_if_due(race_id)
-            fresh = {race.pk: race
-                     for race in selectors.races_of(request.user).filter(pk__in=due)}
-            page = [fresh.get(race.pk, race) for race in page]
+        page = selectors.races_seen(request.user, page)
         return paginator.get_paginated_response(
             [selectors.race_output(race, request.user) for race in page])
 
@@ -134,10 +122,7 @@ class RaceDetailView(ApiView):
         viewer = request.user if request.user.is_authenticated else None
         if viewer is None and code is None:
             raise NotAuthenticated("Send a token, or the race's code as ?code=.")
-        race = selectors.race_for(viewer, race_id, code=code)
-        if services.is_due(race):
-            _close_if_due(race.pk)
-            race = selectors.race_for(viewer, race_id, code=code)
+        race = selectors.race_seen(viewer, race_id, code=code)
         return Response(selectors.race_output(race, viewer))
 
 
@@ -258,7 +243,6 @@ class RaceAgainView(ApiView):
             s422="`idempotency_key_reused`.")},
     )
     def post(self, request, race_id):
-        _close_if_due(race_id)  # a race whose time is up has finished
         return _write(request, lambda: services.race_lock_for(request.user, race_id),
                       lambda race: services.race_again(race=race, player=request.user))
 
@@ -275,10 +259,7 @@ class RaceReplaysView(ApiView):
             s409="`race_not_finished`: the deal stays hidden until the end.")},
     )
     def get(self, request, race_id):
-        race = selectors.race_for(request.user, race_id)
-        if services.is_due(race):
-            _close_if_due(race.pk)
-            race = selectors.race_for(request.user, race_id)
+        race = selectors.race_seen(request.user, race_id)
         if race.status != race.Status.FINISHED:
             raise RaceNotFinished("The replays are shown once the race has finished.")
         return Response({**selectors.replays_output(race),

@@ -23,7 +23,7 @@ from server.spitemalice.models import (
     TURN_SECONDS,
     Match,
 )
-from server.spitemalice.selectors import MatchCursor, SeekCursor
+from server.spitemalice.selectors import MATCH_KEYSET, SEEK_KEYSET
 
 # Each part of an action is one of these; which parts make an action (a card or pile onto a
 # stack) is the engine's to say, as 422 illegal_action, like any other action the rules refuse.
@@ -91,6 +91,7 @@ MatchCreateInput = PolymorphicProxySerializer(
 def match_create_input(data) -> dict:
     """The validated body of POST /matches: a bot match or a friend match (``opponent``) or
     a daily (``mode``)."""
+    values: serializers.Serializer
     if isinstance(data, dict) and "mode" in data and "opponent" not in data:
         values = DailyMatchInput(data=data)
     elif isinstance(data, dict) and data.get("opponent") == "friend":
@@ -144,7 +145,7 @@ class MatchListQuery(StrictQuery):
 
     def validate(self, attrs):
         if "cursor" in attrs:
-            attrs["cursor"] = MatchCursor.decode(attrs["cursor"])
+            attrs["cursor"] = MATCH_KEYSET.decode(attrs["cursor"])
         if "status" in attrs:
             # Comma-separated (?status=a,b): a parameter is given once, as every one is.
             wanted = attrs["status"].split(",")
@@ -189,7 +190,7 @@ class SeekListQuery(StrictQuery):
 
     def validate(self, attrs):
         if "cursor" in attrs:
-            attrs["cursor"] = SeekCursor.decode(attrs["cursor"])
+            attrs["cursor"] = SEEK_KEYSET.decode(attrs["cursor"])
         return attrs
 
 

@@ -351,7 +351,8 @@ class SpiteMaliceCancelledEvent(EventOutput):
                   "null otherwise.")
 
 
-EVENT_SERIALIZERS = {
+# Typed as PolymorphicProxySerializer takes it (a dict's value type does not widen).
+EVENT_SERIALIZERS: dict[str, serializers.Serializer | type[serializers.Serializer]] = {
     "joined": SpiteMaliceJoinedEvent, "dealt": SpiteMaliceDealtEvent,
     "draw": SpiteMaliceDrawEvent, "play": SpiteMalicePlayEvent,
     "completed": SpiteMaliceCompletedEvent, "discard": SpiteMaliceDiscardEvent,
@@ -388,7 +389,7 @@ class RevealedPosition(serializers.Serializer):
 
 
 # "as" is a Python keyword, so a step's fields are a dict (a serializer made by inline_serializer).
-REVEALED_STEP_FIELDS = {
+REVEALED_STEP_FIELDS: dict[str, serializers.Field] = {
     "seat": serializers.IntegerField(),
     "card": serializers.CharField(),
     "as": serializers.CharField(

@@ -1,5 +1,5 @@
 """What the Spite & Malice views share: the schema's tag and match id, the match as the
-requesting player sees it, reading a match and writing on one (its clock applied first)."""
+requesting player sees it, and writing on one (its clock applied by the lock)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from rest_framework import status
 
 from server.api import idempotency
 from server.api.headers import LOCATION, absolute_url
-from server.spitemalice import clocks, invitations, selectors, services
+from server.spitemalice import invitations, services
 from server.spitemalice.engine import match_output
 from server.spitemalice.models import Match
-from server.spitemalice.problems import DeadlinePassed
 
 TAG = ["spite-malice"]
 MATCH_ID = OpenApiParameter("match_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
@@ -28,32 +27,12 @@ def output(request, match: Match, game=None) -> dict:
                         origin=origin_of(request))
 
 
-def match_read(request, match_id) -> Match:
-    """The player's match, its clock applied first."""
-    match = selectors.match_of(request.user, match_id)
-    if clocks.settle(match):
-        match = selectors.match_of(request.user, match_id)
-    return match
-
-
 def write_on_match(request, match_id, work):
-    """``work(match, game)`` on the player's locked match, once per Idempotency-Key. A write
-    that finds the turn's deadline passed is refused, and the timeout then applied in a
-    transaction of its own (the refused one rolls back) - unless the clocks had stood still
-    (an outage: ``clocks``), when the deadline moves on instead and the write is tried
-    again, once."""
-
-    def attempt():
-        return idempotency.respond_idempotently(
-            request, lambda locked: work(*locked),
-            lock=lambda: services.match_lock(player=request.user, match_id=match_id))
-
-    try:
-        return attempt()
-    except DeadlinePassed:
-        if clocks.time_out_if_due(match_id):
-            raise
-    return attempt()
+    """``work(match, game)`` on the player's locked match, once per Idempotency-Key; its clock
+    is applied by the lock (``services.match_lock``)."""
+    return idempotency.respond_idempotently(
+        request, lambda locked: work(*locked),
+        lock=lambda: services.match_lock(player=request.user, match_id=match_id))
 
 
 def located(request, response):

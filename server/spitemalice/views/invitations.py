@@ -60,7 +60,6 @@ class MatchJoinView(ApiView):
                                            client_seed=data.validated_data.get("client_seed"))
             return status.HTTP_200_OK, output(request, match)
 
-        invitations.code_expire_if_due(data.validated_data["code"])  # gone, and marked so
         # The player's row locked first: a retry sent while the first join still runs waits
         # for it and gets its answer, rather than finding the seat taken.
         return idempotency.respond_idempotently(
@@ -91,13 +90,14 @@ class InvitationView(ApiView):
                                                        s409="`match_full`.")},
     )
     def get(self, request, code: str):
-        invitations.code_expire_if_due(code)
         viewer = viewer_of(request)
         match, rated, reason = invitations.invitation_preview(code=code, viewer=viewer)
+        inviter = match.player0
+        assert inviter is not None  # who invites holds seat 0 from the start
         return Response({
             "code": match.invite_code,
-            "from": player_ref(match.player0),
-            "invitee": player_ref(match.invitee) if match.invitee_id else None,
+            "from": player_ref(inviter),
+            "invitee": player_ref(match.invitee) if match.invitee is not None else None,
             "target": match.target,
             "turn_seconds": match.turn_seconds,
             "expires_at": iso_datetime(match.invite_expires_at),
@@ -128,7 +128,6 @@ class MatchAcceptView(ApiView):
             s422="`idempotency_key_reused`.")},
     )
     def post(self, request, match_id):
-        invitations.expire_if_due(match_id)
         code = invitations.accept_code(request.user, match_id)
 
         def accept(_locked):
@@ -163,7 +162,6 @@ class MatchDeclineView(ApiView):
     def post(self, request, match_id):
         data = inputs.DeclineInput(data=request.data)
         data.is_valid(raise_exception=True)
-        invitations.expire_if_due(match_id)
 
         def decline(match, game):
             invitations.match_decline(match=match, game=game, player=request.user,

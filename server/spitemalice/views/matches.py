@@ -10,10 +10,11 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from server.api import idempotency
+from server.api.cursors import Place
 from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
-from server.spitemalice import clocks, invitations, selectors, services
+from server.spitemalice import invitations, selectors, services
 from server.spitemalice.models import INVITE_DAYS
 from server.spitemalice.selectors import MATCH_CURSOR_PATTERN
 from server.spitemalice.serializers import inputs, outputs
@@ -22,7 +23,6 @@ from server.spitemalice.views.common import (
     TAG,
     cancelled,
     located,
-    match_read,
     output,
     write_on_match,
 )
@@ -68,8 +68,6 @@ class MatchListCreateView(ApiView):
         query = inputs.MatchListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         values = query.validated_data
-        services.dailies_close(player=request.user)  # a daily whose date closed shows as over
-        clocks.settle_player(request.user)  # so do turns past their deadline, and expiries
         page = selectors.matches_page(request.user, limit=values["limit"],
                                       cursor=values.get("cursor"), offset=values["offset"],
                                       turn_me=values.get("turn") == "me",
@@ -77,9 +75,9 @@ class MatchListCreateView(ApiView):
         games = selectors.current_games(page.results)
         url = remove_query_param(request.build_absolute_uri(), "offset")
 
-        def link(cursor) -> str | None:
-            return None if cursor is None else replace_query_param(url, "cursor",
-                                                                   cursor.encode())
+        def link(place: Place | None) -> str | None:
+            return None if place is None else replace_query_param(
+                url, "cursor", selectors.MATCH_KEYSET.encode(place))
 
         return Response({
             "count": page.count,
@@ -162,10 +160,9 @@ class MatchDetailView(ApiView):
                    summary="One of your matches", parameters=[MATCH_ID],
                    responses={200: outputs.MatchOutput, **problems(401, 404)})
     def get(self, request, match_id):
-        services.dailies_close(player=request.user)  # a daily whose date closed shows as over
-        match = match_read(request, match_id)
+        match = selectors.match_of(request.user, match_id)
         if services.bot_turn_resume(match):  # a bot turn repaired just now
-            match = match_read(request, match_id)
+            match = selectors.match_of(request.user, match_id)
         return Response(output(request, match))
 
 
@@ -215,5 +212,4 @@ class MatchCancelView(ApiView):
                                   "be cancelled (resign instead).")],
     )
     def post(self, request, match_id):
-        invitations.expire_if_due(match_id)  # an invitation past its days is gone already
         return cancelled(request, match_id)

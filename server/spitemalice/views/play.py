@@ -24,7 +24,7 @@ from server.spitemalice.problems import (
     StaleAction,
 )
 from server.spitemalice.serializers import inputs, outputs
-from server.spitemalice.views.common import MATCH_ID, TAG, match_read, output, write_on_match
+from server.spitemalice.views.common import MATCH_ID, TAG, output, write_on_match
 
 
 class ActionCreateView(FastPathView, ApiView):
@@ -132,7 +132,7 @@ class EventsView(ApiView):
     def get(self, request, match_id):
         query = inputs.EventsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        match = match_read(request, match_id)
+        match = selectors.match_of(request.user, match_id)
         events, last, more = selectors.events_page(match, match.viewer_seat(request.user),
                                                    query.validated_data["after"])
         return Response({"events": events, "last": last, "more": more})

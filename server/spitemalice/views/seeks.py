@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -15,6 +17,7 @@ from server.api.formats import iso_datetime
 from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.schema import problems
 from server.api.views import ApiView
+from server.players.models import Player
 from server.players.serializers import player_ref
 from server.ratings import selectors as ratings
 from server.spitemalice import invitations, rating_rules, selectors, services
@@ -27,12 +30,14 @@ SEEK_ID = OpenApiParameter("match_id", OpenApiTypes.UUID, OpenApiParameter.PATH,
                            description="The seek's id (its match's).")
 
 
-def seek_output(seek: Match, viewer) -> dict:
+def seek_output(seek: Match, viewer: Player) -> dict[str, Any]:
     rated, reason = rating_rules.rating_for_viewer(seek, viewer, timezone.now())
+    seeker = seek.player0
+    assert seeker is not None  # who posts a seek holds seat 0 from the start
     return {
         "id": str(seek.pk),
-        "from": player_ref(seek.player0),
-        "rating": ratings.rating_of(seek.player0, rating_rules.GAME),
+        "from": player_ref(seeker),
+        "rating": ratings.rating_of(seeker, rating_rules.GAME),
         "turn_seconds": seek.turn_seconds,
         "target": seek.target,
         "rated": rated,
@@ -72,7 +77,8 @@ class SeekListCreateView(ApiView):
                                             cursor=values.get("cursor"), now=timezone.now())
         url = request.build_absolute_uri()
         return Response({
-            "next": replace_query_param(url, "cursor", after.encode()) if after else None,
+            "next": (replace_query_param(url, "cursor", selectors.SEEK_KEYSET.encode(after))
+                     if after else None),
             "results": [seek_output(seek, request.user) for seek in seeks],
         })
 
@@ -126,7 +132,6 @@ class SeekDetailView(ApiView):
             s422="`idempotency_key_reused`.")},
     )
     def delete(self, request, match_id):
-        invitations.expire_if_due(match_id)
         if not Match.objects.filter(pk=match_id, seek=True, player0=request.user).exists():
             raise SeekNotFound("You have no seek with this id.")
         return cancelled(request, match_id)
@@ -152,7 +157,6 @@ class SeekAcceptView(ApiView):
             s422="`idempotency_key_reused`.")},
     )
     def post(self, request, match_id):
-        invitations.expire_if_due(match_id)
         code = invitations.seek_code(match_id)
 
         def take(_locked):
