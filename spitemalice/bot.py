@@ -74,7 +74,8 @@ STALL = 10.0  # more for each, the closer the stock is to running dry (a tie) ..
 STALL_STOCK = 30  # ... below this many cards
 
 # How much each level searches, and hard's sampling.
-EASY_NODES = 60  # positions easy looks at in a turn
+EASY_NODES = 60  # positions easy looks at in a call ...
+EASY_SCORES = 250  # ... and ways to end it that it scores (each a few microseconds)
 NODES = 4000  # positions normal and hard look at, at most
 HARD_CANDIDATES = 12  # hard judges this many ways to end the turn again ...
 HARD_WORLDS = 32  # ... in this many sampled deals of the unseen cards
@@ -320,6 +321,8 @@ class _Search:
         # Strict: no position past the limit is looked at (easy; expert's sampled turns). Not
         # strict (normal, hard, as measured): the positions next to the last are scored too.
         self.strict = easy
+        self.score_limit = EASY_SCORES if easy else 1 << 62
+        self.scored = 0
         self.noise = EASY_NOISE if easy else 0.0
         self.watch = EASY_THREAT if easy else THREAT  # the weight of the opponent's chance
         self.keep = {"hard": HARD_CANDIDATES, "expert": EXPERT_CANDIDATES}.get(level, 0)
@@ -387,6 +390,7 @@ class _Search:
         return value
 
     def offer(self, value: float, kind: str, extra: Move | None, played: int) -> None:
+        self.scored += 1
         moves = [*self.moves, extra] if extra is not None else list(self.moves)
         if value > self.best_value:
             self.best_value = value
@@ -407,7 +411,8 @@ class _Search:
     def _node(self) -> None:
         hand, sides, centre = self.hand, self.sides, self.centre
         key = (tuple(hand), tuple(len(s) for s in sides), tuple(sorted(centre)))
-        if key in self.seen or (self.strict and self.nodes >= self.limit):
+        if key in self.seen or (self.strict and (self.nodes >= self.limit
+                                                 or self.scored >= self.score_limit)):
             return
         self.seen.add(key)
         self.nodes += 1
