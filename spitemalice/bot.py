@@ -1,4 +1,5 @@
-"""The house bot: a fair Spite & Malice player at three levels, ``easy``, ``normal`` and ``hard``.
+"""The house bot: a fair Spite & Malice player at four levels, ``easy``, ``normal``, ``hard``
+and ``expert``.
 
 **What it sees.** ``bot_turn(view, unseen, level, seed)`` decides from two things only: the
 engine's ``player_view`` of the bot's seat and the multiset of cards that seat has not seen
@@ -21,12 +22,13 @@ therefore one or more calls; each call's answer is legal in the view it was give
 only randomness comes from ``random.Random`` seeded with a SHA-256 of the seed, the level and
 the number of actions played so far.
 
-**How it decides.** All three levels search this turn's sequences of plays from the cards the
+**How it decides.** All four levels search this turn's sequences of plays from the cards the
 bot can see (hand, side-stack tops and the cards under them, pay-off top), merging sequences
 that reach the same position, and score every way the turn can end with a position
 evaluation (see docs/SPITE_MALICE_BOT.md):
 
-- ``easy`` looks at a few dozen positions, gives the opponent's chances a quarter of the weight
+- ``easy`` looks at a few dozen positions (and scores at most a few hundred ways to end the
+  turn, so that a call stays near a millisecond), gives the opponent's chances a quarter of the weight
   and scores with much seeded noise (up to 100 points, a whole pay-off card): a casual
   player who sees its own pay-off plays but often misjudges the rest.
 - ``normal`` searches the whole turn and weighs the chance that the opponent plays its pay-off
@@ -35,6 +37,11 @@ evaluation (see docs/SPITE_MALICE_BOT.md):
 - ``hard`` takes ``normal``'s best dozen ways to end the turn and plays, in 32 sampled deals
   of the unseen cards (determinisation), the opponent's reply and its own next turn from each,
   keeping the one that sheds the most pay-off cards relative to the opponent on average.
+- ``expert`` does what ``hard`` does in 20 sampled deals, but plays each sampled turn (the
+  opponent's reply, then its own next turn) with ``normal``'s search from what that seat
+  would see in the deal, and counts where its own next turn ends too. Its work is bounded by
+  counts of positions, never by the clock, so the same seed gives the same answer on any
+  machine: up to about a second of CPU a turn.
 """
 
 from __future__ import annotations
