@@ -28,9 +28,9 @@ that reach the same position, and score every way the turn can end with a positi
 evaluation (see docs/SPITE_MALICE_BOT.md):
 
 - ``easy`` looks at a few dozen positions (and scores at most a few hundred ways to end the
-  turn, so that a call stays near a millisecond), gives the opponent's chances a quarter of the weight
-  and scores with much seeded noise (up to 100 points, a whole pay-off card): a casual
-  player who sees its own pay-off plays but often misjudges the rest.
+  turn, so that a call stays near a millisecond), gives the opponent's chances a quarter of
+  the weight and scores with much seeded noise (up to 100 points, a whole pay-off card): a
+  casual player who sees its own pay-off plays but often misjudges the rest.
 - ``normal`` searches the whole turn and weighs the chance that the opponent plays its pay-off
   top next (from its side stacks and the cards it may hold, Kings as wild), its own chance of
   playing its pay-off top next turn, side-stack structure and Kings kept in hand.
