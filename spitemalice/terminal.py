@@ -1,4 +1,4 @@
-"""Play the house bot in the terminal: ``python -m spitemalice play [--level easy|normal|hard]
+"""Play the house bot in the terminal: ``python -m spitemalice play [--level easy|normal|hard|expert]
 [--seed TEXT] [--seat 0|1] [--match]``.
 
 The table is drawn as ``python -m spitemalice show`` draws it, with your hand and legal actions
