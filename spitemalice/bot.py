@@ -1,4 +1,5 @@
-"""The house bot: a fair Spite & Malice player at three levels, ``easy``, ``normal`` and ``hard``.
+"""The house bot: a fair Spite & Malice player at four levels, ``easy``, ``normal``, ``hard``
+and ``expert``.
 
 **What it sees.** ``bot_turn(view, unseen, level, seed)`` decides from two things only: the
 engine's ``player_view`` of the bot's seat and the multiset of cards that seat has not seen
@@ -21,20 +22,26 @@ therefore one or more calls; each call's answer is legal in the view it was give
 only randomness comes from ``random.Random`` seeded with a SHA-256 of the seed, the level and
 the number of actions played so far.
 
-**How it decides.** All three levels search this turn's sequences of plays from the cards the
+**How it decides.** All four levels search this turn's sequences of plays from the cards the
 bot can see (hand, side-stack tops and the cards under them, pay-off top), merging sequences
 that reach the same position, and score every way the turn can end with a position
 evaluation (see docs/SPITE_MALICE_BOT.md):
 
-- ``easy`` looks at a few dozen positions, gives the opponent's chances a quarter of the weight
-  and scores with much seeded noise (up to 100 points, a whole pay-off card): a casual
-  player who sees its own pay-off plays but often misjudges the rest.
+- ``easy`` looks at a few dozen positions (and scores at most a few hundred ways to end the
+  turn, so that a call stays near a millisecond), gives the opponent's chances a quarter of
+  the weight and scores with much seeded noise (up to 100 points, a whole pay-off card): a
+  casual player who sees its own pay-off plays but often misjudges the rest.
 - ``normal`` searches the whole turn and weighs the chance that the opponent plays its pay-off
   top next (from its side stacks and the cards it may hold, Kings as wild), its own chance of
   playing its pay-off top next turn, side-stack structure and Kings kept in hand.
 - ``hard`` takes ``normal``'s best dozen ways to end the turn and plays, in 32 sampled deals
   of the unseen cards (determinisation), the opponent's reply and its own next turn from each,
   keeping the one that sheds the most pay-off cards relative to the opponent on average.
+- ``expert`` does what ``hard`` does in 20 sampled deals, but plays each sampled turn (the
+  opponent's reply, then its own next turn) with ``normal``'s search from what that seat
+  would see in the deal, and counts where its own next turn ends too. Its work is bounded by
+  counts of positions, never by the clock, so the same seed gives the same answer on any
+  machine: up to about a second of CPU a turn.
 """
 
 from __future__ import annotations
@@ -49,8 +56,8 @@ from spitemalice.cards import KING, QUEEN, RANK_CODES
 from spitemalice.game import PLAYING, Game
 from spitemalice.view import PlayerView, player_view, unseen_cards
 
-Level = Literal["easy", "normal", "hard"]
-LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
+Level = Literal["easy", "normal", "hard", "expert"]
+LEVELS: tuple[Level, ...] = ("easy", "normal", "hard", "expert")
 
 HAND_SIZE = 5
 SIDE_STACKS = 4
@@ -74,13 +81,20 @@ STALL = 10.0  # more for each, the closer the stock is to running dry (a tie) ..
 STALL_STOCK = 30  # ... below this many cards
 
 # How much each level searches, and hard's sampling.
-EASY_NODES = 60  # positions easy looks at in a turn
+EASY_NODES = 60  # positions easy looks at in a call ...
+EASY_SCORES = 250  # ... and ways to end it that it scores (each a few microseconds)
 NODES = 4000  # positions normal and hard look at, at most
 HARD_CANDIDATES = 12  # hard judges this many ways to end the turn again ...
 HARD_WORLDS = 32  # ... in this many sampled deals of the unseen cards
 HARD_DUMP = True  # the sampled turns also play loose cards onto the centre
 HARD_LOSS = 2000.0  # what a sampled win for either side counts
 HARD_WEIGHT = 1.0  # the weight of the sampled turns against the estimates they replace
+# expert: hard's re-ranking, with every sampled turn played by normal's own search.
+EXPERT_CANDIDATES = 12  # expert judges this many ways to end the turn again ...
+EXPERT_WORLDS = 20  # ... in this many sampled deals of the unseen cards
+EXPERT_TURN_NODES = 200  # each searched turn in a sampled deal looks at this many positions
+EXPERT_NODES = 12_000  # and all of one decision's sampled turns at most this many together
+EXPERT_FINAL = 0.5  # the weight of the position the bot's sampled next turn ends in
 EASY_NOISE = 100.0  # easy's scores are off by up to this much, at random
 EASY_THREAT = 15.0  # and it watches the opponent's pay-off top only a little
 
@@ -99,6 +113,8 @@ def bot_turn(view: PlayerView, unseen: Mapping[str, int], level: str = "normal",
     plan = search.run()
     if level == "hard":
         plan = _Hard(table, search, rng).choose(plan)
+    elif level == "expert":
+        plan = _Expert(table, search, rng).choose(plan)
     return [ACTION_OF[move] for move in plan]
 
 
@@ -178,6 +194,31 @@ class _Table:
         self.unseen = [0] * (KING + 1)
         for code, count in unseen.items():
             self.unseen[RANK[code[0]]] += count
+        self._chances()
+
+    @classmethod
+    def of(cls, hand: list[int], sides: list[list[int]], other_sides: list[list[int]],
+           centre: list[int], top: int, other_top: int, payoff: int, other_payoff: int,
+           other_hand: int, stock: int, unseen: list[int]) -> _Table:
+        """A table in ranks for a position of a sampled deal (expert's searched turns): the
+        hand's codes are made up (a rank and ``?``), since only ranks matter there."""
+        table = cls.__new__(cls)
+        table.codes = [[RANK_CODES[r - 1] + "?"] * hand[r] if r else [] for r in range(KING + 1)]
+        table.hand = list(hand)
+        table.sides = sides
+        table.other_sides = other_sides
+        table.centre = list(centre)
+        table.top = top
+        table.other_top = other_top
+        table.payoff = payoff
+        table.other_payoff = other_payoff
+        table.other_hand = other_hand
+        table.stock = stock
+        table.unseen = [max(0, count) for count in unseen]
+        table._chances()
+        return table
+
+    def _chances(self) -> None:
         total = sum(self.unseen)
         # draw[n][r]: the chance that n cards from the unseen ones hold a card of rank r or,
         # failing that, that a King stands in for it (counted at half: one King, many needs).
@@ -284,9 +325,14 @@ class _Search:
         self.rng = rng
         easy = level == "easy"
         self.limit = EASY_NODES if easy else NODES
+        # Strict: no position past the limit is looked at (easy; expert's sampled turns). Not
+        # strict (normal, hard, as measured): the positions next to the last are scored too.
+        self.strict = easy
+        self.score_limit = EASY_SCORES if easy else 1 << 62
+        self.scored = 0
         self.noise = EASY_NOISE if easy else 0.0
         self.watch = EASY_THREAT if easy else THREAT  # the weight of the opponent's chance
-        self.keep = HARD_CANDIDATES if level == "hard" else 0
+        self.keep = {"hard": HARD_CANDIDATES, "expert": EXPERT_CANDIDATES}.get(level, 0)
         self.candidates: list[_Leaf] = []  # hard: the best few END leaves
         self.best_other: _Leaf | None = None  # hard: the best leaf of another kind
         self.threats: dict[tuple[int, ...], float] = {}
@@ -351,6 +397,7 @@ class _Search:
         return value
 
     def offer(self, value: float, kind: str, extra: Move | None, played: int) -> None:
+        self.scored += 1
         moves = [*self.moves, extra] if extra is not None else list(self.moves)
         if value > self.best_value:
             self.best_value = value
@@ -371,7 +418,8 @@ class _Search:
     def _node(self) -> None:
         hand, sides, centre = self.hand, self.sides, self.centre
         key = (tuple(hand), tuple(len(s) for s in sides), tuple(sorted(centre)))
-        if key in self.seen:
+        if key in self.seen or (self.strict and (self.nodes >= self.limit
+                                                 or self.scored >= self.score_limit)):
             return
         self.seen.add(key)
         self.nodes += 1
@@ -564,6 +612,159 @@ class _Hard:
         if my_shed < 0:
             return HARD_LOSS - PAYOFF_CARD * shed
         return PAYOFF_CARD * (my_shed - shed)
+
+
+# --- expert: the sampled turns played by normal's search ------------------------------------
+
+class _OutOfNodes(Exception):
+    """Expert's positions for one decision are used up."""
+
+
+class _Expert:
+    """Re-rank ``normal``'s best ways to end the turn as ``hard`` does, but play the sampled
+    deals' turns (the opponent's reply, then the bot's own next turn) with ``normal``'s own
+    search, each seat deciding from what it would see in that deal, and count the position
+    the bot's next turn ends in as well as the pay-off cards each side sheds.
+
+    The work is bounded by counts only: ``EXPERT_TURN_NODES`` positions for each searched
+    turn and ``EXPERT_NODES`` for all of them together; the deals sampled are judged in turn,
+    and the first deal the positions run out in is left out with all after it. So the same
+    seed always gives the same answer, however busy the machine."""
+
+    def __init__(self, table: _Table, search: _Search, rng: random.Random) -> None:
+        self.t = table
+        self.search = search
+        self.rng = rng
+        self.nodes_left = EXPERT_NODES
+
+    def choose(self, plan: list[Move]) -> list[Move]:
+        search = self.search
+        candidates = sorted(search.candidates, key=lambda c: -c.value)[:EXPERT_CANDIDATES]
+        other = search.best_other
+        if not candidates or (other is not None and other.value >= candidates[0].value):
+            return plan  # a pay-off play or an emptied hand: the turn goes on
+        if len(candidates) == 1:
+            return candidates[0].moves
+        t = self.t
+        pool: list[int] = []
+        for r in range(1, KING + 1):
+            pool += [r] * t.unseen[r]
+        worlds = []
+        for _ in range(EXPERT_WORLDS):
+            self.rng.shuffle(pool)
+            worlds.append(list(pool))
+        estimated = []
+        for leaf in candidates:
+            known = list(leaf.hand)
+            _runs(leaf.sides, known)
+            held = sum(leaf.hand)
+            estimated.append(PROSPECT * _reach(t.top, leaf.centre, known,
+                                               t.draw[max(0, HAND_SIZE - held)])
+                             - THREAT * search.threat(leaf.centre))
+        # World by world, every candidate in each: a world the positions run out in is left
+        # out whole, so every candidate is judged on the same deals.
+        totals = [0.0] * len(candidates)
+        done = 0
+        for world in worlds:
+            try:
+                results = [self._two_turns(leaf, world) for leaf in candidates]
+            except _OutOfNodes:
+                break
+            totals = [total + result for total, result in zip(totals, results, strict=True)]
+            done += 1
+        if not done:
+            return candidates[0].moves
+        best, best_value = candidates[0], float("-inf")
+        for leaf, estimate, total in zip(candidates, estimated, totals, strict=True):
+            value = leaf.value - estimate + total / done
+            if value > best_value:
+                best, best_value = leaf, value
+        return best.moves
+
+    def _two_turns(self, leaf: _Leaf, world: list[int]) -> float:
+        """The opponent's reply and the bot's next turn from ``leaf`` in ``world`` (the unseen
+        cards in one order, as ``_Hard._two_turns`` reads them): 100 × (the bot's pay-off
+        cards shed − the opponent's) plus ``EXPERT_FINAL`` × the evaluation of where the
+        bot's turn ends; a sampled win counts ``HARD_LOSS`` either way."""
+        t = self.t
+        centre = list(leaf.centre)
+        hand = [0] * (KING + 1)
+        for r in world[:HAND_SIZE]:
+            hand[r] += 1
+        at = HAND_SIZE
+        other_under = world[at:at + min(t.other_payoff - 1, 8)]
+        at += len(other_under)
+        my_under = world[at:at + min(t.payoff - 1, 8)]
+        stock = world[at + len(my_under):]
+        other_sides = [list(s) for s in t.other_sides]
+        my_sides = [list(s) for s in leaf.sides]
+        mine = list(leaf.hand)
+        # The opponent cannot see what the bot cannot, less its own hand, plus the bot's.
+        unseen = [t.unseen[r] - hand[r] + mine[r] for r in range(KING + 1)]
+        shed, other_top, _ = self._turn(t.other_top, other_under, t.other_payoff, hand,
+                                        other_sides, my_sides, t.top, t.payoff, sum(mine),
+                                        centre, stock, unseen)
+        if shed < 0:  # the opponent won
+            return -HARD_LOSS
+        refill = max(0, HAND_SIZE - sum(mine))
+        for r in stock[:refill]:
+            mine[r] += 1
+        del stock[:refill]
+        unseen = [t.unseen[r] - mine[r] + leaf.hand[r] for r in range(KING + 1)]
+        my_shed, _, final = self._turn(t.top, my_under, t.payoff, mine, my_sides, other_sides,
+                                       other_top, t.other_payoff - shed, sum(hand), centre,
+                                       stock, unseen)
+        if my_shed < 0:
+            return HARD_LOSS - PAYOFF_CARD * shed
+        return PAYOFF_CARD * (my_shed - shed) + EXPERT_FINAL * final
+
+    def _turn(self, top: int, under: list[int], payoff: int, hand: list[int],
+              sides: list[list[int]], other_sides: list[list[int]], other_top: int,
+              other_payoff: int, other_hand: int, centre: list[int], stock: list[int],
+              unseen: list[int]) -> tuple[int, int, float]:
+        """One seat's turn in a sampled deal, played by ``normal``'s search call after call
+        (the cards it draws or turns up come from the deal): (pay-off cards shed, or -1 for
+        a win; the pay-off top it leaves, 0 if unknown; the evaluation of its discard, 0
+        without one). ``hand``, ``sides``, ``centre`` and ``stock`` change in place."""
+        shed = 0
+        next_under = 0
+        for _ in range(16):
+            if self.nodes_left <= 0:
+                raise _OutOfNodes
+            table = _Table.of(hand, sides, other_sides, centre, top, other_top, payoff - shed,
+                              other_payoff, other_hand, len(stock), unseen)
+            search = _Search(table, "normal", self.rng)
+            search.limit = min(EXPERT_TURN_NODES, self.nodes_left)
+            search.strict = True
+            moves = search.run()
+            self.nodes_left -= search.nodes
+            if not moves:
+                return shed, top, 0.0
+            for source, target in moves:
+                to_centre = target[0] == "C"
+                if source == "P":
+                    shed += 1
+                    if shed >= payoff:
+                        return -1, 0, 0.0
+                    top = under[next_under] if next_under < len(under) else 0
+                    next_under += 1
+                elif source[0] == "S" and len(source) == 2:
+                    sides[int(source[1])].pop()
+                else:
+                    rank = RANK[source[0]]
+                    hand[rank] -= 1
+                    if not to_centre:
+                        sides[int(target[1])].append(rank)
+                        return shed, top, search.best_value
+                if to_centre:
+                    _bump(centre, int(target[1]))
+            if not any(hand):
+                if not stock:
+                    return shed, top, 0.0
+                for r in stock[:HAND_SIZE]:
+                    hand[r] += 1
+                del stock[:HAND_SIZE]
+        return shed, top, 0.0
 
 
 def _reply(top: int, under: list[int], payoff: int, hand: list[int], sides: list[list[int]],

@@ -1,10 +1,13 @@
 """How strong and how fast the house bot is: each level against two baseline players.
 
-``python -m spitemalice.bot_bench [--games N] [--levels easy,normal,hard]
-[--baselines greedy,lookahead] [--processes P]`` plays N games (400 by default) of each level
-against each baseline and prints the level's score with a 95% confidence interval (a win
-counts 1, a tie 1/2), wins, losses and ties, the mean points of a win on each side, and the
-bot's CPU time per turn (p50 and p95; a turn is every ``bot_turn`` call it takes).
+``python -m spitemalice.bot_bench [--games N] [--levels easy,normal,hard,expert]
+[--baselines greedy,lookahead] [--pairings expert:hard,...] [--expert-nodes N]
+[--processes P]`` plays N games (400 by default) of each level against each baseline (or of
+each pairing named) and prints the level's score with its 95% intervals (mean ± 1.96 standard
+errors, and Wilson's; a win counts 1, a tie 1/2), wins, losses and ties, the mean points of a
+win on each side, and the bot's CPU time per turn (p50 and p95; a turn is every ``bot_turn``
+call it takes). ``--expert-nodes`` gives ``expert`` a smaller (or larger) search per decision
+than it plays with, for a quick sample on a small machine.
 
 ``--levels`` also takes a baseline's name (to measure one baseline against the other; its time
 is then per action) and ``--baselines`` a level's (to play one level against another).
@@ -34,6 +37,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing import Pool
 
+from spitemalice import bot
 from spitemalice.actions import ACTION_OF, Action
 from spitemalice.bot import LEVELS, RANK, bot_turn
 from spitemalice.cards import KING, QUEEN
@@ -234,6 +238,17 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``score / n`` (a tie counts a half win):
+    unlike mean ± 1.96 standard errors it stays inside 0 … 1 and is honest for small ``n``."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def summary(level: str, baseline: str, results: list[tuple[float, int | None, int]],
             times: list[float]) -> str:
     n = len(results)
@@ -248,7 +263,9 @@ def summary(level: str, baseline: str, results: list[tuple[float, int | None, in
     def mean_of(values: list[int]) -> str:
         return f"{sum(values) / len(values):.1f}" if values else "-"
 
-    return (f"{level:>6} vs {baseline:<9} {mean:6.1%} ± {half:4.1%} over {n} games: "
+    low, high = wilson(sum(scores), n)
+    return (f"{level:>6} vs {baseline:<9} {mean:6.1%} ± {half:4.1%} (Wilson 95% "
+            f"{low:.1%}–{high:.1%}) over {n} games: "
             f"{len(wins)} won, {len(losses)} lost, {ties} tied; points per win "
             f"{mean_of(wins)} (baseline's {mean_of(losses)}); time per turn p50 "
             f"{_percentile(times, 0.5) * 1e3:.2f} ms, p95 {_percentile(times, 0.95) * 1e3:.2f} ms"
@@ -261,30 +278,46 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=400, help="games per pairing (400)")
     parser.add_argument("--levels", default=",".join(LEVELS),
-                        help="easy,normal,hard (a baseline's name measures that baseline)")
+                        help="easy,normal,hard,expert (a baseline's name measures that "
+                             "baseline)")
     parser.add_argument("--baselines", default=",".join(BASELINES),
                         help="greedy,lookahead (a level's name plays against that level)")
+    parser.add_argument("--pairings", default="",
+                        help="level:opponent,... instead of --levels × --baselines "
+                             "(e.g. expert:hard,expert:lookahead)")
+    parser.add_argument("--expert-nodes", type=int, default=None,
+                        help=f"expert's positions per decision in its sampled deals "
+                             f"({bot.EXPERT_NODES}; fewer: a cheaper, weaker expert)")
     parser.add_argument("--processes", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
-    levels = [level for level in args.levels.split(",") if level]
-    baselines = [baseline for baseline in args.baselines.split(",") if baseline]
-    for name in levels:
+    if args.pairings:
+        pairings = [tuple(pair.split(":", 1)) for pair in args.pairings.split(",") if pair]
+        if any(len(pair) != 2 for pair in pairings):
+            parser.error("a pairing is level:opponent")
+    else:
+        pairings = [(level, baseline) for level in args.levels.split(",") if level
+                    for baseline in args.baselines.split(",") if baseline]
+    for name, opponent in pairings:
         if name not in LEVELS + BASELINES:
             parser.error(f"unknown level {name!r}")
-    for name in baselines:
-        if name not in BASELINES + LEVELS:
-            parser.error(f"unknown baseline {name!r}")
+        if opponent not in BASELINES + LEVELS:
+            parser.error(f"unknown baseline {opponent!r}")
     if args.games < 2:
         parser.error("--games is at least 2 (each deal is played from both seats)")
-    jobs = [(level, baseline, index) for level in levels for baseline in baselines
+    if args.expert_nodes is not None:
+        if args.expert_nodes < 1:
+            parser.error("--expert-nodes is at least 1")
+        _set_expert_nodes(args.expert_nodes)
+    jobs = [(level, baseline, index) for level, baseline in pairings
             for index in range(args.games)]
     results: dict[tuple[str, str], list[tuple[float, int | None, int]]] = {}
     times: dict[tuple[str, str], list[float]] = {}
     start = time.perf_counter()
     print(f"Spite & Malice house bot: {args.games} games per pairing, deals and seats "
-          f"alternated, {args.processes} process(es)", flush=True)
+          f"alternated, {args.processes} process(es), expert's positions per decision "
+          f"{bot.EXPERT_NODES}", flush=True)
     step = max(1, len(jobs) // 20)
-    outcomes = _outcomes(jobs, args.processes)
+    outcomes = _outcomes(jobs, args.processes, bot.EXPERT_NODES)
     for done, (level, baseline, score, side, points, spent) in enumerate(outcomes, start=1):
         results.setdefault((level, baseline), []).append((score, side, points))
         times.setdefault((level, baseline), []).extend(spent)
@@ -298,12 +331,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _outcomes(jobs: list[tuple[str, str, int]], processes: int) -> Iterator[_Outcome]:
-    """The games' outcomes in the order of ``jobs``, played in ``processes`` processes."""
+def _set_expert_nodes(nodes: int) -> None:
+    bot.EXPERT_NODES = nodes
+
+
+def _outcomes(jobs: list[tuple[str, str, int]], processes: int,
+              expert_nodes: int) -> Iterator[_Outcome]:
+    """The games' outcomes in the order of ``jobs``, played in ``processes`` processes (each
+    with expert's budget of ``expert_nodes``)."""
     if processes <= 1:
         yield from map(_play, jobs)
         return
-    with Pool(processes) as pool:
+    with Pool(processes, initializer=_set_expert_nodes, initargs=(expert_nodes,)) as pool:
         yield from pool.imap(_play, jobs, 4)
 
 

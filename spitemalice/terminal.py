@@ -1,5 +1,5 @@
-"""Play the house bot in the terminal: ``python -m spitemalice play [--level easy|normal|hard]
-[--seed TEXT] [--seat 0|1] [--match]``.
+"""Play the house bot in the terminal: ``python -m spitemalice play
+[--level easy|normal|hard|expert] [--seed TEXT] [--seat 0|1] [--match]``.
 
 The table is drawn as ``python -m spitemalice show`` draws it, with your hand and legal actions
 (never the bot's hand, until the game is over). Type an action in its readable form (``P>C0``,

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 MAX_POINTS = 20  # a win scores the cards left in the loser's pay-off pile: 1-20
 TARGETS = (50, 25, 1)
 # How long each turn of a match between people may take (seconds): a minute, an hour, a day

@@ -66,6 +66,9 @@ from spitemalice import PLAYING, WON, Game, game_seed, player_view, unseen_cards
 logger = logging.getLogger(__name__)
 
 DAILY_LEVEL = "normal"
+# The levels whose turns take up to a second of search (docs/SPITE_MALICE_BOT.md): always
+# played by the background job, so that no request waits on them.
+BACKGROUND_LEVELS = frozenset({"expert"})
 BOT_JOB = "sm_bot_turn"  # the background job that finishes a long bot turn (key: match id)
 # A player's matches against the bot and between people, waiting or playing, at most (dailies
 # are one a day and never count). Invitations addressed to you count once you join them.
@@ -395,7 +398,8 @@ def advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
     background. With ``fallback`` the bot's turns are played by ``_fallback_action``, not
     the bot (``bot_turn_give_up``). Returns the match's current game. Without
     ``background``, a bot turn over its budget raises ``TurnOutlastsRequest`` instead of
-    queueing its job.
+    queueing its job. A level of ``BACKGROUND_LEVELS`` is never played within a request's
+    budget: its turns go to the background job at once (which plays with no limit).
 
     Between people, a turn that began here (the other seat's, or a new game's first) starts
     its clock now. A person whose turn began here finds in their copy of the turn's draw
@@ -450,7 +454,8 @@ def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
         if match.bot_seat is None or engine.turn != match.bot_seat:
             match.bot_pending = False
             return game, engine
-        if time.monotonic() - started > budget:
+        if time.monotonic() - started > budget or (match.level in BACKGROUND_LEVELS
+                                                   and budget != float("inf")):
             if not background:
                 raise TurnOutlastsRequest()
             match.bot_pending = True

@@ -49,7 +49,7 @@ INVITATION_CANCEL_REASONS = ("cancelled", "expired")
 DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "too_long", "too_short",
                    "rated", "casual", "no_bot", "only_bot")
 MODES = ("bot", "daily", "friend")
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 _SEAT: dict[str, Any] = {"min_value": 0, "max_value": 1}
 
 

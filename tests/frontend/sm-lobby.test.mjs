@@ -97,7 +97,7 @@ test("scores read from your seat", () => {
 });
 
 test("the choices are the API's, with its defaults, and slow clocks suggest a single game", () => {
-  assert.deepEqual(LEVELS, ["easy", "normal", "hard"]);
+  assert.deepEqual(LEVELS, ["easy", "normal", "hard", "expert"]);
   assert.deepEqual(TARGETS, [1, 25, 50]);
   assert.deepEqual(CLOCKS, [60, 3600, 86400, 259200]);
   assert.ok(CLOCKS.includes(DEFAULTS.clock) && LEVELS.includes(DEFAULTS.level));

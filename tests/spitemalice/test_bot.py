@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from spitemalice import Game, Position, player_view, unseen_cards
+from spitemalice import Game, Position, bot, player_view, unseen_cards
 from spitemalice.bot import LEVELS, bot_turn, play_turn
 from spitemalice.bot_bench import (
     count_down_discard,
@@ -28,15 +28,25 @@ SEEN = {
 HAND = ["3H", "4C", "9S", "KD", "JC"]
 
 
-def _hidden_variant(variant: int) -> Position:
+@pytest.fixture(autouse=True)
+def small_expert(monkeypatch):
+    """expert with a few sampled deals and positions, so that its tests take little time; the
+    production counts are exercised by ``test_expert_at_its_own_counts_...`` and measured by
+    the benchmark (docs/SPITE_MALICE_BOT.md)."""
+    monkeypatch.setattr(bot, "EXPERT_WORLDS", 4)
+    monkeypatch.setattr(bot, "EXPERT_NODES", 1500)
+
+
+def _hidden_variant(variant: int, top: str = "5H") -> Position:
     """The SEEN position with seat 1's hand, both pay-off piles below their tops and the
-    stock's order dealt differently by ``variant``: what seat 0 cannot see."""
-    base = Position.build(hands=(HAND, []), payoffs=(["5H"], ["9D"]), **SEEN)
+    stock's order dealt differently by ``variant``: what seat 0 cannot see. (With a pay-off
+    ``top`` of a Queen, seat 0 cannot reach it this turn: its turn ends with a discard.)"""
+    base = Position.build(hands=(HAND, []), payoffs=([top], ["9D"]), **SEEN)
     rest = list(base.stock)
     random.Random(variant).shuffle(rest)
     other_hand, rest = rest[:4], rest[4:]
     payoff0, payoff1, stock = rest[:12], rest[12:24], rest[24:]
-    return Position.build(hands=(HAND, other_hand), payoffs=(["5H", *payoff0], ["9D", *payoff1]),
+    return Position.build(hands=(HAND, other_hand), payoffs=([top, *payoff0], ["9D", *payoff1]),
                           stock=stock, **SEEN)
 
 
@@ -46,17 +56,19 @@ def _decide(position: Position, level: str, seed: str = "deal") -> list[tuple[st
     return [tuple(action) for action in bot_turn(view, unseen_cards(view), level, seed)]
 
 
+@pytest.mark.parametrize("top", ["5H", "QS"])
 @pytest.mark.parametrize("level", LEVELS)
-def test_positions_differing_only_in_what_the_seat_cannot_see_get_the_same_turn(level):
-    positions = [_hidden_variant(variant) for variant in range(4)]
+def test_positions_differing_only_in_what_the_seat_cannot_see_get_the_same_turn(level, top):
+    positions = [_hidden_variant(variant, top) for variant in range(4)]
     assert len({p.hands[1] for p in positions}) == 4 and len({p.stock for p in positions}) == 4
     turns = [_decide(position, level) for position in positions]
     assert turns[1:] == turns[:-1]
 
 
+@pytest.mark.parametrize("top", ["5H", "QS"])
 @pytest.mark.parametrize("level", LEVELS)
-def test_the_same_position_and_seed_give_the_same_turn(level):
-    position = _hidden_variant(0)
+def test_the_same_position_and_seed_give_the_same_turn(level, top):
+    position = _hidden_variant(0, top)
     assert _decide(position, level) == _decide(position, level)
 
 
@@ -85,7 +97,7 @@ def test_the_bot_plays_its_pay_off_top_when_it_fits(level):
     assert bot_turn(view, unseen_cards(view), level, "x") == [("P", "C0")]
 
 
-@pytest.mark.parametrize("level", ("normal", "hard"))
+@pytest.mark.parametrize("level", ("normal", "hard", "expert"))
 def test_the_bot_builds_up_to_its_last_pay_off_card_and_wins(level):
     game = position_game(hands=(["3H", "4C", "QD"], ["5S"]), payoffs=(["5H"], ["9D", "9H"]),
                          centre=(["AC", "2D"],))
@@ -97,7 +109,7 @@ def test_the_bot_builds_up_to_its_last_pay_off_card_and_wins(level):
     assert game.winner == 0 and game.points == 2
 
 
-@pytest.mark.parametrize("level", ("normal", "hard"))
+@pytest.mark.parametrize("level", ("normal", "hard", "expert"))
 def test_the_bot_does_not_lay_the_opponents_next_card_open(level):
     # Playing 6H onto the 5 would leave the opponent's pay-off top 7 playable at once.
     game = position_game(hands=(["6H", "9C", "9S", "JD", "QC"], ["2C"]),
@@ -109,19 +121,59 @@ def test_the_bot_does_not_lay_the_opponents_next_card_open(level):
     assert ("6H", "C0") not in actions
 
 
+def test_expert_at_its_own_counts_is_fair_and_repeats_exactly(monkeypatch):
+    monkeypatch.undo()  # the production counts, on two positions that differ only unseen
+    assert (bot.EXPERT_WORLDS, bot.EXPERT_NODES) == (20, 12_000)
+    turns = [_decide(_hidden_variant(variant, top="QS"), "expert") for variant in (2, 3)]
+    assert turns[0] == turns[1]
+    assert turns[0][-1][1][0] == "S"  # its pay-off top out of reach: re-ranked discards
+
+
+def test_expert_judges_its_candidates_on_the_same_deals_and_stops_by_count(monkeypatch):
+    # Out of positions in the very first deal: no deal judged, normal's own choice stands.
+    monkeypatch.setattr(bot, "EXPERT_NODES", 1)
+    position = _hidden_variant(0, top="QS")
+    assert _decide(position, "expert") == _decide(position, "normal")
+    # A different count may change the answer, never its legality (play() would raise).
+    monkeypatch.setattr(bot, "EXPERT_NODES", 400)
+    game = Game.from_position(position)
+    for action in _decide(position, "expert"):
+        game.play(action)
+
+
+def test_easy_looks_at_no_more_positions_than_its_count(monkeypatch):
+    counted: list[int] = []
+    run = bot._Search.run
+
+    def spy(search) -> list:
+        moves = run(search)
+        counted.append(search.nodes)
+        return moves
+
+    monkeypatch.setattr(bot._Search, "run", spy)
+    game = Game(b"a long turn")
+    for _ in range(40):
+        if game.status != PLAYING:
+            break
+        play_turn(game, "easy", "count")
+    assert counted and max(counted) <= bot.EASY_NODES
+
+
 def test_bot_turn_refuses_a_view_whose_seat_is_not_to_move():
     game = Game(b"not yours")
     view = player_view(game, 1 - game.turn)
     with pytest.raises(ValueError, match="its own turn"):
         bot_turn(view, unseen_cards(view), "normal", "x")
     with pytest.raises(ValueError, match="level"):
-        bot_turn(player_view(game, game.turn), {}, "expert", "x")
+        bot_turn(player_view(game, game.turn), {}, "master", "x")
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_short_smoke_match_against_greedy_plays_only_legal_actions(level):
-    # play() raises on any illegal action; two deals, both seats, to the end.
-    for index in range(2):
+def test_a_short_smoke_match_against_greedy_plays_only_legal_actions(level, monkeypatch):
+    # play() raises on any illegal action; two deals, both seats, to the end (expert: one,
+    # with fewer positions still, for time).
+    monkeypatch.setattr(bot, "EXPERT_NODES", 300)
+    for index in range(1 if level == "expert" else 2):
         score, side, points, times = play_game(level, "greedy", index)
         assert score in (0.0, 0.5, 1.0) and len(times) > 5
         assert (side is None) == (score == 0.5) and (points > 0) == (side is not None)

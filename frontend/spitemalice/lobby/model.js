@@ -6,7 +6,7 @@
 import { codeFromText } from "../../lib/codes.js";
 import { invitedYou, isYourTurn, opponent } from "./turns.js";
 
-export const LEVELS = ["easy", "normal", "hard"];
+export const LEVELS = ["easy", "normal", "hard", "expert"];
 export const TARGETS = [1, 25, 50];
 /** A friend match's clock: seconds for each turn (docs/API.md), the server's default first. */
 export const CLOCKS = [60, 3600, 86400, 259200];

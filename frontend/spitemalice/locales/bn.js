@@ -14,6 +14,7 @@ export default {
   "sm.level.easy": "সহজ",
   "sm.level.normal": "সাধারণ",
   "sm.level.hard": "কঠিন",
+  "sm.level.expert": "বিশেষজ্ঞ",
   "sm.points": { one: "{n} পয়েন্ট", other: "{n} পয়েন্ট" },
   "sm.hand_size": { one: "হাতে {n}টি তাস", other: "হাতে {n}টি তাস" },
   "sm.payoff_count": { one: "পে-অফ: {n}টি বাকি", other: "পে-অফ: {n}টি বাকি" },

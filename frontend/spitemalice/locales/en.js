@@ -15,6 +15,7 @@ export default {
   "sm.level.easy": "easy",
   "sm.level.normal": "normal",
   "sm.level.hard": "hard",
+  "sm.level.expert": "expert",
   "sm.points": { one: "{n} point", other: "{n} points" },
   "sm.hand_size": { one: "{n} card in hand", other: "{n} cards in hand" },
   "sm.payoff_count": { one: "pay-off: {n} left", other: "pay-off: {n} left" },

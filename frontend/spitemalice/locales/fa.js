@@ -14,6 +14,7 @@ export default {
   "sm.level.easy": "آسان",
   "sm.level.normal": "معمولی",
   "sm.level.hard": "سخت",
+  "sm.level.expert": "حرفه‌ای",
   "sm.points": { one: "{n} امتیاز", other: "{n} امتیاز" },
   "sm.hand_size": { one: "{n} کارت در دست", other: "{n} کارت در دست" },
   "sm.payoff_count": { one: "پاداش: {n} مانده", other: "پاداش: {n} مانده" },

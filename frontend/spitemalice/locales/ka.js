@@ -14,6 +14,7 @@ export default {
   "sm.level.easy": "მარტივი",
   "sm.level.normal": "ჩვეულებრივი",
   "sm.level.hard": "რთული",
+  "sm.level.expert": "ექსპერტი",
   "sm.points": { one: "{n} ქულა", other: "{n} ქულა" },
   "sm.hand_size": { one: "ხელში {n} კარტი", other: "ხელში {n} კარტი" },
   "sm.payoff_count": { one: "საპრიზო: დარჩა {n}", other: "საპრიზო: დარჩა {n}" },

@@ -40,7 +40,8 @@ export default {
   "sm.bot.level_easy": "Easy",
   "sm.bot.level_normal": "Normal",
   "sm.bot.level_hard": "Hard",
-  "sm.bot.level_hint": "Easy makes mistakes, normal plays sensibly, hard plays to win.",
+  "sm.bot.level_expert": "Expert",
+  "sm.bot.level_hint": "Easy makes mistakes, normal plays sensibly, hard plays to win, expert thinks up to a second a turn.",
   "sm.bot.start": "Start the match",
 
   "sm.friend.title": "Play a friend",

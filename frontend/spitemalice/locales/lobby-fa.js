@@ -38,7 +38,8 @@ export default {
   "sm.bot.level_easy": "آسان",
   "sm.bot.level_normal": "معمولی",
   "sm.bot.level_hard": "سخت",
-  "sm.bot.level_hint": "آسان اشتباه می‌کند، معمولی سنجیده بازی می‌کند و سخت برای بردن بازی می‌کند.",
+  "sm.bot.level_expert": "حرفه‌ای",
+  "sm.bot.level_hint": "آسان اشتباه می‌کند، معمولی سنجیده بازی می‌کند، سخت برای بردن بازی می‌کند و حرفه‌ای هر نوبت تا یک ثانیه فکر می‌کند.",
   "sm.bot.start": "شروع مسابقه",
 
   "sm.friend.title": "بازی با یک دوست",

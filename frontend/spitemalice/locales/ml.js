@@ -14,6 +14,7 @@ export default {
   "sm.level.easy": "എളുപ്പം",
   "sm.level.normal": "സാധാരണം",
   "sm.level.hard": "കടുപ്പം",
+  "sm.level.expert": "വിദഗ്ധൻ",
   "sm.points": { one: "{n} പോയിന്റ്", other: "{n} പോയിന്റ്" },
   "sm.hand_size": { one: "കൈയിൽ {n} ചീട്ട്", other: "കൈയിൽ {n} ചീട്ടുകൾ" },
   "sm.payoff_count": { one: "പേ-ഓഫ്: {n} ബാക്കി", other: "പേ-ഓഫ്: {n} ബാക്കി" },

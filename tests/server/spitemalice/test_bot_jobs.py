@@ -14,6 +14,7 @@ from server.jobs.background import MAX_ATTEMPTS, job_run_next
 from server.jobs.models import Job
 from server.spitemalice import house_bot, services, tasks
 from server.spitemalice.models import Match
+from spitemalice import bot
 from tests.server.spitemalice.support import act, start, url
 
 pytestmark = pytest.mark.sqlite
@@ -129,3 +130,34 @@ def test_the_next_long_bot_turn_after_a_repair_gets_a_job_of_its_own(player_api,
     assert (job.status, job.attempts) == ("pending", 0)
     assert job_run_next().status == "done"
     assert player_api.get(url(now)).json()["game"]["turn"] == 0
+
+
+def test_an_expert_bots_turns_never_run_in_a_request(player_api, settings, monkeypatch):
+    # A budget the other levels' turns fit in many times: expert's still go to the job.
+    settings.SPITE_MALICE_BOT_SECONDS = 60.0
+    levels: list[str] = []
+    search = services.bot_actions
+
+    def counted(view, unseen, level, seed):
+        levels.append(level)
+        return search(view, unseen, level, seed)
+
+    monkeypatch.setattr(services, "bot_actions", counted)
+    monkeypatch.setattr(bot, "EXPERT_NODES", 500)  # its way, with a small search, for time
+    match = start(player_api, level="expert", target=50)
+    assert levels == []  # the match is made without a search, whoever starts
+    for _ in range(4):  # the bot's first turn, if it starts, in its job
+        if match["game"]["turn"] == 0:
+            break
+        asked = len(levels)
+        assert job_run_next() is not None and len(levels) > asked
+        match = player_api.get(url(match)).json()
+    assert match["game"]["turn"] == 0
+    asked = len(levels)
+    discard = next(a for a in match["game"]["legal_actions"] if a[1].startswith("S"))
+    after = act(player_api, match, discard).json()
+    assert after["game"]["turn"] == 1 and len(levels) == asked  # not searched in the request
+    assert Match.objects.get(pk=match["id"]).bot_pending
+    assert job_run_next() is not None
+    assert set(levels) == {"expert"} and len(levels) > asked
+    assert player_api.get(url(match)).json()["game"]["turn"] == 0

@@ -72,7 +72,7 @@ def test_the_default_target_is_the_rules_match(player_api):
 
 
 @pytest.mark.parametrize("body", [
-    {}, {"opponent": "bot"}, {"opponent": "bot", "level": "expert"},
+    {}, {"opponent": "bot"}, {"opponent": "bot", "level": "master"},
     {"opponent": "bot", "level": "easy", "target": 10},
     {"opponent": "bot", "level": "easy", "target": "50"},
     {"opponent": "bot", "level": "easy", "target": True},
