@@ -38,21 +38,35 @@ def playing(page) -> bool:
     return page.locator('.game[data-status="playing"]').count() == 1
 
 
+# The board's moves once it is idle (and, given the moves seen before, once they have changed),
+# or "ended" once the result has replaced it: read in one step in the page, because the move
+# that ends the race replaces the board with the result a moment after the board shows the move,
+# and a second read of the board could then wait for a board that is gone (a run at load 10 did).
+BOARD_OR_RESULT = """before => {
+  if (document.querySelector('#race-result-heading')) return 'ended';
+  const game = document.querySelector('.game');
+  if (!game || game.classList.contains('is-busy') || game.dataset.moves === before) return false;
+  return game.dataset.moves;
+}"""
+
+
+def board_or_result(page, before: str | None = None) -> str | None:
+    """The board's moves (changed from ``before``), or None once the race has ended."""
+    seen = page.wait_for_function(BOARD_OR_RESULT, arg=before).json_value()
+    return None if seen == "ended" else seen
+
+
 def place_a_card(page) -> int | None:
     """Clicks the first target the board offers; returns the moves played after it, or None
     when that move ended the race (the result replaces the board)."""
     # The race may have ended since the caller saw the board playing (the last racer's move,
     # or its clock): the result has then replaced the board.
-    expect(page.locator(".game, #race-result-heading").first).to_be_visible()
-    if page.locator("#race-result-heading").count():
+    before = board_or_result(page)
+    if before is None:
         return None
-    before = page.locator(".game").get_attribute("data-moves")
     page.locator('.game .cell[data-target="true"]').first.click()
-    moved = f'.game:not(.is-busy):not([data-moves="{before}"]), #race-result-heading'
-    expect(page.locator(moved).first).to_be_visible()
-    if page.locator("#race-result-heading").count():
-        return None
-    return int(page.locator(".game").get_attribute("data-moves"))
+    after = board_or_result(page, before)
+    return None if after is None else int(after)
 
 
 # Notes on the watcher's page when the mover's lane first shows `placed` cards.
