@@ -2,8 +2,8 @@
 account stream (the ``server.streams`` events' payloads) is assembled here, next to each other,
 from rows and values its callers read: a reader finds each shape's construction in one place.
 
-``serializers.outputs`` documents these shapes for the OpenAPI and AsyncAPI documents; the
-tests check that each answer and event validates against its documented shape.
+``serializers.outputs`` documents these shapes for the OpenAPI and AsyncAPI documents; a
+shape changed here is changed there too.
 
 What lives elsewhere, and why:
 
