@@ -47,8 +47,12 @@ GAME = "spite-malice"
 
 @overload
 def player_ref(player: Player, bot: bool) -> dict[str, Any]: ...
+
+
 @overload
 def player_ref(player: Player | None, bot: bool) -> dict[str, Any] | None: ...
+
+
 def player_ref(player: Player | None, bot: bool) -> dict[str, Any] | None:
     """A player as every Spite & Malice object names them (null for nobody): ``bot`` whether
     theirs is a bot account, as the caller knows it (a match's seat: the match's own record of
