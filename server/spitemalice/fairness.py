@@ -109,9 +109,3 @@ def match_fairness(match: Match) -> dict | None:
 
 def register() -> None:
     games.register(games.FairGame(name=GAME, dailies=_dailies))
-
-
-def offer_output(seeds: SeedCommitment) -> dict:
-    """What the player sees of the server seed offered for their next bot match: its
-    commitment alone, until that match is over."""
-    return services.seeds_output(seeds, revealed=False)

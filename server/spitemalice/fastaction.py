@@ -11,7 +11,7 @@ is rated or recorded on the boards), a deadline passed, a bot turn that needs th
 Nothing is written before this path's single final statement, so handing over is always safe.
 
 Both paths run the same code between reading and writing (``services.action_apply`` and
-``services.advance``) and build the answer with the same ``engine.match_output``; what this
+``services.advance``) and build the answer with the same ``shapes.match_output``; what this
 path saves is DRF, the ORM, all but two round trips to PostgreSQL (``statements``) and all but
 one to Redis (the rate limit, the presence the answer shows and the latest event number the
 sockets compare, in one script: ``server.api.throttling.verdict_with``). The rate limit is
@@ -33,11 +33,11 @@ from server.api.idempotency import SettleFirst
 from server.api.problems import Problem
 from server.players.models import Player
 from server.spitemalice import metrics, notify, services, statements
-from server.spitemalice.engine import match_output
 from server.spitemalice.live import presence
 from server.spitemalice.live.publish import events_stored, latest_entry
 from server.spitemalice.models import Match, MatchGame
 from server.spitemalice.serializers.inputs import PART_PATTERN, ActionInput
+from server.spitemalice.shapes import match_output
 from server.streams.services import event_output, notice_of
 
 ALLOW = "POST, OPTIONS"

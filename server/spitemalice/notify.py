@@ -24,7 +24,8 @@ path store what it returns with their other writes.
 
 ``game`` is the match's game number, as in the match's own events; the game's name is
 ``game_name``. Every player named carries ``bot`` and their Spite & Malice ``rating`` (null
-while unrated) as they were when the event was stored.
+while unrated) as they were when the event was stored. The payloads are built in ``shapes``;
+this module says who is told what, and when.
 """
 
 from __future__ import annotations
@@ -33,44 +34,9 @@ from datetime import datetime
 
 from django.db.models import Q
 
-from server.api.formats import iso_datetime
-from server.ratings.selectors import rating_of
+from server.spitemalice import shapes
 from server.spitemalice.models import Match
 from server.streams.services import Draft
-
-GAME = "spite-malice"
-
-
-def _player(player) -> dict | None:
-    """A player as account events name them: with whether the account is a bot and their
-    rating in this game (null while unrated)."""
-    if player is None:
-        return None
-    return {"id": str(player.pk), "name": player.name, "bot": player.bot,
-            "rating": rating_of(player, GAME)}
-
-
-def _seated(match: Match, seat: int):
-    """The person in ``seat``, or None (the bot's seat, or nobody yet)."""
-    if seat == match.bot_seat:
-        return None
-    return match.player0 if seat == 0 else match.player1
-
-
-def _base(match: Match) -> dict:
-    return {"game_name": GAME, "match": str(match.pk)}
-
-
-def match_started(match: Match, seat: int) -> dict:
-    """The ``match_started`` payload for ``seat``'s person of the ``match`` being played, as
-    it stands: what a bot needs to take up the match (which seat, against whom, whose turn,
-    the match's latest event number to read its events after)."""
-    return {**_base(match), "game": match.game_number, "mode": match.mode, "seat": seat,
-            "opponent": _player(_seated(match, 1 - seat)),
-            "level": match.level or None if match.bot_seat is not None else None,
-            "target": match.target, "turn_seconds": match.turn_seconds,
-            "rated": match.rated, "your_turn": match.turn == seat,
-            "deadline": iso_datetime(match.deadline), "event": match.event}
 
 
 def active_matches(player_id: object) -> list[tuple[str, dict, datetime]]:
@@ -84,7 +50,8 @@ def active_matches(player_id: object) -> list[tuple[str, dict, datetime]]:
     for match in found:
         assert match.started_at is not None  # a match being played has started
         seat = 0 if str(match.player0_id) == str(player_id) else 1
-        entries.append(("match_started", match_started(match, seat), match.started_at))
+        entries.append(("match_started", shapes.match_started_event(match, seat),
+                        match.started_at))
     return entries
 
 
@@ -92,11 +59,8 @@ def your_turn(match: Match, seat: int, table: dict | None = None) -> Draft:
     """``your_turn`` for ``seat``'s player of ``match`` as it stands: with the match's latest
     event number (``event``) and the seat's ``table`` as the turn's draw event carries it, so
     that a bot acts on it without reading the match (null when the request has none)."""
-    return Draft(getattr(match, f"player{seat}_id"), "your_turn", {
-        **_base(match), "game": match.game_number,
-        "deadline": iso_datetime(match.deadline),
-        "opponent": _player(_seated(match, 1 - seat)),
-        "event": match.event, "table": table})
+    return Draft(getattr(match, f"player{seat}_id"), "your_turn",
+                 shapes.your_turn_event(match, seat, table))
 
 
 def drafts_of(match: Match, log) -> list[Draft]:
@@ -107,18 +71,17 @@ def drafts_of(match: Match, log) -> list[Draft]:
             for seat in (0, 1):
                 person = getattr(match, f"player{seat}_id")
                 if person is not None and seat != match.bot_seat:
-                    drafts.append(Draft(person, "match_started", match_started(match, seat)))
+                    drafts.append(Draft(person, "match_started",
+                                        shapes.match_started_event(match, seat)))
         elif event.kind == "joined":
-            drafts.append(Draft(match.player0_id, "joined", {
-                **_base(match), "player": _player(match.player1)}))
+            drafts.append(Draft(match.player0_id, "joined", shapes.joined_event(match)))
         elif event.kind == "cancelled":
             reason = event.seat0["reason"]
             if reason == Match.Reason.DECLINED:
-                declined = {**_base(match), "by": _player(match.invitee),
-                            "reason": getattr(match, "decline_reason", "") or None}
-                drafts.append(Draft(match.player0_id, "invitation_declined", declined))
+                drafts.append(Draft(match.player0_id, "invitation_declined",
+                                    shapes.invitation_declined_event(match)))
                 continue
-            cancelled = {**_base(match), "reason": reason, "from": _player(match.player0)}
+            cancelled = shapes.invitation_cancelled_event(match, reason)
             if match.invitee_id is not None:
                 drafts.append(Draft(match.invitee_id, "invitation_cancelled", cancelled))
             if reason == Match.Reason.EXPIRED:
@@ -127,9 +90,8 @@ def drafts_of(match: Match, log) -> list[Draft]:
             for seat in (0, 1):
                 person = getattr(match, f"player{seat}_id")
                 if person is not None and seat != match.bot_seat:
-                    drafts.append(Draft(person, "match_over", {
-                        **_base(match), "status": match.status, "winner": match.winner,
-                        "reason": match.reason, "scores": match.scores, "seat": seat}))
+                    drafts.append(Draft(person, "match_over",
+                                        shapes.match_over_event(match, seat)))
     seat = log.turn_for
     if (seat is not None and seat != log.by and match.status == Match.Status.PLAYING
             and match.turn == seat and getattr(match, f"player{seat}_id") is not None):
@@ -139,7 +101,5 @@ def drafts_of(match: Match, log) -> list[Draft]:
 
 def invitation_received(match: Match) -> Draft:
     """``invitation_received`` for the invitee of the new waiting ``match``."""
-    return Draft(match.invitee_id, "invitation_received", {
-        **_base(match), "from": _player(match.player0), "target": match.target,
-        "turn_seconds": match.turn_seconds, "rated": match.rated,
-        "rematch_of": None if match.rematch_of_id is None else str(match.rematch_of_id)})
+    return Draft(match.invitee_id, "invitation_received",
+                 shapes.invitation_received_event(match))

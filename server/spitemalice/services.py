@@ -34,7 +34,7 @@ from server.jobs.background import job_enqueue
 from server.jobs.models import Job
 from server.players.models import Player
 from server.spitemalice import boards, fairness, notify, rating_rules
-from server.spitemalice.engine import Log, game_points, rebuild, turn_table
+from server.spitemalice.engine import Log, rebuild
 from server.spitemalice.house_bot import bot_actions
 from server.spitemalice.live.publish import events_stored
 from server.spitemalice.models import (
@@ -59,6 +59,7 @@ from server.spitemalice.problems import (
     StaleAction,
     TooManyMatches,
 )
+from server.spitemalice.shapes import game_points, turn_table
 from server.spitemalice.statements import GAME_FIELDS, MATCH_FIELDS
 from server.streams.services import account_events_add, notices_of
 from spitemalice import PLAYING, WON, Game, game_seed, player_view, unseen_cards

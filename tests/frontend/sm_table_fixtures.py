@@ -6,7 +6,7 @@ the events (each seat's copy, a turn's ``table`` included) and ``services.advanc
 the match on (games over, the next deal, the match's end) - on match and game rows that are
 never saved, so no database is needed. After every request (one action, or the join's first
 deal) a step records what each seat's feed gained and that seat's match as ``GET
-/matches/{id}`` would show it then (``engine.game_view``: the seat's ``player_view``).
+/matches/{id}`` would show it then (``shapes.game_view``: the seat's ``player_view``).
 
 Inputs: games of the shared vectors (``tests/spitemalice/vectors/``, the repository's copy of
 ``../shared/spite-malice-vectors/``, each replayed as a
@@ -37,9 +37,10 @@ import django  # noqa: E402
 
 django.setup()
 
-from server.spitemalice.engine import Log, game_view, rebuild  # noqa: E402
+from server.spitemalice.engine import Log, rebuild  # noqa: E402
 from server.spitemalice.models import Match, MatchGame  # noqa: E402
 from server.spitemalice.services import advance  # noqa: E402
+from server.spitemalice.shapes import game_view  # noqa: E402
 from spitemalice import Game, game_seed, player_view, unseen_cards  # noqa: E402
 from spitemalice.bot import bot_turn  # noqa: E402
 
@@ -59,7 +60,7 @@ def seat_events(log: Log, seat: int) -> list[dict[str, Any]]:
 
 
 def seat_match(match: Match, game: MatchGame, engine: Game, seat: int) -> dict[str, Any]:
-    """The fields of ``engine.match_output`` the table shows, as ``seat`` reads them now."""
+    """The fields of ``shapes.match_output`` the table shows, as ``seat`` reads them now."""
     return {
         "you": seat,
         "status": match.status,

@@ -36,10 +36,10 @@ from server.api import close_codes, sockets
 from server.api.sockets import in_cache_thread, in_thread
 from server.api.sweeps import Sweep
 from server.players.tokens import access_of
-from server.spitemalice.engine import match_output
 from server.spitemalice.live import presence, publish
 from server.spitemalice.models import Match
 from server.spitemalice.selectors import EVENTS_PER_PAGE, events_of
+from server.spitemalice.shapes import match_output
 
 logger = logging.getLogger(__name__)
 

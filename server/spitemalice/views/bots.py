@@ -10,15 +10,14 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from server.api.formats import iso_datetime
 from server.api.schema import problems
 from server.api.views import ApiView
 from server.players.models import AccessToken, Player
-from server.players.serializers import player_ref
 from server.ratings import selectors as ratings
 from server.spitemalice.boards import GAME
 from server.spitemalice.models import LEVELS
 from server.spitemalice.serializers import inputs, outputs
+from server.spitemalice.shapes import bots_output
 from server.spitemalice.views.common import TAG
 
 # A bot account counts as online when it used the API this recently: its token's last use is
@@ -68,10 +67,5 @@ class BotsView(ApiView):
                     .order_by("-seen_at", "player_id")[:query.validated_data["limit"]])
         players = Player.objects.in_bulk([row["player_id"] for row in seen])
         rated = ratings.ratings_of(list(players), GAME)
-        return Response({
-            "house": [{"level": level, "description": HOUSE_LEVELS[level]} for level in LEVELS],
-            "online": [{"player": player_ref(players[row["player_id"]]),
-                        "rating": rated.get(row["player_id"]),
-                        "seen_at": iso_datetime(row["seen_at"])} for row in seen],
-            "online_minutes": ONLINE_MINUTES,
-        })
+        return Response(bots_output(LEVELS, HOUSE_LEVELS, seen, players, rated,
+                                    ONLINE_MINUTES))

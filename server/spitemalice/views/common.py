@@ -10,8 +10,8 @@ from rest_framework import status
 from server.api import idempotency
 from server.api.headers import LOCATION, absolute_url
 from server.spitemalice import invitations, services
-from server.spitemalice.engine import match_output
 from server.spitemalice.models import Match
+from server.spitemalice.shapes import match_output
 
 TAG = ["spite-malice"]
 MATCH_ID = OpenApiParameter("match_id", OpenApiTypes.UUID, OpenApiParameter.PATH)

@@ -23,8 +23,8 @@ from server.boards.views import (
 from server.dailies.calendar import daily_number, utc_today
 from server.spitemalice import selectors
 from server.spitemalice.boards import GAME
-from server.spitemalice.engine import match_output
 from server.spitemalice.serializers import outputs
+from server.spitemalice.shapes import daily_output
 from server.spitemalice.views.common import TAG
 
 
@@ -50,9 +50,7 @@ class DailyView(ApiView):
         viewer = viewer_of(request)
         match = selectors.daily_match_of(viewer, day) if viewer else None
         players, winners = board_selectors.daily_summary(day=day, game=GAME)
-        return Response({"date": day.isoformat(), "number": daily_number(day),
-                         "players": players, "winners": winners,
-                         "your_match": match_output(match, 0) if match else None})
+        return Response(daily_output(day, daily_number(day), players, winners, match))
 
 
 class DailyBoardView(ApiView):

@@ -9,15 +9,14 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from server.api import idempotency
-from server.api.formats import iso_datetime
 from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
 from server.boards.views import viewer_of
-from server.players.serializers import player_ref
 from server.spitemalice import invitations
 from server.spitemalice.models import INVITE_DAYS
 from server.spitemalice.serializers import inputs, outputs
+from server.spitemalice.shapes import invitation_output
 from server.spitemalice.views.common import MATCH_ID, TAG, located, output, write_on_match
 
 
@@ -92,18 +91,7 @@ class InvitationView(ApiView):
     def get(self, request, code: str):
         viewer = viewer_of(request)
         match, rated, reason = invitations.invitation_preview(code=code, viewer=viewer)
-        inviter = match.player0
-        assert inviter is not None  # who invites holds seat 0 from the start
-        return Response({
-            "code": match.invite_code,
-            "from": player_ref(inviter),
-            "invitee": player_ref(match.invitee) if match.invitee is not None else None,
-            "target": match.target,
-            "turn_seconds": match.turn_seconds,
-            "expires_at": iso_datetime(match.invite_expires_at),
-            "rated": rated,
-            "unrated_reason": reason or None,
-        })
+        return Response(invitation_output(match, rated, reason))
 
 
 class MatchAcceptView(ApiView):

@@ -13,8 +13,8 @@ from server.api.views import ApiView
 from server.fairness.serializers import SeedsOutput
 from server.spitemalice import fairness, selectors, services
 from server.spitemalice.problems import GameInProgress
-from server.spitemalice.reveal import revealed
 from server.spitemalice.serializers import outputs
+from server.spitemalice.shapes import offer_output, record_output
 from server.spitemalice.views.common import MATCH_ID, TAG
 
 
@@ -34,12 +34,7 @@ class RecordView(ApiView):
         game = selectors.game_of(match, number)
         if not game.is_over:
             raise GameInProgress("Finish the game first: the deal stays hidden until the end.")
-        seeds = fairness.match_fairness(match)
-        if seeds is not None:
-            seeds["game"] = game.number
-        return Response({"seed": game.seed, "actions": game.actions, "status": game.status,
-                         "winner": game.winner, "points": game.points, **revealed(game),
-                         "fairness": seeds})
+        return Response(record_output(game, fairness.match_fairness(match)))
 
 
 class MatchFairnessView(ApiView):
@@ -81,4 +76,4 @@ class BotCommitmentView(ApiView):
     )
     def post(self, request):
         seeds = services.bot_seed_offer(player=request.user)
-        return Response(fairness.offer_output(seeds))
+        return Response(offer_output(seeds))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -13,38 +11,18 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
 from server.api import idempotency
-from server.api.formats import iso_datetime
 from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.schema import problems
 from server.api.views import ApiView
-from server.players.models import Player
-from server.players.serializers import player_ref
-from server.ratings import selectors as ratings
-from server.spitemalice import invitations, rating_rules, selectors, services
+from server.spitemalice import invitations, selectors, services
 from server.spitemalice.models import INVITE_DAYS, Match
 from server.spitemalice.problems import SeekNotFound
 from server.spitemalice.serializers import inputs, outputs
+from server.spitemalice.shapes import seek_output
 from server.spitemalice.views.common import TAG, cancelled, located, output
 
 SEEK_ID = OpenApiParameter("match_id", OpenApiTypes.UUID, OpenApiParameter.PATH,
                            description="The seek's id (its match's).")
-
-
-def seek_output(seek: Match, viewer: Player) -> dict[str, Any]:
-    rated, reason = rating_rules.rating_for_viewer(seek, viewer, timezone.now())
-    seeker = seek.player0
-    assert seeker is not None  # who posts a seek holds seat 0 from the start
-    return {
-        "id": str(seek.pk),
-        "from": player_ref(seeker),
-        "rating": ratings.rating_of(seeker, rating_rules.GAME),
-        "turn_seconds": seek.turn_seconds,
-        "target": seek.target,
-        "rated": rated,
-        "unrated_reason": reason or None,
-        "created_at": iso_datetime(seek.created_at),
-        "expires_at": iso_datetime(seek.invite_expires_at),
-    }
 
 
 class SeekListCreateView(ApiView):

@@ -85,7 +85,7 @@ def first_turns_play(match: Match) -> Match:
     from django.db import transaction
 
     from server.spitemalice import services
-    from server.spitemalice.engine import match_output
+    from server.spitemalice.shapes import match_output
 
     while True:
         with transaction.atomic():

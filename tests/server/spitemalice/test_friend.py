@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from server.ratings.models import RatedMatch
-from server.spitemalice import engine, services
+from server.spitemalice import services, shapes
 from server.spitemalice.invitations import CODE_ALPHABET
 from server.spitemalice.models import FIRST_TURN_SECONDS, Event, Match, MatchGame
 from tests.server.conftest import assert_problem
@@ -502,11 +502,11 @@ def test_stored_events_are_published_once_committed(make_player, monkeypatch,
 
 
 def test_seats_show_who_is_connected_and_the_bot_always_is(make_player, monkeypatch):
-    monkeypatch.setattr(engine, "seats_connected", lambda match_id: [False, True])
+    monkeypatch.setattr(shapes, "seats_connected", lambda match_id: [False, True])
     apis, views = pair(make_player)
     assert [s["connected"] for s in apis[0].get(url(views[0])).json()["seats"]] == [False, True]
     bot = apis[0].post(MATCHES, {"opponent": "bot", "level": "easy"}).json()
-    monkeypatch.setattr(engine, "seats_connected", lambda match_id: [True, False])
+    monkeypatch.setattr(shapes, "seats_connected", lambda match_id: [True, False])
     assert [s["connected"] for s in apis[0].get(url(bot)).json()["seats"]] == [True, True]
 
 

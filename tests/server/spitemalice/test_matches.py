@@ -10,8 +10,9 @@ import pytest
 
 from server.jobs.background import job_run_next
 from server.spitemalice import services
-from server.spitemalice.engine import game_view, rebuild
+from server.spitemalice.engine import rebuild
 from server.spitemalice.models import Action, Event, Match, MatchGame
+from server.spitemalice.shapes import game_view
 from spitemalice import Game, PlayerView, player_view
 from tests.server.conftest import assert_problem
 from tests.server.spitemalice.support import (
