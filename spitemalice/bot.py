@@ -541,10 +541,57 @@ class _Search:
 
 # --- hard: the opponent's reply in sampled deals -------------------------------------------
 
-class _Hard:
-    """Re-rank ``normal``'s best ways to end the turn by playing, in deals of the unseen cards
-    sampled with the bot's own seeded generator, the opponent's reply and then the bot's own
-    next turn, and counting the pay-off cards each sheds."""
+def _contenders(search: _Search, limit: int) -> list[_Leaf]:
+    """``normal``'s ``limit`` best ways to end the turn with a discard, best first; none when
+    a pay-off play or an emptied hand is worth at least the best of them (the turn goes on)."""
+    candidates = sorted(search.candidates, key=lambda c: -c.value)[:limit]
+    other = search.best_other
+    if not candidates or (other is not None and other.value >= candidates[0].value):
+        return []
+    return candidates
+
+
+def _sampled_deals(t: _Table, rng: random.Random, count: int) -> list[list[int]]:
+    """``count`` orders of the cards the bot cannot see, shuffled by its own seeded
+    generator one after another (so the same seed samples the same deals)."""
+    pool: list[int] = []
+    for r in range(1, KING + 1):
+        pool += [r] * t.unseen[r]
+    worlds = []
+    for _ in range(count):
+        rng.shuffle(pool)
+        worlds.append(list(pool))
+    return worlds
+
+
+def _estimated(t: _Table, search: _Search, leaf: _Leaf) -> float:
+    """The part of ``leaf``'s value that guesses at the next turns (its prospect of
+    reaching the pay-off top, less the opponent's threat), which the sampled deals replace."""
+    known = list(leaf.hand)
+    _runs(leaf.sides, known)
+    held = sum(leaf.hand)
+    return (PROSPECT * _reach(t.top, leaf.centre, known, t.draw[max(0, HAND_SIZE - held)])
+            - THREAT * search.threat(leaf.centre))
+
+
+def _dealt(t: _Table, world: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """One sampled deal read in its order: the opponent's hand (counts by rank), the cards
+    under its pay-off top, those under the bot's, and the stock."""
+    hand = [0] * (KING + 1)
+    for r in world[:HAND_SIZE]:
+        hand[r] += 1
+    at = HAND_SIZE
+    other_under = world[at:at + min(t.other_payoff - 1, 8)]
+    at += len(other_under)
+    my_under = world[at:at + min(t.payoff - 1, 8)]
+    stock = world[at + len(my_under):]
+    return hand, other_under, my_under, stock
+
+
+class _Resampler:
+    """What ``hard`` and ``expert`` share: take ``normal``'s ``candidates`` best ways to end
+    the turn with a discard, sample ``worlds`` deals of the unseen cards with the bot's own
+    seeded generator, and let the level judge the ways in them (``_best``)."""
 
     def __init__(self, table: _Table, search: _Search, rng: random.Random) -> None:
         self.t = table
@@ -552,36 +599,42 @@ class _Hard:
         self.rng = rng
 
     def choose(self, plan: list[Move]) -> list[Move]:
-        search = self.search
-        candidates = sorted(search.candidates, key=lambda c: -c.value)[:HARD_CANDIDATES]
-        other = search.best_other
-        if not candidates or (other is not None and other.value >= candidates[0].value):
+        ways, deals = self._counts()
+        candidates = _contenders(self.search, ways)
+        if not candidates:
             return plan  # a pay-off play or an emptied hand: the turn goes on
         if len(candidates) == 1:
             return candidates[0].moves
-        t = self.t
-        pool: list[int] = []
-        for r in range(1, KING + 1):
-            pool += [r] * t.unseen[r]
-        worlds = []
-        for _ in range(HARD_WORLDS):
-            self.rng.shuffle(pool)
-            worlds.append(list(pool))
+        return self._best(candidates, _sampled_deals(self.t, self.rng, deals)).moves
+
+    def _counts(self) -> tuple[int, int]:
+        """(ways to end the turn judged again, deals sampled): the module's constants, read
+        at each call, as the tests and the bench set them."""
+        raise NotImplementedError
+
+    def _best(self, candidates: list[_Leaf], worlds: list[list[int]]) -> _Leaf:
+        raise NotImplementedError
+
+
+class _Hard(_Resampler):
+    """Re-rank ``normal``'s best ways to end the turn by playing, in deals of the unseen cards
+    sampled with the bot's own seeded generator, the opponent's reply and then the bot's own
+    next turn, and counting the pay-off cards each sheds."""
+
+    def _counts(self) -> tuple[int, int]:
+        return HARD_CANDIDATES, HARD_WORLDS
+
+    def _best(self, candidates: list[_Leaf], worlds: list[list[int]]) -> _Leaf:
         best, best_value = candidates[0], float("-inf")
         for leaf in candidates:
-            known = list(leaf.hand)
-            _runs(leaf.sides, known)
-            held = sum(leaf.hand)
-            estimated = (PROSPECT * _reach(t.top, leaf.centre, known,
-                                           t.draw[max(0, HAND_SIZE - held)])
-                         - THREAT * search.threat(leaf.centre))
+            estimated = _estimated(self.t, self.search, leaf)
             total = 0.0
             for world in worlds:
                 total += self._two_turns(leaf, world)
             value = leaf.value - estimated + HARD_WEIGHT * total / len(worlds)
             if value > best_value:
                 best, best_value = leaf, value
-        return best.moves
+        return best
 
     def _two_turns(self, leaf: _Leaf, world: list[int]) -> float:
         """Pay-off cards the bot sheds minus those the opponent sheds, times PAYOFF_CARD, over
@@ -590,14 +643,7 @@ class _Hard:
         the bot's, then the stock)."""
         t = self.t
         centre = list(leaf.centre)
-        hand = [0] * (KING + 1)
-        for r in world[:HAND_SIZE]:
-            hand[r] += 1
-        at = HAND_SIZE
-        other_under = world[at:at + min(t.other_payoff - 1, 8)]
-        at += len(other_under)
-        my_under = world[at:at + min(t.payoff - 1, 8)]
-        stock = world[at + len(my_under):]
+        hand, other_under, my_under, stock = _dealt(t, world)
         sides = [list(s) for s in t.other_sides]
         shed = _reply(t.other_top, other_under, t.other_payoff, hand, sides, centre, stock,
                       HARD_DUMP)
@@ -620,7 +666,7 @@ class _OutOfNodes(Exception):
     """Expert's positions for one decision are used up."""
 
 
-class _Expert:
+class _Expert(_Resampler):
     """Re-rank ``normal``'s best ways to end the turn as ``hard`` does, but play the sampled
     deals' turns (the opponent's reply, then the bot's own next turn) with ``normal``'s own
     search, each seat deciding from what it would see in that deal, and count the position
@@ -632,35 +678,14 @@ class _Expert:
     seed always gives the same answer, however busy the machine."""
 
     def __init__(self, table: _Table, search: _Search, rng: random.Random) -> None:
-        self.t = table
-        self.search = search
-        self.rng = rng
+        super().__init__(table, search, rng)
         self.nodes_left = EXPERT_NODES
 
-    def choose(self, plan: list[Move]) -> list[Move]:
-        search = self.search
-        candidates = sorted(search.candidates, key=lambda c: -c.value)[:EXPERT_CANDIDATES]
-        other = search.best_other
-        if not candidates or (other is not None and other.value >= candidates[0].value):
-            return plan  # a pay-off play or an emptied hand: the turn goes on
-        if len(candidates) == 1:
-            return candidates[0].moves
-        t = self.t
-        pool: list[int] = []
-        for r in range(1, KING + 1):
-            pool += [r] * t.unseen[r]
-        worlds = []
-        for _ in range(EXPERT_WORLDS):
-            self.rng.shuffle(pool)
-            worlds.append(list(pool))
-        estimated = []
-        for leaf in candidates:
-            known = list(leaf.hand)
-            _runs(leaf.sides, known)
-            held = sum(leaf.hand)
-            estimated.append(PROSPECT * _reach(t.top, leaf.centre, known,
-                                               t.draw[max(0, HAND_SIZE - held)])
-                             - THREAT * search.threat(leaf.centre))
+    def _counts(self) -> tuple[int, int]:
+        return EXPERT_CANDIDATES, EXPERT_WORLDS
+
+    def _best(self, candidates: list[_Leaf], worlds: list[list[int]]) -> _Leaf:
+        estimated = [_estimated(self.t, self.search, leaf) for leaf in candidates]
         # World by world, every candidate in each: a world the positions run out in is left
         # out whole, so every candidate is judged on the same deals.
         totals = [0.0] * len(candidates)
@@ -673,13 +698,13 @@ class _Expert:
             totals = [total + result for total, result in zip(totals, results, strict=True)]
             done += 1
         if not done:
-            return candidates[0].moves
+            return candidates[0]
         best, best_value = candidates[0], float("-inf")
         for leaf, estimate, total in zip(candidates, estimated, totals, strict=True):
             value = leaf.value - estimate + total / done
             if value > best_value:
                 best, best_value = leaf, value
-        return best.moves
+        return best
 
     def _two_turns(self, leaf: _Leaf, world: list[int]) -> float:
         """The opponent's reply and the bot's next turn from ``leaf`` in ``world`` (the unseen
@@ -688,14 +713,7 @@ class _Expert:
         bot's turn ends; a sampled win counts ``HARD_LOSS`` either way."""
         t = self.t
         centre = list(leaf.centre)
-        hand = [0] * (KING + 1)
-        for r in world[:HAND_SIZE]:
-            hand[r] += 1
-        at = HAND_SIZE
-        other_under = world[at:at + min(t.other_payoff - 1, 8)]
-        at += len(other_under)
-        my_under = world[at:at + min(t.payoff - 1, 8)]
-        stock = world[at + len(my_under):]
+        hand, other_under, my_under, stock = _dealt(t, world)
         other_sides = [list(s) for s in t.other_sides]
         my_sides = [list(s) for s in leaf.sides]
         mine = list(leaf.hand)

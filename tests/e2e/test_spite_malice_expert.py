@@ -19,10 +19,11 @@ from tests.e2e.flows import ApiPlayer, token_of
 from tests.e2e.screens import PHONE_TALL as PHONE_390
 from tests.e2e.test_spite_malice_table import (
     bot_match,
+    click_action,
     next_action,
     open_match,
     signed_in,
-    skipped_to_settled,
+    steps_until_finished,
 )
 
 # Seat 0 has this many pay-off cards left (or fewer) when `expert` takes over.
@@ -64,10 +65,7 @@ def test_a_game_against_the_expert_bot_ends_on_a_phone(open_page, shoot):
     root = page.locator(".sm-screen")
     status = page.locator(".sm-status")
     bot_turns = 0
-    for _ in range(200):
-        skipped_to_settled(page)
-        if root.get_attribute("data-status") == "finished":
-            break
+    for _ in steps_until_finished(page, 200):
         match.refresh_from_db()
         if match.turn == 1:
             # Expert's turn waits for the job, never for a request: the table says so.
@@ -82,11 +80,7 @@ def test_a_game_against_the_expert_bot_ends_on_a_phone(open_page, shoot):
             }""")
             continue
         expect(root).to_have_attribute("data-turn", "you")
-        source, target = next_action(match)
-        page.locator(f'[data-source="{source}"]').first.click()
-        page.locator(f'[data-target="{target}"]').click()
-    else:
-        raise AssertionError("the game did not end")
+        click_action(page, *next_action(match))
 
     match.refresh_from_db()
     assert match.status == "finished" and match.level == "expert" and not match.bot_pending

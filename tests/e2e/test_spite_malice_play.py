@@ -18,13 +18,14 @@ from tests.e2e.screens import PHONE_TALL as PHONE_390
 from tests.e2e.test_spite_malice_table import (
     bot_match,
     box_of,
+    click_action,
     long_match,
     next_action,
     open_match,
     open_settled,
     settled,
     signed_in,
-    skipped_to_settled,
+    steps_until_finished,
 )
 
 # A friend match's deal (its match seed) that seat 0, playing as the normal bot would, wins
@@ -93,10 +94,7 @@ def test_a_whole_game_against_the_bot_on_a_phone(open_page, shoot):
     open_match(page, match)
     root = page.locator(".sm-screen")
     checked_log = 0
-    for actions in range(300):
-        settled(page) if actions < 6 else skipped_to_settled(page)
-        if root.get_attribute("data-status") == "finished":
-            break  # the result is brought into view (below)
+    for actions in steps_until_finished(page, watched=6):  # then the result comes into view
         assert_in_view(page, f"after {actions} actions")
         expect(root).to_have_attribute("data-turn", "you")
         bot_cards = last_turn_of(api, match.pk, 1)
@@ -113,15 +111,12 @@ def test_a_whole_game_against_the_bot_on_a_phone(open_page, shoot):
                 expect(page.locator(".sm-log-move").first).to_contain_text("→")
                 shoot(page, "sm-phone390-light-last-turn")
         source, target = next_action(match)
-        page.locator(f'[data-source="{source}"]').first.click()
-        page.locator(f'[data-target="{target}"]').click()
+        click_action(page, source, target)
         if target.startswith("C"):
             # A play leaves the turn yours: the opponent's marks are gone once you have acted.
             settled(page)
             if root.get_attribute("data-turn") == "you":
                 expect(page.locator(".sm-moved")).to_have_count(0)
-    else:
-        raise AssertionError("the game did not end")
     assert checked_log > 3
 
     # The result where the player looks, focused; then one tap to the next game like it.
@@ -184,10 +179,7 @@ def test_a_whole_friend_match_on_a_phone(open_page, shoot):
     open_match(page, match)
     root = page.locator(".sm-screen")
     told = 0
-    for actions in range(300):
-        skipped_to_settled(page)
-        if root.get_attribute("data-status") == "finished":
-            break
+    for actions in steps_until_finished(page):
         if root.get_attribute("data-turn") == "them":
             opponent_plays_its_turn(friend, match.pk)
             expect(root).to_have_attribute("data-turn", re.compile("you|none"))
@@ -198,11 +190,7 @@ def test_a_whole_friend_match_on_a_phone(open_page, shoot):
             expect(page.locator(".sm-log-summary")).to_contain_text("Bea's last turn")
             assert logged_cards(page) == cards
             told += 1
-        source, target = next_action(match)
-        page.locator(f'[data-source="{source}"]').first.click()
-        page.locator(f'[data-target="{target}"]').click()
-    else:
-        raise AssertionError("the match did not end")
+        click_action(page, *next_action(match))
     assert told > 3
     assert_result_in_view(page)
     # Friends get a rematch in the same place as the bot's "Play again".

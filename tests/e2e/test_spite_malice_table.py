@@ -6,6 +6,7 @@ shortcut the app ships."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from django.db import transaction
 from playwright.sync_api import expect
@@ -65,6 +66,25 @@ def skipped_to_settled(page) -> None:
     }""", polling=50)
 
 
+def steps_until_finished(page, limit: int = 300, *, watched: int = 0) -> Iterator[int]:
+    """Each step of a game played on ``page``, numbered, with the table settled before it:
+    the first ``watched`` steps at the events' own pace, the rest skipped as a player taps
+    "skip". It stops once the game is finished and fails if ``limit`` steps did not finish it."""
+    root = page.locator(".sm-screen")
+    for step in range(limit):
+        settled(page) if step < watched else skipped_to_settled(page)
+        if root.get_attribute("data-status") == "finished":
+            return
+        yield step
+    raise AssertionError(f"the game did not end in {limit} steps")
+
+
+def click_action(page, source: str, target: str) -> None:
+    """An action played as a player plays it: the source tapped, then the target."""
+    page.locator(f'[data-source="{source}"]').first.click()
+    page.locator(f'[data-target="{target}"]').click()
+
+
 def open_settled(page, match: Match) -> None:
     open_match(page, match)
     settled(page)
@@ -104,11 +124,8 @@ def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_pag
     expect(page.locator('[data-place="stock"]')).to_have_count(1)
     shoot(page, "sm-phone-light-table")
 
-    for actions in range(300):
-        # Skipping the events' pacing (the bot's cards shown one by one) after the first turns.
-        settled(page) if actions < 10 else skipped_to_settled(page)
-        if root.get_attribute("data-status") == "finished":
-            break
+    # Skipping the events' pacing (the bot's cards shown one by one) after the first turns.
+    for actions in steps_until_finished(page, watched=10):
         expect(root).to_have_attribute("data-turn", "you")
         source, target = next_action(match)
         # Only the sources with a legal action are offered; the target appears once chosen.
@@ -119,8 +136,6 @@ def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_pag
             expect(page.locator("#sm-prompt")).not_to_be_empty()
             shoot(page, "sm-phone-light-chosen")
         page.locator(f'[data-target="{target}"]').click()
-    else:
-        raise AssertionError("the game did not end")
 
     match.refresh_from_db()
     assert match.status == "finished" and match.winner == 0

@@ -10,28 +10,16 @@ from uuid import UUID
 import pytest
 from django.db.models import Q
 
-from server.api.cursors import (
-    BOOLEAN,
-    DOUBLE_HEX,
-    INTEGER,
-    MOMENT,
-    NEXT_OR_PREVIOUS,
-    UUID_HEX,
-    Key,
-    Keyset,
-    Place,
-)
+from server.api.cursors import Place
 from server.api.problems import InvalidRequest
+from server.ratings.selectors import KEYSET as RATINGS
+from server.spitemalice.selectors import MATCH_KEYSET as BOTH_WAYS
+
+# The lists' own keysets stand for the two kinds: RATINGS pages one way with a flag and an
+# exact double in its order, BOTH_WAYS (a player's matches) links next and previous.
 
 ROW_ID = UUID("0123456789abcdef0123456789abcdef")
 MOMENT_AT = datetime(2026, 3, 1, 12, 0, 0, 123456, tzinfo=UTC)
-
-BOTH_WAYS = Keyset(r"^[np][01]\.[0-9]{1,16}\.[0-9a-f]{32}$", (
-    Key("waiting", INTEGER, descending=True), Key("updated_at", MOMENT, descending=True),
-    Key("id", UUID_HEX, descending=True)), links=NEXT_OR_PREVIOUS)
-RATINGS = Keyset(r"^[01]\.[0-9a-f]{16}\.[0-9a-f]{32}$", (
-    Key("provisional", BOOLEAN), Key("rating", DOUBLE_HEX, descending=True),
-    Key("player_id", UUID_HEX)))
 
 
 def test_a_cursor_reads_back_as_the_place_it_was_written_from() -> None:
