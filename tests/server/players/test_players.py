@@ -31,6 +31,21 @@ def test_only_the_token_hash_is_stored(api):
     assert AccessToken.objects.get(player_id=body["id"]).key_hash != body["token"]
 
 
+def test_a_guest_is_never_replayed_from_an_idempotency_key(api):
+    """A replay would hand the account's one token to anyone who sent the same key
+    (docs/API.md): the same key makes another guest, with a token of its own."""
+    first = api.post("players", {}, HTTP_IDEMPOTENCY_KEY="sign-up-1")
+    again = api.post("players", {}, HTTP_IDEMPOTENCY_KEY="sign-up-1")
+    assert first.status_code == again.status_code == 201
+    assert first.json()["id"] != again.json()["id"]
+    assert first.json()["token"] != again.json()["token"]
+    named = api.post("players", {"name": "Ada"}, HTTP_IDEMPOTENCY_KEY="sign-up-2")
+    assert named.status_code == 201
+    assert_problem(api.post("players", {"name": "Ada"}, HTTP_IDEMPOTENCY_KEY="sign-up-2"), 409,
+                   "name_taken")
+    assert Player.objects.filter(name="Ada").count() == 1
+
+
 @pytest.mark.parametrize("header", [None, "Bearer nope", "Bearer", "Token abc", "Bearer a b"])
 def test_protected_endpoints_need_a_valid_token(api, header):
     if header:
