@@ -87,8 +87,9 @@ def make_run(tmp_path: Path, **env: str) -> Iterator[Served]:
         )
     served = Served(f"http://127.0.0.1:{port}", process, log_path, data_dir)
     try:
-        # Generous: migrate and collectstatic run first, and a busy machine is slow.
-        deadline = time.monotonic() + 90
+        # Generous: migrate and collectstatic run first, and a busy machine is slow (at a load
+        # average of 18 on two cores, the workers had only just booted after 90 s).
+        deadline = time.monotonic() + 180
         wait_for_health(served.base, process, served.log, deadline, name="make run")
         yield served
     finally:
