@@ -54,8 +54,19 @@ def _fresh_rate_limits(settings):
     cache.clear()
 
 
+@pytest.fixture(scope="session")
+def _test_database_made(request, django_db_setup) -> bool:
+    """Whether pytest-django made a test database for this run: only when a collected test
+    asks for one (marked ``django_db``, or using ``db``, ``transactional_db`` or
+    ``live_server``, as its own setup decides). Otherwise the connection still names the
+    database in ``DATABASE_URL``, which is no test's to write to (and may not be migrated)."""
+    return any(item.get_closest_marker("django_db") is not None
+               or {"db", "transactional_db", "live_server"} & set(getattr(item, "fixturenames", ()))
+               for item in request.session.items)
+
+
 @pytest.fixture(autouse=True)
-def _no_stale_sign_of_life(django_db_setup, django_db_blocker) -> None:
+def _no_stale_sign_of_life(_test_database_made, django_db_blocker) -> None:
     """Each test starts as if no process of the service had ever beaten (server.jobs.liveness),
     as it does alone. Without it, a last sign of life that an earlier test left committed in
     the database (a real server's or a clock thread's beat, on the real or a test's clock) can
@@ -65,6 +76,8 @@ def _no_stale_sign_of_life(django_db_setup, django_db_blocker) -> None:
     from server.jobs.models import Heartbeat, Liveness
 
     background.clocks_stop()  # a clock thread an earlier test left running would beat too
+    if not _test_database_made:
+        return
     with django_db_blocker.unblock():
         Liveness.objects.all().delete()
         # A real server's beats, committed after its file's last flush, outlive it.
