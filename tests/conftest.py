@@ -107,6 +107,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "postgresql: pins PostgreSQL's own behaviour (row locks, prepared statements, plans); "
         "left out of the SQLite run",
     )
+    config.addinivalue_line(
+        "markers",
+        "long: a browser test that takes a minute or more; the browser pass starts these "
+        "first, so no worker is left running one alone at the end (tests/e2e/conftest.py)",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
