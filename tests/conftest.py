@@ -109,8 +109,8 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
-        "long: a browser test that takes a minute or more; the browser pass starts these "
-        "first, so no worker is left running one alone at the end (tests/e2e/conftest.py)",
+        "long: takes a minute or more (a test, or a file's tests together); started first, so "
+        "no worker is left running one alone at the end",
     )
 
 
@@ -118,6 +118,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # Fail before the first test rather than midway, when the run is going to need the database.
     if any(item.get_closest_marker("django_db") for item in items):
         require_database()
+    # The longest tests first (marked `long`), the rest in their files' order: the workers
+    # take tests (the Python passes: whole files) in this order as they free up, so a long one
+    # started last would run on alone while the others sit idle. Stable, so the same order in
+    # every worker, as pytest-xdist requires.
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
     if on_sqlite():
         left_out = [item for item in items if item.get_closest_marker("postgresql")]
         if left_out:

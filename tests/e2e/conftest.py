@@ -46,11 +46,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/e2e/" in str(item.path).replace(os.sep, "/"):
             item.add_marker(pytest.mark.django_db(transaction=True))
-    # The longest tests first (marked `long`), the rest in their files' order: the workers
-    # take tests in this order as they free up, so one started last would run on alone while
-    # the others sit idle (a whole match played in the browser takes one to two minutes).
-    # The same order in every worker, as pytest-xdist requires.
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 @pytest.fixture(scope="session")
