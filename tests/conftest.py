@@ -107,12 +107,22 @@ def pytest_configure(config: pytest.Config) -> None:
         "postgresql: pins PostgreSQL's own behaviour (row locks, prepared statements, plans); "
         "left out of the SQLite run",
     )
+    config.addinivalue_line(
+        "markers",
+        "long: takes a minute or more (a test, or a file's tests together); started first, so "
+        "no worker is left running one alone at the end",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # Fail before the first test rather than midway, when the run is going to need the database.
     if any(item.get_closest_marker("django_db") for item in items):
         require_database()
+    # The longest tests first (marked `long`), the rest in their files' order: the workers
+    # take tests (the Python passes: whole files) in this order as they free up, so a long one
+    # started last would run on alone while the others sit idle. Stable, so the same order in
+    # every worker, as pytest-xdist requires.
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
     if on_sqlite():
         left_out = [item for item in items if item.get_closest_marker("postgresql")]
         if left_out:

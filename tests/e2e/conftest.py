@@ -139,27 +139,53 @@ def shoot() -> Callable:
     return shoot_
 
 
-@pytest.fixture
-def server(tmp_path) -> Iterator:
-    """The real server (gunicorn's ASGI workers) with Redis, for the live tests: sockets, notices
-    across its processes, and the static files the pages load."""
+def _real_server(log_dir: Path) -> Iterator:
     from tests.asgi_server import TEST_REDIS_URL, asgi_server, database_url, redis_reachable
 
     why = redis_reachable()
     if why:
         pytest.fail(why)
-    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL, log_dir=tmp_path,
+    with asgi_server(database_url=database_url(), redis_url=TEST_REDIS_URL, log_dir=log_dir,
                      collect_static=True) as running:
         yield running
 
 
+@pytest.fixture(scope="module")
+def server(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator:
+    """The real server (gunicorn's ASGI workers) with Redis, for the live tests: sockets, notices
+    across its processes, and the static files the pages load. One per module and worker, as
+    the server tests' live modules share theirs (tests/server/spitemalice/live/conftest.py):
+    a start costs seconds, and its tests need no fresh one. Each test's rows are its own (the
+    database is flushed after it while the server keeps running), and everything it makes
+    (players, matches, races) has a new id, so nothing one test leaves in the server's
+    processes or its Redis prefix is found by the next. A test that breaks the server on
+    purpose takes ``fresh_server``."""
+    yield from _real_server(tmp_path_factory.mktemp("asgi"))
+
+
 @pytest.fixture
-def devices(browser, server) -> Iterator:
-    """Browsers on ``server``, one context a player (``tests.e2e.live.Devices``); their script
-    errors and Content-Security-Policy violations fail the test."""
+def fresh_server(tmp_path) -> Iterator:
+    """A real server of the test's own, for a test that kills its workers."""
+    yield from _real_server(tmp_path)
+
+
+def _devices_on(browser, server) -> Iterator:
     from tests.e2e.live import Devices
 
     opened = Devices(browser, server)
     yield opened
     opened.close()
     assert opened.problems == []
+
+
+@pytest.fixture
+def devices(browser, server) -> Iterator:
+    """Browsers on ``server``, one context a player (``tests.e2e.live.Devices``); their script
+    errors and Content-Security-Policy violations fail the test."""
+    yield from _devices_on(browser, server)
+
+
+@pytest.fixture
+def fresh_devices(browser, fresh_server) -> Iterator:
+    """``devices`` on ``fresh_server``."""
+    yield from _devices_on(browser, fresh_server)

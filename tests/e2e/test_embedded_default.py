@@ -12,6 +12,7 @@ from tests.e2e.flows import moves_played, play_until_over, start_daily, token_of
 from tests.make_run import call, make_run
 
 
+@pytest.mark.long
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
 def test_a_daily_is_played_to_its_end_in_the_browser_against_make_run(browser, tmp_path, shoot):
     with make_run(tmp_path) as served:

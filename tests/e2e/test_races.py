@@ -121,6 +121,7 @@ def join_with_name(page, name: str) -> None:
     page.locator("#race-room-heading").wait_for()
 
 
+@pytest.mark.long
 def test_three_browsers_race_a_deal_live(devices, server, shoot):
     # Ada, a new visitor, creates a race for four on ten minutes, and is asked her name. (Ten,
     # not five: the three games are played to their ends, and on a machine loaded sixteen
@@ -286,7 +287,9 @@ def test_a_league_mate_invited_finds_the_race_in_their_list_and_joins(devices, s
     expect(page.locator("#race-invited")).to_have_text("")
 
 
-def test_a_dropped_socket_says_so_reconnects_and_catches_up(devices, server, shoot):
+def test_a_dropped_socket_says_so_reconnects_and_catches_up(fresh_devices, fresh_server, shoot):
+    # Its own server: it kills the workers.
+    devices, server = fresh_devices, fresh_server
     ada, bea = (api(server.base, "POST", "players", body={"name": n}) for n in ("Ada", "Bea"))
     race = api(server.base, "POST", "races", ada["token"], {"players": 3, "minutes": 3})
     page = devices.open(f"/#/races/{race['id']}", token=ada["token"])

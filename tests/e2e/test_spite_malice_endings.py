@@ -351,6 +351,7 @@ def followed(server, ada, match_id, page) -> float:
         time.sleep(0.05)
 
 
+@pytest.mark.long
 def test_a_fast_opponent_is_followed_and_a_win_shown_on_both_tables(browser, server, shoot):
     problems: list[str] = []
     actions = bot_game(WON_SEED)

@@ -54,6 +54,7 @@ def played_until_near_the_end(api: ApiPlayer, match: Match) -> None:
     raise AssertionError("seat 0 did not get near the end")
 
 
+@pytest.mark.long
 def test_a_game_against_the_expert_bot_ends_on_a_phone(open_page, shoot):
     page = open_page("/", viewport=PHONE_390)
     player = signed_in(page)

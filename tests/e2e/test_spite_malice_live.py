@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.live import api, report_delays
@@ -65,7 +66,10 @@ def on_turn(page) -> None:
     expect(page.locator('.sm-screen[data-animating="false"][data-turn="you"]')).to_have_count(1)
 
 
-def test_a_friend_match_is_played_live_in_two_browsers(devices, server, shoot):
+@pytest.mark.long
+def test_a_friend_match_is_played_live_in_two_browsers(fresh_devices, fresh_server, shoot):
+    # Its own server: it kills the workers.
+    devices, server = fresh_devices, fresh_server
     ada = api(server.base, "POST", "players", body={"name": "Ada"})
     bea = api(server.base, "POST", "players", body={"name": "Bea"})
     match = api(server.base, "POST", "spite-malice/matches", ada["token"],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from server.spitemalice.models import Match
@@ -86,6 +87,7 @@ def assert_result_in_view(page) -> None:
     assert page.evaluate("() => Boolean(document.activeElement?.closest('.sm-results'))")
 
 
+@pytest.mark.long
 def test_a_whole_game_against_the_bot_on_a_phone(open_page, shoot):
     page = open_page("/", viewport=PHONE_390)
     player = signed_in(page)
@@ -173,6 +175,7 @@ def friend_match(page, *, turn_seconds: int, seed: bytes | None = None):
     return host, friend, Match.objects.get(pk=invitation["id"])
 
 
+@pytest.mark.long
 def test_a_whole_friend_match_on_a_phone(open_page, shoot):
     page = open_page("/", viewport=PHONE_390)
     host, friend, match = friend_match(page, turn_seconds=3600, seed=FRIEND_DEAL)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import pytest
 from django.db import transaction
 from playwright.sync_api import expect
 
@@ -110,6 +111,7 @@ def next_action(match: Match) -> list[str]:
     return list(bot_turn(view, unseen_cards(view), "normal", b"test")[0])
 
 
+@pytest.mark.long
 def test_a_single_game_against_the_bot_is_played_to_its_end_by_clicking(open_page, shoot):
     page = open_page("/")
     player = signed_in(page)

@@ -90,6 +90,7 @@ def _children_of(pid: int) -> list[int]:
     return [int(child) for child in children]
 
 
+@pytest.mark.long
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
 @pytest.mark.parametrize(
     ("signalled", "make_status"),
@@ -119,6 +120,7 @@ def test_make_run_serves_then_stops_cleanly_on_sigterm(tmp_path, signalled, make
     assert status_of(f"{served.base}/healthz") is None
 
 
+@pytest.mark.long
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
 def test_make_run_workers_share_one_count_of_the_rate_limits(tmp_path):
     # Several gunicorn workers answer in turn; a limit of 6 must hold across all of them, not

@@ -469,6 +469,7 @@ def _mypy(where: Path, cache: Path, *files: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.long
 def test_a_client_written_against_the_generated_package_type_checks(generated, tmp_path):
     where = Path(generated.__file__).parent.parent  # the folder the package was generated in
     example = Path(__file__).with_name("generated_client_example.py")

@@ -397,6 +397,7 @@ def test_equal_shown_ratings_share_a_rank(make_player, api):
     assert ranks == [1, 1, 3]
 
 
+@pytest.mark.long
 def test_pages_follow_one_another_with_ranks_kept(league, api):
     first = api.get(BOARD, {"limit": 3}).json()
     assert len(first["results"]) == 3 and first["provisional"] == []

@@ -75,6 +75,7 @@ def _assert_off_the_board(ids: list) -> None:
 # --- The goal: the pyramids --------------------------------------------------------------------
 
 
+@pytest.mark.long
 @pytest.mark.django_db(transaction=False)
 def test_a_pyramid_of_ten_aged_accounts_through_the_api_leaves_the_board(field, unthrottled):
     outcome = ring_bench.ring_run(10, through="api")

@@ -125,6 +125,7 @@ def test_a_whole_match_against_the_bot_gets_the_same_answers_on_both_paths(setti
     assert len(fast) > 10
 
 
+@pytest.mark.long
 def test_a_whole_match_between_people_gets_the_same_answers_on_both_paths(settings,
                                                                           make_player):
     host, host_api = make_player("Host")

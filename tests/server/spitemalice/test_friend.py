@@ -158,6 +158,7 @@ def test_joining_twice_with_one_key_answers_the_first_join(make_player):
 # --- Playing ----------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_two_people_play_turns_both_ways_and_each_sees_only_their_own_seat(make_player):
     apis, views = pair(make_player, target=1)
     assert [views[seat]["you"] for seat in (0, 1)] == [0, 1]

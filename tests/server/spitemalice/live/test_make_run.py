@@ -15,6 +15,7 @@ from tests.server.spitemalice.support import greedy
 from tests.serving import WAIT_SECONDS
 
 
+@pytest.mark.long
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
 def test_make_run_serves_a_matchs_socket_on_its_port(tmp_path):
     from websockets.sync.client import connect
