@@ -303,9 +303,14 @@ def check_sockets(messages: list, feed: dict, answers_by_match: dict) -> dict:
     first_seen: dict[tuple[str, int, int], float] = {}
     different = []
     kinds = Counter()
-    stray = 0  # card codes in a message that is not events (ready, presence, pong)
+    stray = 0  # card codes in a message that is not events, outside a ready's match
+    readies = []  # each ready's match: the seat's own view, checked as an answer is
     for match_id, seat, _connection, when, message in messages:
         kinds[message.get("type")] += 1
+        if message.get("type") == "ready" and isinstance(message.get("match"), dict):
+            readies.append(("ready", message["match"]))
+            stray += bool(cards_in({k: v for k, v in message.items() if k != "match"}))
+            continue
         if message.get("type") != "events":
             stray += bool(cards_in(message))
             continue
@@ -324,7 +329,7 @@ def check_sockets(messages: list, feed: dict, answers_by_match: dict) -> dict:
             skipped += (max(numbers) - min(numbers) + 1) - len(set(numbers))
     return {"events_delivered": sum(len(n) for n in received.values()), "doubled": doubled,
             "skipped": skipped, "out_of_order": out_of_order, "different": different,
-            "stray_cards": stray,
+            "stray_cards": stray, "readies": readies,
             "first_seen": first_seen, "message_types": dict(kinds)}
 
 
@@ -359,9 +364,10 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
     truth = Truth()
     replay_mismatches, bot_seats = check_replays(truth)
     actions = check_actions(merged["acks"], bot_seats)
-    answers_checked, answer_leaks = check_answers(merged["answers"], truth)
     events_checked, feed_leaks, feed = check_feed(truth)
     sockets = check_sockets(merged["messages"], feed, {})
+    # A socket's ready carries the seat's whole view (as GET gives it): checked with the answers.
+    answers_checked, answer_leaks = check_answers(merged["answers"] + sockets["readies"], truth)
     timed, undelivered = delivery(merged["acks"], merged["matches"], sockets["first_seen"])
     latencies = [ms for _, ms in timed]
     duration, latency = timing(merged)
@@ -392,7 +398,7 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
         "feed_leaks": feed_leaks[:20], "socket_different": sockets["different"][:5],
         "answers_checked": answers_checked, "events_checked": events_checked,
         "sockets": {key: value for key, value in sockets.items()
-                    if key not in ("first_seen", "different")},
+                    if key not in ("first_seen", "different", "readies")},
         "latency": latency, "duration": duration,
         "delivery": {"count": len(ordered), "undelivered": undelivered,
                      "p50": percentile(ordered, 0.50), "p95": percentile(ordered, 0.95),

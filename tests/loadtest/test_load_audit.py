@@ -115,6 +115,31 @@ def test_socket_events_doubled_skipped_or_unlike_the_feed_are_found(played):
     assert [number for _, _, number, _, _ in sockets["different"]] == [events[4]["number"]]
 
 
+def test_a_ready_is_checked_as_the_seats_view_and_a_card_beside_it_is_found(played):
+    """A socket's ``ready`` carries the seat's whole view, its own hand included: no stray
+    card, but checked against the game as an answer is, so a hidden card in it is found."""
+    match_id, answers, _ = played
+    _, view = answers[-1]
+    truth = verify_sm.Truth()
+    _, _, feed = verify_sm.check_feed(truth)
+    ready = {"type": "ready", "last": view["event"], "match": view}
+    peeking = copy.deepcopy(view)
+    theirs = [str(card) for card in engine_of(match_id).hand(1 - view["you"])]
+    peeking["game"]["hand"][0] = next(
+        code for code in [*theirs, *CARD_CODES] if code not in set(verify_sm.cards_in(view)))
+    messages = [(match_id, view["you"], 1, 1.0, ready),
+                (match_id, view["you"], 2, 2.0, {"type": "ready", "last": view["event"],
+                                                 "match": peeking}),
+                (match_id, view["you"], 2, 3.0, {**ready, "peek": view["game"]["hand"][0]})]
+
+    sockets = verify_sm.check_sockets(messages, feed, {})
+
+    assert sockets["stray_cards"] == 1  # the card beside the match, not the hand in it
+    assert [match for _, match in sockets["readies"]] == [view, peeking, view]
+    checked, leaks = verify_sm.check_answers(sockets["readies"], truth)
+    assert checked == 3 and len(leaks) == 1, leaks
+
+
 def test_a_lost_or_unacknowledged_action_is_found(played):
     _, _, acks = played
     _, bot_seats = verify_sm.check_replays(verify_sm.Truth())
