@@ -126,8 +126,9 @@ def shows_the_end(page, *, name: str) -> int:
     expect(page.locator(".sm-status")).not_to_contain_text("playing")
     expect(page.locator(".sm-log-title", has_text="so far")).to_have_count(0)
     expect(page.locator(".sm-clock")).to_be_hidden()
-    # Focused (so a screen reader reads it), and in view.
-    assert page.evaluate("() => !!document.activeElement?.closest('.sm-results')"), name
+    # Focused (so a screen reader reads it), and in view: waited for as every check above is,
+    # not read once (a fresh clone's run read it a moment too early, after the result showed).
+    page.wait_for_function("() => !!document.activeElement?.closest('.sm-results')")
     expect(page.locator(".sm-results .sm-result").first).to_be_in_viewport()
     ending = page.evaluate("() => window.smEnding")
     assert ending["shown"] is not None, ending
