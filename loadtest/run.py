@@ -47,6 +47,8 @@ Environment (all optional):
     LOAD_POSTGRES=postgres://postgres@127.0.0.1:5432   server; the database is foursquare_load
     LOAD_REDIS_URL=redis://127.0.0.1:6379/0   ("" for no Redis: a per-process memory cache)
     LOAD_KEEP=1                          keep the database afterwards (for backups, inspection)
+    LOAD_PREPARE_BUDGET=1                the solver's seconds a deal when the coming dailies are
+                                        prepared before the play (``prepare_dailies --horizon``)
     LOAD_TOPOLOGY=single                 single: the server above; cluster: `make cluster`'s
                                         topology, started afresh for each load and played
                                         through HAProxy (loadtest/cluster_load.py)
@@ -86,6 +88,9 @@ LOAD_RATES = {
     "FOURSQUARE_RATE_GAMES_ADDRESS": "100000/min",
     "FOURSQUARE_RATE_MOVES_TOKEN": "100000/min",
     "FOURSQUARE_RATE_MOVES_ADDRESS": "1000000/min",
+    # Every player reads the boards after each game, all from this one address.
+    "FOURSQUARE_RATE_BOARDS_TOKEN": "100000/min",
+    "FOURSQUARE_RATE_BOARDS_ADDRESS": "1000000/min",
     # The Spite & Malice players' sockets, all from this one address.
     "FOURSQUARE_RATE_SOCKETS_ADDRESS": "100000/min",
     "FOURSQUARE_LIVE_SOCKETS_PER_ADDRESS": "100000",
@@ -263,6 +268,22 @@ class LoadRun:
             admin.execute(f'CREATE DATABASE "{self.database}"')
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
                        cwd=REPO, env=self.server_env(), check=True)
+        self.prepare_dailies()
+
+    def prepare_dailies(self) -> None:
+        """The dailies prepared ahead, as production has them (``prepare_dailies``, run days
+        ahead): on a fresh database the housekeeping would otherwise ask for the next
+        FAIRNESS_DAYS_AHEAD + 1 days' preparation at the server's start, and the jobs worker
+        would spend the whole run solving them (about a core of this machine's two), which no
+        daily rush in production meets. The solver's budget is short (LOAD_PREPARE_BUDGET
+        seconds a deal): a load needs the days prepared, not their proofs optimal."""
+        started = time.monotonic()
+        done = subprocess.run([sys.executable, "manage.py", "prepare_dailies", "--horizon",
+                               "--time-budget", env("LOAD_PREPARE_BUDGET", "1")],
+                              cwd=REPO, env=self.server_env(), capture_output=True, text=True)
+        if done.returncode:
+            raise SystemExit(f"prepare_dailies failed:\n{done.stdout}{done.stderr}")
+        print(f"dailies prepared ahead in {time.monotonic() - started:.1f} s", flush=True)
 
     # --- server ---
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from foursquare import Game as EngineGame
 from foursquare.solver import Solution
 from server.dailies import calendar
-from server.foursquare import dailies, preparation
+from server.foursquare import dailies, fairness, preparation
 from server.foursquare.models import Daily, Deal
 from server.jobs import background
 from server.jobs.background import job_run
@@ -123,6 +123,15 @@ def test_prepare_dailies_prepares_the_coming_days_once(db, today):
     call_command("prepare_dailies", "--days", "2", "--from", today.isoformat(), stdout=out,
                  stderr=StringIO())
     assert out.getvalue() == ""  # both prepared already
+
+
+def test_prepare_dailies_horizon_leaves_the_housekeeping_nothing_to_ask_for(db, today, settings):
+    settings.FAIRNESS_DAYS_AHEAD = 2
+    call_command("prepare_dailies", "--horizon", stdout=StringIO(), stderr=StringIO())
+    prepared = set(Daily.objects.filter(prepared_at__isnull=False).values_list("date", flat=True))
+    assert prepared == {today + timedelta(days=offset) for offset in range(3)}
+    assert fairness.dailies_ahead() == 0
+    assert not Job.objects.exists()
 
 
 def test_run_jobs_once_runs_what_is_pending(db, today):

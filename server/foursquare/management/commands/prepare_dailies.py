@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from server.dailies.calendar import utc_today
@@ -26,6 +27,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--days", type=int, default=7, help="How many days (default 7).")
+        parser.add_argument("--horizon", action="store_true",
+                            help="Every day the housekeeping asks to have prepared: from the "
+                                 "first date through FAIRNESS_DAYS_AHEAD days on (in place of "
+                                 "--days).")
         parser.add_argument("--from", dest="start", type=date.fromisoformat, default=None,
                             help="The first date, YYYY-MM-DD (default: today in UTC).")
         parser.add_argument("--time-budget", type=float, default=None,
@@ -34,7 +39,9 @@ class Command(BaseCommand):
         parser.add_argument("--force", action="store_true",
                             help="Prepare again the days already prepared.")
 
-    def handle(self, *args, days, start, time_budget, force, **options):
+    def handle(self, *args, days, horizon, start, time_budget, force, **options):
+        if horizon:
+            days = settings.FAIRNESS_DAYS_AHEAD + 1
         if days < 1:
             raise CommandError("--days must be at least 1.")
         start = start or utc_today()
