@@ -83,6 +83,26 @@ def timing(merged: dict) -> tuple[float, dict]:
     return duration, latency
 
 
+def settled_at(merged: dict, duration: float) -> float | None:
+    """When the run's start burst is over (``WARMUP_SECONDS`` after its first request), on the
+    journals' clock; None for a run no longer than that."""
+    if merged["first"] is None or duration <= WARMUP_SECONDS:
+        return None
+    return merged["first"] + WARMUP_SECONDS
+
+
+def steady_latency(merged: dict, duration: float) -> dict:
+    """Each request's latency over the requests begun after the start burst (``settled_at``):
+    the sign-ups, game starts and sockets of every player at once, which a paced mix's figures
+    are not about. Empty for a run too short to have such a part."""
+    settled = settled_at(merged, duration)
+    if settled is None:
+        return {}
+    return {name: _latency([ms for started, ms in times if started >= settled],
+                           duration - WARMUP_SECONDS)
+            for name, times in sorted(merged["times"].items())}
+
+
 def percentile(sorted_values: list[float], fraction: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -179,12 +199,7 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
     _setup_django(database_url)
     db = check_database(merged["acks"], merged["views"])
     duration, latency = timing(merged)
-    steady = {}
-    if merged["first"] is not None and duration > WARMUP_SECONDS:
-        settled = merged["first"] + WARMUP_SECONDS
-        steady = {name: _latency([ms for started, ms in times if started >= settled],
-                                 duration - WARMUP_SECONDS)
-                  for name, times in sorted(merged["times"].items())}
+    steady = steady_latency(merged, duration)
     failed_attempts = sum(merged["failures"].values())
     violations = {
         "lost moves": len(db["lost"]),

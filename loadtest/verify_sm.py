@@ -24,6 +24,7 @@ import re
 from collections import Counter, defaultdict
 
 from loadtest.verify import (
+    WARMUP_SECONDS,
     _setup_django,
     cost,
     merge_socket_journals,
@@ -33,7 +34,9 @@ from loadtest.verify import (
     print_machine,
     print_verdict,
     print_violations,
+    settled_at,
     socket_recovery,
+    steady_latency,
     timing,
 )
 
@@ -372,6 +375,9 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
     latencies = [ms for _, ms in timed]
     duration, latency = timing(merged)
     ordered = sorted(latencies)
+    settled = settled_at(merged, duration)
+    steady_delivery = (sorted(ms for answered, ms in timed if answered >= settled)
+                       if settled is not None else [])
     failed_attempts = sum(merged["failures"].values())
     socket_errors = sum(merged["socket_errors"].values())
     violations = {
@@ -400,6 +406,10 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
         "sockets": {key: value for key, value in sockets.items()
                     if key not in ("first_seen", "different", "readies")},
         "latency": latency, "duration": duration,
+        "steady": steady_latency(merged, duration),
+        "steady_delivery": {"count": len(steady_delivery),
+                            "p50": percentile(steady_delivery, 0.50),
+                            "p95": percentile(steady_delivery, 0.95)},
         "delivery": {"count": len(ordered), "undelivered": undelivered,
                      "p50": percentile(ordered, 0.50), "p95": percentile(ordered, 0.95),
                      "p99": percentile(ordered, 0.99),
@@ -435,6 +445,12 @@ def print_report(report: dict, machine: dict, load) -> dict:
     print(f"event delivery (actor's answer -> opponent's socket), ms: p50 {d['p50']:.1f}, "
           f"p95 {d['p95']:.1f}, p99 {d['p99']:.1f}, min {d['min']:.1f}, max {d['max']:.1f} over "
           f"{d['count']} actions; {d['undelivered']} never received before the run stopped")
+    steady, steady_delivery = report["steady"].get(ACTION), report["steady_delivery"]
+    if steady and steady_delivery["count"]:
+        print(f"after the first {WARMUP_SECONDS:.0f} s (the sign-ups, matches and sockets of "
+              f"every player): actions {steady['count']}, p50 {steady['p50']:.1f} ms, p95 "
+              f"{steady['p95']:.1f} ms; delivery p50 {steady_delivery['p50']:.1f} ms, p95 "
+              f"{steady_delivery['p95']:.1f} ms over {steady_delivery['count']} actions")
     s = report["sockets"]
     print(f"sockets: {report['connections']} connections, {report['reconnects']} reconnects, "
           f"errors {sum(report['socket_errors'].values())} {report['socket_errors'] or ''}; "
