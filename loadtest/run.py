@@ -29,6 +29,10 @@ Environment (all optional):
     LOAD_THINK=  LOAD_SM_THINK=         the paced mix instead: 1-3, a pause of 1 to 3 s before
                                         each move (action); the report prints the load offered
                                         beside the one served (loadtest.think)
+    LOAD_SPAWN_RATE=                    players started a second (default: all in the first),
+                                        so that a paced mix's players arrive over time; the
+                                        figures "after the start burst" leave out the first
+                                        LOAD_WARMUP_SECONDS=10
     LOAD_APP=asgi                       asgi: the ASGI app under uvicorn workers (as served);
                                         wsgi: the WSGI app under LOAD_WORKER_CLASS, for comparison
     LOAD_WORKERS=3 LOAD_WORKER_CLASS=gthread LOAD_THREADS=2   gunicorn's process model
@@ -378,7 +382,8 @@ class LoadRun:
         command = [
             str(BIN / "locust"), "-f", str(REPO / "loadtest" / LOCUSTFILES[self.game]),
             "--headless",
-            "-u", str(self.users), "-r", str(self.users), "-t", f"{seconds or self.seconds}s",
+            "-u", str(self.users), "-r", env("LOAD_SPAWN_RATE", "") or str(self.users),
+            "-t", f"{seconds or self.seconds}s",
             "--stop-timeout", "30", "--host", self.host, "--only-summary",
             "--loglevel", "WARNING", "--exit-code-on-error", "0",
         ]
