@@ -310,6 +310,15 @@ class SturdyConsumer(AsyncWebsocketConsumer):
             # up. Not an error worth a traceback in the log: sockets drop all the time.
             self.closed = True
 
+    async def _database_failed(self) -> None:
+        """What every socket does when the database fails under one of its reads (the token's
+        lookup, the events or the state it sends): a warning, not a traceback of a bug, and the
+        socket closed 1011; the client reconnects, and its cursor catches it up. Called in the
+        ``except DatabaseError`` of that read."""
+        logger.warning("%s %s: the database failed", self.log_name,
+                       "closed" if self.authenticated else "refused", exc_info=True)
+        await self._close(SERVER_ERROR)
+
     async def _close(self, code: int) -> None:
         if not self.closed:
             self.closed = True

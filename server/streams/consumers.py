@@ -86,8 +86,7 @@ class AccountConsumer(sockets.SturdyConsumer):
         try:
             found = await _access(token)
         except DatabaseError:
-            logger.warning("account socket refused: the database failed", exc_info=True)
-            await self._close(sockets.SERVER_ERROR)
+            await self._database_failed()
             return
         if found is None:
             await self._close(sockets.BAD_TOKEN)
@@ -129,9 +128,7 @@ class AccountConsumer(sockets.SturdyConsumer):
                 try:
                     events, more = await _events_after(self.player_id, self.last)
                 except DatabaseError:
-                    logger.warning("account socket closed: the database failed",
-                                   exc_info=True)
-                    await self._close(sockets.SERVER_ERROR)
+                    await self._database_failed()
                     return
                 if events:
                     self.last = events[-1]["number"]

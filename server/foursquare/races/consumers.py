@@ -149,8 +149,7 @@ class RaceConsumer(sockets.SturdyConsumer):
         try:
             verdict, player, token_id = await _viewer_of(token, self.race_id)
         except DatabaseError:
-            logger.warning("race socket refused: the database failed", exc_info=True)
-            await self._close(sockets.SERVER_ERROR)
+            await self._database_failed()
             return
         if verdict != "ok" or player is None:
             await self._close(sockets.BAD_TOKEN if verdict == "bad_token" else NOT_YOURS)
@@ -222,8 +221,7 @@ class RaceConsumer(sockets.SturdyConsumer):
             try:
                 race = await _race_read(self.race_id, self.player, close=close)
             except DatabaseError:
-                logger.warning("race socket closed: the database failed", exc_info=True)
-                await self._close(sockets.SERVER_ERROR)
+                await self._database_failed()
                 return
             if race is None:
                 await self._close(NOT_YOURS)  # the race is gone, or they left it

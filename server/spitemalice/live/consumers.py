@@ -150,8 +150,7 @@ class MatchConsumer(sockets.SturdyConsumer):
             view = await _view_of(self.match_id, seat, _origin(self.scope)) if (
                 verdict == "ok") else None
         except DatabaseError:
-            logger.warning("live socket refused: the database failed", exc_info=True)
-            await self._close(sockets.SERVER_ERROR)
+            await self._database_failed()
             return
         if view is None:
             await self._close(sockets.BAD_TOKEN if verdict == "bad_token" else NOT_YOURS)
@@ -209,8 +208,7 @@ class MatchConsumer(sockets.SturdyConsumer):
                     events, last = await _events_after(self.match_id, self.seat, self.last,
                                                        latest)
                 except DatabaseError:
-                    logger.warning("live socket closed: the database failed", exc_info=True)
-                    await self._close(sockets.SERVER_ERROR)
+                    await self._database_failed()
                     return
                 if events:
                     await self._send({"type": "events", "events": events, "last": last})

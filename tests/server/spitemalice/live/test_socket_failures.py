@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 import pytest
 from asgiref.testing import ApplicationCommunicator
 from channels.routing import URLRouter
+from django.db import DatabaseError
 
 from server.api import sockets
 from server.api.origins import BrowserOriginValidator
@@ -118,3 +119,29 @@ def test_an_origin_must_be_a_page_of_this_site(settings, origin, production, val
     settings.CSRF_TRUSTED_ORIGINS = ["https://play.example:8443"]
     validator = BrowserOriginValidator(None, ["play.example"])
     assert validator.valid_origin(urlparse(origin)) is valid
+
+
+
+def test_a_database_that_fails_under_the_tokens_lookup_refuses_the_socket_1011(
+        table, monkeypatch, caplog):
+    """The database failing under a socket's read (``SturdyConsumer._database_failed``, which
+    every socket's reads share): 1011 and a warning, not a bug's traceback, and nothing held."""
+    match, tokens = table
+
+    async def failing(*args, **kwargs):
+        raise DatabaseError("the database went away")
+
+    monkeypatch.setattr(consumers, "_seat_of", failing)
+
+    async def scenario():
+        socket = Socket(match, tokens[0])
+        await socket.connect()
+        assert await socket.receive_output(timeout=10) == {"type": "websocket.close",
+                                                           "code": 1011}
+        await socket.disconnect()
+
+    asyncio.run(scenario())
+    assert "live socket refused: the database failed" in caplog.text
+    assert "a handler failed" not in caplog.text
+    assert sockets.open_sockets.count(None) == (0, 0)
+    assert presence.seats_connected(match.pk, bot_seat=None) == [False, False]
