@@ -28,6 +28,7 @@ from server.players.models import AccessToken, Player
 from server.players.tokens import hash_token
 from server.ratings.models import Rating
 from server.ratings.selectors import ShownRating, shown_rating
+from server.spitemalice.live.publish import seat_texts
 from server.spitemalice.models import Action, Event, Match, MatchGame
 from server.spitemalice.rating_rules import GAME
 from server.streams.services import Draft, account_ctes
@@ -103,6 +104,17 @@ _STORE_SQL = (
 )
 
 
+def _events_json(events: list[Event]) -> str:
+    """The events' rows as the statement's JSON array, each seat's view in the text its
+    sockets' frame is built from (``publish.seat_texts``: encoded once for both)."""
+    rows = []
+    for row in events:
+        seat0, seat1 = seat_texts(row)
+        rows.append(f'{{"number":{int(row.number)},"kind":{json.dumps(row.kind)},'
+                    f'"seat0":{seat0},"seat1":{seat1}}}')
+    return f"[{','.join(rows)}]"
+
+
 class Found:
     """``action_find``'s row, by part."""
 
@@ -164,9 +176,7 @@ def action_store(*, match: Match, game: MatchGame, read_event: int,
     parameters += [game.pk, now, json.dumps([
         {"game": row.game, "number": row.number, "seat": row.seat, "source": row.source,
          "target": row.target, "card": row.card} for row in actions])]
-    parameters += [now, json.dumps([
-        {"number": row.number, "kind": row.kind, "seat0": row.seat0, "seat1": row.seat1}
-        for row in events])]
+    parameters += [now, _events_json(events)]
     player_id, key, request_hash, body = answer or (None, None, None, None)
     parameters += [player_id, key, request_hash, 200, body, now, answer is not None]
     parameters += [None if account is None else account.player_id, account is not None,
