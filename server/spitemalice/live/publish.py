@@ -3,8 +3,10 @@
 ``server.spitemalice.services`` calls ``events_stored`` from ``transaction.on_commit``, so a
 notice leaves only once its events are in the database. The process that stored them knows
 each seat's view of them already (the rows it wrote hold one per seat), so each seat's group
-gets its own events with the notice, exactly as the feed gives them to that seat, and a socket
-forwards them without reading the database (``server.spitemalice.live.consumers``). No seat's
+gets its own events with the notice, exactly as the feed gives them to that seat, as the socket
+message that sends them (``frame``: encoded once, from the views' text the store encoded), and a
+socket forwards it without reading the database or encoding anything
+(``server.spitemalice.live.consumers``). No seat's
 notice holds the other seat's view. A socket that finds a gap (a notice lost while Redis
 restarted, one too big to carry its events, one from the embedded default's other processes,
 which its in-memory layer does not reach) reads the feed instead.
