@@ -152,6 +152,14 @@ BENCH_MOVES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_move_b
 bench-moves: $(VENV_STAMP) ## Time a move's CPU with and without its metrics and log line (BENCH_MOVES_DATABASE_URL=...)
 	$(PY) -m server.foursquare.move_bench --database-url '$(BENCH_MOVES_DATABASE_URL)'
 
+# A Spite & Malice action's CPU against a Foursquare move's, in process (friend matches, bot
+# matches, practice moves in turn), in a database of its own (dropped and created again on
+# each run), with Redis as cache and channel layer as make load serves.
+BENCH_ACTIONS_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/spite_malice_action_bench
+.PHONY: bench-actions
+bench-actions: $(VENV_STAMP) ## Time a Spite & Malice action's CPU against a Foursquare move's, in process (BENCH_ACTIONS_DATABASE_URL=..., BENCH_ACTIONS_REDIS_URL=...)
+	$(PY) -m server.spitemalice.action_bench --database-url '$(BENCH_ACTIONS_DATABASE_URL)'
+
 # Its own database, dropped and created again on each run: never the tests' one.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_bench
 .PHONY: bench-boards

@@ -287,23 +287,30 @@ class SturdyConsumer(AsyncWebsocketConsumer):
 
     async def _forwarded(self, message: dict[str, Any]) -> bool:
         """Handle a notice of stored events (``first``, ``last`` and, when they fit, the
-        ``events`` themselves, as the feed gives them): send them on without reading the
-        database when they follow the last one sent. False when the feed must be read."""
+        ``events`` themselves, as the feed gives them, or the ``frame`` that sends them,
+        encoded once by the publisher): send them on without reading the database when they
+        follow the last one sent. False when the feed must be read."""
         latest = message.get("last", 0)
         if not self.authenticated or latest <= self.last:
             return True
-        events = message.get("events")
-        if events is not None:
+        frame, events = message.get("frame"), message.get("events")
+        if frame is not None or events is not None:
             async with self.pushing:
                 if message.get("first") == self.last + 1 and not self.closed:
-                    await self._send({"type": "events", "events": events, "last": latest})
+                    if isinstance(frame, str):
+                        await self._send_text(frame)
+                    else:
+                        await self._send({"type": "events", "events": events, "last": latest})
                     self.last = latest
                     return True
         return False
 
     async def _send(self, message: dict[str, Any]) -> None:
+        await self._send_text(json.dumps(message, separators=(",", ":")))
+
+    async def _send_text(self, text: str) -> None:
         try:
-            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+            await self.send(text_data=text)
         except OSError:
             # The client went between the check and the send (uvicorn's ClientDisconnected is
             # an OSError): nothing is left to tell it, and the disconnect that follows cleans

@@ -184,8 +184,7 @@ def rating_entry(player: Player, game: str) -> Entry | None:
 def ratings_of(player_ids: Iterable[UUID], game: str) -> dict[UUID, ShownRating]:
     """``{player id: rating as rating_of shows it}`` of those of ``player_ids`` rated on
     ``game`` (one query)."""
-    return {row.player_id: {"rating": shown(row.rating), "deviation": shown(row.deviation),
-                            "matches": row.matches, "provisional": row.provisional}
+    return {row.player_id: shown_rating(row.rating, row.deviation, row.matches, row.provisional)
             for row in _board(game).filter(player_id__in=player_ids)}
 
 
@@ -194,5 +193,12 @@ def rating_of(player: Player, game: str) -> ShownRating | None:
     row = _board(game).filter(player=player).first()
     if row is None:
         return None
-    return {"rating": shown(row.rating), "deviation": shown(row.deviation),
-            "matches": row.matches, "provisional": row.provisional}
+    return shown_rating(row.rating, row.deviation, row.matches, row.provisional)
+
+
+def shown_rating(rating: float, deviation: float, matches: int,
+                 provisional: bool) -> ShownRating:
+    """A rating row's columns as ``rating_of`` shows them: what a statement that read the row
+    itself (the action fast path's) gives without asking again."""
+    return {"rating": shown(rating), "deviation": shown(deviation), "matches": matches,
+            "provisional": provisional}

@@ -89,7 +89,7 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
     if new_games or match.status != Match.Status.PLAYING:
         return None  # the full view deals the next game, rates or records the match
     # The opponent's turn began (between people): their account stream is told, in the write.
-    drafts = notify.drafts_of(match, log)
+    drafts = notify.drafts_of(match, log, ratings=found.ratings)
     if len(drafts) > 1 or (drafts and drafts[0].kind != "your_turn"):
         return None  # anything more is the full path's
     account = drafts[0] if drafts else None
@@ -109,7 +109,8 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
     match.updated_at = log.now
     content = fastpath.RENDERER.render(match_output(
         match, seat, current, engine,
-        origin=request.build_absolute_uri("/").rstrip("/"),
+        # The origin makes only a waiting match's invitation URL; a match played has none.
+        origin="",
         connected=presence.seats_from(slots, taken, match.bot_seat)))
     answer = ((found.player_id, plain.key, request_hash, content.decode())
               if plain.key is not None else None)
@@ -151,14 +152,16 @@ def _action_input(values) -> dict | None:
 
 def _match_from(found: statements.Found) -> tuple[Match, MatchGame | None]:
     """The match and its current game from the row, as ``services.match_lock`` returns them
-    (its players and invitee in hand, with the names the answer shows)."""
+    (its players and invitee in hand, with the names the answer shows and the bot flags the
+    opponent's ``your_turn`` shows: no deferred field is read back)."""
     alias = connection.alias
     match = Match.from_db(alias, statements.MATCH_ATTNAMES, found.match_values)
-    for field, name in zip(("player0", "player1", "invitee"), found.names, strict=True):
+    for field, name, bot in zip(("player0", "player1", "invitee"), found.names, found.bots,
+                                strict=True):
         player_id = getattr(match, f"{field}_id")
         match._state.fields_cache[field] = (
-            None if player_id is None else Player.from_db(alias, ["id", "name"],
-                                                          [player_id, name]))
+            None if player_id is None else Player.from_db(alias, ["id", "name", "bot"],
+                                                          [player_id, name, bot]))
     if found.game_values[0] is None:
         return match, None
     game = MatchGame.from_db(alias, statements.GAME_ATTNAMES, found.game_values)

@@ -55,16 +55,19 @@ def active_matches(player_id: object) -> list[tuple[str, dict, datetime]]:
     return entries
 
 
-def your_turn(match: Match, seat: int, table: dict | None = None) -> Draft:
+def your_turn(match: Match, seat: int, table: dict | None = None,
+              ratings: shapes.Ratings | None = None) -> Draft:
     """``your_turn`` for ``seat``'s player of ``match`` as it stands: with the match's latest
     event number (``event``) and the seat's ``table`` as the turn's draw event carries it, so
-    that a bot acts on it without reading the match (null when the request has none)."""
+    that a bot acts on it without reading the match (null when the request has none).
+    ``ratings``: the seats' ratings, if the caller read them already."""
     return Draft(getattr(match, f"player{seat}_id"), "your_turn",
-                 shapes.your_turn_event(match, seat, table))
+                 shapes.your_turn_event(match, seat, table, ratings))
 
 
-def drafts_of(match: Match, log) -> list[Draft]:
-    """The account events a request's ``log`` causes, in order."""
+def drafts_of(match: Match, log, ratings: shapes.Ratings | None = None) -> list[Draft]:
+    """The account events a request's ``log`` causes, in order (``ratings``: the seats'
+    ratings, if the caller read them with the match: the action fast path)."""
     drafts: list[Draft] = []
     for event in log.events:
         if event.kind == "dealt" and event.seat0["game"] == 1:
@@ -95,7 +98,7 @@ def drafts_of(match: Match, log) -> list[Draft]:
     seat = log.turn_for
     if (seat is not None and seat != log.by and match.status == Match.Status.PLAYING
             and match.turn == seat and getattr(match, f"player{seat}_id") is not None):
-        drafts.append(your_turn(match, seat, log.turn_table))
+        drafts.append(your_turn(match, seat, log.turn_table, ratings))
     return drafts
 
 

@@ -20,7 +20,7 @@ What lives elsewhere, and why:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any, overload
 
@@ -30,7 +30,7 @@ from server.api.formats import iso_datetime
 from server.fairness import services as fairness_services
 from server.fairness.models import SeedCommitment
 from server.players.models import Player
-from server.ratings.selectors import rating_of
+from server.ratings.selectors import ShownRating, rating_of
 from server.spitemalice import rating_rules
 from server.spitemalice.engine import SEATS, position_keep, rebuild
 from server.spitemalice.live.presence import seats_connected
@@ -60,12 +60,20 @@ def player_ref(player: Player | None, bot: bool) -> dict[str, Any] | None:
     return None if player is None else {"id": str(player.pk), "name": player.name, "bot": bot}
 
 
-def rated_player(player: Player | None) -> dict[str, Any] | None:
+# {player id: their rating as ``rating_of`` shows it, or None while unrated}: what a caller
+# that read the ratings with its other rows (the action fast path) hands on.
+Ratings = Mapping[Any, ShownRating | None]
+
+
+def rated_player(player: Player | None, ratings: Ratings | None = None,
+                 ) -> dict[str, Any] | None:
     """A player as account events name them: their reference with their rating in this game
-    as it is now (null while unrated)."""
+    as it is now (null while unrated), from ``ratings`` when it holds theirs, else read."""
     if player is None:
         return None
-    return {**player_ref(player, player.bot), "rating": rating_of(player, GAME)}
+    rating = (ratings[player.pk] if ratings is not None and player.pk in ratings
+              else rating_of(player, GAME))
+    return {**player_ref(player, player.bot), "rating": rating}
 
 
 # --- The match -------------------------------------------------------------------------------
@@ -323,13 +331,15 @@ def match_started_event(match: Match, seat: int) -> dict[str, Any]:
             "deadline": iso_datetime(match.deadline), "event": match.event}
 
 
-def your_turn_event(match: Match, seat: int, table: dict[str, Any] | None) -> dict[str, Any]:
+def your_turn_event(match: Match, seat: int, table: dict[str, Any] | None,
+                    ratings: Ratings | None = None) -> dict[str, Any]:
     """``your_turn`` for ``seat``'s player of ``match`` as it stands: with the match's latest
     event number (``event``) and the seat's ``table`` as the turn's draw event carries it
-    (``turn_table``; null when the request has none)."""
+    (``turn_table``; null when the request has none). ``ratings``: the seats' ratings, if the
+    caller read them already."""
     return {**_base(match), "game": match.game_number,
             "deadline": iso_datetime(match.deadline),
-            "opponent": rated_player(seated(match, 1 - seat)),
+            "opponent": rated_player(seated(match, 1 - seat), ratings),
             "event": match.event, "table": table}
 
 

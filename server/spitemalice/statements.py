@@ -1,9 +1,10 @@
 """The hand-written SQL of Spite & Malice's action fast path (``fastaction``), all of it here.
 
 Two statements answer an action: ``action_find`` reads the token, its player, the match, its
-current game, the seats' names and any answer stored for the ``Idempotency-Key`` in one
-round trip; ``action_store`` writes the game, the match, the action rows, the events, the
-stored answer and the opponent's account event (``your_turn``, numbered on their counter:
+current game, the seats' names, bot flags and ratings (what the opponent's ``your_turn`` names)
+and any answer stored for the ``Idempotency-Key`` in one round trip; ``action_store`` writes
+the game, the match, the action rows, the events, the stored answer and the opponent's account
+event (``your_turn``, numbered on their counter:
 ``server.streams``) in one. Both are prepared (``server.core.sql.execute_prepared``): PostgreSQL
 plans them once per connection. Their text does not depend on how many actions or events an
 answer holds (those travel as one JSON array each), so each stays one prepared statement.
@@ -25,7 +26,11 @@ from server.api.models import IdempotencyRecord
 from server.core.sql import execute_prepared
 from server.players.models import AccessToken, Player
 from server.players.tokens import hash_token
+from server.ratings.models import Rating
+from server.ratings.selectors import ShownRating, shown_rating
+from server.spitemalice.live.publish import seat_texts
 from server.spitemalice.models import Action, Event, Match, MatchGame
+from server.spitemalice.rating_rules import GAME
 from server.streams.services import Draft, account_ctes
 
 # What the full view's writes store of a match and of its game (services._store).
@@ -37,6 +42,8 @@ GAME_FIELDS = ("actions", "status", "winner", "points", "turn_number", "finished
 MATCH_ATTNAMES = [field.attname for field in Match._meta.concrete_fields]
 GAME_ATTNAMES = [field.attname for field in MatchGame._meta.concrete_fields]
 _TOKEN_COLUMNS = 7  # t.id, t.player_id, t.last_used_at, p.is_active, r.* (three)
+_PEOPLE_COLUMNS = 6  # the names and bot flags of the seats' players and of the invitee
+_RATING_COLUMNS = ("rating", "deviation", "matches", "provisional")  # rating_of's, per seat
 
 
 def _columns(alias: str, model) -> str:
@@ -51,7 +58,8 @@ _FIND_SQL = (
     'SELECT t."id", t."player_id", t."last_used_at", p."is_active", '
     'r."request_hash", r."response_status", r."response_body", '
     f'{_columns("m", Match)}, {_columns("g", MatchGame)}, '
-    'p0."name", p1."name", pi."name" '
+    'p0."name", p1."name", pi."name", p0."bot", p1."bot", pi."bot", '
+    + ", ".join(f'r{seat}."{column}"' for seat in (0, 1) for column in _RATING_COLUMNS) + ' '
     f'FROM "{AccessToken._meta.db_table}" t '
     f'JOIN "{Player._meta.db_table}" p ON p."id" = t."player_id" '
     f'LEFT JOIN "{IdempotencyRecord._meta.db_table}" r '
@@ -63,7 +71,12 @@ _FIND_SQL = (
     f'LEFT JOIN "{Player._meta.db_table}" p0 ON p0."id" = m."player0_id" '
     f'LEFT JOIN "{Player._meta.db_table}" p1 ON p1."id" = m."player1_id" '
     f'LEFT JOIN "{Player._meta.db_table}" pi ON pi."id" = m."invitee_id" '
-    'WHERE t."key_hash" = %s'
+    # The seats' ratings as ``rating_of`` reads them (the board's: not held), for the
+    # ``your_turn`` an action that passes the turn tells the opponent.
+    + "".join(f'LEFT JOIN "{Rating._meta.db_table}" r{seat} '
+              f'ON r{seat}."player_id" = m."player{seat}_id" AND r{seat}."game" = %s '
+              f'AND NOT r{seat}."held" ' for seat in (0, 1))
+    + 'WHERE t."key_hash" = %s'
 )
 
 _STORE_SQL = (
@@ -91,16 +104,29 @@ _STORE_SQL = (
 )
 
 
+def _events_json(events: list[Event]) -> str:
+    """The events' rows as the statement's JSON array, each seat's view in the text its
+    sockets' frame is built from (``publish.seat_texts``: encoded once for both)."""
+    rows = []
+    for row in events:
+        seat0, seat1 = seat_texts(row)
+        rows.append(f'{{"number":{int(row.number)},"kind":{json.dumps(row.kind)},'
+                    f'"seat0":{seat0},"seat1":{seat1}}}')
+    return f"[{','.join(rows)}]"
+
+
 class Found:
     """``action_find``'s row, by part."""
 
     __slots__ = (
         "active",
+        "bots",
         "game_values",
         "last_used_at",
         "match_values",
         "names",
         "player_id",
+        "ratings",
         "stored",
         "token_id",
     )
@@ -111,15 +137,26 @@ class Found:
         self.stored = tuple(stored) if stored[1] is not None else None
         end_of_match = _TOKEN_COLUMNS + len(MATCH_ATTNAMES)
         self.match_values = row[_TOKEN_COLUMNS:end_of_match]
-        self.game_values = row[end_of_match:end_of_match + len(GAME_ATTNAMES)]
-        self.names = row[-3:]
+        end_of_game = end_of_match + len(GAME_ATTNAMES)
+        self.game_values = row[end_of_match:end_of_game]
+        people = row[end_of_game:end_of_game + _PEOPLE_COLUMNS]
+        self.names, self.bots = people[:3], people[3:]
+        rated = row[end_of_game + _PEOPLE_COLUMNS:]
+        per_seat = len(_RATING_COLUMNS)
+        # {seat's player id: their rating as rating_of shows it, or None if unrated}
+        self.ratings: dict[object, ShownRating | None] = {}
+        for seat in (0, 1):
+            player_id = self.match_values[MATCH_ATTNAMES.index(f"player{seat}_id")]
+            values = rated[seat * per_seat:(seat + 1) * per_seat]
+            if player_id is not None:
+                self.ratings[player_id] = None if values[0] is None else shown_rating(*values)
 
 
 def action_find(token: str, match_id, key: str | None) -> Found | None:
     """The token's player with the match (if they hold one of its seats), its current game,
     the names of its players and invitee, and the answer stored for ``key``; None for an
     unknown token."""
-    row = execute_prepared(_FIND_SQL, [key, match_id, hash_token(token)])
+    row = execute_prepared(_FIND_SQL, [key, match_id, GAME, GAME, hash_token(token)])
     return None if row is None else Found(row)
 
 
@@ -139,9 +176,7 @@ def action_store(*, match: Match, game: MatchGame, read_event: int,
     parameters += [game.pk, now, json.dumps([
         {"game": row.game, "number": row.number, "seat": row.seat, "source": row.source,
          "target": row.target, "card": row.card} for row in actions])]
-    parameters += [now, json.dumps([
-        {"number": row.number, "kind": row.kind, "seat0": row.seat0, "seat1": row.seat1}
-        for row in events])]
+    parameters += [now, _events_json(events)]
     player_id, key, request_hash, body = answer or (None, None, None, None)
     parameters += [player_id, key, request_hash, 200, body, now, answer is not None]
     parameters += [None if account is None else account.player_id, account is not None,

@@ -3,8 +3,10 @@
 ``server.spitemalice.services`` calls ``events_stored`` from ``transaction.on_commit``, so a
 notice leaves only once its events are in the database. The process that stored them knows
 each seat's view of them already (the rows it wrote hold one per seat), so each seat's group
-gets its own events with the notice, exactly as the feed gives them to that seat, and a socket
-forwards them without reading the database (``server.spitemalice.live.consumers``). No seat's
+gets its own events with the notice, exactly as the feed gives them to that seat, as the socket
+message that sends them (``frame``: encoded once, from the views' text the store encoded), and a
+socket forwards it without reading the database or encoding anything
+(``server.spitemalice.live.consumers``). No seat's
 notice holds the other seat's view. A socket that finds a gap (a notice lost while Redis
 restarted, one too big to carry its events, one from the embedded default's other processes,
 which its in-memory layer does not reach) reads the feed instead.
@@ -20,6 +22,7 @@ loop and sent from there (``server.api.notices``, which the account stream share
 
 from __future__ import annotations
 
+import json
 import logging
 import uuid
 
@@ -64,12 +67,45 @@ def events_stored(match_id, events: list, *, latest_kept: bool = False,
             logger.warning("latest event number not kept: %r", error)
     notices = []
     for seat in (0, 1):
-        notice = {"type": "events.stored", "first": first, "last": last}
+        notice: dict = {"type": "events.stored", "first": first, "last": last}
         if len(events) <= EVENTS_PER_NOTICE:
-            notice["events"] = [{"number": event.number, "kind": event.kind,
-                                 **getattr(event, f"seat{seat}")} for event in events]
+            notice["frame"] = events_frame(events, seat, last)
         notices.append((group_of(match_id, seat), notice))
     send(*notices, *also)
+
+
+COMPACT = (",", ":")  # the sockets' frames are JSON without spaces (SturdyConsumer._send)
+
+
+def seat_texts(event) -> tuple[str, str]:
+    """Each seat's view of ``event`` (an ``Event`` row) as compact JSON text, encoded once for
+    all who need it: the statement that stores the row (``statements.action_store``) and the
+    frame each seat's sockets are sent (``events_frame``)."""
+    texts = getattr(event, "_seat_texts", None)
+    if texts is None:
+        texts = (json.dumps(event.seat0, separators=COMPACT),
+                 json.dumps(event.seat1, separators=COMPACT))
+        setattr(event, "_seat_texts", texts)  # noqa: B010 - a model has no slot for it
+    return texts
+
+
+def events_frame(events: list, seat: int, last: int) -> str:
+    """The socket message ``{"type": "events", "events": [...], "last": last}`` that tells
+    ``seat`` of ``events``, as the text ``SturdyConsumer._send`` would encode it, byte for byte,
+    built from each event's view encoded once (``seat_texts``): the sockets forward it as it
+    is, and nothing is encoded again per socket or packed as a nested message for the
+    layer."""
+    entries = []
+    for event in events:
+        view = getattr(event, f"seat{seat}")
+        if "number" in view or "kind" in view:  # never so; the merge would reorder them
+            entries.append(json.dumps({"number": event.number, "kind": event.kind, **view},
+                                      separators=COMPACT))
+            continue
+        text = seat_texts(event)[seat]
+        entries.append(f'{{"number":{int(event.number)},"kind":{json.dumps(event.kind)}'
+                       + ("}" if text == "{}" else "," + text[1:]))
+    return f'{{"type":"events","events":[{",".join(entries)}],"last":{int(last)}}}'
 
 
 def latest_entry(match_id, latest: int) -> tuple[str, int, int]:

@@ -12,11 +12,15 @@ from unittest import mock
 
 import pytest
 from django.core.cache import cache, caches
+from django.utils import timezone
 
 from server.api.models import IdempotencyRecord
+from server.ratings.models import Rating
+from server.ratings.selectors import rating_of
 from server.spitemalice import fastaction, services, statements
 from server.spitemalice.live import presence, publish
 from server.spitemalice.models import Action, Event, Match, MatchGame
+from server.streams.models import AccountEvent
 from tests.server.conftest import assert_problem, headers_but_request_id
 from tests.server.spitemalice.support import act, greedy, start, url
 
@@ -154,6 +158,51 @@ def test_an_action_takes_two_statements_and_no_orm_query(player_api,
     assert statements_run.call_count == 2
     assert IdempotencyRecord.objects.filter(key="k-1").count() == 1
     assert Match.objects.get(pk=match["id"]).event == response.json()["event"]
+
+
+def test_an_action_that_passes_the_turn_names_the_opponent_from_its_one_read(
+        make_player, django_assert_num_queries):
+    """The opponent's ``your_turn`` names the actor with their bot flag and their rating as
+    ``rating_of`` shows it: read with the match by the fast path's first statement, not
+    asked for again (one rated player, one unrated, and a held rating the board leaves out)."""
+    host, host_api = make_player("Host")
+    guest, guest_api = make_player("Guest")
+    Rating.objects.create(game="spite-malice", player=host, rating=1612.4, deviation=87.5,
+                          matches=9, provisional=False, updated_at=timezone.now())
+    Rating.objects.create(game="spite-malice", player=guest, rating=1400.0, deviation=90.0,
+                          matches=7, provisional=False, updated_at=timezone.now(), held=True)
+    Rating.objects.create(game="foursquare", player=guest, rating=1700.0, deviation=60.0,
+                          matches=20, provisional=False, updated_at=timezone.now())
+    match_id = services.match_start_friend(player=host, opponent=guest, target=50,
+                                           turn_seconds=3600).pk
+    apis = {0: host_api, 1: guest_api}
+    told = {}
+    for _ in range(2):  # each token's first use is written by the full view
+        seat = Match.objects.get(pk=match_id).turn
+        match = apis[seat].get(f"spite-malice/matches/{match_id}").json()
+        while match["game"]["turn"] == seat:
+            match = act(apis[seat], match, greedy(match["game"])).json()
+    for _ in range(2):  # one turn passed by each seat, on the fast path
+        seat = Match.objects.get(pk=match_id).turn
+        match = apis[seat].get(f"spite-malice/matches/{match_id}").json()
+        while match["game"]["turn"] == seat:
+            action = greedy(match["game"])
+            # A discard ends the turn: that request is the one to watch.
+            with (mock.patch.object(statements, "execute_prepared",
+                                    wraps=statements.execute_prepared) as statements_run,
+                  django_assert_num_queries(0)):
+                response = act(apis[seat], match, action)
+            assert response.status_code == 200, response.content
+            assert statements_run.call_count == 2
+            match = response.json()
+        actor, opponent = (host, guest) if seat == 0 else (guest, host)
+        told[seat] = AccountEvent.objects.filter(player=opponent, kind="your_turn").latest(
+            "number").payload["opponent"]
+        assert told[seat] == {"id": str(actor.pk), "name": actor.name, "bot": False,
+                              "rating": rating_of(actor, "spite-malice")}
+    assert told[0]["rating"] == {"rating": 1612, "deviation": 88, "matches": 9,
+                                 "provisional": False}
+    assert told[1]["rating"] is None  # held off the board; its Foursquare rating is not this
 
 
 def test_the_events_an_action_stored_are_published_once(player_api):

@@ -149,3 +149,30 @@ def test_an_idle_sockets_checks_compare_a_number_and_read_nothing(table, setting
 
     asyncio.run(scenario())
     assert len(checks) >= 10 and reads == []
+
+
+def test_a_notices_frame_is_the_message_the_socket_would_have_encoded_byte_for_byte(table):
+    """The publisher encodes each seat's frame once, from the views encoded for the database;
+    it is the text the socket's own encoding of the same message gives, whatever the views
+    hold (nested tables, text beyond ASCII, nothing at all)."""
+    import json
+
+    match, _tokens = table
+    table_view = {"game": {"number": 1, "hand": ["7D", "KS"], "centre": [{"size": 0,
+                                                                          "top": None}]},
+                  "deadline": None, "your_turn": True}
+    events = [
+        Event(match=match, number=7, kind="draw", seat0={"seat": 0, "count": 2,
+                                                         "cards": ["7D", "KS"],
+                                                         "table": table_view},
+              seat1={"seat": 0, "count": 2}),
+        Event(match=match, number=8, kind="joined", seat0={"player": {"name": "Zoë 𝄞"}},
+              seat1={"player": {"name": "Zoë 𝄞"}}),
+        Event(match=match, number=9, kind="turn", seat0={}, seat1={}),
+    ]
+    for seat in (0, 1):
+        expected = json.dumps({"type": "events", "events": [
+            {"number": event.number, "kind": event.kind, **getattr(event, f"seat{seat}")}
+            for event in events], "last": 9}, separators=(",", ":"))
+        assert publish.events_frame(events, seat, 9) == expected
+    assert "7D" not in publish.events_frame(events, 1, 9)  # the other seat's view only
