@@ -72,6 +72,14 @@ static: $(STATIC_ROOT)/staticfiles.json ## Collect the front end's files for the
 
 test: lint test-python test-sqlite test-js test-e2e ## Lint, then run every test suite (needs PostgreSQL; TEST_DATABASE_URL=...)
 
+# Python keeps the bytecode it compiles (the venv's packages, server/, and pytest's rewritten
+# test modules) even where the environment says not to (PYTHONDONTWRITEBYTECODE=1, as in the
+# Dockerfile and some CI images): the tests start dozens of Python processes (each pass's
+# workers, every real server's, `make run`'s), and without it each compiled Django, DRF and
+# the tests again, 1.5 s of CPU a server process and 7-10 s a pytest worker's collection.
+# An empty value is Python's "unset"; the checkout's own .venv and __pycache__ are git-ignored.
+test lint test-python test-sqlite test-js test-e2e: export PYTHONDONTWRITEBYTECODE =
+
 lint: $(VENV_STAMP) ## Check the code with ruff, the types with mypy, the tests' assertions and waits, and the layering with import-linter (docs/TESTING.md, docs/ARCHITECTURE.md)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict foursquare spitemalice fairness

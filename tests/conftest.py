@@ -17,9 +17,13 @@ need no database (the engines') don't trigger the check.
 
 import functools
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
+
+from tests import migrated_template
 
 # The property tests draw the same examples on every run (derived from each test's name), so a
 # run that fails fails again on any machine; HYPOTHESIS_PROFILE=explore draws fresh ones each
@@ -131,7 +135,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
+def django_db_modify_db_settings(django_db_modify_db_settings: None) -> Iterator[None]:
     # pytest-django calls this before it creates the test database, whichever way a test asked
     # for database access.
     require_database()
@@ -142,7 +146,27 @@ def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
         from django.conf import settings
 
         database = settings.DATABASES["default"]
-        database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}.test{worker_suffix()}"
+        test_name = f"{database['NAME']}.test{worker_suffix()}"
+        database.setdefault("TEST", {})["NAME"] = test_name
+        # A copy of the run's one migrated file, kept as it is by `django_db_keepdb` below.
+        migrated_template.sqlite_copy(migrated_template.sqlite_template(test_name), test_name)
+        yield
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{test_name}{suffix}").unlink(missing_ok=True)
+        return
+    # Each worker's database is made from the migrated template: migrate finds nothing to do.
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    database.setdefault("TEST", {})["TEMPLATE"] = migrated_template.postgresql_template(database)
+    yield
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(django_db_keepdb: bool) -> bool:
+    """On SQLite the worker's database is the template's copy, made before pytest-django
+    looks: kept as it is, not made again empty (and removed by django_db_modify_db_settings)."""
+    return django_db_keepdb or on_sqlite()
 
 
 @pytest.fixture(autouse=True)
