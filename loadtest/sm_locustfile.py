@@ -40,6 +40,7 @@ from locust import FastHttpUser, constant, events, task
 
 from loadtest.held_socket import HeldSocket, SocketJournal, send
 from loadtest.think import think_range
+from server.spitemalice.action_bench import choose
 
 FRIENDS = int(os.environ.get("LOAD_SM_FRIENDS", "80"))
 BOTS = int(os.environ.get("LOAD_SM_BOTS", "20"))
@@ -49,6 +50,7 @@ TARGET = int(os.environ.get("LOAD_SM_TARGET", "1"))
 TURN_SECONDS = int(os.environ.get("LOAD_SM_TURN_SECONDS", "86400"))
 BOT_SOCKETS = os.environ.get("LOAD_SM_BOT_SOCKETS", "1") not in ("", "0")
 POLL_SECONDS = float(os.environ.get("LOAD_SM_POLL_SECONDS", "5"))
+PLAYS = random.Random()  # the players' choices among their legal actions (``choose``)
 
 API = "/api/v1/spite-malice"
 ACTION = f"POST {API}/matches/{{id}}/actions"
@@ -82,16 +84,6 @@ def _write_journal(environment, **_kwargs) -> None:
     journal.dump()
 
 
-def choose(legal: list[list[str]]) -> list[str]:
-    """A pay-off play when there is one; else mostly a centre play; else a discard."""
-    payoff = [action for action in legal if action[0] == "P"]
-    if payoff:
-        return random.choice(payoff)
-    centre = [action for action in legal if action[1].startswith("C")]
-    if centre and random.random() < 0.8:
-        return random.choice(centre)
-    discards = [action for action in legal if action[1].startswith("S")]
-    return random.choice(discards or legal)
 
 
 class MatchSocket(HeldSocket):
@@ -175,7 +167,7 @@ class SpiteMalicePlayer(FastHttpUser):
 
     def _act(self) -> None:
         match, game = self.match, self.match["game"]
-        action = choose(game["legal_actions"])
+        action = choose(game["legal_actions"], PLAYS)
         body = {"action": action, "game": game["number"], "actions": game["actions"]}
         if THINK:
             gevent.sleep(random.uniform(*THINK))

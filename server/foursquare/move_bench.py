@@ -21,13 +21,14 @@ and its share; PostgreSQL's CPU is the same either way and is left out.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
 import tempfile
 import time
 import uuid
+
+from server.core.wsgi_call import wsgi_call
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/foursquare_move_bench"
 OBSERVER = "server.core.requestlog.RequestObservedMiddleware"
@@ -52,25 +53,7 @@ class Player:
         self.game: dict | None = None
 
     def call(self, app, method: str, path: str, body: dict | None) -> tuple[int, dict]:
-        import io
-
-        data = json.dumps(body).encode() if body is not None else b""
-        environ = {
-            "REQUEST_METHOD": method, "SCRIPT_NAME": "", "PATH_INFO": path,
-            "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000",
-            "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
-            "wsgi.input": io.BytesIO(data), "wsgi.errors": sys.stderr,
-            "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
-            "REMOTE_ADDR": "127.0.0.1", "REMOTE_PORT": "50000", "HTTP_HOST": "127.0.0.1:8000",
-            "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(data)),
-            "HTTP_ACCEPT": "*/*", "HTTP_AUTHORIZATION": f"Bearer {self.token}",
-            "HTTP_IDEMPOTENCY_KEY": uuid.uuid4().hex,
-            "HTTP_X_REQUEST_ID": uuid.uuid4().hex,
-        }
-        started: list = []
-        chunks = app(environ, lambda status, headers, exc_info=None: started.append(status))
-        content = b"".join(chunks)
-        return int(started[0].split()[0]), json.loads(content)
+        return wsgi_call(app, method, path, body, token=self.token)
 
     def move(self, app) -> None:
         if self.game is None or self.game["status"] != "playing":

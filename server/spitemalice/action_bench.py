@@ -28,16 +28,15 @@ round) and the ratio of an action to a move.
 from __future__ import annotations
 
 import argparse
-import io
-import json
 import os
 import random
 import statistics
 import sys
 import tempfile
 import time
-import uuid
 from typing import Any
+
+from server.core.wsgi_call import wsgi_call
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/spite_malice_action_bench"
 BATCH = 20
@@ -88,34 +87,17 @@ class Client:
 
     def call(self, method: str, path: str, body: dict | None = None, *,
              timed: bool = False) -> tuple[int, dict]:
-        data = json.dumps(body).encode() if body is not None else b""
-        environ = {
-            "REQUEST_METHOD": method, "SCRIPT_NAME": "", "PATH_INFO": path,
-            "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000",
-            "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
-            "wsgi.input": io.BytesIO(data), "wsgi.errors": sys.stderr,
-            "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
-            "REMOTE_ADDR": "127.0.0.1", "REMOTE_PORT": "50000", "HTTP_HOST": "127.0.0.1:8000",
-            "HTTP_ACCEPT": "*/*", "HTTP_AUTHORIZATION": f"Bearer {self.token}",
-            "HTTP_X_REQUEST_ID": uuid.uuid4().hex,
-        }
-        if method == "POST":
-            environ.update({"CONTENT_TYPE": "application/json",
-                            "CONTENT_LENGTH": str(len(data)),
-                            "HTTP_IDEMPOTENCY_KEY": str(uuid.uuid4())})
-        started: list[str] = []
         began = time.process_time()
-        chunks = self.app(environ, lambda status, headers, exc_info=None: started.append(status))
-        content = b"".join(chunks)
+        status, answer = wsgi_call(self.app, method, path, body, token=self.token)
         if timed:
             self.spent += time.process_time() - began
             self.timed += 1
-        return int(started[0].split()[0]), json.loads(content)
+        return status, answer
 
 
 def choose(legal: list[list[str]], rng: random.Random) -> list[str]:
-    """As ``make load``'s players choose (``loadtest.sm_locustfile.choose``): a pay-off play
-    when there is one; else mostly a centre play; else a discard."""
+    """As ``make load``'s players choose (``loadtest/sm_locustfile.py`` uses this one): a
+    pay-off play when there is one; else mostly a centre play; else a discard."""
     payoff = [action for action in legal if action[0] == "P"]
     if payoff:
         return rng.choice(payoff)
