@@ -93,9 +93,12 @@ lint: $(VENV_STAMP) ## Check the code with ruff, the types with mypy, the tests'
 # TEST_WORKERS=0 runs them all in the one process, as a debugger wants.
 TEST_WORKERS ?= 3
 PARALLEL = -n $(TEST_WORKERS) --dist
+# Each pass ends with its slowest tests (setup, call and teardown apart): where the suite's
+# time goes, in every run's log (docs/TESTING.md, "The suite's time").
+SLOWEST = --durations=15 --durations-min=5
 
 test-python: $(VENV_STAMP) promtool ## Run pytest against PostgreSQL at TEST_DATABASE_URL (TEST_WORKERS=3)
-	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest --ignore=tests/e2e $(PARALLEL) loadfile
+	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest --ignore=tests/e2e $(SLOWEST) $(PARALLEL) loadfile
 
 # The embedded default that `make run` serves: the modules marked `sqlite`, those that reach code
 # which differs by database, less their tests marked `postgresql` (tests/conftest.py says why).
@@ -135,7 +138,7 @@ promtool: ## Install Debian's prometheus package (promtool) for the metrics' tes
 	@command -v promtool >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus)
 
 test-e2e: $(VENV_STAMP) chromium $(NODE_STAMP) ## Play the browser app in headless Chromium against a live server
-	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest tests/e2e $(PARALLEL) load
+	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest tests/e2e $(SLOWEST) $(PARALLEL) load
 
 bench: $(VENV_STAMP) ## Time the game engines (Foursquare, then Spite & Malice)
 	$(PY) -m foursquare.bench

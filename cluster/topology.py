@@ -119,6 +119,10 @@ class Topology:
     # Requests to app2 and sockets to app1 (255 to 1), so that nearly every event a socket
     # delivers was stored by the other node: the load's delivery figures are across nodes.
     split: bool = _env("CLUSTER_SPLIT", "0") not in ("0", "false")
+    # Each node's access log (logs/<node>-access.log), a line a request: what an operator reads
+    # first. The load leaves it out, as a single server's load does: it cost the workers 3% of
+    # their time (py-spy, docs/OPERATIONS.md).
+    access_logs: bool = True
 
     # --- places ---
 
@@ -295,9 +299,11 @@ class Cluster:
 
     # --- the whole ---
 
-    def start(self, extra_env: dict[str, str] | None = None) -> None:
+    def start(self, extra_env: dict[str, str] | None = None,
+              after_migrate: Callable[[], None] | None = None) -> None:
         """Every part, from nothing; a fresh database. ``extra_env`` goes to the nodes and
-        workers (the load's rate limits)."""
+        workers (the load's rate limits); ``after_migrate`` runs once the database is migrated,
+        before any node or jobs worker starts (the load prepares the coming dailies there)."""
         t = self.topology
         if t.state_file.exists() or t.root.exists():
             self.stop()
@@ -318,6 +324,8 @@ class Cluster:
         self.start_replica()
         self.start_pgbouncer()
         self.migrate(extra_env)
+        if after_migrate is not None:
+            after_migrate()
         for name in t.node_names():
             self.start_node(name, extra_env)
         for number in range(1, t.jobs_workers + 1):
@@ -459,8 +467,9 @@ class Cluster:
         t = self.topology
         port = t.node_ports[t.node_names().index(name)]
         gunicorn = str(Path(sys.executable).parent / "gunicorn")
-        self._spawn(name, [gunicorn, "--bind", f"127.0.0.1:{port}",
-                           "--access-logfile", str(t.logs / f"{name}-access.log")],
+        access = (["--access-logfile", str(t.logs / f"{name}-access.log")] if t.access_logs
+                  else [])
+        self._spawn(name, [gunicorn, "--bind", f"127.0.0.1:{port}", *access],
                     env=t.app_env(extra_env))
 
     def start_jobs(self, name: str, extra_env: dict[str, str] | None = None) -> None:

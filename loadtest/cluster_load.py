@@ -73,8 +73,16 @@ class ClusterLoadRun(LoadRun):
         """``start_server`` makes the whole cluster, its database fresh and migrated."""
 
     def start_server(self) -> None:
+        """The cluster, its coming dailies prepared before any node or jobs worker starts (as
+        one server's load prepares them), its nodes without access logs (as one server's)."""
+        self.topology.access_logs = False
         self.cluster.start(extra_env={**LOAD_RATES, "DJANGO_LOG_LEVEL": "WARNING",
-                                      **self.extra_env})
+                                      **self.extra_env},
+                           after_migrate=self.prepare_dailies)
+
+    def server_times(self) -> list:
+        """The cluster's own Prometheus reports its nodes' times (``loadtest.prometheus_check``)."""
+        return []
 
     def start_jobs(self) -> None:
         """The cluster's two jobs workers are up with it."""

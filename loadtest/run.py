@@ -63,6 +63,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -77,6 +78,7 @@ from pathlib import Path
 import psutil
 import psycopg
 
+from loadtest import server_times
 from loadtest.choice import games_of
 from loadtest.think import offered_per_second, think_range
 from loadtest.verify import print_ratios
@@ -213,6 +215,8 @@ class LoadRun:
     server: subprocess.Popen | None = None
     jobs: subprocess.Popen | None = None  # the jobs' worker (LOAD_BACKGROUND=worker)
     marks: dict[str, float] = field(default_factory=dict)
+    # /metrics' token for the load's server: the report reads its histograms (server_times).
+    metrics_token: str = field(default_factory=lambda: secrets.token_hex(24))
 
     def __post_init__(self) -> None:
         if self.game == "spite-malice":
@@ -260,6 +264,7 @@ class LoadRun:
             "REDIS_URL": self.redis_url,
             "REDIS_KEY_PREFIX": f"load-{os.getpid()}",
             "DJANGO_LOG_LEVEL": "WARNING",
+            "FOURSQUARE_METRICS_TOKEN": self.metrics_token,
             **({"FOURSQUARE_BACKGROUND": "off"} if self.background == "worker" else {}),
             **self.extra_env,
         }
@@ -421,6 +426,7 @@ class LoadRun:
         wall = time.time() - started
         after = {name: cpu_seconds(find()) for name, find in parties.items()}
         return {
+            "server_times": self.server_times(),
             "wall_seconds": wall,
             "loadavg_before": load_before,
             "loadavg_after": os.getloadavg(),
@@ -439,6 +445,12 @@ class LoadRun:
         if self.jobs is not None:
             parties["jobs"] = lambda: tree(self.jobs.pid)
         return parties
+
+    def server_times(self) -> list[server_times.RouteTime]:
+        """The server's own time for each busy route over the run (``loadtest.server_times``),
+        read after the play and its CPU figures, so the scrape costs them nothing."""
+        exposition = server_times.scrape(self.host, self.metrics_token)
+        return server_times.route_times(exposition) if exposition else []
 
     def backend_meter(self) -> BackendMeter | None:
         return BackendMeter(self.database)
@@ -516,6 +528,8 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
             unit = {"foursquare": "move", "spite-malice": "action"}.get(game, "move")
             print(f"CPU per {unit}, all in (app + this database's PostgreSQL): "
                   f"{spent['cpu_ms']:.2f} ms at {spent['rate']:.1f} {unit}s/s")
+        for line in server_times.report_lines(machine.get("server_times", [])):
+            print(line)
         print_offered(game, load, spent)
         agree = load.print_topology(report, machine)
         ok = report["ok"] and agree

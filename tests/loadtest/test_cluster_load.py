@@ -30,3 +30,29 @@ def test_a_run_that_is_not_clean_keeps_its_folder(tmp_path, capsys):
     run.cleanup(keep=True)
     assert calls == [] and (run.workdir / "journal").exists()
     assert "make cluster-stop" in capsys.readouterr().out
+
+
+def test_the_load_starts_the_cluster_with_its_dailies_prepared_and_no_access_logs(tmp_path):
+    """Without the dailies prepared before the nodes start, the cluster's jobs workers would
+    solve the next nine days during the play, as one server's load once did."""
+    run, _ = stubbed_run(tmp_path)
+    started: list[dict] = []
+    run.cluster.start = lambda **given: started.append(given)
+    run.start_server()
+
+    assert len(started) == 1 and started[0]["after_migrate"] == run.prepare_dailies
+    assert run.topology.access_logs is False
+
+
+def test_a_node_keeps_its_access_log_unless_the_topology_says_not(tmp_path):
+    from cluster.topology import Cluster
+
+    for access_logs in (True, False):
+        topology = Topology(root=tmp_path / f"cluster-{access_logs}", access_logs=access_logs)
+        for folder in (topology.root, topology.logs, topology.run):
+            folder.mkdir(parents=True, exist_ok=True)  # as Cluster.start makes them
+        cluster = Cluster(topology)
+        spawned: list[list[str]] = []
+        cluster._spawn = lambda name, command, env=None: spawned.append(command)
+        cluster.start_node(topology.node_names()[0])
+        assert ("--access-logfile" in spawned[0]) is access_logs
