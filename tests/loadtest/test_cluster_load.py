@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from cluster.topology import Topology
 from loadtest.cluster_load import ClusterLoadRun
 
@@ -44,15 +46,15 @@ def test_the_load_starts_the_cluster_with_its_dailies_prepared_and_no_access_log
     assert run.topology.access_logs is False
 
 
-def test_a_node_keeps_its_access_log_unless_the_topology_says_not(tmp_path):
+@pytest.mark.parametrize("access_logs", [True, False])
+def test_a_node_keeps_its_access_log_unless_the_topology_says_not(tmp_path, access_logs):
     from cluster.topology import Cluster
 
-    for access_logs in (True, False):
-        topology = Topology(root=tmp_path / f"cluster-{access_logs}", access_logs=access_logs)
-        for folder in (topology.root, topology.logs, topology.run):
-            folder.mkdir(parents=True, exist_ok=True)  # as Cluster.start makes them
-        cluster = Cluster(topology)
-        spawned: list[list[str]] = []
-        cluster._spawn = lambda name, command, env=None: spawned.append(command)
-        cluster.start_node(topology.node_names()[0])
-        assert ("--access-logfile" in spawned[0]) is access_logs
+    topology = Topology(root=tmp_path / "cluster", access_logs=access_logs)
+    for folder in (topology.root, topology.logs, topology.run):
+        folder.mkdir(parents=True, exist_ok=True)  # as Cluster.start makes them
+    cluster = Cluster(topology)
+    spawned: list[list[str]] = []
+    cluster._spawn = lambda name, command, env=None: spawned.append(command)
+    cluster.start_node(topology.node_names()[0])
+    assert ("--access-logfile" in spawned[0]) is access_logs
