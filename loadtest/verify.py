@@ -113,15 +113,25 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 def _setup_django(database_url: str) -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
-    import dj_database_url
     import django
     from django.db import connections
 
     django.setup()
-    # Settings are read once per process; a second audit (the drills) points at its database.
+    # Settings are read once per process; a second audit (the drills) points at its database,
+    # which may be another server's: `make drill` audits the one server's drills on the
+    # machine's PostgreSQL, then the cluster's on its own primary (another port).
     connection = connections["default"]
     connection.close()
-    connection.settings_dict["NAME"] = dj_database_url.parse(database_url)["NAME"]
+    point_at(connection.settings_dict, database_url)
+
+
+def point_at(settings_dict: dict, database_url: str) -> None:
+    """Make a connection's settings name ``database_url``'s database, on its server."""
+    import dj_database_url
+
+    parsed = dj_database_url.parse(database_url)
+    for key in ("NAME", "HOST", "PORT", "USER", "PASSWORD"):
+        settings_dict[key] = parsed.get(key, "")
 
 
 def check_database(acks: list[tuple], views: list) -> dict:

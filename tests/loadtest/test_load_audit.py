@@ -150,3 +150,17 @@ def test_a_lost_or_unacknowledged_action_is_found(played):
     assert actions["lost"] == [invented[:6]]
     assert actions["unacknowledged"] == [acks[0][:6]]
     assert actions["acked_twice"] == 1
+
+
+def test_a_later_audit_reads_its_own_server_not_only_its_database_name():
+    """`make drill` audits one server's drills on the machine's PostgreSQL, then the cluster's
+    on its primary: a second audit in the process once kept the first one's port, and read a
+    database of the cluster's name on the wrong server."""
+    from loadtest.verify import point_at
+
+    settings = {"ENGINE": "django.db.backends.postgresql", "NAME": "foursquare_load",
+                "HOST": "127.0.0.1", "PORT": 5432, "USER": "postgres", "PASSWORD": ""}
+    point_at(settings, "postgres://app:secret@127.0.0.1:5442/foursquare_cluster")
+    assert (settings["NAME"], settings["HOST"], settings["PORT"], settings["USER"],
+            settings["PASSWORD"]) == ("foursquare_cluster", "127.0.0.1", 5442, "app", "secret")
+    assert settings["ENGINE"] == "django.db.backends.postgresql"
