@@ -307,10 +307,17 @@ export function matchView(controller) {
     confirmNo.focus();
   }
 
+  /** Closes the question; the focus goes back to the resign button only if it was on the
+   *  question still. A resignation's answer closes it after its events may already have shown
+   *  the result and focused it (the socket's can come first): taking the focus back then left
+   *  it on a button that the match's end hides a moment later, and the result unread. (A
+   *  focus on nothing counts as the question's: its button, disabled while it waits, drops it.) */
   function closeResign() {
+    const active = document.activeElement;
+    const hadFocus = !active || active === document.body || confirm.contains(active);
     confirm.hidden = true;
     drawResign();
-    resignButton.focus();
+    if (hadFocus && !resignButton.hidden) resignButton.focus();
   }
 
   function toggleStack(placeId) {

@@ -250,6 +250,7 @@ def test_resigning_asks_first_and_the_result_comes_into_view(open_page, shoot):
     # Keeping on changes nothing.
     page.locator(".sm-resign-no").click()
     expect(confirm).to_be_hidden()
+    expect(resign).to_be_focused()  # back where the question was asked
     match.refresh_from_db()
     assert match.status == "playing"
     resign.click()
