@@ -80,7 +80,7 @@ class ClusterLoadRun(LoadRun):
                                       **self.extra_env},
                            after_migrate=self.prepare_dailies)
 
-    def server_times(self) -> list:
+    def read_server_times(self) -> list:
         """The cluster's own Prometheus reports its nodes' times (``loadtest.prometheus_check``)."""
         return []
 

@@ -215,7 +215,7 @@ class LoadRun:
     server: subprocess.Popen | None = None
     jobs: subprocess.Popen | None = None  # the jobs' worker (LOAD_BACKGROUND=worker)
     marks: dict[str, float] = field(default_factory=dict)
-    # /metrics' token for the load's server: the report reads its histograms (server_times).
+    # /metrics' token for the load's server: the report reads its histograms (read_server_times).
     metrics_token: str = field(default_factory=lambda: secrets.token_hex(24))
 
     def __post_init__(self) -> None:
@@ -426,7 +426,7 @@ class LoadRun:
         wall = time.time() - started
         after = {name: cpu_seconds(find()) for name, find in parties.items()}
         return {
-            "server_times": self.server_times(),
+            "server_times": self.read_server_times(),
             "wall_seconds": wall,
             "loadavg_before": load_before,
             "loadavg_after": os.getloadavg(),
@@ -446,7 +446,7 @@ class LoadRun:
             parties["jobs"] = lambda: tree(self.jobs.pid)
         return parties
 
-    def server_times(self) -> list[server_times.RouteTime]:
+    def read_server_times(self) -> list[server_times.RouteTime]:
         """The server's own time for each busy route over the run (``loadtest.server_times``),
         read after the play and its CPU figures, so the scrape costs them nothing."""
         exposition = server_times.scrape(self.host, self.metrics_token)
