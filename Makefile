@@ -14,7 +14,7 @@ VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 BOOTSTRAP_PYTHON := $(shell command -v python3.11 2>/dev/null || command -v python3)
 
-.PHONY: help run static test lint test-python test-sqlite test-js test-e2e chromium promtool bench
+.PHONY: help run static test lint test-python test-sqlite test-js test-e2e chromium promtool haproxy bench
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -97,7 +97,7 @@ PARALLEL = -n $(TEST_WORKERS) --dist
 # time goes, in every run's log (docs/TESTING.md, "The suite's time").
 SLOWEST = --durations=15 --durations-min=5
 
-test-python: $(VENV_STAMP) promtool ## Run pytest against PostgreSQL at TEST_DATABASE_URL (TEST_WORKERS=3)
+test-python: $(VENV_STAMP) promtool haproxy ## Run pytest against PostgreSQL at TEST_DATABASE_URL (TEST_WORKERS=3)
 	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest --ignore=tests/e2e $(SLOWEST) $(PARALLEL) loadfile
 
 # The embedded default that `make run` serves: the modules marked `sqlite`, those that reach code
@@ -136,6 +136,11 @@ $(NODE_STAMP): package.json package-lock.json
 # (tests/server/test_metrics.py); only the tool is used, no Prometheus server is started.
 promtool: ## Install Debian's prometheus package (promtool) for the metrics' test when it is missing
 	@command -v promtool >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus)
+
+# Debian's haproxy, whose own check reads the cluster's cluster/haproxy.cfg
+# (tests/cluster/test_compose.py); `make cluster` starts it, the tests only check the config.
+haproxy: ## Install Debian's haproxy for the cluster config's test when it is missing
+	@command -v haproxy >/dev/null || test -x /usr/sbin/haproxy || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends haproxy)
 
 test-e2e: $(VENV_STAMP) chromium $(NODE_STAMP) ## Play the browser app in headless Chromium against a live server
 	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest tests/e2e $(SLOWEST) $(PARALLEL) load
