@@ -10,8 +10,9 @@ the database (``pg_stat_database.xact_commit``) are counted per second:
 3. every guest holding one socket on their match (``/ws/spite-malice/matches/{id}``), idle.
 
 Each line says the commits a second and what the sockets add to the baseline (issue 36's goal:
-at most 3 a second for 300 sockets of either kind). Every socket must answer ``ready`` and stay
-open; a socket that is closed fails the run.
+at most 3 a second for 300 sockets of either kind), and the CPU the app's processes and Redis
+spent a second meanwhile (what an idle socket costs the workers: its checks, its presence).
+Every socket must answer ``ready`` and stay open; a socket that is closed fails the run.
 
 Environment: IDLE_SOCKETS=300 IDLE_SECONDS=30 IDLE_SETTLE_SECONDS=10, and LOAD_* as for
 loadtest.run (LOAD_WORKERS=3 gunicorn workers).
@@ -24,11 +25,12 @@ import json
 import sys
 import time
 
+import psutil
 import psycopg
 import requests
 import websockets
 
-from loadtest.run import LoadRun, env
+from loadtest.run import LoadRun, cpu_seconds, env
 
 SOCKETS = int(env("IDLE_SOCKETS", "300"))
 SECONDS = float(env("IDLE_SECONDS", "30"))
@@ -56,13 +58,28 @@ def commits(load: LoadRun) -> int:
                           (load.database,)).fetchone()[0]
 
 
-async def measure(load: LoadRun, label: str) -> float:
+def redis_servers() -> list[psutil.Process]:
+    return [process for process in psutil.process_iter(["name"])
+            if (process.info["name"] or "").startswith("redis-server")]
+
+
+async def measure(load: LoadRun, label: str) -> dict:
+    """Over ``SECONDS`` (after ``SETTLE``): commits a second, and the app's and Redis's CPU in
+    milliseconds a second."""
     await asyncio.sleep(SETTLE)
+    app = load.parties()["gunicorn" if load.server_kind == "gunicorn" else "app"]
     before, started = commits(load), time.monotonic()
+    app_before, redis_before = cpu_seconds(app()), cpu_seconds(redis_servers())
     await asyncio.sleep(SECONDS)
-    rate = (commits(load) - before) / (time.monotonic() - started)
-    print(f"{label}: {rate:.2f} commits/s", flush=True)
-    return rate
+    elapsed = time.monotonic() - started
+    figures = {"commits_per_second": (commits(load) - before) / elapsed,
+               "app_cpu_ms_per_second": (cpu_seconds(app()) - app_before) * 1000 / elapsed,
+               "redis_cpu_ms_per_second":
+                   (cpu_seconds(redis_servers()) - redis_before) * 1000 / elapsed}
+    print(f"{label}: {figures['commits_per_second']:.2f} commits/s; CPU a second: app "
+          f"{figures['app_cpu_ms_per_second']:.1f} ms, Redis "
+          f"{figures['redis_cpu_ms_per_second']:.1f} ms", flush=True)
+    return figures
 
 
 async def hold(url: str, token: str, closed: list[str], ready: asyncio.Event,
@@ -88,7 +105,7 @@ async def _drain(socket) -> None:
         pass
 
 
-async def held(load: LoadRun, urls: list[tuple[str, str]], label: str) -> float:
+async def held(load: LoadRun, urls: list[tuple[str, str]], label: str) -> dict:
     closed: list[str] = []
     release = asyncio.Event()
     readies = [asyncio.Event() for _ in urls]
@@ -97,12 +114,12 @@ async def held(load: LoadRun, urls: list[tuple[str, str]], label: str) -> float:
         tasks.append(asyncio.create_task(hold(url, token, closed, ready, release)))
         await asyncio.sleep(0.01)  # the handshakes spread over a few seconds, as people come
     await asyncio.wait_for(asyncio.gather(*(ready.wait() for ready in readies)), 120)
-    rate = await measure(load, label)
+    figures = await measure(load, label)
     release.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     if closed:
         raise RuntimeError(f"{len(closed)} sockets were closed while idle: {closed[:3]}")
-    return rate
+    return figures
 
 
 async def main_async(load: LoadRun) -> dict:
@@ -114,9 +131,18 @@ async def main_async(load: LoadRun) -> dict:
     match = await held(load, [(f"{ws}/ws/spite-malice/matches/{match_id}", token)
                               for token, match_id in made],
                        f"{SOCKETS} idle match sockets")
-    return {"sockets": SOCKETS, "seconds": SECONDS, "baseline": round(baseline, 2),
-            "account_sockets_above_baseline": round(account - baseline, 2),
-            "match_sockets_above_baseline": round(match - baseline, 2)}
+    return {"sockets": SOCKETS, "seconds": SECONDS,
+            "baseline": {key: round(value, 2) for key, value in baseline.items()},
+            "account_sockets_above_baseline": _above(account, baseline),
+            "match_sockets_above_baseline": _above(match, baseline)}
+
+
+def _above(figures: dict, baseline: dict) -> dict:
+    """``figures`` less the baseline's, and the app's CPU per socket."""
+    above = {key: round(figures[key] - baseline[key], 2) for key in figures}
+    above["app_cpu_ms_per_second_per_socket"] = round(
+        (figures["app_cpu_ms_per_second"] - baseline["app_cpu_ms_per_second"]) / SOCKETS, 4)
+    return above
 
 
 def main() -> int:

@@ -7,10 +7,14 @@ few cache calls (the rate limits, the live sockets' presence and event numbers),
 a large share of a move's CPU. A ``redis.Redis`` over a connection pool is safe to share
 between threads (each command borrows a connection from the pool), so one per pool is kept.
 Configured like Django's: ``BACKEND = "server.core.redis_cache.RedisCache"``.
+
+It adds ``touch_many``: the live sockets' presence renews every slot of a process in one round
+trip rather than one a socket.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.cache.backends import redis as django_redis
@@ -38,3 +42,20 @@ class RedisCache(django_redis.RedisCache):
     def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
+
+    def touch_many(self, keys: Iterable[str], timeout: float | None) -> set[str]:
+        """``touch`` for many keys in one pipelined round trip: the keys that were there."""
+        keys = list(keys)
+        if not keys:
+            return set()
+        seconds = self.get_backend_timeout(timeout)
+        client = self._cache.get_client(write=True)  # type: ignore[attr-defined]  # as above
+        with client.pipeline(transaction=False) as pipeline:
+            for key in keys:
+                made = self.make_and_validate_key(key)
+                if seconds is None:
+                    pipeline.persist(made)
+                else:
+                    pipeline.expire(made, seconds)
+            done = pipeline.execute()
+        return {key for key, touched in zip(keys, done, strict=True) if touched}

@@ -12,8 +12,9 @@ and ``{"type": "pong"}`` to a ``{"type": "ping"}``. Events come with the channel
 when they follow on from the last sent, else from the table: in order, none twice, none
 missing. An idle socket costs the database nothing: every ``STREAM_POLL_SECONDS`` it compares
 the player's latest event number in the cache with the last it sent, and reads the table only
-when it is behind or the cache cannot say; its token and its player's counter are checked with
-every other socket of the process in one query each (``server.api.sweeps``). A player holds at
+when it is behind or the cache cannot say; that number, its stream slot, its token and its
+player's counter are each checked with every other socket of the process in one call
+(``server.api.sweeps``). A player holds at
 most ``STREAMS_PER_PLAYER`` streams and account sockets across tokens and processes
 (``server.streams.watch``): past that, 4429.
 """
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import uuid
 from typing import Any
 
@@ -31,6 +31,7 @@ from django.db import DatabaseError
 
 from server.api import notices, sockets
 from server.api.sockets import in_cache_thread, in_thread
+from server.api.sweeps import Sweep
 from server.players.tokens import access_of
 from server.streams import watch
 from server.streams.selectors import MAX_AFTER, account_events_after, account_last
@@ -53,11 +54,19 @@ def _access(token: str) -> tuple[int, Any, int, list[dict]] | None:
 
 
 _events_after = in_thread(account_events_after)
-_latest_known = in_cache_thread(watch.latest_known)
 _latest_remember = in_cache_thread(watch.latest_remember)
 _slot_take = in_cache_thread(watch.slot_take)
-_slot_keep = in_cache_thread(watch.slot_keep)
 _slot_give_back = in_cache_thread(watch.slot_give_back)
+
+
+# The sockets' own periodic checks, made once per process for all of them: the players'
+# latest event numbers in the cache every STREAM_POLL_SECONDS (a socket behind reads its
+# events), and their stream slots kept alive every SLOT_REFRESH_SECONDS. Made by each socket
+# for itself, 300 idle sockets cost the workers 52 ms of CPU a second (docs/OPERATIONS.md).
+latest_sweep = Sweep("account latest numbers", lambda: settings.STREAM_POLL_SECONDS,
+                     lambda player_ids: watch.latest_known_of(player_ids))
+slot_sweep = Sweep("account stream slots", lambda: watch.SLOT_REFRESH_SECONDS,
+                   lambda streams: watch.slot_keep_all(streams))
 
 
 class AccountConsumer(sockets.SturdyConsumer):
@@ -112,11 +121,28 @@ class AccountConsumer(sockets.SturdyConsumer):
         await self._push()
         self._watch_token(token_id)
         watch.feed_sweep.add(self, player_id, self._feed_answer)
-        self.tasks.append(asyncio.create_task(self._tick()))
+        latest_sweep.add(self, player_id, self._latest_answer)
+        self._keep(slot)
 
     async def _feed_answer(self, latest: int | None) -> None:
         if (latest or 0) > self.last and not self.closed:
             await self._push()
+
+    async def _latest_answer(self, latest: int | None) -> None:
+        """The cache's latest event number of the player (None: it cannot say): read the table
+        only if it is ahead of the last one sent, or unknown (a notice lost, another process's
+        in the embedded default)."""
+        if (latest is None or latest > self.last) and not self.closed:
+            await self._push()
+
+    def _keep(self, slot: int | None) -> None:
+        """Keep the player's stream ``slot`` alive from now on (``slot_sweep``)."""
+        self.slot = slot
+        slot_sweep.add(self, watch.Holding(self.player_id, self.holder, slot), self._slot_answer)
+
+    async def _slot_answer(self, slot: int | None) -> None:
+        if slot != self.slot and not self.closed:
+            self._keep(slot)
 
     async def account_events(self, message: dict[str, Any]) -> None:
         if not await self._forwarded(message):
@@ -136,24 +162,6 @@ class AccountConsumer(sockets.SturdyConsumer):
                 if not more:
                     return
 
-    async def _tick(self) -> None:
-        """Every STREAM_POLL_SECONDS, compare the player's latest event number in the cache
-        with the last one sent, and read the table only if it is ahead or unknown (a notice
-        lost, another process's in the embedded default); keep the player's stream slot alive.
-        The token's check and the fallback read of the counter are the process's sweeps'."""
-        slot_due = time.monotonic() + watch.SLOT_REFRESH_SECONDS
-        while not self.closed:
-            await asyncio.sleep(settings.STREAM_POLL_SECONDS)
-            try:
-                latest = await _latest_known(self.player_id)
-                if latest is None or latest > self.last:
-                    await self._push()
-                if time.monotonic() >= slot_due:
-                    slot_due = time.monotonic() + watch.SLOT_REFRESH_SECONDS
-                    self.slot = await _slot_keep(self.player_id, self.slot, self.holder)
-            except Exception:
-                logger.exception("account socket tick failed")
-
     @property
     def authenticated(self) -> bool:
         return self.player_id is not None
@@ -161,7 +169,8 @@ class AccountConsumer(sockets.SturdyConsumer):
     # --- closing (the rest is server.api.sockets.SturdyConsumer's) ---
 
     async def _give_back(self) -> None:
-        watch.feed_sweep.remove(self)
+        for sweep in (watch.feed_sweep, latest_sweep, slot_sweep):
+            sweep.remove(self)
         if self.streamed and self.token_id is not None:
             open_streams.closed(self.token_id)
         if self.player_id is not None:

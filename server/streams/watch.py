@@ -4,7 +4,8 @@
 (``latest_keep``, at the notice), the player's latest event number is kept in the shared cache
 (Redis in production; the embedded default's file cache, which every process of one machine
 shares). An idle socket or stream compares it with the last number it sent every
-``STREAM_POLL_SECONDS`` and reads the table only when it is behind, or when the cache cannot say
+``STREAM_POLL_SECONDS`` (the sockets of a process all at once, ``latest_known_of``) and reads
+the table only when it is behind, or when the cache cannot say
 (emptied, or failing). As a fallback for a number kept out of order, ``feed_sweep`` reads the
 counters of every open socket's player in one query per process every
 ``LIVE_FEED_CHECK_SECONDS``.
@@ -12,8 +13,9 @@ counters of every open socket's player in one query per process every
 **A player's streams.** A player holds at most ``STREAMS_PER_PLAYER`` account streams and
 sockets at once, across all their tokens and every process: each holds one of that many slot
 keys in the shared cache, taken with the cache's atomic ``add`` and kept alive while it is open
-(``SLOT_SECONDS``, refreshed every ``SLOT_REFRESH_SECONDS``), so those of a process that died age
-out by themselves. With the cache failing, streams are served unbounded (and the log says so).
+(``SLOT_SECONDS``, refreshed every ``SLOT_REFRESH_SECONDS``: a process's sockets all at once,
+``slot_keep_all``), so those of a process that died age out by themselves. With the cache
+failing, streams are served unbounded (and the log says so).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
@@ -71,6 +74,19 @@ def latest_known(player_id: PlayerId) -> int | None:
     except Exception:
         return None
     return latest if isinstance(latest, int) else None
+
+
+def latest_known_of(player_ids: set[PlayerId]) -> dict[PlayerId, int]:
+    """``latest_known`` for many players in one cache call: ``{player id: latest event
+    number}`` for those the cache can say, none when it failed."""
+    from server.streams.services import group_of
+
+    keys = {_latest_key(group_of(player_id)): player_id for player_id in player_ids}
+    try:
+        found = cache.get_many(list(keys))
+    except Exception:
+        return {}
+    return {keys[key]: latest for key, latest in found.items() if isinstance(latest, int)}
 
 
 def latest_remember(player_id: PlayerId, latest: int) -> None:
@@ -124,6 +140,27 @@ def slot_keep(player_id: PlayerId, slot: int | None, holder: str) -> int | None:
     except Exception as error:
         logger.warning("stream slot not kept: %r", error)
         return slot
+
+
+class Holding(NamedTuple):
+    """A stream whose slot ``slot_keep_all`` keeps alive: its player, holder and slot (None:
+    it holds none yet)."""
+    player_id: PlayerId
+    holder: str
+    slot: int | None
+
+
+def slot_keep_all(streams: Iterable[Holding]) -> dict[Holding, int | None]:
+    """``slot_keep`` for many streams: one write of every slot held, whatever their number;
+    only a stream without a slot (the cache was down when it came) takes one on its own."""
+    streams = list(streams)
+    try:
+        cache.set_many({_slot_key(stream.player_id, stream.slot): stream.holder
+                        for stream in streams if stream.slot is not None}, SLOT_SECONDS)
+    except Exception as error:  # as slot_keep(): each stream keeps the slot it had
+        logger.warning("stream slots not kept: %r", error)
+    return {stream: stream.slot if stream.slot is not None
+            else slot_keep(stream.player_id, None, stream.holder) for stream in streams}
 
 
 def slot_give_back(player_id: PlayerId, slot: int | None, holder: str) -> None:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import uuid
 from typing import Any
 
@@ -98,6 +97,15 @@ def _latest_events(match_ids: set[uuid.UUID]) -> dict[uuid.UUID, int]:
 # LIVE_FEED_CHECK_SECONDS (a notice lost, and the cache's number with it).
 feed_sweep = Sweep("match feeds", lambda: max(settings.LIVE_FEED_CHECK_SECONDS,
                                               settings.LIVE_POLL_SECONDS), _latest_events)
+# The sockets' own periodic checks, made once per process for all of them: the matches' latest
+# event numbers in the cache every LIVE_POLL_SECONDS (a socket behind them reads its feed), and
+# the presence slots' heartbeat with who is at each table every HEARTBEAT_SECONDS. Made by each
+# socket for itself, 300 idle sockets cost the workers 114 ms of CPU a second in thread hops and
+# cache round trips (docs/OPERATIONS.md, "Idle sockets").
+latest_sweep = Sweep("match latest numbers", lambda: settings.LIVE_POLL_SECONDS,
+                     lambda match_ids: publish.latest_known_of(match_ids))
+presence_sweep = Sweep("match presence", lambda: presence.HEARTBEAT_SECONDS,
+                       lambda sockets: presence.beat_all(sockets))
 
 
 @in_thread
@@ -160,6 +168,7 @@ class MatchConsumer(sockets.SturdyConsumer):
             await self._close(sockets.TOO_MANY)  # the seat holds all the sockets it may
             return
         self.seat, self.bot_seat, self.slot = seat, bot_seat, slot
+        self.presence_keys = presence.slot_keys(self.match_id)
         latest = view["event"]  # read with the view: the events after it follow
         await in_cache_thread(publish.latest_remember)(self.match_id, latest)
         sockets.open_sockets.authenticated(self.address)
@@ -174,11 +183,41 @@ class MatchConsumer(sockets.SturdyConsumer):
         await self._presence_changed()
         self._watch_token(token_id)
         feed_sweep.add(self, self.match_id, self._feed_answer)
-        self.tasks.append(asyncio.create_task(self._tick()))
+        latest_sweep.add(self, self.match_id, self._latest_answer)
+        self._beat_with(seat, slot)
 
     async def _feed_answer(self, latest: int | None) -> None:
         if latest is not None and latest > self.last and not self.closed:
             await self._push(latest)
+
+    async def _latest_answer(self, latest: int | None) -> None:
+        """The cache's latest event number of the match (None: it cannot say): read the feed
+        if it is ahead of the last one sent, or unknown."""
+        if self.closed:
+            return
+        if latest is None:
+            await self._push()
+        elif latest > self.last:
+            await self._push(latest)
+
+    def _beat_with(self, seat: int, slot: int | None) -> None:
+        """Keep ``slot`` of ``seat`` alive from now on (the presence sweep's heartbeat)."""
+        self.slot = slot
+        presence_sweep.add(self, presence.Beating(self.match_id, seat, self.socket_id, slot),
+                           self._beat_answer)
+
+    async def _beat_answer(self, answer: tuple[int | None, set[str] | None] | None) -> None:
+        """The heartbeat's answer: the socket's slot now and the match's taken slots. Joins the
+        groups again if the layer lost them, and tells the client who is there if that
+        changed (a killed worker's sockets age out)."""
+        if answer is None or self.closed:
+            return
+        slot, taken = answer
+        if slot != self.slot and self.seat is not None:
+            self._beat_with(self.seat, slot)
+        if not self.joined:
+            await self._join()
+        await self._send_presence(presence.seats_from(self.presence_keys, taken, self.bot_seat))
 
     # --- client messages: server.api.sockets.SturdyConsumer.receive ---
 
@@ -231,40 +270,6 @@ class MatchConsumer(sockets.SturdyConsumer):
         await self._send_presence(seats)
         publish.send((self.group, {"type": "presence.changed", "seats": seats}))
 
-    async def _tick(self) -> None:
-        """Every LIVE_POLL_SECONDS, compare the match's latest event number in the cache with
-        the last one sent, and read the feed if it is ahead or unknown; keep the presence slot
-        alive and look at who is there (a killed worker's sockets age out) every heartbeat.
-        The token's check (closed once it is gone, every LIVE_TOKEN_CHECK_SECONDS) and the
-        fallback read of the feed (every LIVE_FEED_CHECK_SECONDS) are the process's sweeps',
-        one query each for all its sockets."""
-        seat = self.seat
-        if seat is None:
-            return  # started once authenticated: never so
-        now = time.monotonic()
-        poll_due = now + settings.LIVE_POLL_SECONDS
-        beat_due = now + presence.HEARTBEAT_SECONDS
-        while not self.closed:
-            await asyncio.sleep(max(0.0, min(poll_due, beat_due) - time.monotonic()))
-            try:
-                now = time.monotonic()
-                if now >= poll_due:
-                    poll_due = now + settings.LIVE_POLL_SECONDS
-                    latest = await in_cache_thread(publish.latest_known)(self.match_id)
-                    if latest is None:
-                        await self._push()
-                    elif latest > self.last:
-                        await self._push(latest)
-                if now >= beat_due:
-                    beat_due = now + presence.HEARTBEAT_SECONDS
-                    if not self.joined:
-                        await self._join()
-                    self.slot = await in_cache_thread(presence.heartbeat)(
-                        self.match_id, seat, self.socket_id, self.slot)
-                    await self._send_presence()
-            except Exception:  # one bad tick must not end the socket's checks
-                logger.exception("live socket tick failed")
-
     @property
     def authenticated(self) -> bool:
         return self.seat is not None
@@ -272,7 +277,8 @@ class MatchConsumer(sockets.SturdyConsumer):
     # --- closing (the rest is server.api.sockets.SturdyConsumer's) ---
 
     async def _give_back(self) -> None:
-        feed_sweep.remove(self)
+        for sweep in (feed_sweep, latest_sweep, presence_sweep):
+            sweep.remove(self)
         if self.seat is None:
             return
         await in_cache_thread(presence.leave)(self.match_id, self.seat, self.socket_id,

@@ -2,11 +2,13 @@
 
 Each open socket holds one of a few slot keys of its seat in the shared cache (Redis in
 production, the embedded default's file cache otherwise: every process of the app sees the
-same keys), taken with the cache's atomic ``add`` and kept alive by a heartbeat. A slot lives
-``TTL_SECONDS`` past its socket's last heartbeat, so the sockets of a worker that was killed
-without closing them age out by themselves. The slots are also the bound on one seat's open
-sockets (``LIVE_SOCKETS_PER_SEAT``): a socket that finds every slot of its seat taken is
-refused (``arrive`` answers ``FULL``), so one token cannot hold hundreds of sockets on a match.
+same keys), taken with the cache's atomic ``add`` and kept alive by a heartbeat: every
+``HEARTBEAT_SECONDS``, one pass for all of a process's sockets (``beat_all``: a few cache calls,
+however many sockets). A slot lives ``TTL_SECONDS`` past its socket's last heartbeat, so the
+sockets of a worker that was killed without closing them age out by themselves. The slots are
+also the bound on one seat's open sockets (``LIVE_SOCKETS_PER_SEAT``): a socket that finds
+every slot of its seat taken is refused (``arrive`` answers ``FULL``), so one token cannot hold
+hundreds of sockets on a match.
 
 The cache failing (Redis down) never fails a socket or a request: presence then shows people
 as away, and the log says so.
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
@@ -67,6 +71,59 @@ def heartbeat(match_id, seat: int, socket_id: str, slot: int | None) -> int | No
     # at the table even when every slot is taken meanwhile.
     arrived = arrive(match_id, seat, socket_id)
     return None if isinstance(arrived, str) else arrived  # FULL, the one string it gives
+
+
+class Beating(NamedTuple):
+    """A socket whose slot ``beat_all`` keeps alive: its match, seat, id and slot (None: it
+    holds none yet)."""
+    match_id: uuid.UUID
+    seat: int
+    socket_id: str
+    slot: int | None
+
+
+def beat_all(sockets: Iterable[Beating]) -> dict[Beating, tuple[int | None, set[str] | None]]:
+    """``heartbeat`` for many sockets at once, and who is at their tables: for each socket its
+    slot now and the taken slot keys of its match (None when the cache could not say), for
+    ``seats_from``. One read of the slots held, one round of touches, one read of every table's
+    slots, whatever the number of sockets; only a socket that lost its slot (or never had one)
+    takes one on its own, as ``heartbeat`` does."""
+    sockets = list(sockets)
+    held = {socket: _key(socket.match_id, socket.seat, socket.slot)
+            for socket in sockets if socket.slot is not None}
+    try:
+        holders = cache.get_many(list(held.values()))
+        kept = _touch_all([key for socket, key in held.items()
+                           if holders.get(key) == socket.socket_id])
+    except Exception as error:  # as heartbeat(): each socket keeps the slot it had
+        logger.warning("presence not refreshed: %r", error)
+        kept = set(held.values())
+    slots: dict[Beating, int | None] = {}
+    for socket in sockets:
+        if socket in held and held[socket] in kept:
+            slots[socket] = socket.slot
+        else:
+            arrived = arrive(socket.match_id, socket.seat, socket.socket_id)
+            slots[socket] = None if isinstance(arrived, str) else arrived  # FULL
+    tables = {socket.match_id: slot_keys(socket.match_id) for socket in sockets}
+    try:
+        taken: set[str] | None = set(cache.get_many(
+            [key for keys in tables.values() for key in keys]))
+    except Exception as error:
+        logger.warning("presence unknown: %r", error)
+        taken = None
+    return {socket: (slots[socket],
+                     None if taken is None else taken & tables[socket.match_id].keys())
+            for socket in sockets}
+
+
+def _touch_all(keys: list[str]) -> set[str]:
+    """Renew each key's ``TTL_SECONDS``: the keys that were still there. One round trip with
+    the Redis cache (``touch_many``); one call a key with the embedded default's."""
+    touch_many = getattr(cache, "touch_many", None)
+    if touch_many is not None:
+        return touch_many(keys, TTL_SECONDS)
+    return {key for key in keys if cache.touch(key, TTL_SECONDS)}
 
 
 def leave(match_id, seat: int, socket_id: str, slot: int | None) -> None:

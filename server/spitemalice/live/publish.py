@@ -12,8 +12,9 @@ restarted, one too big to carry its events, one from the embedded default's othe
 which its in-memory layer does not reach) reads the feed instead.
 
 Besides the notice, the match's latest event number is kept in the shared cache
-(``latest_known``), so a socket's periodic check (every ``LIVE_POLL_SECONDS``) compares a
-number rather than querying the database; it reads the feed only when that number is ahead of
+(``latest_known``), so a socket's periodic check (every ``LIVE_POLL_SECONDS``, one cache call
+for all of a process's sockets: ``latest_known_of``) compares a number rather than querying
+the database; it reads the feed only when that number is ahead of
 it, when the cache cannot say, and every ``LIVE_FEED_CHECK_SECONDS`` whatever it says.
 
 Publishing never holds up the request that stored the events: the notice is handed to an event
@@ -126,6 +127,17 @@ def latest_known(match_id) -> int | None:
     except Exception:
         return None
     return latest if isinstance(latest, int) else None
+
+
+def latest_known_of(match_ids: set) -> dict:
+    """``latest_known`` for many matches in one cache call (``latest_sweep``'s): ``{match id:
+    its latest event number}`` for those the cache can say, none when it failed."""
+    keys = {_latest_key(match_id): match_id for match_id in match_ids}
+    try:
+        found = cache.get_many(list(keys))
+    except Exception:
+        return {}
+    return {keys[key]: latest for key, latest in found.items() if isinstance(latest, int)}
 
 
 def latest_remember(match_id, latest: int) -> None:

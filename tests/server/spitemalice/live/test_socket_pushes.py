@@ -120,17 +120,17 @@ def test_an_idle_sockets_checks_compare_a_number_and_read_nothing(table, setting
     settings.LIVE_FEED_CHECK_SECONDS = 600
     match, tokens = table
     checks, reads = [], []
-    known, read = publish.latest_known, consumers._events_after
+    known, read = publish.latest_known_of, consumers._events_after
 
-    def counted_check(match_id):
-        checks.append(match_id)
-        return known(match_id)
+    def counted_check(match_ids):
+        checks.append(match_ids)
+        return known(match_ids)
 
     async def counted_read(*args):
         reads.append(args)
         return await read(*args)
 
-    monkeypatch.setattr(publish, "latest_known", counted_check)
+    monkeypatch.setattr(publish, "latest_known_of", counted_check)
     monkeypatch.setattr(consumers, "_events_after", counted_read)
 
     async def scenario():
@@ -149,6 +149,7 @@ def test_an_idle_sockets_checks_compare_a_number_and_read_nothing(table, setting
 
     asyncio.run(scenario())
     assert len(checks) >= 10 and reads == []
+    assert {match.pk} in checks  # the process's one check covers this socket's match
 
 
 def test_a_notices_frame_is_the_message_the_socket_would_have_encoded_byte_for_byte(table):

@@ -1,0 +1,57 @@
+"""The account sockets' periodic checks made once for all of a process's sockets: the players'
+latest event numbers in one cache call, and every stream slot held kept alive in one write."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+from django.core.cache import cache
+
+from server.streams import watch
+from server.streams.services import group_of
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@pytest.fixture(params=["redis", "memory"])
+def shared_cache(request, settings):
+    """The shared cache, on the real Redis (keys under a prefix of this test's) or in memory."""
+    prefix = f"test-{uuid.uuid4().hex}"
+    if request.param == "redis":
+        settings.CACHES = {"default": {"BACKEND": "server.core.redis_cache.RedisCache",
+                                       "LOCATION": REDIS_URL, "KEY_PREFIX": prefix}}
+    else:
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                       "LOCATION": prefix}}
+    yield request.param
+    cache.clear()
+
+
+def test_the_latest_numbers_of_many_players_are_read_at_once(shared_cache):
+    told, untold = uuid.uuid4(), uuid.uuid4()
+    watch.latest_keep([(group_of(told), {"type": watch.NOTICE_TYPE, "last": 7})])
+    assert watch.latest_known_of({told, untold}) == {told: 7}  # untold: the cache can't say
+    assert watch.latest_known_of(set()) == {}
+
+
+def test_the_latest_numbers_are_unknown_when_the_cache_fails(settings):
+    settings.CACHES = {"default": {"BACKEND": "server.core.redis_cache.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:1/0",
+                                   "OPTIONS": {"socket_connect_timeout": 0.2}}}
+    assert watch.latest_known_of({uuid.uuid4()}) == {}
+
+
+def test_every_slot_held_is_kept_and_a_stream_without_one_takes_one(shared_cache, settings):
+    settings.STREAMS_PER_PLAYER = 2
+    player = uuid.uuid4()
+    first = watch.Holding(player, "first", watch.slot_take(player, "first"))
+    cache.delete(watch._slot_key(player, first.slot))  # as its expiry would
+    late = watch.Holding(player, "late", None)  # came while the cache was down
+    kept = watch.slot_keep_all([first, late])
+    assert kept[first] == first.slot
+    assert kept[late] is not None and kept[late] != first.slot
+    assert cache.get(watch._slot_key(player, first.slot)) == "first"
+    assert cache.get(watch._slot_key(player, kept[late])) == "late"
+    assert watch.slot_take(player, "one too many") == watch.FULL
