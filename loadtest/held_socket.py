@@ -5,6 +5,7 @@ breaks. Each locustfile keeps only its own game's parts (its URLs, its messages,
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import random
@@ -34,6 +35,7 @@ class Journal:
         self.failure_log: list[tuple[float, str, int]] = []  # when, name, status (first 10,000)
         self.samples: dict[str, str] = {}  # status -> the first body answered with it
         self.gave_up = 0  # requests never answered within RETRY_FOR_SECONDS
+        self.lags: list[tuple[float, float]] = []  # when, ms: the process's own lag (watch_lag)
 
     def answered(self, name: str, started: float, elapsed_ms: float) -> None:
         self.times[name].append((started, elapsed_ms))
@@ -53,6 +55,42 @@ class Journal:
         path = os.path.join(OUTPUT_DIR, f"{self.prefix}-{os.getpid()}.json")
         with open(path, "w") as out:
             json.dump(vars(self), out)
+
+
+LAG_PROBE_SECONDS = 0.05
+
+
+def watch_lag(journal: Journal) -> None:
+    """Journal how late this process's greenlets run: every 50 ms, how much longer than asked
+    a sleep took. A player's request is timed on the same loop, so a busy load generator (its
+    core taken, its greenlets queued behind each other) adds this to the latencies it reports;
+    the report prints it beside them."""
+    def probe() -> None:
+        while True:
+            started = time.monotonic()
+            gevent.sleep(LAG_PROBE_SECONDS)
+            late = time.monotonic() - started - LAG_PROBE_SECONDS
+            journal.lags.append((time.time(), late * 1000))
+
+    gevent.spawn(probe)
+
+
+FREEZE_SECONDS = 1.0
+
+
+def keep_collections_short() -> None:
+    """Move everything the process holds into Python's permanent generation every second
+    (``gc.freeze``), so that its collections look only at what is new. The journal keeps every
+    answer and socket message until the run ends; as it grew, each full collection walked all of
+    it and froze the process (its players' requests, its sockets' reads) for 158, 221, 274,
+    then 354 ms, ten seconds apart, in a 90-second paced run: most of the actions' tail that
+    the report blamed on the server (docs/OPERATIONS.md, "The paced mix's tail")."""
+    def freeze() -> None:
+        while True:
+            gevent.sleep(FREEZE_SECONDS)
+            gc.freeze()
+
+    gevent.spawn(freeze)
 
 
 class SocketJournal(Journal):
@@ -85,6 +123,10 @@ def send(user, journal: Journal, method: str, path: str, name: str, body: dict |
     deadline = time.monotonic() + RETRY_FOR_SECONDS
     while True:
         started = time.time()
+        # As a load balancer stamps it: the server times the answer from here too
+        # (foursquare_request_proxied_duration_seconds), so the report can tell the way to
+        # Django's middleware from the view's own time (loadtest.server_times).
+        headers["X-Request-Start"] = f"t={int(started * 1e6)}"
         with user.client.request(method, path, data=data, headers=headers, name=name,
                                  catch_response=True) as response:
             elapsed_ms = (time.time() - started) * 1000

@@ -25,7 +25,7 @@ import uuid
 from locust import FastHttpUser, between, constant, constant_throughput, events, task
 
 from loadtest.held_socket import Journal as BaseJournal
-from loadtest.held_socket import send
+from loadtest.held_socket import keep_collections_short, send
 from loadtest.think import think_range
 
 HEALTH_EVERY = int(os.environ.get("LOAD_HEALTH_EVERY", "10"))  # one /healthz per N moves
@@ -66,6 +66,11 @@ class Journal(BaseJournal):
 
 
 journal = Journal()
+
+
+@events.test_start.add_listener
+def _short_collections(environment, **_kwargs) -> None:
+    keep_collections_short()
 
 
 @events.quitting.add_listener

@@ -40,7 +40,7 @@ import gevent
 from gevent.queue import Empty, Queue
 from locust import FastHttpUser, constant, events, task
 
-from loadtest.held_socket import HeldSocket, SocketJournal, send
+from loadtest.held_socket import HeldSocket, SocketJournal, keep_collections_short, send
 
 RACES = int(os.environ.get("LOAD_RACES", "25"))
 SIZE = int(os.environ.get("LOAD_RACE_SIZE", "4"))
@@ -74,6 +74,11 @@ class Journal(SocketJournal):
 
 
 journal = Journal()
+
+
+@events.test_start.add_listener
+def _short_collections(environment, **_kwargs) -> None:
+    keep_collections_short()
 
 
 @events.quitting.add_listener

@@ -9,6 +9,12 @@ locust's p95 is far above the server's, the time is lost there and not in the vi
 paced Spite & Malice mix showed an action's p95 of 137-847 ms at the client against 37-72 ms
 in Django (docs/OPERATIONS.md, "The paced mix on a quiet machine").
 
+The players that hold sockets (``loadtest.held_socket``) stamp each request with the time it
+was sent (``X-Request-Start``, as a load balancer does), so the server times the answer from
+then too (``foursquare_request_proxied_duration_seconds``): the time from the client's send to
+Django's answer, less Django's own, is the way in (the connection, the worker's event loop, the
+wait for an HTTP thread); locust's time less that is the way back.
+
 The figures come from one scrape of ``/metrics`` at the end of the play (the load's server is
 given a metrics token of its own), so they cover the whole run, the start included.
 """
@@ -24,6 +30,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from loadtest.prometheus_check import histogram_quantile
 
 DURATION = "foursquare_request_duration_seconds"
+SENT = "foursquare_request_proxied_duration_seconds"
 
 
 @dataclass(frozen=True)
@@ -33,16 +40,16 @@ class RouteTime:
     count: int
     p50_ms: float
     p95_ms: float
+    # From the client's send (its X-Request-Start) to the answer; None when none was stamped.
+    sent_p50_ms: float | None = None
+    sent_p95_ms: float | None = None
 
 
-def route_times(exposition: str, least: int = 50) -> list[RouteTime]:
-    """Each route's (and method's) count and estimated p50 and p95 from the duration
-    histogram in ``exposition`` (Prometheus's text format; a multiprocess registry's samples
-    are already summed over the workers), routes answered fewer than ``least`` times left out,
-    the busiest first."""
+def _buckets(exposition: str, name: str) -> dict[tuple[str, str], dict[float, float]]:
+    """Each (method, route)'s cumulative buckets of the histogram ``name``."""
     buckets: dict[tuple[str, str], dict[float, float]] = {}
     for family in text_string_to_metric_families(exposition):
-        if family.name != DURATION:
+        if family.name != name:
             continue
         for sample in family.samples:
             if not sample.name.endswith("_bucket"):
@@ -51,14 +58,27 @@ def route_times(exposition: str, least: int = 50) -> list[RouteTime]:
             bound = float(sample.labels["le"])  # "+Inf" reads as inf
             cumulative = buckets.setdefault(key, {})
             cumulative[bound] = cumulative.get(bound, 0.0) + sample.value
+    return buckets
+
+
+def route_times(exposition: str, least: int = 50) -> list[RouteTime]:
+    """Each route's (and method's) count and estimated p50 and p95 from the duration
+    histogram in ``exposition`` (Prometheus's text format; a multiprocess registry's samples
+    are already summed over the workers), routes answered fewer than ``least`` times left out,
+    the busiest first."""
+    sent = _buckets(exposition, SENT)
     times = []
-    for (method, route), cumulative in buckets.items():
+    for (method, route), cumulative in _buckets(exposition, DURATION).items():
         count = int(cumulative.get(math.inf, 0))
         if count < least:
             continue
+        stamped = sent.get((method, route), {})
         times.append(RouteTime(method, route, count,
                                histogram_quantile(0.5, cumulative) * 1000,
-                               histogram_quantile(0.95, cumulative) * 1000))
+                               histogram_quantile(0.95, cumulative) * 1000,
+                               *((histogram_quantile(0.5, stamped) * 1000,
+                                  histogram_quantile(0.95, stamped) * 1000)
+                                 if stamped.get(math.inf) else ())))
     return sorted(times, key=lambda time: (-time.count, time.route, time.method))
 
 
@@ -79,10 +99,18 @@ def scrape(host: str, token: str) -> str | None:
 def report_lines(times: list[RouteTime]) -> list[str]:
     if not times:
         return []
+    sent = any(time.sent_p95_ms is not None for time in times)
     lines = ["the server's own time (Django's middleware to the answer, estimated from its "
-             "histogram's buckets), whole run:",
-             f"{'endpoint':60} {'count':>7} {'p50 ms':>8} {'p95 ms':>8}"]
+             "histogram's buckets), whole run"
+             + (", and from the client's send (its X-Request-Start) to the same answer:"
+                if sent else ":"),
+             f"{'endpoint':60} {'count':>7} {'p50 ms':>8} {'p95 ms':>8}"
+             + (f" {'sent p50':>9} {'sent p95':>9}" if sent else "")]
     for time in times:
-        lines.append(f"{time.method + ' /' + time.route:60} {time.count:7d} "
-                     f"{time.p50_ms:8.1f} {time.p95_ms:8.1f}")
+        line = (f"{time.method + ' /' + time.route:60} {time.count:7d} "
+                f"{time.p50_ms:8.1f} {time.p95_ms:8.1f}")
+        if sent:
+            line += (f" {time.sent_p50_ms:9.1f} {time.sent_p95_ms:9.1f}"
+                     if time.sent_p95_ms is not None else f" {'-':>9} {'-':>9}")
+        lines.append(line)
     return lines

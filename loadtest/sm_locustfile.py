@@ -38,7 +38,13 @@ import gevent
 from gevent.queue import Empty, Queue
 from locust import FastHttpUser, constant, events, task
 
-from loadtest.held_socket import HeldSocket, SocketJournal, send
+from loadtest.held_socket import (
+    HeldSocket,
+    SocketJournal,
+    keep_collections_short,
+    send,
+    watch_lag,
+)
 from loadtest.think import think_range
 from server.spitemalice.action_bench import choose
 
@@ -82,6 +88,12 @@ journal = Journal()
 @events.quitting.add_listener
 def _write_journal(environment, **_kwargs) -> None:
     journal.dump()
+
+
+@events.test_start.add_listener
+def _watch_lag(environment, **_kwargs) -> None:
+    keep_collections_short()
+    watch_lag(journal)
 
 
 

@@ -49,11 +49,12 @@ def merge_socket_journals(journals: list[dict], counts: tuple[str, ...], table: 
     """Merge the journals of players that hold sockets (``loadtest.held_socket``): their
     requests, messages and socket errors, the ``counts`` named, and the ``table`` (id -> what)."""
     merged = merged_journal(acks=[], answers=[], messages=[], socket_errors=Counter(),
-                            socket_error_log=[], connections=0, reconnects=0, polls=0,
+                            socket_error_log=[], connections=0, reconnects=0, polls=0, lags=[],
                             **dict.fromkeys(counts, 0), **{table: {}})
     for journal in journals:
         for key in ("acks", "answers", "messages", "socket_error_log"):
             merged[key] += journal[key]
+        merged["lags"] += journal.get("lags", [])
         merge_requests(merged, journal)
         merged["socket_errors"].update(journal["socket_errors"])
         for key in ("gave_up", "connections", "reconnects", "polls", *counts):

@@ -378,6 +378,8 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
     settled = settled_at(merged, duration)
     steady_delivery = (sorted(ms for answered, ms in timed if answered >= settled)
                        if settled is not None else [])
+    steady_lag = (sorted(ms for when, ms in merged["lags"] if when >= settled)
+                  if settled is not None else [])
     failed_attempts = sum(merged["failures"].values())
     socket_errors = sum(merged["socket_errors"].values())
     violations = {
@@ -410,6 +412,9 @@ def audit(journals: list[dict], database_url: str, *, failures_allowed: bool = F
         "steady_delivery": {"count": len(steady_delivery),
                             "p50": percentile(steady_delivery, 0.50),
                             "p95": percentile(steady_delivery, 0.95)},
+        "steady_lag": {"count": len(steady_lag), "p50": percentile(steady_lag, 0.50),
+                       "p95": percentile(steady_lag, 0.95),
+                       "max": steady_lag[-1] if steady_lag else float("nan")},
         "delivery": {"count": len(ordered), "undelivered": undelivered,
                      "p50": percentile(ordered, 0.50), "p95": percentile(ordered, 0.95),
                      "p99": percentile(ordered, 0.99),
@@ -451,6 +456,11 @@ def print_report(report: dict, machine: dict, load) -> dict:
               f"every player): actions {steady['count']}, p50 {steady['p50']:.1f} ms, p95 "
               f"{steady['p95']:.1f} ms; delivery p50 {steady_delivery['p50']:.1f} ms, p95 "
               f"{steady_delivery['p95']:.1f} ms over {steady_delivery['count']} actions")
+    lag = report.get("steady_lag")
+    if lag and lag["count"]:
+        print(f"the load generator's own lag then (a 50 ms sleep's overshoot, in the latencies "
+              f"above too): p50 {lag['p50']:.1f} ms, p95 {lag['p95']:.1f} ms, max "
+              f"{lag['max']:.1f} ms over {lag['count']} samples")
     s = report["sockets"]
     print(f"sockets: {report['connections']} connections, {report['reconnects']} reconnects, "
           f"errors {sum(report['socket_errors'].values())} {report['socket_errors'] or ''}; "
