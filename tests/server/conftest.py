@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from rest_framework.test import APIClient
 from server.dailies import calendar
 from server.players import services as players
 from server.players.models import Player
+from tests.asgi_server import TEST_REDIS_URL
 
 
 class Api:
@@ -145,6 +147,21 @@ def dailies_clock(monkeypatch) -> DailiesClock:
     clock = DailiesClock(chosen_instant() or held_instant(timezone.now()))
     monkeypatch.setattr(calendar, "clock", clock)
     return clock
+
+
+@pytest.fixture(params=["redis", "memory"])
+def shared_cache(request, settings):
+    """The shared cache, on the real Redis (keys under a prefix of this test's) or in memory:
+    each test that takes it runs on both."""
+    prefix = f"test-{uuid.uuid4().hex}"
+    if request.param == "redis":
+        settings.CACHES = {"default": {"BACKEND": "server.core.redis_cache.RedisCache",
+                                       "LOCATION": TEST_REDIS_URL, "KEY_PREFIX": prefix}}
+    else:
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                       "LOCATION": prefix}}
+    yield request.param
+    cache.clear()
 
 
 @pytest.fixture

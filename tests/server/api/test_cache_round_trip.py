@@ -3,31 +3,16 @@ one round trip, the same on Redis (one script) as on any other cache (several ca
 
 from __future__ import annotations
 
-import os
-import uuid
-
 import pytest
 from django.core.cache import cache, caches
 
 from server.api import throttling
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
-
-@pytest.fixture(params=["redis", "memory"])
-def shared_cache(request, settings):
-    """The shared cache, on the real Redis (keys under a prefix of this test's) or in memory."""
-    prefix = f"test-{uuid.uuid4().hex}"
-    if request.param == "redis":
-        settings.CACHES = {"default": {"BACKEND": "server.core.redis_cache.RedisCache",
-                                       "LOCATION": REDIS_URL, "KEY_PREFIX": prefix}}
-    else:
-        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                       "LOCATION": prefix}}
+@pytest.fixture(autouse=True)
+def _two_moves_a_minute(settings):
     settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "moves.token": "2/min",
                                "moves.address": "off"}
-    yield request.param
-    cache.clear()
 
 
 def ask(**calls):

@@ -3,30 +3,12 @@ latest event numbers in one cache call, and every stream slot held kept alive in
 
 from __future__ import annotations
 
-import os
 import uuid
 
-import pytest
 from django.core.cache import cache
 
 from server.streams import watch
 from server.streams.services import group_of
-
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-
-
-@pytest.fixture(params=["redis", "memory"])
-def shared_cache(request, settings):
-    """The shared cache, on the real Redis (keys under a prefix of this test's) or in memory."""
-    prefix = f"test-{uuid.uuid4().hex}"
-    if request.param == "redis":
-        settings.CACHES = {"default": {"BACKEND": "server.core.redis_cache.RedisCache",
-                                       "LOCATION": REDIS_URL, "KEY_PREFIX": prefix}}
-    else:
-        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                       "LOCATION": prefix}}
-    yield request.param
-    cache.clear()
 
 
 def test_the_latest_numbers_of_many_players_are_read_at_once(shared_cache):
