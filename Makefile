@@ -150,7 +150,7 @@ bench: $(VENV_STAMP) ## Time the game engines (Foursquare, then Spite & Malice)
 	$(PY) -m spitemalice.bench
 
 # 400 games per pairing: each house-bot level against the greedy and lookahead baselines (expert
-# takes about a second a turn: its pairings need a bigger machine, docs/SPITE_MALICE_BOT.md).
+# takes tens of milliseconds a turn, eight times hard's: docs/SPITE_MALICE_BOT.md).
 BOT_BENCH_ARGS ?= --games 400 --processes 2
 .PHONY: bench-bot
 bench-bot: $(VENV_STAMP) ## Measure the Spite & Malice house bot's strength and speed per level

@@ -37,11 +37,10 @@ evaluation (see docs/SPITE_MALICE_BOT.md):
 - ``hard`` takes ``normal``'s best dozen ways to end the turn and plays, in 32 sampled deals
   of the unseen cards (determinisation), the opponent's reply and its own next turn from each,
   keeping the one that sheds the most pay-off cards relative to the opponent on average.
-- ``expert`` does what ``hard`` does in 20 sampled deals, but plays each sampled turn (the
-  opponent's reply, then its own next turn) with ``normal``'s search from what that seat
-  would see in the deal, and counts where its own next turn ends too. Its work is bounded by
-  counts of positions, never by the clock, so the same seed gives the same answer on any
-  machine: up to about a second of CPU a turn.
+- ``expert`` does what ``hard`` does with twice the ways (24) in four times the deals (128),
+  so that less of the sampling's noise decides. Its work is bounded by counts, never by the
+  clock, so the same seed gives the same answer on any machine: tens of milliseconds of CPU
+  a turn (about eight times ``hard``'s).
 """
 
 from __future__ import annotations
@@ -89,12 +88,9 @@ HARD_WORLDS = 32  # ... in this many sampled deals of the unseen cards
 HARD_DUMP = True  # the sampled turns also play loose cards onto the centre
 HARD_LOSS = 2000.0  # what a sampled win for either side counts
 HARD_WEIGHT = 1.0  # the weight of the sampled turns against the estimates they replace
-# expert: hard's re-ranking, with every sampled turn played by normal's own search.
-EXPERT_CANDIDATES = 12  # expert judges this many ways to end the turn again ...
-EXPERT_WORLDS = 20  # ... in this many sampled deals of the unseen cards
-EXPERT_TURN_NODES = 200  # each searched turn in a sampled deal looks at this many positions
-EXPERT_NODES = 12_000  # and all of one decision's sampled turns at most this many together
-EXPERT_FINAL = 0.5  # the weight of the position the bot's sampled next turn ends in
+# expert: hard's re-ranking, of twice the ways, in four times the deals.
+EXPERT_CANDIDATES = 24  # expert judges this many ways to end the turn again ...
+EXPERT_WORLDS = 128  # ... in this many sampled deals of the unseen cards
 EASY_NOISE = 100.0  # easy's scores are off by up to this much, at random
 EASY_THREAT = 15.0  # and it watches the opponent's pay-off top only a little
 
@@ -195,28 +191,6 @@ class _Table:
         for code, count in unseen.items():
             self.unseen[RANK[code[0]]] += count
         self._chances()
-
-    @classmethod
-    def of(cls, hand: list[int], sides: list[list[int]], other_sides: list[list[int]],
-           centre: list[int], top: int, other_top: int, payoff: int, other_payoff: int,
-           other_hand: int, stock: int, unseen: list[int]) -> _Table:
-        """A table in ranks for a position of a sampled deal (expert's searched turns): the
-        hand's codes are made up (a rank and ``?``), since only ranks matter there."""
-        table = cls.__new__(cls)
-        table.codes = [[RANK_CODES[r - 1] + "?"] * hand[r] if r else [] for r in range(KING + 1)]
-        table.hand = list(hand)
-        table.sides = sides
-        table.other_sides = other_sides
-        table.centre = list(centre)
-        table.top = top
-        table.other_top = other_top
-        table.payoff = payoff
-        table.other_payoff = other_payoff
-        table.other_hand = other_hand
-        table.stock = stock
-        table.unseen = [max(0, count) for count in unseen]
-        table._chances()
-        return table
 
     def _chances(self) -> None:
         total = sum(self.unseen)
@@ -660,129 +634,16 @@ class _Hard(_Resampler):
         return PAYOFF_CARD * (my_shed - shed)
 
 
-# --- expert: the sampled turns played by normal's search ------------------------------------
+# --- expert: hard's judgement, wider and in more deals -----------------------------------
 
-class _OutOfNodes(Exception):
-    """Expert's positions for one decision are used up."""
-
-
-class _Expert(_Resampler):
-    """Re-rank ``normal``'s best ways to end the turn as ``hard`` does, but play the sampled
-    deals' turns (the opponent's reply, then the bot's own next turn) with ``normal``'s own
-    search, each seat deciding from what it would see in that deal, and count the position
-    the bot's next turn ends in as well as the pay-off cards each side sheds.
-
-    The work is bounded by counts only: ``EXPERT_TURN_NODES`` positions for each searched
-    turn and ``EXPERT_NODES`` for all of them together; the deals sampled are judged in turn,
-    and the first deal the positions run out in is left out with all after it. So the same
-    seed always gives the same answer, however busy the machine."""
-
-    def __init__(self, table: _Table, search: _Search, rng: random.Random) -> None:
-        super().__init__(table, search, rng)
-        self.nodes_left = EXPERT_NODES
+class _Expert(_Hard):
+    """Re-rank ``normal``'s best ways to end the turn as ``hard`` does, judging twice as many
+    (``EXPERT_CANDIDATES``) in four times as many sampled deals (``EXPERT_WORLDS``): the same
+    sampled turns, with less of the sampling's noise in the choice. The work is bounded by
+    these counts (and ``normal``'s search by ``NODES``), never by the clock."""
 
     def _counts(self) -> tuple[int, int]:
         return EXPERT_CANDIDATES, EXPERT_WORLDS
-
-    def _best(self, candidates: list[_Leaf], worlds: list[list[int]]) -> _Leaf:
-        estimated = [_estimated(self.t, self.search, leaf) for leaf in candidates]
-        # World by world, every candidate in each: a world the positions run out in is left
-        # out whole, so every candidate is judged on the same deals.
-        totals = [0.0] * len(candidates)
-        done = 0
-        for world in worlds:
-            try:
-                results = [self._two_turns(leaf, world) for leaf in candidates]
-            except _OutOfNodes:
-                break
-            totals = [total + result for total, result in zip(totals, results, strict=True)]
-            done += 1
-        if not done:
-            return candidates[0]
-        best, best_value = candidates[0], float("-inf")
-        for leaf, estimate, total in zip(candidates, estimated, totals, strict=True):
-            value = leaf.value - estimate + total / done
-            if value > best_value:
-                best, best_value = leaf, value
-        return best
-
-    def _two_turns(self, leaf: _Leaf, world: list[int]) -> float:
-        """The opponent's reply and the bot's next turn from ``leaf`` in ``world`` (the unseen
-        cards in one order, as ``_Hard._two_turns`` reads them): 100 × (the bot's pay-off
-        cards shed − the opponent's) plus ``EXPERT_FINAL`` × the evaluation of where the
-        bot's turn ends; a sampled win counts ``HARD_LOSS`` either way."""
-        t = self.t
-        centre = list(leaf.centre)
-        hand, other_under, my_under, stock = _dealt(t, world)
-        other_sides = [list(s) for s in t.other_sides]
-        my_sides = [list(s) for s in leaf.sides]
-        mine = list(leaf.hand)
-        # The opponent cannot see what the bot cannot, less its own hand, plus the bot's.
-        unseen = [t.unseen[r] - hand[r] + mine[r] for r in range(KING + 1)]
-        shed, other_top, _ = self._turn(t.other_top, other_under, t.other_payoff, hand,
-                                        other_sides, my_sides, t.top, t.payoff, sum(mine),
-                                        centre, stock, unseen)
-        if shed < 0:  # the opponent won
-            return -HARD_LOSS
-        refill = max(0, HAND_SIZE - sum(mine))
-        for r in stock[:refill]:
-            mine[r] += 1
-        del stock[:refill]
-        unseen = [t.unseen[r] - mine[r] + leaf.hand[r] for r in range(KING + 1)]
-        my_shed, _, final = self._turn(t.top, my_under, t.payoff, mine, my_sides, other_sides,
-                                       other_top, t.other_payoff - shed, sum(hand), centre,
-                                       stock, unseen)
-        if my_shed < 0:
-            return HARD_LOSS - PAYOFF_CARD * shed
-        return PAYOFF_CARD * (my_shed - shed) + EXPERT_FINAL * final
-
-    def _turn(self, top: int, under: list[int], payoff: int, hand: list[int],
-              sides: list[list[int]], other_sides: list[list[int]], other_top: int,
-              other_payoff: int, other_hand: int, centre: list[int], stock: list[int],
-              unseen: list[int]) -> tuple[int, int, float]:
-        """One seat's turn in a sampled deal, played by ``normal``'s search call after call
-        (the cards it draws or turns up come from the deal): (pay-off cards shed, or -1 for
-        a win; the pay-off top it leaves, 0 if unknown; the evaluation of its discard, 0
-        without one). ``hand``, ``sides``, ``centre`` and ``stock`` change in place."""
-        shed = 0
-        next_under = 0
-        for _ in range(16):
-            if self.nodes_left <= 0:
-                raise _OutOfNodes
-            table = _Table.of(hand, sides, other_sides, centre, top, other_top, payoff - shed,
-                              other_payoff, other_hand, len(stock), unseen)
-            search = _Search(table, "normal", self.rng)
-            search.limit = min(EXPERT_TURN_NODES, self.nodes_left)
-            search.strict = True
-            moves = search.run()
-            self.nodes_left -= search.nodes
-            if not moves:
-                return shed, top, 0.0
-            for source, target in moves:
-                to_centre = target[0] == "C"
-                if source == "P":
-                    shed += 1
-                    if shed >= payoff:
-                        return -1, 0, 0.0
-                    top = under[next_under] if next_under < len(under) else 0
-                    next_under += 1
-                elif source[0] == "S" and len(source) == 2:
-                    sides[int(source[1])].pop()
-                else:
-                    rank = RANK[source[0]]
-                    hand[rank] -= 1
-                    if not to_centre:
-                        sides[int(target[1])].append(rank)
-                        return shed, top, search.best_value
-                if to_centre:
-                    _bump(centre, int(target[1]))
-            if not any(hand):
-                if not stock:
-                    return shed, top, 0.0
-                for r in stock[:HAND_SIZE]:
-                    hand[r] += 1
-                del stock[:HAND_SIZE]
-        return shed, top, 0.0
 
 
 def _reply(top: int, under: list[int], payoff: int, hand: list[int], sides: list[list[int]],

@@ -1,12 +1,12 @@
 """How strong and how fast the house bot is: each level against two baseline players.
 
 ``python -m spitemalice.bot_bench [--games N] [--levels easy,normal,hard,expert]
-[--baselines greedy,lookahead] [--pairings expert:hard,...] [--expert-nodes N]
+[--baselines greedy,lookahead] [--pairings expert:hard,...] [--expert-worlds N]
 [--processes P]`` plays N games (400 by default) of each level against each baseline (or of
 each pairing named) and prints the level's score with its 95% intervals (mean ± 1.96 standard
 errors, and Wilson's; a win counts 1, a tie 1/2), wins, losses and ties, the mean points of a
 win on each side, and the bot's CPU time per turn (p50 and p95; a turn is every ``bot_turn``
-call it takes). ``--expert-nodes`` gives ``expert`` a smaller (or larger) search per decision
+call it takes). ``--expert-worlds`` gives ``expert`` fewer (or more) sampled deals per decision
 than it plays with, for a quick sample on a small machine.
 
 ``--levels`` also takes a baseline's name (to measure one baseline against the other; its time
@@ -285,9 +285,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pairings", default="",
                         help="level:opponent,... instead of --levels × --baselines "
                              "(e.g. expert:hard,expert:lookahead)")
-    parser.add_argument("--expert-nodes", type=int, default=None,
-                        help=f"expert's positions per decision in its sampled deals "
-                             f"({bot.EXPERT_NODES}; fewer: a cheaper, weaker expert)")
+    parser.add_argument("--expert-worlds", type=int, default=None,
+                        help=f"expert's sampled deals per decision "
+                             f"({bot.EXPERT_WORLDS}; fewer: a cheaper, noisier expert)")
     parser.add_argument("--processes", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
     if args.pairings:
@@ -304,20 +304,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unknown baseline {opponent!r}")
     if args.games < 2:
         parser.error("--games is at least 2 (each deal is played from both seats)")
-    if args.expert_nodes is not None:
-        if args.expert_nodes < 1:
-            parser.error("--expert-nodes is at least 1")
-        _set_expert_nodes(args.expert_nodes)
+    if args.expert_worlds is not None:
+        if args.expert_worlds < 1:
+            parser.error("--expert-worlds is at least 1")
+        _set_expert_worlds(args.expert_worlds)
     jobs = [(level, baseline, index) for level, baseline in pairings
             for index in range(args.games)]
     results: dict[tuple[str, str], list[tuple[float, int | None, int]]] = {}
     times: dict[tuple[str, str], list[float]] = {}
     start = time.perf_counter()
     print(f"Spite & Malice house bot: {args.games} games per pairing, deals and seats "
-          f"alternated, {args.processes} process(es), expert's positions per decision "
-          f"{bot.EXPERT_NODES}", flush=True)
+          f"alternated, {args.processes} process(es), expert's sampled deals per decision "
+          f"{bot.EXPERT_WORLDS}", flush=True)
     step = max(1, len(jobs) // 20)
-    outcomes = _outcomes(jobs, args.processes, bot.EXPERT_NODES)
+    outcomes = _outcomes(jobs, args.processes, bot.EXPERT_WORLDS)
     for done, (level, baseline, score, side, points, spent) in enumerate(outcomes, start=1):
         results.setdefault((level, baseline), []).append((score, side, points))
         times.setdefault((level, baseline), []).extend(spent)
@@ -331,18 +331,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _set_expert_nodes(nodes: int) -> None:
-    bot.EXPERT_NODES = nodes
+def _set_expert_worlds(worlds: int) -> None:
+    bot.EXPERT_WORLDS = worlds
 
 
 def _outcomes(jobs: list[tuple[str, str, int]], processes: int,
-              expert_nodes: int) -> Iterator[_Outcome]:
+              expert_worlds: int) -> Iterator[_Outcome]:
     """The games' outcomes in the order of ``jobs``, played in ``processes`` processes (each
-    with expert's budget of ``expert_nodes``)."""
+    with expert's ``expert_worlds`` sampled deals)."""
     if processes <= 1:
         yield from map(_play, jobs)
         return
-    with Pool(processes, initializer=_set_expert_nodes, initargs=(expert_nodes,)) as pool:
+    with Pool(processes, initializer=_set_expert_worlds, initargs=(expert_worlds,)) as pool:
         yield from pool.imap(_play, jobs, 4)
 
 

@@ -67,8 +67,8 @@ from spitemalice import PLAYING, WON, Game, game_seed, player_view, unseen_cards
 logger = logging.getLogger(__name__)
 
 DAILY_LEVEL = "normal"
-# The levels whose turns take up to a second of search (docs/SPITE_MALICE_BOT.md): always
-# played by the background job, so that no request waits on them.
+# The levels whose turns may search longest (docs/SPITE_MALICE_BOT.md; a budget of a second):
+# always played by the background job, so that no request waits on them.
 BACKGROUND_LEVELS = frozenset({"expert"})
 BOT_JOB = "sm_bot_turn"  # the background job that finishes a long bot turn (key: match id)
 # A player's matches against the bot and between people, waiting or playing, at most (dailies

@@ -34,8 +34,7 @@ LEFT = 4
 def small_expert(monkeypatch):
     # expert's own way with a smaller search (the live server runs in this process): its
     # strength is the benchmark's to measure, its part in the product this test's.
-    monkeypatch.setattr(bot, "EXPERT_WORLDS", 6)
-    monkeypatch.setattr(bot, "EXPERT_NODES", 2000)
+    monkeypatch.setattr(bot, "EXPERT_WORLDS", 16)
 
 
 def played_until_near_the_end(api: ApiPlayer, match: Match) -> None:

@@ -30,11 +30,10 @@ HAND = ["3H", "4C", "9S", "KD", "JC"]
 
 @pytest.fixture(autouse=True)
 def small_expert(monkeypatch):
-    """expert with a few sampled deals and positions, so that its tests take little time; the
-    production counts are exercised by ``test_expert_at_its_own_counts_...`` and measured by
-    the benchmark (docs/SPITE_MALICE_BOT.md)."""
-    monkeypatch.setattr(bot, "EXPERT_WORLDS", 4)
-    monkeypatch.setattr(bot, "EXPERT_NODES", 1500)
+    """expert with a few sampled deals, so that its tests take little time; the production
+    counts are exercised by ``test_expert_at_its_own_counts_...`` and measured by the
+    benchmark (docs/SPITE_MALICE_BOT.md)."""
+    monkeypatch.setattr(bot, "EXPERT_WORLDS", 8)
 
 
 def _hidden_variant(variant: int, top: str = "5H") -> Position:
@@ -123,22 +122,24 @@ def test_the_bot_does_not_lay_the_opponents_next_card_open(level):
 
 def test_expert_at_its_own_counts_is_fair_and_repeats_exactly(monkeypatch):
     monkeypatch.undo()  # the production counts, on two positions that differ only unseen
-    assert (bot.EXPERT_WORLDS, bot.EXPERT_NODES) == (20, 12_000)
+    assert (bot.EXPERT_CANDIDATES, bot.EXPERT_WORLDS) == (24, 128)
     turns = [_decide(_hidden_variant(variant, top="QS"), "expert") for variant in (2, 3)]
     assert turns[0] == turns[1]
     assert turns[0][-1][1][0] == "S"  # its pay-off top out of reach: re-ranked discards
 
 
-def test_expert_judges_its_candidates_on_the_same_deals_and_stops_by_count(monkeypatch):
-    # Out of positions in the very first deal: no deal judged, normal's own choice stands.
-    monkeypatch.setattr(bot, "EXPERT_NODES", 1)
+def test_expert_rejudges_normals_ways_and_its_counts_bound_it(monkeypatch):
+    # One way judged again: nothing to re-rank, normal's own choice stands.
+    monkeypatch.setattr(bot, "EXPERT_CANDIDATES", 1)
     position = _hidden_variant(0, top="QS")
     assert _decide(position, "expert") == _decide(position, "normal")
-    # A different count may change the answer, never its legality (play() would raise).
-    monkeypatch.setattr(bot, "EXPERT_NODES", 400)
-    game = Game.from_position(position)
-    for action in _decide(position, "expert"):
-        game.play(action)
+    # Other counts may change the answer, never its legality (play() would raise).
+    for candidates, worlds in ((6, 1), (24, 3)):
+        monkeypatch.setattr(bot, "EXPERT_CANDIDATES", candidates)
+        monkeypatch.setattr(bot, "EXPERT_WORLDS", worlds)
+        game = Game.from_position(position)
+        for action in _decide(position, "expert"):
+            game.play(action)
 
 
 def test_easy_looks_at_no_more_positions_than_its_count(monkeypatch):
@@ -171,8 +172,8 @@ def test_bot_turn_refuses_a_view_whose_seat_is_not_to_move():
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_short_smoke_match_against_greedy_plays_only_legal_actions(level, monkeypatch):
     # play() raises on any illegal action; two deals, both seats, to the end (expert: one,
-    # with fewer positions still, for time).
-    monkeypatch.setattr(bot, "EXPERT_NODES", 300)
+    # with fewer sampled deals still, for time).
+    monkeypatch.setattr(bot, "EXPERT_WORLDS", 4)
     for index in range(1 if level == "expert" else 2):
         score, side, points, times = play_game(level, "greedy", index)
         assert score in (0.0, 0.5, 1.0) and len(times) > 5

@@ -143,7 +143,7 @@ def test_an_expert_bots_turns_never_run_in_a_request(player_api, settings, monke
         return search(view, unseen, level, seed)
 
     monkeypatch.setattr(services, "bot_actions", counted)
-    monkeypatch.setattr(bot, "EXPERT_NODES", 500)  # its way, with a small search, for time
+    monkeypatch.setattr(bot, "EXPERT_WORLDS", 4)  # its way, with a small search, for time
     match = start(player_api, level="expert", target=50)
     assert levels == []  # the match is made without a search, whoever starts
     for _ in range(4):  # the bot's first turn, if it starts, in its job
