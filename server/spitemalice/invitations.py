@@ -166,9 +166,10 @@ def join_lock(player, code: str) -> None:
     that two people joining each other's invitations at once cannot deadlock. An invitation
     past its days expires first, in a transaction of its own (``SettleFirst``: the join is
     refused then, and a refused join rolls its own transaction back)."""
-    found = _match_with(code)
-    match = (Match.objects.filter(pk=found).only("player0_id", "status", "created_at").first()
-             if found is not None else None)
+    normal = code_normalise(code)
+    # The row ``_match_with`` finds, read in the same query: its creator and whether it expired.
+    match = (Match.objects.filter(invite_code=normal).only("player0_id", "status", "created_at")
+             .first() if normal is not None else None)
     if match is not None and match.is_expired(timezone.now()):
         match_id = match.pk
         raise SettleFirst(lambda: expire_if_due(match_id))
@@ -198,8 +199,9 @@ def match_join(*, player, code: str, client_seed: str | None = None) -> Match:
         # Both rows, in id order, before the limit's own lock on the joiner: the pair's
         # allowance of rated matches is checked under them (``rating_rules``).
         services.player_lock(match.player0, player)
-        services.active_matches_check(player)
-        return services.match_deal(match=match, opponent=player, client_seed=client_seed)
+        services.active_matches_check(player, locked=True)
+        return services.match_deal(match=match, opponent=player, client_seed=client_seed,
+                                   locked=True)
 
 
 def _close(match: Match, reason: str, by: int | None, decline_reason: str = "") -> None:

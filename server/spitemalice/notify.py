@@ -67,17 +67,27 @@ def your_turn(match: Match, seat: int, table: dict | None = None,
 
 def drafts_of(match: Match, log, ratings: shapes.Ratings | None = None) -> list[Draft]:
     """The account events a request's ``log`` causes, in order (``ratings``: the seats'
-    ratings, if the caller read them with the match: the action fast path)."""
+    ratings, if the caller read them with the match: the action fast path). Events that
+    name a seated player read both seats' ratings once between them, not once each."""
     drafts: list[Draft] = []
+    known = ratings
+
+    def seats_rated() -> shapes.Ratings:
+        nonlocal known
+        if known is None:
+            known = shapes.seat_ratings(match)
+        return known
+
     for event in log.events:
         if event.kind == "dealt" and event.seat0["game"] == 1:
             for seat in (0, 1):
                 person = getattr(match, f"player{seat}_id")
                 if person is not None and seat != match.bot_seat:
-                    drafts.append(Draft(person, "match_started",
-                                        shapes.match_started_event(match, seat)))
+                    drafts.append(Draft(person, "match_started", shapes.match_started_event(
+                        match, seat, seats_rated())))
         elif event.kind == "joined":
-            drafts.append(Draft(match.player0_id, "joined", shapes.joined_event(match)))
+            drafts.append(Draft(match.player0_id, "joined",
+                                shapes.joined_event(match, seats_rated())))
         elif event.kind == "cancelled":
             reason = event.seat0["reason"]
             if reason == Match.Reason.DECLINED:
@@ -98,7 +108,7 @@ def drafts_of(match: Match, log, ratings: shapes.Ratings | None = None) -> list[
     seat = log.turn_for
     if (seat is not None and seat != log.by and match.status == Match.Status.PLAYING
             and match.turn == seat and getattr(match, f"player{seat}_id") is not None):
-        drafts.append(your_turn(match, seat, log.turn_table, ratings))
+        drafts.append(your_turn(match, seat, log.turn_table, known))
     return drafts
 
 

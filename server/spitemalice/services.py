@@ -151,11 +151,14 @@ def player_lock(*players: Player | None) -> None:
          .values_list("pk", flat=True))
 
 
-def active_matches_check(player: Player) -> None:
+def active_matches_check(player: Player, *, locked: bool = False) -> None:
     """Refuse a new match (409 ``too_many_matches``) to a player with ``ACTIVE_MATCHES``
     already; the player's row stays locked until the transaction ends, so two requests racing
-    cannot both take the last place."""
-    player_lock(player)
+    cannot both take the last place. ``locked``: the caller locked the row already, in this
+    transaction and outside any savepoint it may still roll back (not locked again: a round
+    trip saved)."""
+    if not locked:
+        player_lock(player)
     active = Match.objects.filter(
         Q(player0=player) | Q(player1=player), mode__in=[Match.Mode.BOT, Match.Mode.FRIEND],
         status__in=[Match.Status.WAITING, Match.Status.PLAYING]).count()
@@ -217,10 +220,13 @@ def match_start_friend(*, player: Player, opponent: Player, target: int,
         return match_deal(match=match, opponent=opponent)
 
 
-def match_deal(*, match: Match, opponent: Player, client_seed: str | None = None) -> Match:
+def match_deal(*, match: Match, opponent: Player, client_seed: str | None = None,
+               locked: bool = False) -> Match:
     """``opponent`` takes seat 1 of the locked waiting ``match``: a ``joined`` event, whether
-    it stays rated decided, the first game dealt, and the first turn's clock started."""
-    player_lock(match.player0, opponent)  # the pair's allowance of rated matches, raced safely
+    it stays rated decided, the first game dealt, and the first turn's clock started.
+    ``locked``: the caller holds both players' rows already (as ``active_matches_check``)."""
+    if not locked:  # the pair's allowance of rated matches, raced safely
+        player_lock(match.player0, opponent)
     rating_rules.rating_at_join(match, opponent, timezone.now())
     match.player1 = opponent
     match.player1_bot = opponent.bot

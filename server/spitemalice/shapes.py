@@ -30,7 +30,7 @@ from server.api.formats import iso_datetime
 from server.fairness import services as fairness_services
 from server.fairness.models import SeedCommitment
 from server.players.models import Player
-from server.ratings.selectors import ShownRating, rating_of
+from server.ratings.selectors import ShownRating, rating_of, ratings_of
 from server.spitemalice import rating_rules
 from server.spitemalice.engine import SEATS, position_keep, rebuild
 from server.spitemalice.live.presence import seats_connected
@@ -63,6 +63,15 @@ def player_ref(player: Player | None, bot: bool) -> dict[str, Any] | None:
 # {player id: their rating as ``rating_of`` shows it, or None while unrated}: what a caller
 # that read the ratings with its other rows (the action fast path) hands on.
 Ratings = Mapping[Any, ShownRating | None]
+
+
+def seat_ratings(match: Match) -> dict[Any, ShownRating | None]:
+    """Both seated players' ratings in this game (None while unrated), in one query: what
+    ``rated_player`` is handed when a request names both seats in its events."""
+    ids = [player_id for player_id in (match.player0_id, match.player1_id)
+           if player_id is not None]
+    found = ratings_of(ids, GAME)
+    return {player_id: found.get(player_id) for player_id in ids}
 
 
 def rated_player(player: Player | None, ratings: Ratings | None = None,
@@ -319,12 +328,14 @@ def _base(match: Match) -> dict[str, Any]:
     return {"game_name": GAME, "match": str(match.pk)}
 
 
-def match_started_event(match: Match, seat: int) -> dict[str, Any]:
+def match_started_event(match: Match, seat: int, ratings: Ratings | None = None,
+                        ) -> dict[str, Any]:
     """``match_started`` for ``seat``'s person of the ``match`` being played, as it stands:
     what a bot needs to take up the match (which seat, against whom, whose turn, the match's
-    latest event number to read its events after)."""
+    latest event number to read its events after). ``ratings``: the seats' ratings, if the
+    caller read them already."""
     return {**_base(match), "game": match.game_number, "mode": match.mode, "seat": seat,
-            "opponent": rated_player(seated(match, 1 - seat)),
+            "opponent": rated_player(seated(match, 1 - seat), ratings),
             "level": match.level or None if match.bot_seat is not None else None,
             "target": match.target, "turn_seconds": match.turn_seconds,
             "rated": match.rated, "your_turn": match.turn == seat,
@@ -343,9 +354,10 @@ def your_turn_event(match: Match, seat: int, table: dict[str, Any] | None,
             "event": match.event, "table": table}
 
 
-def joined_event(match: Match) -> dict[str, Any]:
-    """``joined``, to an invitation's creator: who took seat 1."""
-    return {**_base(match), "player": rated_player(match.player1)}
+def joined_event(match: Match, ratings: Ratings | None = None) -> dict[str, Any]:
+    """``joined``, to an invitation's creator: who took seat 1 (``ratings``: as for
+    ``match_started_event``)."""
+    return {**_base(match), "player": rated_player(match.player1, ratings)}
 
 
 def invitation_declined_event(match: Match) -> dict[str, Any]:

@@ -7,9 +7,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import connection
 from django.test import Client as DjangoClient
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from server.jobs.background import job_run_next
+from server.ratings.models import Rating
+from server.ratings.selectors import rating_of
 from server.spitemalice.models import LEVELS, Match
 from server.streams import serializers as stream_serializers
 from server.streams.models import AccountEvent
@@ -298,3 +303,32 @@ def test_a_challenge_declined_with_a_reason_accepted_by_id_or_expired(make_playe
         expired = events(api)[-1]
         assert expired["kind"] == "invitation_cancelled" and expired["reason"] == "expired"
         assert expired["match"] == third["id"]
+
+
+def test_a_join_names_both_seats_with_their_ratings_from_one_read(make_player):
+    """The join's account events (``joined`` to the creator, ``match_started`` to both, the
+    creator's ``your_turn``) name each person with their rating as ``rating_of`` shows it (one
+    rated, one held off the board and shown unrated), read once for all of them; and the join
+    locks the two players' rows in one statement before it starts and once more in its own
+    transaction, not again for each check."""
+    ada, ada_api = make_player("Ada")
+    bob, bob_api = make_player("Bob")
+    now = timezone.now()
+    Rating.objects.create(game="spite-malice", player=ada, rating=1612.4, deviation=87.5,
+                          matches=9, provisional=False, updated_at=now)
+    Rating.objects.create(game="spite-malice", player=bob, rating=1400.0, deviation=90.0,
+                          matches=7, provisional=False, updated_at=now, held=True)
+    code = invite(ada_api)["invite"]["code"]
+    with CaptureQueriesContext(connection) as joined:
+        assert join(bob_api, code).status_code == 200
+    statements = [query["sql"] for query in joined.captured_queries]
+    assert sum('FROM "ratings_rating"' in sql for sql in statements) == 1
+    assert sum('FROM "players_player"' in sql and "FOR NO KEY UPDATE" in sql
+               for sql in statements) == 2
+    told = {seat: {event["kind"]: event for event in events(api)}
+            for seat, api in ((0, ada_api), (1, bob_api))}
+    shown = {ada.pk: rating_of(ada, "spite-malice"), bob.pk: rating_of(bob, "spite-malice")}
+    assert shown[ada.pk] is not None and shown[bob.pk] is None
+    assert told[0]["joined"]["player"] == person(bob, rating=shown[bob.pk])
+    assert told[0]["match_started"]["opponent"] == person(bob, rating=shown[bob.pk])
+    assert told[1]["match_started"]["opponent"] == person(ada, rating=shown[ada.pk])
