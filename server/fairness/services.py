@@ -38,7 +38,10 @@ def _lock_the_head() -> None:
 def entry_append(*, kind: str, game: str, subject: str, commitment: str) -> LogEntry:
     """The entry committing ``subject`` to ``commitment``, appended and signed (or the one
     made before, if it says the same)."""
-    with transaction.atomic():
+    # A transaction of its own when called alone (the advisory lock lasts until it ends);
+    # inside a caller's, no savepoint: nothing here is caught and carried on from, so a
+    # failure rolls back with the caller's block (two round trips a match saved).
+    with transaction.atomic(savepoint=False):
         _lock_the_head()
         made = LogEntry.objects.filter(kind=kind, game=game, subject=subject).first()
         if made is not None:
@@ -61,7 +64,7 @@ def daily_commit(*, game: str, day: date, attempt: int, seed: str) -> LogEntry:
     """Commit to the deal of ``game``'s daily of ``day`` (once its attempt is final). The seed
     is kept with the commitment, to be revealed as committed even if the secret that made it
     is rotated meanwhile."""
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):  # as entry_append's
         entry = entry_append(kind=LogEntry.Kind.DAILY, game=game, subject=day.isoformat(),
                              commitment=daily_commitment(game, day, attempt, seed))
         SeedCommitment.objects.get_or_create(entry=entry, defaults={"server_seed": seed})
@@ -91,7 +94,7 @@ def seeds_commit(*, game: str, subject: str,
     has given none yet, or never will: the bot's; or, while a game's seats are not yet known,
     [player id, seed] pairs in joining order)."""
     server_seed = server_seed_draw()
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):  # as entry_append's
         entry = server_seed_commit(game=game, subject=subject, server_seed=server_seed)
         return SeedCommitment.objects.create(entry=entry, server_seed=server_seed,
                                              client_seeds=list(client_seeds))

@@ -103,7 +103,9 @@ def match_invite(*, player, turn_seconds: int, target: int, invitee_id=None,
     ``invitee_id``, a challenge: an invitation to that player only, if they take challenges
     from ``player``. ``rated`` False asks for a casual match; True a rated one, if the rules
     allow (``rating_rules``)."""
-    with transaction.atomic():
+    # No savepoint inside a caller's transaction (the idempotent request's): a refusal rolls
+    # back the caller's block with it, as it would this one.
+    with transaction.atomic(savepoint=False):
         invitee = _challenged(player, invitee_id) if invitee_id is not None else None
         services.active_matches_check(player)
         return _waiting_create(player=player, turn_seconds=turn_seconds, target=target,
@@ -183,7 +185,7 @@ def match_join(*, player, code: str, client_seed: str | None = None) -> Match:
     found = _match_with(code)
     if found is None:
         raise InvitationNotFound("No invitation has this code.")
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):  # as match_invite's
         match = Match.objects.select_for_update().filter(pk=found).first()
         if match is None:  # deleted (its creator's account with it) since the lookup
             raise InvitationNotFound("No invitation has this code.")

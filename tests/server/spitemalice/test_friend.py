@@ -7,6 +7,8 @@ import json
 from datetime import datetime, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from server.ratings.models import RatedMatch
 from server.spitemalice import services, shapes
@@ -113,6 +115,32 @@ def test_joining_seats_you_deals_the_first_game_and_starts_the_clock(make_player
         seconds=FIRST_TURN_SECONDS)
     assert kinds(ada, match)[:2] == ["joined", "dealt"]
     assert ada.get(url(match)).json()["status"] == "playing"
+
+
+@pytest.mark.postgresql  # the round trips of the served database (SQLite's differ)
+def test_an_invitation_and_a_join_make_only_the_savepoints_they_roll_back_to(make_player):
+    """Each savepoint is two round trips. Inside the request's own transaction (a savepoint
+    here, within the test's), an invitation makes one more, for the code it tries (a taken
+    code rolls back that try alone); the fairness log's commitment, the limit's check and the
+    join make none (a refusal rolls back the whole request)."""
+    _, ada = make_player("Ada")
+    _, bob = make_player("Bob")
+
+    def savepoints(queries) -> int:
+        return sum(query["sql"].startswith("SAVEPOINT") for query in queries)
+
+    with CaptureQueriesContext(connection) as inviting:
+        match = invite(ada)
+    with CaptureQueriesContext(connection) as joining:
+        assert join(bob, match["invite"]["code"]).status_code == 200
+    assert savepoints(inviting.captured_queries) == 2
+    assert savepoints(joining.captured_queries) == 1
+    # Refused inside the join: nothing of it stays (the seat, the deal, the events).
+    _, cy = make_player("Cy")
+    full = join(cy, match["invite"]["code"])
+    assert_problem(full, 409, "match_full")
+    stored = Match.objects.get(pk=match["id"])
+    assert stored.player1.name == "Bob" and stored.game_number == 1
 
 
 @pytest.mark.parametrize("spelling", [str.lower, lambda code: f" {code[:4]}-{code[4:]} ",
