@@ -8,6 +8,7 @@ holds the other hand, the stock's order or a pay-off card below the top.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import Counter, OrderedDict
 from typing import Any
@@ -28,7 +29,8 @@ SEATS = (0, 1)
 # entry is used only when its actions are exactly the stored ones: one computed by a request
 # whose write then lost a race is never mistaken for the game.
 POSITIONS_KEPT = 2048
-_positions: OrderedDict[str, tuple[list, Game]] = OrderedDict()
+# seed: (actions, engine, the JSON text the action fast path stored for those actions or None)
+_positions: OrderedDict[str, tuple[list, Game, str | None]] = OrderedDict()
 _positions_lock = threading.Lock()
 
 
@@ -53,12 +55,35 @@ def position_keep(engine: Game, actions: list | None = None) -> None:
     seed = engine.seed.hex()  # as MatchGame.seed holds it
     if actions is None or len(actions) != engine.actions_played:
         actions = [list(action) for action in engine.actions]
-    entry = (actions, engine.copy())
+    entry = (actions, engine.copy(), None)
     with _positions_lock:
         _positions[seed] = entry
         _positions.move_to_end(seed)
         while len(_positions) > POSITIONS_KEPT:
             _positions.popitem(last=False)
+
+
+def position_stored(seed: str, actions: list, text: str) -> None:
+    """Note ``text``, the JSON the action fast path stored for ``actions`` (the list the kept
+    position of the game with ``seed`` follows, the same object), so that ``actions_decoded``
+    hands that list back for the same text rather than decoding it again."""
+    with _positions_lock:
+        kept = _positions.get(seed)
+        if kept is not None and kept[0] is actions:
+            _positions[seed] = (actions, kept[1], text)
+
+
+def actions_decoded(seed: str, text: str) -> list:
+    """A stored game's actions from their JSON ``text`` (as the fast path's statement reads
+    the column): the kept position's own list when the text is the one stored for it (equal
+    text, equal actions: jsonb prints an array of strings as ``json.dumps`` does, and anything
+    else only misses), else decoded. The list is shared: such a list is only ever replaced,
+    never changed in place."""
+    with _positions_lock:
+        kept = _positions.get(seed)
+    if kept is not None and kept[2] is not None and kept[2] == text:
+        return kept[0]
+    return json.loads(text)
 
 
 def _hands(engine: Game) -> list[Counter[str]]:

@@ -33,6 +33,7 @@ from server.api.idempotency import SettleFirst
 from server.api.problems import Problem
 from server.players.models import Player
 from server.spitemalice import metrics, notify, services, statements
+from server.spitemalice.engine import actions_decoded, position_stored
 from server.spitemalice.live import presence
 from server.spitemalice.live.publish import events_stored, latest_entry
 from server.spitemalice.models import Match, MatchGame
@@ -116,15 +117,19 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
               if plain.key is not None else None)
     written: list[tuple[bool, int | None]] = []
 
+    actions_text = json.dumps(game.actions)
+
     def store() -> bool:
         written.append(statements.action_store(
             match=match, game=game, read_event=read_event, read_deadline=read_deadline,
             actions=log.actions, events=log.events, now=log.now, answer=answer,
-            account=account))
+            account=account, actions_text=actions_text))
         return written[-1][0]
 
     if not fastpath.store_guarded(store):
         return None  # the match moved on meanwhile: the full view waits for it and answers
+    # The next action's read of the game finds this text: its list is in hand already.
+    position_stored(game.seed, game.actions, actions_text)
     metrics.actions_stored_fast.inc()
     match_pk, events, number = match.pk, log.events, written[-1][1]
     also = (() if account is None else (notice_of(account.player_id, [event_output(
@@ -166,6 +171,6 @@ def _match_from(found: statements.Found) -> tuple[Match, MatchGame | None]:
         return match, None
     game = MatchGame.from_db(alias, statements.GAME_ATTNAMES, found.game_values)
     if isinstance(game.actions, str):  # jsonb arrives as text; the ORM would decode it
-        game.actions = json.loads(game.actions)
+        game.actions = actions_decoded(game.seed, game.actions)
     game._state.fields_cache["match"] = match
     return match, game

@@ -163,15 +163,18 @@ def action_find(token: str, match_id, key: str | None) -> Found | None:
 def action_store(*, match: Match, game: MatchGame, read_event: int,
                  read_deadline: datetime | None, actions: list[Action], events: list[Event],
                  now: datetime, answer: tuple | None, account: Draft | None = None,
-                 ) -> tuple[bool, int | None]:
+                 actions_text: str | None = None) -> tuple[bool, int | None]:
     """Store the game's and the match's new state, ``actions`` and ``events``, with
     ``answer`` = (player id, key, request hash, body) the stored answer for its key, and the
     ``account`` event, in one statement, if the match still holds the event number and deadline
     it was read with (and is being played). (True, the account event's number or None), or
-    (False, None), storing nothing, if it does not."""
+    (False, None), storing nothing, if it does not. ``actions_text``: the game's actions as
+    JSON, if the caller encoded them already."""
     parameters = [getattr(match, name) for name in MATCH_FIELDS]
     parameters += [match.pk, Match.Status.PLAYING, read_event, read_deadline]
-    parameters += [json.dumps(game.actions) if name == "actions" else getattr(game, name)
+    if actions_text is None:
+        actions_text = json.dumps(game.actions)
+    parameters += [actions_text if name == "actions" else getattr(game, name)
                    for name in GAME_FIELDS]
     parameters += [game.pk, now, json.dumps([
         {"game": row.game, "number": row.number, "seat": row.seat, "source": row.source,

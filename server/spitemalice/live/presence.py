@@ -160,7 +160,9 @@ def seats_connected(match, bot_seat=_ASK) -> list[bool]:
 def slot_keys(match_id) -> dict[str, int]:
     """Every presence slot's key of a match, with its seat: what ``seats_from`` is given the
     taken ones of (a fast path looks them up with its other cache calls)."""
-    return {_key(match_id, seat, slot): seat for seat in (0, 1) for slot in _slots()}
+    # The match's part of the key made once (each action's answer asks for all of them).
+    prefix = _key(match_id, 0, 0).rsplit(":", 2)[0]
+    return {f"{prefix}:{seat}:{slot}": seat for seat in (0, 1) for slot in _slots()}
 
 
 def seats_from(keys: dict[str, int], found: set[str] | None, bot_seat) -> list[bool]:

@@ -3,11 +3,16 @@ exactly the stored actions; otherwise it replays them from the seed."""
 
 from __future__ import annotations
 
+import json
 from unittest import mock
 
-from server.spitemalice import engine
-from server.spitemalice.models import MatchGame
+import pytest
+from django.db import connection
+
+from server.spitemalice import engine, services
+from server.spitemalice.models import Match, MatchGame
 from spitemalice import Game
+from tests.server.spitemalice.support import act, greedy
 
 SEED = bytes(range(16))
 
@@ -56,3 +61,44 @@ def test_only_the_latest_positions_are_kept(monkeypatch):
     with mock.patch.object(engine, "Game", wraps=Game) as dealt:
         engine.rebuild(stored(played(3)))
     assert dealt.call_count == 1 and len(engine._positions) == 1
+
+
+def test_the_text_stored_for_a_kept_position_is_not_decoded_again():
+    game = played(12)
+    kept = [list(action) for action in game.actions]
+    engine.position_keep(game, kept)
+    text = json.dumps(kept)
+    assert engine.actions_decoded(SEED.hex(), text) == kept  # no text noted yet: decoded
+    assert engine.actions_decoded(SEED.hex(), text) is not kept
+    engine.position_stored(SEED.hex(), kept, text)
+    assert engine.actions_decoded(SEED.hex(), text) is kept
+    # Other text (another action at the end, or the same actions spelt otherwise) is decoded.
+    assert engine.actions_decoded(SEED.hex(), json.dumps(kept[:-1])) == kept[:-1]
+    spelt_otherwise = json.dumps(kept, separators=(",", ":"))
+    assert engine.actions_decoded(SEED.hex(), spelt_otherwise) is not kept
+    # A text noted for a list the kept position no longer follows is not noted.
+    engine.position_keep(played(13))
+    engine.position_stored(SEED.hex(), kept, text)
+    assert engine.actions_decoded(SEED.hex(), text) is not kept
+
+
+@pytest.mark.postgresql  # the action fast path's statements
+def test_an_action_on_the_fast_path_reads_back_the_list_it_stored(make_player):
+    """The text PostgreSQL prints for the stored actions is the text the fast path wrote, so
+    the next action's read reuses the list in hand rather than decoding it."""
+    host, host_api = make_player("Host")
+    guest, guest_api = make_player("Guest")
+    match_id = services.match_start_friend(player=host, opponent=guest, target=50).pk
+    apis = {0: host_api, 1: guest_api}
+    for _ in range(3):  # a token's first use goes the full way: then each seat's fast ones
+        seat = Match.objects.get(pk=match_id).turn
+        match = apis[seat].get(f"spite-malice/matches/{match_id}").json()
+        assert act(apis[seat], match, greedy(match["game"])).status_code == 200
+    game = MatchGame.objects.get(match_id=match_id, number=1)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT actions::text FROM spitemalice_matchgame WHERE id = %s",
+                       [game.pk])
+        (text,) = cursor.fetchone()
+    kept = engine._positions[game.seed]
+    assert kept[2] == text and engine.actions_decoded(game.seed, text) is kept[0]
+    assert kept[0] == game.actions
