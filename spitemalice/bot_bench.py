@@ -1,8 +1,8 @@
 """How strong and how fast the house bot is: each level against two baseline players.
 
-``python -m spitemalice.bot_bench [--games N] [--levels easy,normal,hard,expert]
-[--baselines greedy,lookahead] [--pairings expert:hard,...] [--expert-worlds N]
-[--first-deal D] [--processes P]`` plays N games (400 by default) of each level against each baseline (or of
+``python -m spitemalice.bot_bench [--games N] [--levels easy,normal,hard,expert] [--baselines
+greedy,lookahead] [--pairings expert:hard,...] [--expert-worlds N] [--first-deal D]
+[--processes P]`` plays N games (400 by default) of each level against each baseline (or of
 each pairing named) and prints the level's score with its 95% intervals (mean ± 1.96 standard
 errors, and Wilson's; a win counts 1, a tie 1/2), wins, losses and ties, the mean points of a
 win on each side, and the bot's CPU time per turn (p50 and p95; a turn is every ``bot_turn``
