@@ -88,10 +88,9 @@ HARD_WORLDS = 32  # ... in this many sampled deals of the unseen cards
 HARD_DUMP = True  # the sampled turns also play loose cards onto the centre
 HARD_LOSS = 2000.0  # what a sampled win for either side counts
 HARD_WEIGHT = 1.0  # the weight of the sampled turns against the estimates they replace
-# expert: hard's re-ranking, with both sampled turns played by a capped normal search.
-EXPERT_CANDIDATES = 8  # expert judges this many ways to end the turn again ...
-EXPERT_WORLDS = 16  # ... in this many sampled deals of the unseen cards ...
-EXPERT_TURN_NODES = 40  # ... each sampled turn searching this many positions a call
+# expert: hard's re-ranking, of twice the ways, in four times the deals.
+EXPERT_CANDIDATES = 24  # expert judges this many ways to end the turn again ...
+EXPERT_WORLDS = 128  # ... in this many sampled deals of the unseen cards
 EASY_NOISE = 100.0  # easy's scores are off by up to this much, at random
 EASY_THREAT = 15.0  # and it watches the opponent's pay-off top only a little
 
@@ -635,182 +634,16 @@ class _Hard(_Resampler):
         return PAYOFF_CARD * (my_shed - shed)
 
 
-# --- expert: hard's judgement, with the sampled turns searched ----------------------------
+# --- expert: hard's judgement, wider and in more deals -----------------------------------
 
 class _Expert(_Hard):
-    """Re-rank ``normal``'s best ways to end the turn as ``hard`` does (``EXPERT_CANDIDATES``
-    of them, in ``EXPERT_WORLDS`` sampled deals), but play both sampled turns, the opponent's
-    reply and the bot's own next turn, with ``normal``'s search of each turn's known part
-    (``_TurnSearch``: ``EXPERT_TURN_NODES`` positions at most, a position's discards sharing
-    one evaluation) instead of the fast policy: the pay-off top whenever it fits, else the way
-    that search likes best, its discard included. The work is bounded by these counts (and
-    ``normal``'s own search by ``NODES``), never by the clock."""
+    """Re-rank ``normal``'s best ways to end the turn as ``hard`` does, judging twice as many
+    (``EXPERT_CANDIDATES``) in four times as many sampled deals (``EXPERT_WORLDS``): the same
+    sampled turns, with less of the sampling's noise in the choice. The work is bounded by
+    these counts (and ``normal``'s search by ``NODES``), never by the clock."""
 
     def _counts(self) -> tuple[int, int]:
         return EXPERT_CANDIDATES, EXPERT_WORLDS
-
-    def _two_turns(self, leaf: _Leaf, world: list[int]) -> float:
-        t = self.t
-        centre = list(leaf.centre)
-        hand, other_under, my_under, stock = _dealt(t, world)
-        other_sides = [list(s) for s in t.other_sides]
-        my_sides = [list(s) for s in leaf.sides]
-        shed = _searched_turn(t, (t.other_top, other_under, t.other_payoff), hand, other_sides,
-                              (t.top, t.payoff), my_sides, centre, stock)
-        if shed < 0:  # the opponent won
-            return -HARD_LOSS
-        mine = list(leaf.hand)
-        need = max(0, HAND_SIZE - sum(mine))
-        for r in stock[:need]:
-            mine[r] += 1
-        del stock[:need]
-        my_shed = _searched_turn(t, (t.top, my_under, t.payoff), mine, my_sides,
-                                 (t.other_top, t.other_payoff - shed), other_sides, centre,
-                                 stock)
-        if my_shed < 0:
-            return HARD_LOSS - PAYOFF_CARD * shed
-        return PAYOFF_CARD * (my_shed - shed)
-
-
-def _sampled_table(source: _Table, top: int, payoff: int, hand: list[int],
-                   sides: list[list[int]], other: tuple[int, int], other_sides: list[list[int]],
-                   centre: list[int], stock: int) -> _Table:
-    """A sampled position seen from the side to move (``hand``, ``sides``, pay-off ``top`` of
-    ``payoff`` cards) against ``other`` (its pay-off top and size) and ``other_sides``, with
-    the chances per rank of ``source``, the bot's own table."""
-    t = _Table.__new__(_Table)
-    t.codes = [[RANK_CODES[r - 1] + "C"] if r else [] for r in range(KING + 1)]
-    t.hand = list(hand)
-    t.sides = [list(stack) for stack in sides]
-    t.other_sides = [list(stack) for stack in other_sides]
-    t.centre = list(centre)
-    t.top, t.payoff = top, payoff
-    t.other_top, t.other_payoff = other
-    t.other_hand = HAND_SIZE - 1
-    t.stock = stock
-    t.unseen = source.unseen
-    t.draw = source.draw
-    t.other_known = [0] * (KING + 1)
-    _runs(t.other_sides, t.other_known)
-    return t
-
-
-def _searched_turn(source: _Table, payoff_pile: tuple[int, list[int], int], hand: list[int],
-                   sides: list[list[int]], other: tuple[int, int],
-                   other_sides: list[list[int]], centre: list[int], stock: list[int]) -> int:
-    """Play a turn in a sampled deal with ``normal``'s search capped at ``EXPERT_TURN_NODES``
-    positions a call: the pay-off top whenever it fits, else the search's best way on, again
-    after each pay-off card and each refilled hand, until its discard. ``payoff_pile`` is the
-    pay-off top, the cards under it (top first) and the pile's size. Changes ``hand``,
-    ``sides``, ``centre`` and ``stock``; returns the pay-off cards shed (-1 if that won)."""
-    top, under, payoff = payoff_pile
-    shed = 0
-    for _ in range(12):
-        target = _fit(top, centre) if top else -1
-        if target < 0:
-            table = _sampled_table(source, top, payoff - shed, hand, sides, other, other_sides,
-                                   centre, len(stock))
-            moves = _TurnSearch(table).run()
-            if not moves:
-                return shed
-            paid = False
-            for origin, destination in moves:
-                if destination[0] == "S":  # the discard ends the turn
-                    rank = RANK[origin[0]]
-                    hand[rank] -= 1
-                    sides[int(destination[1])].append(rank)
-                    return shed
-                target = int(destination[1])
-                if origin == "P":
-                    paid = True
-                    break
-                if origin[0] == "S":
-                    sides[int(origin[1])].pop()
-                else:
-                    hand[RANK[origin[0]]] -= 1
-                _bump(centre, target)
-            if not paid:
-                if any(hand) or not stock:
-                    return shed  # the search stopped short of a discard (its cap)
-                for r in stock[:HAND_SIZE]:  # the hand refills
-                    hand[r] += 1
-                del stock[:HAND_SIZE]
-                continue
-        _bump(centre, target)
-        shed += 1
-        if shed >= payoff:
-            return -1
-        if shed > len(under):
-            return shed
-        top = under[shed - 1]
-    return shed
-
-
-class _TurnSearch(_Search):
-    """``normal``'s search for a sampled turn, cheaper: at most ``EXPERT_TURN_NODES``
-    positions, and in each one evaluation shared by its discards, which differ only in the
-    structure of the side stacks (and a King kept)."""
-
-    def __init__(self, table: _Table) -> None:
-        super().__init__(table, "normal", random.Random(0))
-        self.limit = EXPERT_TURN_NODES
-        self.strict = True
-
-    def _node(self) -> None:
-        hand, sides, centre = self.hand, self.sides, self.centre
-        key = (tuple(hand), tuple(len(s) for s in sides), tuple(sorted(centre)))
-        if key in self.seen or self.nodes >= self.limit:
-            return
-        self.seen.add(key)
-        self.nodes += 1
-        t = self.t
-        heights = [self.prefix[s][len(stack)] for s, stack in enumerate(sides)]
-        best, discard = float("-inf"), ("", "")
-        for r in range(1, KING + 1):
-            if not hand[r]:
-                continue
-            empty_done = False
-            for s in range(SIDE_STACKS):
-                stack = sides[s]
-                if stack:
-                    gain = _pair(stack[-1], r)
-                elif empty_done:
-                    continue
-                else:
-                    empty_done = True
-                    gain = _base(r) - heights[s]
-                if r == KING:
-                    gain -= KING_IN_HAND
-                if gain > best:
-                    best, discard = gain, (t.codes[r][0], _SIDES[s])
-        if discard[0]:
-            known = list(hand)
-            _runs(sides, known)
-            held = sum(hand) - 1
-            value = (sum(heights) + best + self.played() + KING_IN_HAND * hand[KING]
-                     - self.watch * self.threat(centre)
-                     + PROSPECT * _reach(t.top, centre, known, t.draw[max(0, HAND_SIZE - held)]))
-            self.offer(value, END, discard, 0)
-        if self.nodes >= self.limit:
-            return
-        if t.top:
-            for i in self._targets(t.top):
-                self._play_payoff(i)
-        for s in range(SIDE_STACKS):
-            stack = sides[s]
-            if stack:
-                card = stack[-1]
-                for i in self._targets(card):
-                    stack.pop()
-                    self._push(card, i, (_SIDES[s], _CENTRES[i]), hand_empty=False)
-                    stack.append(card)
-        for r in range(1, KING + 1):
-            if hand[r]:
-                code = t.codes[r][0]
-                for i in self._targets(r):
-                    hand[r] -= 1
-                    self._push(r, i, (code, _CENTRES[i]), hand_empty=not any(hand))
-                    hand[r] += 1
 
 
 def _reply(top: int, under: list[int], payoff: int, hand: list[int], sides: list[list[int]],

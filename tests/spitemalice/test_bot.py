@@ -122,7 +122,7 @@ def test_the_bot_does_not_lay_the_opponents_next_card_open(level):
 
 def test_expert_at_its_own_counts_is_fair_and_repeats_exactly(monkeypatch):
     monkeypatch.undo()  # the production counts, on two positions that differ only unseen
-    assert (bot.EXPERT_CANDIDATES, bot.EXPERT_WORLDS, bot.EXPERT_TURN_NODES) == (8, 16, 40)
+    assert (bot.EXPERT_CANDIDATES, bot.EXPERT_WORLDS) == (24, 128)
     turns = [_decide(_hidden_variant(variant, top="QS"), "expert") for variant in (2, 3)]
     assert turns[0] == turns[1]
     assert turns[0][-1][1][0] == "S"  # its pay-off top out of reach: re-ranked discards
@@ -140,25 +140,6 @@ def test_expert_rejudges_normals_ways_and_its_counts_bound_it(monkeypatch):
         game = Game.from_position(position)
         for action in _decide(position, "expert"):
             game.play(action)
-
-
-def test_experts_sampled_turns_search_no_more_positions_than_their_count(monkeypatch):
-    counted: list[int] = []
-    run = bot._TurnSearch.run
-
-    def spy(search) -> list:
-        moves = run(search)
-        counted.append(search.nodes)
-        return moves
-
-    monkeypatch.setattr(bot._TurnSearch, "run", spy)
-    monkeypatch.setattr(bot, "EXPERT_TURN_NODES", 7)
-    game = Game(b"a long turn")
-    for _ in range(12):
-        if game.status != PLAYING:
-            break
-        play_turn(game, "expert", "count")
-    assert counted and max(counted) <= 7
 
 
 def test_easy_looks_at_no_more_positions_than_its_count(monkeypatch):
