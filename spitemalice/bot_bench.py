@@ -1,7 +1,7 @@
 """How strong and how fast the house bot is: each level against two baseline players.
 
-``python -m spitemalice.bot_bench [--games N] [--levels easy,normal,hard,expert]
-[--baselines greedy,lookahead] [--pairings expert:hard,...] [--expert-worlds N]
+``python -m spitemalice.bot_bench [--games N] [--levels easy,normal,hard,expert] [--baselines
+greedy,lookahead] [--pairings expert:hard,...] [--expert-worlds N] [--first-deal D]
 [--processes P]`` plays N games (400 by default) of each level against each baseline (or of
 each pairing named) and prints the level's score with its 95% intervals (mean ± 1.96 standard
 errors, and Wilson's; a win counts 1, a tie 1/2), wins, losses and ties, the mean points of a
@@ -12,8 +12,9 @@ than it plays with, for a quick sample on a small machine.
 ``--levels`` also takes a baseline's name (to measure one baseline against the other; its time
 is then per action) and ``--baselines`` a level's (to play one level against another).
 
-Game *g* of a pairing deals ``deal g // 2`` and seats the bot in seat ``g % 2``: every deal is
-played twice, once from each seat, so neither the deal nor who starts favours a side.
+Game *g* of a pairing deals ``deal D + g // 2`` (``--first-deal D``, 0 by default: another
+``D`` gives deals no earlier run was tuned on) and seats the bot in seat ``g % 2``: every deal
+is played twice, once from each seat, so neither the deal nor who starts favours a side.
 
 The baselines see what a player sees (``player_view``) and decide one action at a time:
 
@@ -180,13 +181,14 @@ def deal_seed(deal: int) -> bytes:
     return b"bot-bench deal %d" % deal
 
 
-def play_game(level: str, baseline: str, index: int) -> tuple[float, int | None, int, list[float]]:
+def play_game(level: str, baseline: str, index: int,
+              first_deal: int = 0) -> tuple[float, int | None, int, list[float]]:
     """Game ``index`` of a pairing: (the bot's score 1, 1/2 or 0, the winner's seat relative
     to the bot (0 bot, 1 baseline, None tie), the points, the bot's CPU seconds per turn).
-    Either side may be a level or a baseline."""
-    game = Game(deal_seed(index // 2))
+    Either side may be a level or a baseline. The deal is ``first_deal + index // 2``."""
+    game = Game(deal_seed(first_deal + index // 2))
     bot_seat = index % 2
-    rng = random.Random(f"{baseline}/{index}")
+    rng = random.Random(f"{baseline}/{2 * first_deal + index}")  # as game 2·first_deal + index
     seed = game.seed.hex()
     times: list[float] = []
     while game.status == PLAYING:
@@ -226,9 +228,9 @@ def _take_turn(game: Game, seat: int, player: str, rng: random.Random, seed: str
 _Outcome = tuple[str, str, float, int | None, int, list[float]]
 
 
-def _play(job: tuple[str, str, int]) -> _Outcome:
-    level, baseline, index = job
-    return (level, baseline, *play_game(level, baseline, index))
+def _play(job: tuple[str, str, int, int]) -> _Outcome:
+    level, baseline, index, first_deal = job
+    return (level, baseline, *play_game(level, baseline, index, first_deal))
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -288,6 +290,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--expert-worlds", type=int, default=None,
                         help=f"expert's sampled deals per decision "
                              f"({bot.EXPERT_WORLDS}; fewer: a cheaper, noisier expert)")
+    parser.add_argument("--first-deal", type=int, default=0,
+                        help="the first deal's number (0): game g deals first-deal + g // 2")
     parser.add_argument("--processes", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
     if args.pairings:
@@ -308,13 +312,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.expert_worlds < 1:
             parser.error("--expert-worlds is at least 1")
         _set_expert_worlds(args.expert_worlds)
-    jobs = [(level, baseline, index) for level, baseline in pairings
+    if args.first_deal < 0:
+        parser.error("--first-deal is at least 0")
+    jobs = [(level, baseline, index, args.first_deal) for level, baseline in pairings
             for index in range(args.games)]
     results: dict[tuple[str, str], list[tuple[float, int | None, int]]] = {}
     times: dict[tuple[str, str], list[float]] = {}
     start = time.perf_counter()
-    print(f"Spite & Malice house bot: {args.games} games per pairing, deals and seats "
-          f"alternated, {args.processes} process(es), expert's sampled deals per decision "
+    print(f"Spite & Malice house bot: {args.games} games per pairing, deals "
+          f"{args.first_deal}–{args.first_deal + (args.games - 1) // 2}, each from both seats, "
+          f"{args.processes} process(es), expert's sampled deals per decision "
           f"{bot.EXPERT_WORLDS}", flush=True)
     step = max(1, len(jobs) // 20)
     outcomes = _outcomes(jobs, args.processes, bot.EXPERT_WORLDS)
@@ -335,7 +342,7 @@ def _set_expert_worlds(worlds: int) -> None:
     bot.EXPERT_WORLDS = worlds
 
 
-def _outcomes(jobs: list[tuple[str, str, int]], processes: int,
+def _outcomes(jobs: list[tuple[str, str, int, int]], processes: int,
               expert_worlds: int) -> Iterator[_Outcome]:
     """The games' outcomes in the order of ``jobs``, played in ``processes`` processes (each
     with expert's ``expert_worlds`` sampled deals)."""

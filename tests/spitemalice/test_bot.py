@@ -250,3 +250,12 @@ def test_the_benchmark_prints_a_line_per_pairing(capsys):
     assert main(["--games", "2", "--levels", "easy", "--baselines", "greedy"]) == 0
     out = capsys.readouterr().out
     assert "easy vs greedy" in out and "over 2 games" in out and "p95" in out
+
+
+def test_the_benchmark_can_start_at_another_deal(capsys):
+    # Game g of a pairing deals first_deal + g // 2: a run on held-out deals plays those.
+    assert (play_game("normal", "greedy", 2, first_deal=5)[:3]
+            == play_game("normal", "greedy", 12)[:3])
+    assert main(["--games", "2", "--levels", "easy", "--baselines", "greedy",
+                 "--first-deal", "7"]) == 0
+    assert "deals 7–7" in capsys.readouterr().out
