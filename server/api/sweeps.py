@@ -14,14 +14,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Hashable, Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
+from django.core.cache import cache
 
 logger = logging.getLogger(__name__)
 
 Answer = Callable[[Any], Awaitable[None]]
+Owner = TypeVar("Owner", bound=Hashable)
+
+
+def numbers_cached(keys: Mapping[str, Owner]) -> dict[Owner, int]:
+    """The latest event numbers the shared cache keeps under ``keys`` (``{cache key: whose}``),
+    in one call: ``{whose: number}`` for those it can say, none when it failed. What the
+    sockets' cheap checks compare, for every socket of a process at once."""
+    try:
+        found = cache.get_many(list(keys))
+    except Exception:  # noqa: BLE001 - any cache failure: the sockets read their feeds instead
+        return {}
+    return {keys[key]: latest for key, latest in found.items() if isinstance(latest, int)}
+
 
 
 class Sweep:

@@ -28,7 +28,7 @@ from typing import NamedTuple
 from django.conf import settings
 from django.core.cache import cache
 
-from server.api.sweeps import Sweep
+from server.api.sweeps import Sweep, numbers_cached
 from server.streams.models import AccountCounter
 
 logger = logging.getLogger(__name__)
@@ -81,12 +81,8 @@ def latest_known_of(player_ids: set[PlayerId]) -> dict[PlayerId, int]:
     number}`` for those the cache can say, none when it failed."""
     from server.streams.services import group_of
 
-    keys = {_latest_key(group_of(player_id)): player_id for player_id in player_ids}
-    try:
-        found = cache.get_many(list(keys))
-    except Exception:
-        return {}
-    return {keys[key]: latest for key, latest in found.items() if isinstance(latest, int)}
+    return numbers_cached({_latest_key(group_of(player_id)): player_id
+                           for player_id in player_ids})
 
 
 def latest_remember(player_id: PlayerId, latest: int) -> None:

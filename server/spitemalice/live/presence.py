@@ -35,8 +35,12 @@ HEARTBEAT_SECONDS = 5  # well inside TTL_SECONDS: a slow beat or two does not sh
 _ASK = object()
 
 
+def _match_prefix(match_id) -> str:
+    return f"live:presence:{uuid.UUID(str(match_id)).hex}"
+
+
 def _key(match_id, seat: int, slot: int) -> str:
-    return f"live:presence:{uuid.UUID(str(match_id)).hex}:{seat}:{slot}"
+    return f"{_match_prefix(match_id)}:{seat}:{slot}"
 
 
 def _slots() -> range:
@@ -161,7 +165,7 @@ def slot_keys(match_id) -> dict[str, int]:
     """Every presence slot's key of a match, with its seat: what ``seats_from`` is given the
     taken ones of (a fast path looks them up with its other cache calls)."""
     # The match's part of the key made once (each action's answer asks for all of them).
-    prefix = _key(match_id, 0, 0).rsplit(":", 2)[0]
+    prefix = _match_prefix(match_id)
     return {f"{prefix}:{seat}:{slot}": seat for seat in (0, 1) for slot in _slots()}
 
 

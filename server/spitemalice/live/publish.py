@@ -30,6 +30,7 @@ import uuid
 from django.core.cache import cache
 
 from server.api.notices import send, serve_from  # noqa: F401 - the consumers' hand-over
+from server.api.sweeps import numbers_cached
 from server.streams.watch import latest_keep
 
 logger = logging.getLogger(__name__)
@@ -132,12 +133,7 @@ def latest_known(match_id) -> int | None:
 def latest_known_of(match_ids: set) -> dict:
     """``latest_known`` for many matches in one cache call (``latest_sweep``'s): ``{match id:
     its latest event number}`` for those the cache can say, none when it failed."""
-    keys = {_latest_key(match_id): match_id for match_id in match_ids}
-    try:
-        found = cache.get_many(list(keys))
-    except Exception:
-        return {}
-    return {keys[key]: latest for key, latest in found.items() if isinstance(latest, int)}
+    return numbers_cached({_latest_key(match_id): match_id for match_id in match_ids})
 
 
 def latest_remember(match_id, latest: int) -> None:
