@@ -9,7 +9,10 @@ between threads (each command borrows a connection from the pool), so one per po
 Configured like Django's: ``BACKEND = "server.core.redis_cache.RedisCache"``.
 
 It adds ``touch_many``: the live sockets' presence renews every slot of a process in one round
-trip rather than one a socket.
+trip rather than one a socket. And its ``clear`` deletes this cache's own keys (those under its
+``KEY_PREFIX``), where Django's empties the whole Redis database (``FLUSHDB``): whatever else
+shares the database (another cache, another process's keys, another test worker's) keeps its
+keys.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.cache.backends import redis as django_redis
+from django.core.cache.backends.base import default_key_func
 from redis import Redis
 
 
@@ -59,3 +63,23 @@ class RedisCache(django_redis.RedisCache):
                     pipeline.expire(made, seconds)
             done = pipeline.execute()
         return {key for key, touched in zip(keys, done, strict=True) if touched}
+
+    def clear(self) -> None:
+        """Delete every key of this cache, of every version, and no other (Django's default
+        key function: ``<KEY_PREFIX>:<version>:<key>``); with a key function of its own,
+        what Django's does (``FLUSHDB``)."""
+        if self.key_func is not default_key_func:
+            super().clear()
+            return
+        client = self._cache.get_client(write=True)  # type: ignore[attr-defined]  # as above
+        # The prefix's own glob characters are escaped: it is matched as it is written.
+        pattern = "".join(f"\\{char}" if char in "*?[]\\" else char
+                          for char in self.key_prefix) + ":*"
+        batch: list[bytes] = []
+        for key in client.scan_iter(match=pattern, count=500):
+            batch.append(key)
+            if len(batch) == 500:
+                client.unlink(*batch)
+                batch.clear()
+        if batch:
+            client.unlink(*batch)

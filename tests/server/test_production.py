@@ -232,6 +232,42 @@ def test_the_redis_cache_keeps_one_client_per_pool_across_calls_and_threads(sett
     backend.delete("shared")
 
 
+def test_clearing_the_redis_cache_deletes_its_own_keys_and_no_others(settings):
+    """Django's ``clear`` empties the whole Redis database: in the suite, one worker's fixture
+    wiped the keys another worker's test had just set. Ours deletes its prefix's keys only."""
+    from django.core.cache import caches
+
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    mine = f"test-{uuid.uuid4().hex}[a]*"  # glob characters in the prefix match as written
+    other = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = {
+        "default": {"BACKEND": "server.core.redis_cache.RedisCache", "LOCATION": url,
+                    "KEY_PREFIX": mine},
+        "other": {"BACKEND": "server.core.redis_cache.RedisCache", "LOCATION": url,
+                  "KEY_PREFIX": other},
+    }
+    ours, theirs = caches["default"], caches["other"]
+    client = ours._cache.get_client(write=True)
+    longer = f"{mine}-longer:1:kept"  # a prefix that starts with ours is another's
+    try:
+        ours.set_many({f"key-{number}": number for number in range(1200)})  # several batches
+        ours.set("versioned", "two", version=2)
+        theirs.set("key-1", "theirs")
+        client.set(longer, b"kept")
+
+        ours.clear()
+
+        left = [key for key in client.scan_iter(match=f"{mine[:37]}*")
+                if key.decode().startswith(f"{mine}:")]
+        assert left == []
+        assert ours.get("key-1") is None and ours.get("versioned", version=2) is None
+        assert theirs.get("key-1") == "theirs"
+        assert client.get(longer) == b"kept"
+    finally:
+        theirs.clear()
+        client.delete(longer)
+
+
 def test_game_keeps_working_when_redis_is_down_and_the_log_says_so(settings, player_api,
                                                                     practice_game, caplog):
     # Port 9 (discard) has no Redis on it: every cache call fails at once.
