@@ -38,9 +38,10 @@ evaluation (see docs/SPITE_MALICE_BOT.md):
   of the unseen cards (determinisation), the opponent's reply and its own next turn from each,
   keeping the one that sheds the most pay-off cards relative to the opponent on average.
 - ``expert`` does what ``hard`` does with twice the ways (24) in four times the deals (128),
-  so that less of the sampling's noise decides. Its work is bounded by counts, never by the
-  clock, so the same seed gives the same answer on any machine: tens of milliseconds of CPU
-  a turn (about eight times ``hard``'s).
+  so that less of the sampling's noise decides, and scores with its own evaluation weights
+  (``EXPERT_WEIGHTS``), fitted by self-play against ``hard`` (``spitemalice.bot_fit``). Its
+  work is bounded by counts, never by the clock, so the same seed gives the same answer on
+  any machine: tens of milliseconds of CPU a turn (about eight times ``hard``'s).
 """
 
 from __future__ import annotations
@@ -117,8 +118,13 @@ EXPERT_CANDIDATES = 24  # expert judges this many ways to end the turn again ...
 EXPERT_WORLDS = 128  # ... in this many sampled deals of the unseen cards
 EASY_NOISE = 100.0  # easy's scores are off by up to this much, at random
 EASY_THREAT = 15.0  # and it watches the opponent's pay-off top only a little
-# expert's evaluation weights (the hand-set ones until fitted weights measure better).
-EXPERT_WEIGHTS = DEFAULT_WEIGHTS
+# expert's evaluation weights: fitted by SPSA over self-play against hard on training deals
+# 2000-2423 (``python -m spitemalice.bot_fit fit --iterations 53``, docs/SPITE_MALICE_BOT.md).
+EXPERT_WEIGHTS = Weights(
+    threat=30.726, prospect=37.793, king_in_hand=7.315, refill=8.183, reveal=9.029,
+    empty_side=1.232, played=-2.405, side_played=-5.913, stall=8.765, run=0.972, gap=-2.007,
+    buried=-3.358, king_covered=-5.024, king_on_side=-4.925,
+)
 
 
 def bot_turn(view: PlayerView, unseen: Mapping[str, int], level: str = "normal",
@@ -675,8 +681,9 @@ class _Hard(_Resampler):
 class _Expert(_Hard):
     """Re-rank ``normal``'s best ways to end the turn as ``hard`` does, judging twice as many
     (``EXPERT_CANDIDATES``) in four times as many sampled deals (``EXPERT_WORLDS``): the same
-    sampled turns, with less of the sampling's noise in the choice. The work is bounded by
-    these counts (and ``normal``'s search by ``NODES``), never by the clock."""
+    sampled turns, with less of the sampling's noise in the choice (the search that offers
+    the ways scores with ``EXPERT_WEIGHTS``, see ``bot_turn``). The work is bounded by these
+    counts (and ``normal``'s search by ``NODES``), never by the clock."""
 
     def _counts(self) -> tuple[int, int]:
         return EXPERT_CANDIDATES, EXPERT_WORLDS

@@ -271,6 +271,8 @@ def test_the_default_weights_are_the_levels_own_and_other_weights_change_the_cho
     for level in ("easy", "normal", "hard"):
         assert (bot_turn(view, unseen, level, "w")
                 == bot_turn(view, unseen, level, "w", bot.DEFAULT_WEIGHTS))
+    # expert plays with its fitted weights, not the hand-set ones.
+    assert bot.EXPERT_WEIGHTS != bot.DEFAULT_WEIGHTS
     assert bot_turn(view, unseen, "expert", "w") == bot_turn(view, unseen, "expert", "w",
                                                               bot.EXPERT_WEIGHTS)
     # Side stacks scored the other way round: normal discards elsewhere.
