@@ -38,9 +38,10 @@ evaluation (see docs/SPITE_MALICE_BOT.md):
   of the unseen cards (determinisation), the opponent's reply and its own next turn from each,
   keeping the one that sheds the most pay-off cards relative to the opponent on average.
 - ``expert`` does what ``hard`` does with twice the ways (24) in four times the deals (128),
-  so that less of the sampling's noise decides. Its work is bounded by counts, never by the
-  clock, so the same seed gives the same answer on any machine: tens of milliseconds of CPU
-  a turn (about eight times ``hard``'s).
+  so that less of the sampling's noise decides, and scores with its own evaluation weights
+  (``EXPERT_WEIGHTS``), fitted by self-play against ``hard`` (``spitemalice.bot_fit``). Its
+  work is bounded by counts, never by the clock, so the same seed gives the same answer on
+  any machine: tens of milliseconds of CPU a turn (about eight times ``hard``'s).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from spitemalice.actions import ACTION_OF, Action
@@ -65,19 +67,42 @@ _SIDES = ("S0", "S1", "S2", "S3")
 _CENTRES = ("C0", "C1", "C2")
 RANK = {character: rank for rank, character in enumerate(RANK_CODES, start=1)}
 
-# Evaluation weights, in points where one card off the bot's own pay-off pile is 100.
+# The scale of the evaluation: one card off the bot's own pay-off pile is 100 points.
 PAYOFF_CARD = 100.0
 WIN = 100_000.0
-THREAT = 60.0  # times the chance that the opponent plays its pay-off top next turn
-PROSPECT = 35.0  # times the chance that the bot plays its own pay-off top next turn
-KING_IN_HAND = 6.0
-REFILL = 12.0  # the hand refills: five fresh cards
-REVEAL = 8.0  # a new pay-off top turns up and the turn goes on
-EMPTY_SIDE = 2.0
-PLAYED = -3.0  # each card this turn puts onto the centre from the hand
-SIDE_PLAYED = -6.0  # each card this turn puts onto the centre from a side stack
-STALL = 10.0  # more for each, the closer the stock is to running dry (a tie) ...
-STALL_STOCK = 30  # ... below this many cards
+STALL_STOCK = 30  # the stall bonus (Weights.stall) grows below this many cards in the stock
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The position evaluation's weights, in points where one card off the bot's own pay-off
+    pile is 100 (docs/SPITE_MALICE_BOT.md, "How it decides"). The defaults are the weights
+    set by hand, which ``easy``, ``normal`` and ``hard`` play with; ``expert`` plays with
+    ``EXPERT_WEIGHTS``."""
+
+    threat: float = 60.0  # times the chance that the opponent plays its pay-off top next turn
+    prospect: float = 35.0  # times the chance that the bot plays its own pay-off top next turn
+    king_in_hand: float = 6.0  # each King kept in hand
+    refill: float = 12.0  # the hand refills: five fresh cards
+    reveal: float = 8.0  # a new pay-off top turns up and the turn goes on ...
+    reveal_prospect: float = 0.3  # ... with this share of ``prospect`` besides
+    empty_side: float = 2.0  # each empty side stack
+    played: float = -3.0  # each card this turn puts onto the centre from the hand
+    side_played: float = -6.0  # each card this turn puts onto the centre from a side stack
+    stall: float = 10.0  # more for each, the closer the stock is to running dry (a tie)
+    run: float = 1.5  # a side-stack card on the one above it in rank (counting down)
+    equal: float = 0.5  # a side-stack card on one of its own rank
+    gap: float = -1.5  # a side-stack card on a higher one, not the next ...
+    gap_step: float = 0.4  # ... less this for each rank between them
+    buried: float = -3.0  # a side-stack card on a lower one ...
+    buried_step: float = 0.4  # ... less this for each rank between them
+    king_covered: float = -8.0  # a King covered on a side stack
+    king_on_side: float = -5.0  # a King laid on a side stack (empty or not)
+    base_step: float = 0.25  # a card starting an empty side stack: this times its rank ...
+    base_offset: float = -2.5  # ... plus this
+
+
+DEFAULT_WEIGHTS = Weights()
 
 # How much each level searches, and hard's sampling.
 EASY_NODES = 60  # positions easy looks at in a call ...
@@ -93,19 +118,30 @@ EXPERT_CANDIDATES = 24  # expert judges this many ways to end the turn again ...
 EXPERT_WORLDS = 128  # ... in this many sampled deals of the unseen cards
 EASY_NOISE = 100.0  # easy's scores are off by up to this much, at random
 EASY_THREAT = 15.0  # and it watches the opponent's pay-off top only a little
+# expert's evaluation weights: fitted by SPSA over self-play against hard on training deals
+# 2000-2423 (``python -m spitemalice.bot_fit fit --iterations 53``, docs/SPITE_MALICE_BOT.md).
+EXPERT_WEIGHTS = Weights(
+    threat=30.726, prospect=37.793, king_in_hand=7.315, refill=8.183, reveal=9.029,
+    empty_side=1.232, played=-2.405, side_played=-5.913, stall=8.765, run=0.972, gap=-2.007,
+    buried=-3.358, king_covered=-5.024, king_on_side=-4.925,
+)
 
 
 def bot_turn(view: PlayerView, unseen: Mapping[str, int], level: str = "normal",
-             seed: bytes | str = b"") -> list[Action]:
+             seed: bytes | str = b"", weights: Weights | None = None) -> list[Action]:
     """The actions the bot plays now, from ``view`` (its seat's ``player_view``, with the bot
-    to move) and ``unseen`` (``unseen_cards(view)``): see the module's docstring."""
+    to move) and ``unseen`` (``unseen_cards(view)``): see the module's docstring. ``weights``
+    replaces the level's evaluation weights (``DEFAULT_WEIGHTS``; ``EXPERT_WEIGHTS`` for
+    ``expert``): for fitting and measuring them, never in play."""
     if level not in LEVELS:
         raise ValueError(f"a level is one of {', '.join(LEVELS)}, not {level!r}")
     if view["status"] != PLAYING or view["turn"] != view["seat"]:
         raise ValueError("the bot moves only in a game being played, on its own turn")
     table = _Table(view, unseen)
     rng = random.Random(_rng_seed(seed, level, view))
-    search = _Search(table, level, rng)
+    if weights is None:
+        weights = EXPERT_WEIGHTS if level == "expert" else DEFAULT_WEIGHTS
+    search = _Search(table, level, rng, weights)
     plan = search.run()
     if level == "hard":
         plan = _Hard(table, search, rng).choose(plan)
@@ -115,7 +151,8 @@ def bot_turn(view: PlayerView, unseen: Mapping[str, int], level: str = "normal",
 
 
 def play_turn(game: Game, level: str = "normal", seed: bytes | str = b"",
-              observe: Callable[[Action], None] | None = None) -> list[Action]:
+              observe: Callable[[Action], None] | None = None,
+              weights: Weights | None = None) -> list[Action]:
     """Play the bot's whole turn on ``game`` for the player to move: build that seat's view
     and unseen cards, play what ``bot_turn`` returns, and call it again until the turn is
     over. Returns every action played (``observe``, if given, sees each one as it is played).
@@ -126,7 +163,7 @@ def play_turn(game: Game, level: str = "normal", seed: bytes | str = b"",
     played: list[Action] = []
     while game.status == PLAYING and game.turn == seat:
         view = player_view(game, seat, since=game.actions_played)
-        for action in bot_turn(view, unseen_cards(view), level, seed):
+        for action in bot_turn(view, unseen_cards(view), level, seed, weights):
             game.play(action)
             played.append(action)
             if observe is not None:
@@ -235,34 +272,34 @@ def _reach(top: int, centre: Sequence[int], known: list[int], draw: list[float])
     return 1.0 - fail
 
 
-def _pair(below: int, above: int) -> float:
+def _pair(below: int, above: int, w: Weights) -> float:
     """How well card ``above`` sits on card ``below`` in a side stack."""
     if above == KING:
-        return -5.0
+        return w.king_on_side
     if below == KING:
-        return -8.0
+        return w.king_covered
     if above == below - 1:
-        return 1.5
+        return w.run
     if above == below:
-        return 0.5
+        return w.equal
     if above < below:
-        return -1.5 - 0.4 * (below - 1 - above)
-    return -3.0 - 0.4 * (above - below)
+        return w.gap - w.gap_step * (below - 1 - above)
+    return w.buried - w.buried_step * (above - below)
 
 
-def _base(card: int) -> float:
+def _base(card: int, w: Weights) -> float:
     """How well card ``card`` starts an empty side stack (high cards count down longest)."""
-    return -5.0 if card == KING else 0.25 * card - 2.5
+    return w.king_on_side if card == KING else w.base_step * card + w.base_offset
 
 
-def _prefix(stack: Sequence[int]) -> list[float]:
+def _prefix(stack: Sequence[int], w: Weights) -> list[float]:
     """The structure score of ``stack`` cut to each height 0 … len."""
-    scores = [EMPTY_SIDE]
+    scores = [w.empty_side]
     for height, card in enumerate(stack):
         if height == 0:
-            scores.append(_base(card))
+            scores.append(_base(card, w))
         else:
-            scores.append(scores[-1] + _pair(stack[height - 1], card))
+            scores.append(scores[-1] + _pair(stack[height - 1], card, w))
     return scores
 
 
@@ -293,10 +330,11 @@ class _Search:
     reached twice, scoring each end of the known part (a discard, a pay-off play that shows
     a new top, a play that empties the hand)."""
 
-    def __init__(self, table: _Table, level: str, rng: random.Random) -> None:
+    def __init__(self, table: _Table, level: str, rng: random.Random, weights: Weights) -> None:
         self.t = table
         self.level = level
         self.rng = rng
+        self.w = weights
         easy = level == "easy"
         self.limit = EASY_NODES if easy else NODES
         # Strict: no position past the limit is looked at (easy; expert's sampled turns). Not
@@ -305,13 +343,13 @@ class _Search:
         self.score_limit = EASY_SCORES if easy else 1 << 62
         self.scored = 0
         self.noise = EASY_NOISE if easy else 0.0
-        self.watch = EASY_THREAT if easy else THREAT  # the weight of the opponent's chance
+        self.watch = EASY_THREAT if easy else weights.threat  # the opponent's chance's weight
         self.keep = {"hard": HARD_CANDIDATES, "expert": EXPERT_CANDIDATES}.get(level, 0)
         self.candidates: list[_Leaf] = []  # hard: the best few END leaves
         self.best_other: _Leaf | None = None  # hard: the best leaf of another kind
         self.threats: dict[tuple[int, ...], float] = {}
-        self.prefix = [_prefix(stack) for stack in table.sides]
-        self.stall = STALL * max(0.0, 1.0 - table.stock / STALL_STOCK)
+        self.prefix = [_prefix(stack, weights) for stack in table.sides]
+        self.stall = weights.stall * max(0.0, 1.0 - table.stock / STALL_STOCK)
 
     def run(self) -> list[Move]:
         t = self.t
@@ -341,7 +379,8 @@ class _Search:
         """What the cards played onto the centre so far this turn are worth."""
         sides = sum(1 for source, _ in self.moves if source[0] == "S")
         hand = len(self.moves) - sides
-        return (PLAYED + self.stall) * hand + (SIDE_PLAYED + self.stall) * sides
+        w = self.w
+        return (w.played + self.stall) * hand + (w.side_played + self.stall) * sides
 
     def structure(self) -> float:
         prefix = self.prefix
@@ -352,22 +391,23 @@ class _Search:
         if kind == WON_GAME:
             return WIN
         t = self.t
+        w = self.w
         hand = self.hand
         value = PAYOFF_CARD * payoff_played + self.structure() + self.played()
         if self.noise:
             value += self.rng.uniform(0.0, self.noise)
             if not self.watch:
                 return value
-        value += KING_IN_HAND * hand[KING] - self.watch * self.threat(self.centre)
+        value += w.king_in_hand * hand[KING] - self.watch * self.threat(self.centre)
         if kind == REVEALED:
-            return value + REVEAL + PROSPECT * 0.3
+            return value + w.reveal + w.prospect * w.reveal_prospect
         known = list(hand)
         _runs(self.sides, known)
         held = sum(hand)
         prospect = _reach(t.top, self.centre, known, t.draw[max(0, HAND_SIZE - held)])
-        value += PROSPECT * prospect
+        value += w.prospect * prospect
         if kind == REFILLED:
-            value += REFILL
+            value += w.refill
         return value
 
     def offer(self, value: float, kind: str, extra: Move | None, played: int) -> None:
@@ -443,14 +483,15 @@ class _Search:
     def _discard_score(self, s: int, height: int, card: int) -> float:
         sides = self.sides
         prefix = self.prefix
+        w = self.w
         structure = 0.0
         for i, stack in enumerate(sides):
             if i == s:
                 below = prefix[i][height]
                 if height == 0:
-                    structure += _base(card)
+                    structure += _base(card, w)
                 else:
-                    structure += below + _pair(stack[height - 1], card)
+                    structure += below + _pair(stack[height - 1], card, w)
             else:
                 structure += prefix[i][len(stack)]
         structure += self.played()
@@ -460,12 +501,12 @@ class _Search:
                 return structure
         t = self.t
         hand = self.hand
-        value = structure + KING_IN_HAND * hand[KING] - self.watch * self.threat(self.centre)
+        value = structure + w.king_in_hand * hand[KING] - self.watch * self.threat(self.centre)
         known = list(hand)
         _runs(sides, known)
         held = sum(hand)
-        value += PROSPECT * _reach(t.top, self.centre, known,
-                                   t.draw[max(0, HAND_SIZE - held)])
+        value += w.prospect * _reach(t.top, self.centre, known,
+                                     t.draw[max(0, HAND_SIZE - held)])
         return value
 
     def _targets(self, card: int) -> list[int]:
@@ -544,8 +585,9 @@ def _estimated(t: _Table, search: _Search, leaf: _Leaf) -> float:
     known = list(leaf.hand)
     _runs(leaf.sides, known)
     held = sum(leaf.hand)
-    return (PROSPECT * _reach(t.top, leaf.centre, known, t.draw[max(0, HAND_SIZE - held)])
-            - THREAT * search.threat(leaf.centre))
+    w = search.w
+    return (w.prospect * _reach(t.top, leaf.centre, known, t.draw[max(0, HAND_SIZE - held)])
+            - w.threat * search.threat(leaf.centre))
 
 
 def _dealt(t: _Table, world: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -639,8 +681,9 @@ class _Hard(_Resampler):
 class _Expert(_Hard):
     """Re-rank ``normal``'s best ways to end the turn as ``hard`` does, judging twice as many
     (``EXPERT_CANDIDATES``) in four times as many sampled deals (``EXPERT_WORLDS``): the same
-    sampled turns, with less of the sampling's noise in the choice. The work is bounded by
-    these counts (and ``normal``'s search by ``NODES``), never by the clock."""
+    sampled turns, with less of the sampling's noise in the choice (the search that offers
+    the ways scores with ``EXPERT_WEIGHTS``, see ``bot_turn``). The work is bounded by these
+    counts (and ``normal``'s search by ``NODES``), never by the clock."""
 
     def _counts(self) -> tuple[int, int]:
         return EXPERT_CANDIDATES, EXPERT_WORLDS

@@ -259,3 +259,23 @@ def test_the_benchmark_can_start_at_another_deal(capsys):
     assert main(["--games", "2", "--levels", "easy", "--baselines", "greedy",
                  "--first-deal", "7"]) == 0
     assert "deals 7–7" in capsys.readouterr().out
+
+
+# --- The evaluation's weights ----------------------------------------------------------------
+
+def test_the_default_weights_are_the_levels_own_and_other_weights_change_the_choice():
+    position = _hidden_variant(0, top="QS")
+    game = Game.from_position(position)
+    view = player_view(game, 0)
+    unseen = unseen_cards(view)
+    for level in ("easy", "normal", "hard"):
+        assert (bot_turn(view, unseen, level, "w")
+                == bot_turn(view, unseen, level, "w", bot.DEFAULT_WEIGHTS))
+    # expert plays with its fitted weights, not the hand-set ones.
+    assert bot.EXPERT_WEIGHTS != bot.DEFAULT_WEIGHTS
+    assert bot_turn(view, unseen, "expert", "w") == bot_turn(view, unseen, "expert", "w",
+                                                              bot.EXPERT_WEIGHTS)
+    # Side stacks scored the other way round: normal discards elsewhere.
+    upside_down = bot.Weights(run=-5.0, gap=5.0, buried=5.0, king_on_side=5.0, base_step=-1.0)
+    assert (bot_turn(view, unseen, "normal", "w")
+            != bot_turn(view, unseen, "normal", "w", upside_down))

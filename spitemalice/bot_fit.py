@@ -1,0 +1,220 @@
+"""Fitting the house bot's evaluation weights by self-play, and measuring them on other deals.
+
+``python -m spitemalice.bot_fit fit [--iterations N] [--deals K] [--first-deal D] [--seed S]
+[--level hard] [--log FILE]`` fits the weights named in ``FITTED`` by SPSA (simultaneous
+perturbation stochastic approximation): at iteration *k* every fitted weight is moved up or
+down at once by a random sign times ``c_k`` (in units of ``SCALE``: the weight's size), the
+level plays ``K`` training deals from both seats with the weights moved up and the same deals
+and seeds with them moved down (common random numbers), always against ``hard`` with the
+hand-set weights, and the difference of the two mean results steps every weight along its
+sign. Iteration *k* plays deals ``D + k·K`` … ``D + k·K + K − 1`` (``D`` is 2000: the training
+deals lie above the benchmark's 0–1999, so a fit is measured on deals it never saw). The
+result is the mean of the iterates over the second half of the run (Polyak averaging), printed
+as JSON with the rest of the run's record; ``--log`` writes every iteration as a JSON line.
+
+``python -m spitemalice.bot_fit measure --weights JSON-or-FILE [--games N] [--first-deal D]
+[--level hard] [--opponent hard]`` plays the level with the given weights against the
+opponent (a level with its own weights, or a baseline) exactly as ``bot_bench`` pairs them
+(game *g* deals ``D + g // 2``, the bot in seat ``g % 2``, the same seeds), and prints the
+benchmark's summary line: so ``measure`` with the hand-set weights repeats ``bot_bench``.
+
+A game's result, for the fit, is its score (1 a win, ½ a tie, 0 a loss) plus ``MARGIN`` times
+the difference of the pay-off cards the two sides have left, over 20: a smoother signal than
+the score alone, which still ranks every win above every loss. Everything is deterministic for
+the seed: the signs come from ``random.Random(seed)`` and the games from the deals and the
+bot's own seeded play. One process: the fit is sequential by design.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, fields, replace
+from pathlib import Path
+
+from spitemalice.bot import DEFAULT_WEIGHTS, LEVELS, Weights, play_turn
+from spitemalice.bot_bench import BASELINE_ACTIONS, deal_seed, summary
+from spitemalice.game import PLAYING, Game
+from spitemalice.view import player_view
+
+# The weights the fit moves (the rest keep their hand-set values), and the size of a unit
+# step of each: a move of 0.2 is a fifth of the weight's own size.
+FITTED: tuple[str, ...] = (
+    "threat", "prospect", "king_in_hand", "refill", "reveal", "empty_side", "played",
+    "side_played", "stall", "run", "gap", "buried", "king_covered", "king_on_side",
+)
+SCALE: dict[str, float] = {name: max(1.0, abs(float(getattr(DEFAULT_WEIGHTS, name))))
+                           for name in FITTED}
+LOW, HIGH = -1.0, 2.0  # each weight stays between 0 and three times its hand-set value
+MARGIN = 0.5  # the weight of the pay-off cards left (difference over 20) in a game's result
+PAYOFF = 20
+
+# SPSA's gains (Spall's recommended exponents): c_k = C / (k + 1)^0.101,
+# a_k = A / (k + 1 + STABILITY)^0.602.
+C = 0.2
+A = 0.45
+STABILITY = 10
+
+
+def weights_at(x: Sequence[float]) -> Weights:
+    """The hand-set weights with the fitted ones moved to coordinates ``x``."""
+    moved = {name: getattr(DEFAULT_WEIGHTS, name) + SCALE[name] * xi
+             for name, xi in zip(FITTED, x, strict=True)}
+    return replace(DEFAULT_WEIGHTS, **moved)
+
+
+def _clip(x: Sequence[float]) -> list[float]:
+    return [min(HIGH, max(LOW, xi)) for xi in x]
+
+
+def _turn(game: Game, seat: int, player: str, weights: Weights | None, seed: str,
+          rng: random.Random) -> float:
+    """Play ``player``'s turn (a level with ``weights``, or a baseline's one action); its CPU
+    seconds."""
+    start = time.process_time()
+    if player in BASELINE_ACTIONS:
+        game.play(BASELINE_ACTIONS[player](player_view(game, seat, since=len(game.actions)),
+                                           rng))
+    else:
+        play_turn(game, player, seed, weights=weights)
+    return time.process_time() - start
+
+
+def play(level: str, weights: Weights, opponent: str, index: int, first_deal: int
+         ) -> tuple[float, int | None, int, float, list[float]]:
+    """Game ``index`` as ``bot_bench`` plays it, ``level`` with ``weights`` against
+    ``opponent`` (with its own weights): (score, winner relative to the bot (0 bot, 1
+    opponent, None tie), points, pay-off cards left difference over 20, CPU per bot turn)."""
+    game = Game(deal_seed(first_deal + index // 2))
+    bot_seat = index % 2
+    rng = random.Random(f"{opponent}/{2 * first_deal + index}")
+    seed = game.seed.hex()
+    times: list[float] = []
+    while game.status == PLAYING:
+        seat = game.turn
+        assert seat is not None
+        if seat == bot_seat:
+            times.append(_turn(game, seat, level, weights, seed, rng))
+        else:
+            _turn(game, seat, opponent, None, seed + "/other", rng)
+    margin = (game.payoff_size(1 - bot_seat) - game.payoff_size(bot_seat)) / PAYOFF
+    if game.winner is None:
+        return 0.5, None, 0, margin, times
+    won = game.winner == bot_seat
+    return (1.0 if won else 0.0), (0 if won else 1), game.points or 0, margin, times
+
+
+def result(level: str, weights: Weights, deals: range, opponent: str = "hard") -> float:
+    """The mean fitting result of ``level`` with ``weights`` over ``deals``, both seats."""
+    total = 0.0
+    for deal in deals:
+        for seat in (0, 1):
+            score, _, _, margin, _ = play(level, weights, opponent, seat, deal)
+            total += score + MARGIN * margin
+    return total / (2 * len(deals))
+
+
+def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
+        log: Path | None = None) -> dict[str, object]:
+    """SPSA over ``FITTED`` (see the module's docstring); returns the run's record."""
+    rng = random.Random(seed)
+    x = [0.0] * len(FITTED)
+    history: list[list[float]] = []
+    start = time.process_time()
+    out = log.open("w") if log is not None else None
+    try:
+        for k in range(iterations):
+            ck = C / (k + 1) ** 0.101
+            ak = A / (k + 1 + STABILITY) ** 0.602
+            signs = [rng.choice((-1.0, 1.0)) for _ in FITTED]
+            plus = _clip([xi + ck * si for xi, si in zip(x, signs, strict=True)])
+            minus = _clip([xi - ck * si for xi, si in zip(x, signs, strict=True)])
+            batch = range(first_deal + k * deals, first_deal + (k + 1) * deals)
+            j_plus = result(level, weights_at(plus), batch)
+            j_minus = result(level, weights_at(minus), batch)
+            step = (j_plus - j_minus) / (2 * ck)
+            x = _clip([xi + ak * step * si for xi, si in zip(x, signs, strict=True)])
+            history.append(x)
+            record = {"iteration": k, "deals": [batch.start, batch.stop - 1],
+                      "plus": round(j_plus, 4), "minus": round(j_minus, 4),
+                      "x": [round(xi, 4) for xi in x],
+                      "cpu_s": round(time.process_time() - start, 1)}
+            print(json.dumps(record), file=sys.stderr, flush=True)
+            if out is not None:
+                print(json.dumps(record), file=out, flush=True)
+    finally:
+        if out is not None:
+            out.close()
+    tail = history[len(history) // 2:] or [x]
+    mean = [sum(column) / len(tail) for column in zip(*tail, strict=True)]
+    return {"method": "SPSA", "level": level, "opponent": "hard", "seed": seed,
+            "iterations": iterations, "deals_per_iteration": deals,
+            "deals": [first_deal, first_deal + iterations * deals - 1],
+            "games": 4 * deals * iterations, "cpu_s": round(time.process_time() - start, 1),
+            "x": [round(xi, 4) for xi in mean],
+            "weights": {name: round(value, 3)
+                        for name, value in asdict(weights_at(mean)).items()}}
+
+
+def parse_weights(text: str) -> Weights:
+    """Weights from JSON (an object of weight names, or a record with ``"weights"``), given
+    inline or as a file's path; unnamed weights keep their hand-set values."""
+    path = Path(text)
+    data = json.loads(path.read_text() if not text.lstrip().startswith("{") else text)
+    if isinstance(data, dict) and isinstance(data.get("weights"), dict):
+        data = data["weights"]
+    if not isinstance(data, dict):
+        raise ValueError("weights are a JSON object of names and numbers")
+    known = {field.name for field in fields(Weights)}
+    unknown = set(data) - known
+    if unknown:
+        raise ValueError(f"unknown weights: {', '.join(sorted(unknown))}")
+    return replace(DEFAULT_WEIGHTS, **{name: float(value) for name, value in data.items()})
+
+
+def measure(level: str, weights: Weights, opponent: str, games: int, first_deal: int) -> str:
+    results: list[tuple[float, int | None, int]] = []
+    times: list[float] = []
+    for index in range(games):
+        score, side, points, _, spent = play(level, weights, opponent, index, first_deal)
+        results.append((score, side, points))
+        times.extend(spent)
+        if (index + 1) % 20 == 0:
+            print(f"  {index + 1}/{games} games", file=sys.stderr, flush=True)
+    return summary(level + "*", opponent, results, times)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m spitemalice.bot_fit", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    fitting = commands.add_parser("fit", help="fit the weights by SPSA over self-play")
+    fitting.add_argument("--iterations", type=int, default=100)
+    fitting.add_argument("--deals", type=int, default=8, help="training deals an iteration")
+    fitting.add_argument("--first-deal", type=int, default=2000)
+    fitting.add_argument("--seed", default="bot-fit")
+    fitting.add_argument("--level", default="hard", choices=LEVELS)
+    fitting.add_argument("--log", type=Path, default=None)
+    measuring = commands.add_parser("measure", help="play fitted weights on other deals")
+    measuring.add_argument("--weights", default="{}", help="JSON, or a JSON file's path")
+    measuring.add_argument("--games", type=int, default=200)
+    measuring.add_argument("--first-deal", type=int, default=1000)
+    measuring.add_argument("--level", default="hard", choices=LEVELS)
+    measuring.add_argument("--opponent", default="hard",
+                           choices=LEVELS + tuple(BASELINE_ACTIONS))
+    args = parser.parse_args(argv)
+    if args.command == "fit":
+        print(json.dumps(fit(args.iterations, args.deals, args.first_deal, args.seed,
+                             args.level, args.log), indent=1))
+    else:
+        print(measure(args.level, parse_weights(args.weights), args.opponent, args.games,
+                      args.first_deal))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
