@@ -40,7 +40,7 @@ from multiprocessing import Pool
 
 from spitemalice import bot
 from spitemalice.actions import ACTION_OF, Action
-from spitemalice.bot import LEVELS, RANK, bot_turn
+from spitemalice.bot import LEVELS, RANK, Weights, bot_turn
 from spitemalice.cards import KING, QUEEN
 from spitemalice.game import PLAYING, Game
 from spitemalice.view import PlayerView, player_view, unseen_cards
@@ -186,6 +186,18 @@ def play_game(level: str, baseline: str, index: int,
     """Game ``index`` of a pairing: (the bot's score 1, 1/2 or 0, the winner's seat relative
     to the bot (0 bot, 1 baseline, None tie), the points, the bot's CPU seconds per turn).
     Either side may be a level or a baseline. The deal is ``first_deal + index // 2``."""
+    game, bot_seat, times = played_game(level, baseline, index, first_deal)
+    if game.winner is None:
+        return 0.5, None, 0, times
+    won = game.winner == bot_seat
+    return (1.0 if won else 0.0), (0 if won else 1), game.points or 0, times
+
+
+def played_game(level: str, baseline: str, index: int, first_deal: int = 0,
+                weights: Weights | None = None) -> tuple[Game, int, list[float]]:
+    """Game ``index`` of a pairing played to its end: (the game, the bot's seat, the bot's
+    CPU seconds per turn). ``weights``: the level's evaluation weights instead of its own
+    (``spitemalice.bot_fit`` measures weights in exactly the benchmark's games)."""
     game = Game(deal_seed(first_deal + index // 2))
     bot_seat = index % 2
     rng = random.Random(f"{baseline}/{2 * first_deal + index}")  # as game 2·first_deal + index
@@ -195,16 +207,14 @@ def play_game(level: str, baseline: str, index: int,
         seat = game.turn
         assert seat is not None
         if seat == bot_seat:
-            times.append(_take_turn(game, seat, level, rng, seed))
+            times.append(_take_turn(game, seat, level, rng, seed, weights))
         else:
             _take_turn(game, seat, baseline, rng, seed + "/other")
-    if game.winner is None:
-        return 0.5, None, 0, times
-    won = game.winner == bot_seat
-    return (1.0 if won else 0.0), (0 if won else 1), game.points or 0, times
+    return game, bot_seat, times
 
 
-def _take_turn(game: Game, seat: int, player: str, rng: random.Random, seed: str) -> float:
+def _take_turn(game: Game, seat: int, player: str, rng: random.Random, seed: str,
+               weights: Weights | None = None) -> float:
     """Play ``player``'s turn in ``game`` (a baseline: one action); its CPU seconds."""
     spent = 0.0
     if player in BASELINE_ACTIONS:
@@ -217,7 +227,7 @@ def _take_turn(game: Game, seat: int, player: str, rng: random.Random, seed: str
         view = player_view(game, seat, since=len(game.actions))
         unseen = unseen_cards(view)
         start = time.process_time()
-        actions = bot_turn(view, unseen, player, seed)
+        actions = bot_turn(view, unseen, player, seed, weights)
         spent += time.process_time() - start
         for action in actions:
             game.play(action)

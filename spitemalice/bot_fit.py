@@ -36,10 +36,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, fields, replace
 from pathlib import Path
 
-from spitemalice.bot import DEFAULT_WEIGHTS, LEVELS, Weights, play_turn
-from spitemalice.bot_bench import BASELINE_ACTIONS, deal_seed, summary
-from spitemalice.game import PLAYING, Game
-from spitemalice.view import player_view
+from spitemalice.bot import DEFAULT_WEIGHTS, LEVELS, Weights
+from spitemalice.bot_bench import BASELINE_ACTIONS, played_game, summary
 
 # The weights the fit moves (the rest keep their hand-set values), and the size of a unit
 # step of each: a move of 0.2 is a fifth of the weight's own size.
@@ -71,36 +69,12 @@ def _clip(x: Sequence[float]) -> list[float]:
     return [min(HIGH, max(LOW, xi)) for xi in x]
 
 
-def _turn(game: Game, seat: int, player: str, weights: Weights | None, seed: str,
-          rng: random.Random) -> float:
-    """Play ``player``'s turn (a level with ``weights``, or a baseline's one action); its CPU
-    seconds."""
-    start = time.process_time()
-    if player in BASELINE_ACTIONS:
-        game.play(BASELINE_ACTIONS[player](player_view(game, seat, since=len(game.actions)),
-                                           rng))
-    else:
-        play_turn(game, player, seed, weights=weights)
-    return time.process_time() - start
-
-
 def play(level: str, weights: Weights, opponent: str, index: int, first_deal: int
          ) -> tuple[float, int | None, int, float, list[float]]:
-    """Game ``index`` as ``bot_bench`` plays it, ``level`` with ``weights`` against
-    ``opponent`` (with its own weights): (score, winner relative to the bot (0 bot, 1
+    """Game ``index`` as ``bot_bench`` plays it (``played_game``), ``level`` with ``weights``
+    against ``opponent`` (with its own weights): (score, winner relative to the bot (0 bot, 1
     opponent, None tie), points, pay-off cards left difference over 20, CPU per bot turn)."""
-    game = Game(deal_seed(first_deal + index // 2))
-    bot_seat = index % 2
-    rng = random.Random(f"{opponent}/{2 * first_deal + index}")
-    seed = game.seed.hex()
-    times: list[float] = []
-    while game.status == PLAYING:
-        seat = game.turn
-        assert seat is not None
-        if seat == bot_seat:
-            times.append(_turn(game, seat, level, weights, seed, rng))
-        else:
-            _turn(game, seat, opponent, None, seed + "/other", rng)
+    game, bot_seat, times = played_game(level, opponent, index, first_deal, weights)
     margin = (game.payoff_size(1 - bot_seat) - game.payoff_size(bot_seat)) / PAYOFF
     if game.winner is None:
         return 0.5, None, 0, margin, times
