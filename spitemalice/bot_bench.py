@@ -187,10 +187,16 @@ def play_game(level: str, baseline: str, index: int,
     to the bot (0 bot, 1 baseline, None tie), the points, the bot's CPU seconds per turn).
     Either side may be a level or a baseline. The deal is ``first_deal + index // 2``."""
     game, bot_seat, times = played_game(level, baseline, index, first_deal)
+    return (*outcome(game, bot_seat), times)
+
+
+def outcome(game: Game, bot_seat: int) -> tuple[float, int | None, int]:
+    """A finished game's (the bot's score 1, 1/2 or 0, the winner's seat relative to the bot
+    (0 bot, 1 the other, None tie), the points)."""
     if game.winner is None:
-        return 0.5, None, 0, times
+        return 0.5, None, 0
     won = game.winner == bot_seat
-    return (1.0 if won else 0.0), (0 if won else 1), game.points or 0, times
+    return (1.0 if won else 0.0), (0 if won else 1), game.points or 0
 
 
 def played_game(level: str, baseline: str, index: int, first_deal: int = 0,

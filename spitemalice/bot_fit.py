@@ -37,7 +37,7 @@ from dataclasses import asdict, fields, replace
 from pathlib import Path
 
 from spitemalice.bot import DEFAULT_WEIGHTS, LEVELS, Weights
-from spitemalice.bot_bench import BASELINE_ACTIONS, played_game, summary
+from spitemalice.bot_bench import BASELINE_ACTIONS, outcome, played_game, summary
 
 # The weights the fit moves (the rest keep their hand-set values), and the size of a unit
 # step of each: a move of 0.2 is a fifth of the weight's own size.
@@ -76,10 +76,7 @@ def play(level: str, weights: Weights, opponent: str, index: int, first_deal: in
     opponent, None tie), points, pay-off cards left difference over 20, CPU per bot turn)."""
     game, bot_seat, times = played_game(level, opponent, index, first_deal, weights)
     margin = (game.payoff_size(1 - bot_seat) - game.payoff_size(bot_seat)) / PAYOFF
-    if game.winner is None:
-        return 0.5, None, 0, margin, times
-    won = game.winner == bot_seat
-    return (1.0 if won else 0.0), (0 if won else 1), game.points or 0, margin, times
+    return (*outcome(game, bot_seat), margin, times)
 
 
 def result(level: str, weights: Weights, deals: range, opponent: str = "hard") -> float:
