@@ -77,6 +77,8 @@ class ClusterLoadRun(LoadRun):
         one server's load prepares them), its nodes without access logs (as one server's)."""
         self.topology.access_logs = False
         self.cluster.start(extra_env={**LOAD_RATES, "DJANGO_LOG_LEVEL": "WARNING",
+                                      # as one server's load: no levels' games in its CPU
+                                      "SPITE_MALICE_LEVELS_PLAY": "false",
                                       **self.extra_env},
                            after_migrate=self.prepare_dailies)
 

@@ -265,6 +265,8 @@ class LoadRun:
             "REDIS_KEY_PREFIX": f"load-{os.getpid()}",
             "DJANGO_LOG_LEVEL": "WARNING",
             "FOURSQUARE_METRICS_TOKEN": self.metrics_token,
+            # The levels' hourly games would run in the first seconds of the load: its own CPU.
+            "SPITE_MALICE_LEVELS_PLAY": "false",
             **({"FOURSQUARE_BACKGROUND": "off"} if self.background == "worker" else {}),
             **self.extra_env,
         }

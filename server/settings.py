@@ -49,6 +49,8 @@ Environment variables:
                              ahead, default 8
     SPITE_MALICE_BOT_SECONDS the bot's time in a request before its turn goes on in the
                              background, default 2
+    SPITE_MALICE_LEVELS_PLAY true/false, default true: the house bot's levels play one game
+                             a pairing an hour in the background, for the bots' ratings
     FOURSQUARE_BACKGROUND    thread (default): each app process runs the background work; off:
                              `manage.py run_jobs` does
     FOURSQUARE_PREPARE_TIME_BUDGET  the solver's seconds per daily deal prepared, default 20
@@ -501,6 +503,10 @@ FAIRNESS_DAYS_AHEAD = env_int("FAIRNESS_DAYS_AHEAD", 8)
 # How long the bot may play in the request that asked for its reply before the rest of its
 # turn is left to the background (seconds).
 SPITE_MALICE_BOT_SECONDS = env_float("SPITE_MALICE_BOT_SECONDS", 2.0)
+# The house bot's levels play one another each hour for their ratings (docs/RATINGS.md,
+# "Bots"): a few seconds of a core an hour. Off in the tests' servers and the load's, whose
+# figures it would blur.
+SPITE_MALICE_LEVELS_PLAY = env_bool("SPITE_MALICE_LEVELS_PLAY", True)
 
 # Background work (server.jobs.background): "thread" runs jobs in this process as soon as
 # they are recorded; "off" leaves them to `manage.py run_jobs` (a worker process).

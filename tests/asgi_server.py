@@ -144,6 +144,7 @@ def asgi_server(*, database_url: str, redis_url: str | None, log_dir: Path, work
         "SPITE_MALICE_DAILY_SECRET": settings.SPITE_MALICE_DAILY_SECRET,
         "FAIRNESS_SIGNING_KEY": settings.FAIRNESS_SIGNING_KEY,
         "FAIRNESS_DAYS_AHEAD": "-1",  # no week of dailies proven winnable by each test server
+        "SPITE_MALICE_LEVELS_PLAY": "false",  # nor the bot's levels playing one another
         "GUNICORN_WORKERS": str(workers),
         "GUNICORN_THREADS": str(threads),
         "DJANGO_LOG_LEVEL": "WARNING",

@@ -221,10 +221,12 @@ def _background_jobs_off():
     settings, and a runner started then would outlive its test and keep running housekeeping
     (a daily dealt and proven on the next test's fresh database, which then cannot set up the
     daily it means to). Nor does the housekeeping deal dailies ahead for a runner a test turns
-    on: the fairness tests ask for that themselves."""
+    on (the fairness tests ask for that themselves), nor queue the house bot's levels' games
+    (seconds of play that would outlive the test: their tests ask for them)."""
     from django.test import override_settings
 
-    overridden = override_settings(FOURSQUARE_BACKGROUND="off", FAIRNESS_DAYS_AHEAD=-1)
+    overridden = override_settings(FOURSQUARE_BACKGROUND="off", FAIRNESS_DAYS_AHEAD=-1,
+                                   SPITE_MALICE_LEVELS_PLAY=False)
     overridden.enable()
     yield
     overridden.disable()

@@ -78,6 +78,13 @@ class RatedMatch(models.Model):
     rating_a_after = models.FloatField()
     rating_b_before = models.FloatField()
     rating_b_after = models.FloatField()
+    # Set where player_b was only the measure: a bot rated against a person, whose values
+    # (rating_b_before, the same after, and this deviation) stood on their own board and did
+    # not move (``services.result_rate_against``); what a replay needs to rate it again.
+    reference_deviation = models.FloatField(
+        null=True, blank=True,
+        help_text="player_b's deviation if player_b was only the measure, not rated; "
+                  "null when both were rated.")
     rated_at = models.DateTimeField()
 
     class Meta:
@@ -91,6 +98,10 @@ class RatedMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} match {self.match_id}"
+
+    @property
+    def b_rated(self) -> bool:
+        return self.reference_deviation is None
 
 
 class Ring(models.Model):

@@ -29,6 +29,18 @@ class Result:
     player_b: UUID
     score_a: float  # 1, 0.5 or 0
     at: datetime
+    # player_b's values if player_b was only the measure (a bot rated against a person:
+    # ``services.result_rate_against``): player_a alone is rated, player_b gets no row here.
+    reference: glicko.Glicko | None = None
+
+    @classmethod
+    def of(cls, row: RatedMatch) -> Result:
+        """The result a stored ``RatedMatch`` holds."""
+        reference = (None if row.reference_deviation is None else
+                     glicko.Glicko(row.rating_b_before, row.reference_deviation,
+                                   glicko.INITIAL_VOLATILITY))  # an opponent's volatility is unused
+        return cls(match_id=row.match_id, player_a=row.player_a_id, player_b=row.player_b_id,
+                   score_a=row.score_a, at=row.rated_at, reference=reference)
 
 
 @dataclass
@@ -51,6 +63,18 @@ def ratings_replay(*, game: str, results: Iterable[Result], rating_model: type[R
     rated: list[RatedMatch] = []
     for result in sorted(results, key=lambda result: result.at):
         a = rows.setdefault(result.player_a, _Row(updated_at=result.at))
+        if result.reference is not None:
+            before_a = values_before(a, result.at)
+            after_a = glicko.after_match(before_a, result.reference, result.score_a)
+            rated.append(rated_match_model(
+                game=game, match_id=result.match_id, player_a_id=result.player_a,
+                player_b_id=result.player_b, score_a=result.score_a,
+                rating_a_before=before_a.rating, rating_a_after=after_a.rating,
+                rating_b_before=result.reference.rating,
+                rating_b_after=result.reference.rating,
+                reference_deviation=result.reference.deviation, rated_at=result.at))
+            values_store(a, after_a, result.at)
+            continue
         b = rows.setdefault(result.player_b, _Row(updated_at=result.at))
         before_a, before_b = values_before(a, result.at), values_before(b, result.at)
         after_a, after_b = results_after(a, b, before_a, before_b, result.score_a)

@@ -32,7 +32,7 @@ from collections import Counter, defaultdict
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Min
+from django.db.models import Min, QuerySet
 from django.utils import timezone
 
 from server.ratings.models import RatedMatch, Rating, Ring, held_players
@@ -47,10 +47,16 @@ DETECT_SECONDS = 3600.0
 MAX_ROUNDS = 50  # label propagation settles in a handful; a bound for the pathological
 
 
+def _both_rated(game: str) -> QuerySet[RatedMatch]:
+    """The game's results that rated both players: a one-sided result (a bot rated against a
+    person, who was only its measure) joins nobody to a ring."""
+    return RatedMatch.objects.filter(game=game, reference_deviation__isnull=True)
+
+
 def _graph(game: str, since: datetime) -> dict[object, Counter]:
     """Each player rated in the window and how often they met each opponent."""
     graph: dict[object, Counter] = defaultdict(Counter)
-    pairs = RatedMatch.objects.filter(game=game, rated_at__gte=since).values_list(
+    pairs = _both_rated(game).filter(rated_at__gte=since).values_list(
         "player_a_id", "player_b_id")
     for a, b in pairs.iterator(chunk_size=5000):
         graph[a][b] += 1
@@ -98,7 +104,7 @@ def _field(game: str, groups: list[set]) -> set:
     """The community holding the player whose first rated match is the oldest."""
     first: dict = {}
     for side in ("player_a", "player_b"):
-        rows = (RatedMatch.objects.filter(game=game).values(side)
+        rows = (_both_rated(game).values(side)
                 .annotate(first=Min("rated_at")).values_list(side, "first"))
         for player, at in rows:
             if player not in first or at < first[player]:
@@ -200,8 +206,7 @@ def ring_remove(ring: Ring) -> int:
         members = list(ring.members.values_list("pk", flat=True))
         struck, _ = RatedMatch.objects.filter(game=ring.game, player_a_id__in=members,
                                               player_b_id__in=members).delete()
-        results = [Result(match_id=row.match_id, player_a=row.player_a_id,
-                          player_b=row.player_b_id, score_a=row.score_a, at=row.rated_at)
+        results = [Result.of(row)
                    for row in RatedMatch.objects.filter(game=ring.game).order_by("rated_at")]
         ratings_replay(game=ring.game, results=results, rating_model=Rating,
                        rated_match_model=RatedMatch)

@@ -15,8 +15,8 @@ provisional ones.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TypedDict
 from uuid import UUID
 
@@ -80,12 +80,31 @@ class ShownRating(TypedDict):
     provisional: bool
 
 
+@dataclass(frozen=True)
+class BotEntry:
+    """A bot on its own board, as the people's board lists it beside them."""
+
+    player_id: UUID
+    player_name: str
+    level: str | None  # the house bot's level it stands for; None for a bot account
+    rating: float
+    deviation: float
+    matches: int
+    provisional: bool
+
+
 @dataclass
 class RatingPage:
     results: list[Entry]
     provisional: list[Entry]
     me: Entry | None
     next: Cursor | None
+    bots: list[BotEntry] = field(default_factory=list)
+
+
+# The bots listed beside a board's first page: the game's bots are the house bot's few levels
+# and the bot accounts people run, not a field to page through.
+BOTS_LISTED = 100
 
 
 def _board(game: str) -> QuerySet[Rating]:
@@ -158,6 +177,18 @@ def _ranked(game: str, rows: list[Rating], cursor: Cursor | None) -> list[Entry]
             rank = before - level + 1
         entries.append(_entry(row, rank))
     return entries
+
+
+def bots_listed(bots_game: str, levels: Mapping[UUID, str]) -> list[BotEntry]:
+    """The bots rated on ``bots_game`` (a game's board of its bots), the established first,
+    each part by rating, highest first (up to ``BOTS_LISTED``); ``levels`` names the house
+    bot's level of the players who stand for one."""
+    rows = (_board(bots_game).select_related("player")
+            .order_by("provisional", "-rating", "player_id")[:BOTS_LISTED])
+    return [BotEntry(player_id=row.player_id, player_name=row.player.name,
+                     level=levels.get(row.player_id), rating=row.rating,
+                     deviation=row.deviation, matches=row.matches, provisional=row.provisional)
+            for row in rows]
 
 
 def board_page(*, game: str, viewer: Player | None = None, limit: int, cursor: Cursor | None = None

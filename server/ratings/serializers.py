@@ -13,7 +13,7 @@ from server.api.inputs import StrictQuery
 from server.boards.ranking import DEFAULT_LIMIT, MAX_LIMIT
 from server.players.serializers import PlayerRef
 from server.ratings.models import PROVISIONAL_DEVIATION, PROVISIONAL_MATCHES
-from server.ratings.selectors import Cursor, Entry, RatingPage, shown
+from server.ratings.selectors import BotEntry, Cursor, Entry, RatingPage, shown
 
 PROVISIONAL_RULE = (f"fewer than {PROVISIONAL_MATCHES} rated matches, or a deviation above "
                     f"{PROVISIONAL_DEVIATION:.0f}")
@@ -51,6 +51,13 @@ class MyRatingEntryOutput(RatingEntryOutput):
     provisional = serializers.BooleanField()
 
 
+class BotEntryOutput(ProvisionalEntryOutput):
+    level = serializers.CharField(allow_null=True, help_text=(
+        "The house bot's level this entry stands for (`easy`, `normal`, `hard`, `expert`); "
+        "null for a bot account."))
+    provisional = serializers.BooleanField(help_text=f"True with {PROVISIONAL_RULE}.")
+
+
 class RatingBoardOutput(serializers.Serializer):
     results = RatingEntryOutput(many=True, help_text="Established players, best first.")
     provisional = ProvisionalEntryOutput(
@@ -58,6 +65,10 @@ class RatingBoardOutput(serializers.Serializer):
     me = MyRatingEntryOutput(allow_null=True, help_text="Your entry; null without a token or "
                                                         "before your first rated match.")
     next = serializers.URLField(allow_null=True, help_text="The next page, if any.")
+    bots = BotEntryOutput(many=True, help_text=(
+        "The bots on the same scale, apart from the people and unranked: the house bot's "
+        "levels and the bot accounts, the established first, each by rating (docs/RATINGS.md, "
+        "\"Bots\"). On the first page only (without `cursor`); empty on the next ones."))
 
 
 class PlayerRatingOutput(serializers.Serializer):
@@ -86,4 +97,11 @@ def board_output(request: Request, page: RatingPage) -> dict[str, Any]:
         "provisional": [entry_output(entry) for entry in page.provisional],
         "me": entry_output(page.me, mine=True) if page.me is not None else None,
         "next": next_url,
+        "bots": [bot_output(bot) for bot in page.bots],
     }
+
+
+def bot_output(bot: BotEntry) -> dict:
+    return {"player": {"id": str(bot.player_id), "name": bot.player_name}, "level": bot.level,
+            "rating": shown(bot.rating), "deviation": shown(bot.deviation),
+            "matches": bot.matches, "provisional": bot.provisional}

@@ -7,6 +7,7 @@ of its matches rate, and what they score, is the game's to say (Spite & Malice:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Protocol
 from uuid import UUID
@@ -107,30 +108,76 @@ def result_rate(*, game: str, match_id: UUID, player_a: Player | UUID, player_b:
     their ids) that ended ``score_a`` for player_a (1, 0.5 or 0) at ``at``. Returns the new
     ``RatedMatch``, or None if this match was rated already. Runs in the caller's
     transaction (a savepoint of its own): the rating and the result commit together."""
-    a_id = player_a.pk if isinstance(player_a, Player) else player_a
-    b_id = player_b.pk if isinstance(player_b, Player) else player_b
+    a_id, b_id = _id(player_a), _id(player_b)
+
+    def rate(rows: dict[UUID, Rating]) -> RatedMatch:
+        a, b = rows[a_id], rows[b_id]
+        before_a, before_b = values_before(a, at), values_before(b, at)
+        after_a, after_b = results_after(a, b, before_a, before_b, score_a)
+        rated = RatedMatch.objects.create(
+            game=game, match_id=match_id, player_a_id=a_id, player_b_id=b_id,
+            score_a=score_a, rating_a_before=before_a.rating, rating_a_after=after_a.rating,
+            rating_b_before=before_b.rating, rating_b_after=after_b.rating, rated_at=at)
+        _store(a, after_a, at)
+        _store(b, after_b, at)
+        return rated
+
+    return _rate_once(game, match_id, [a_id, b_id], at, rate)
+
+
+def result_rate_against(*, game: str, match_id: UUID, player: Player | UUID,
+                        reference: Player | UUID, reference_values: Glicko, score: float,
+                        at: datetime) -> RatedMatch | None:
+    """Rate ``player`` alone on ``game`` for one finished match that scored ``score`` for them
+    against ``reference``, whose values (``reference_values``, read by the caller, from
+    whichever board they stand on) are the measure and do not move: a bot rated against a
+    person, whose own rating its matches never touch (docs/RATINGS.md, "Bots"). The
+    ``RatedMatch`` keeps the reference as player_b, its rating before and after the same and
+    its ``reference_deviation``. Returns None if this match was rated already; the caller's
+    transaction, as ``result_rate``."""
+    player_id, reference_id = _id(player), _id(reference)
+
+    def rate(rows: dict[UUID, Rating]) -> RatedMatch:
+        row = rows[player_id]
+        before = values_before(row, at)
+        # The reference is established (the caller's rule): its result counts in full.
+        after = glicko.after_match(before, reference_values, score)
+        rated = RatedMatch.objects.create(
+            game=game, match_id=match_id, player_a_id=player_id, player_b_id=reference_id,
+            score_a=score, rating_a_before=before.rating, rating_a_after=after.rating,
+            rating_b_before=reference_values.rating, rating_b_after=reference_values.rating,
+            reference_deviation=reference_values.deviation, rated_at=at)
+        _store(row, after, at)
+        return rated
+
+    return _rate_once(game, match_id, [player_id], at, rate)
+
+
+def _id(player: Player | UUID) -> UUID:
+    return player.pk if isinstance(player, Player) else player
+
+
+def _store(row: Rating, after: Glicko, at: datetime) -> None:
+    values_store(row, after, at)
+    row.save(update_fields=["rating", "deviation", "volatility", "matches", "provisional",
+                            "updated_at"])
+
+
+def _rate_once(game: str, match_id: UUID, player_ids: list[UUID], at: datetime,
+               rate: Callable[[dict[UUID, Rating]], RatedMatch]) -> RatedMatch | None:
+    """``rate(rows)`` with the rows of ``player_ids`` on ``game`` locked, unless the match was
+    rated already: exactly once per (game, match), however many finishes race."""
     already = RatedMatch.objects.filter(game=game, match_id=match_id)
     if already.exists():
         return None
     try:
         with transaction.atomic():
-            rows = _locked_ratings(game, [a_id, b_id], at)
+            rows = _locked_ratings(game, player_ids, at)
             # A second finish of the same match waited for the first's locks: now it sees
             # the first one's row and changes nothing (the unique constraint backs this).
             if already.exists():
                 return None
-            a, b = rows[a_id], rows[b_id]
-            before_a, before_b = values_before(a, at), values_before(b, at)
-            after_a, after_b = results_after(a, b, before_a, before_b, score_a)
-            rated = RatedMatch.objects.create(
-                game=game, match_id=match_id, player_a_id=a_id, player_b_id=b_id,
-                score_a=score_a, rating_a_before=before_a.rating,
-                rating_a_after=after_a.rating, rating_b_before=before_b.rating,
-                rating_b_after=after_b.rating, rated_at=at)
-            for row, after in ((a, after_a), (b, after_b)):
-                values_store(row, after, at)
-                row.save(update_fields=["rating", "deviation", "volatility", "matches",
-                                        "provisional", "updated_at"])
+            rated = rate(rows)
     except IntegrityError:
         if already.exists():
             return None  # rated meanwhile by the other finish

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from uuid import UUID
+
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -22,9 +25,11 @@ PAGE_PARAMETERS = [
 
 
 class RatingBoardView(ApiView):
-    """The board of one game's ratings (``game``: its key in the ratings app)."""
+    """The board of one game's ratings (``game``: its key in the ratings app), and beside its
+    first page the game's bots (``bots_game``: their board's key, if the game rates bots)."""
 
     game = ""
+    bots_game = ""
     permission_classes = [AllowAny]
     throttle_scope = "boards"
     reads_replica = True  # may lag a little: the replica serves it when there is one
@@ -38,4 +43,10 @@ class RatingBoardView(ApiView):
         page = selectors.board_page(game=self.game, viewer=viewer,
                                     limit=query.validated_data["limit"],
                                     cursor=query.validated_data.get("cursor"))
+        if self.bots_game and "cursor" not in query.validated_data:
+            page.bots = selectors.bots_listed(self.bots_game, self.bot_levels())
         return Response(s.board_output(request, page))
+
+    def bot_levels(self) -> Mapping[UUID, str]:
+        """``{player id: level}`` of the players who stand for the game's house bot's levels."""
+        return {}

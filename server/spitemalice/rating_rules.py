@@ -116,17 +116,23 @@ def rating_for_viewer(match: Match, viewer, now: datetime) -> tuple[bool, str]:
     return reason == "", reason
 
 
-def match_score(match: Match) -> float | None:
-    """What a finished match scores for seat 0 on the ratings (1, 0.5, 0), or None if it does
-    not rate."""
-    if (match.mode != Match.Mode.FRIEND or not match.rated
-            or match.status != Match.Status.FINISHED or match.player0_id is None
-            or match.player1_id is None or match.player0_id == match.player1_id
-            or match.reason not in RESULTS):
+def result_score(match: Match) -> float | None:
+    """What a match played to its end scored for seat 0 (1, 0.5, 0), rated or not, or None if
+    it ended without a result (cancelled, expired, aborted, unfinished) or has not ended."""
+    if match.status != Match.Status.FINISHED or match.reason not in RESULTS:
         return None
     if match.winner is None:
         return 0.5 if match.reason == Match.Reason.TIED else None
     return 1.0 if match.winner == 0 else 0.0
+
+
+def match_score(match: Match) -> float | None:
+    """What a finished match scores for seat 0 on the ratings (1, 0.5, 0), or None if it does
+    not rate."""
+    if (match.mode != Match.Mode.FRIEND or not match.rated or match.player0_id is None
+            or match.player1_id is None or match.player0_id == match.player1_id):
+        return None
+    return result_score(match)
 
 
 def match_rate(match: Match):

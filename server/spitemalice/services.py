@@ -33,7 +33,7 @@ from server.fairness.models import SeedCommitment
 from server.jobs.background import job_enqueue
 from server.jobs.models import Job
 from server.players.models import Player
-from server.spitemalice import boards, fairness, notify, rating_rules
+from server.spitemalice import boards, bot_ratings, fairness, notify, rating_rules
 from server.spitemalice.engine import Log, rebuild
 from server.spitemalice.house_bot import bot_actions
 from server.spitemalice.live.publish import events_stored
@@ -329,8 +329,10 @@ def _store(*, match: Match, game: MatchGame | None, new_games: list[MatchGame],
         Event.objects.bulk_create(log.events)
     match.updated_at = log.now
     match.save(update_fields=MATCH_FIELDS)
-    if match.mode == Match.Mode.FRIEND and match.is_over:
-        rating_rules.match_rate(match)  # the same transaction: a finished match is rated with it
+    if match.is_over:  # the same transaction: a finished match is rated with it
+        if match.mode == Match.Mode.FRIEND:
+            rating_rules.match_rate(match)
+        bot_ratings.match_rate_bots(match)  # its bot, if one played (their board of their own)
     # The players' account events (their turn, the match over, ...) in the same transaction.
     stored = account_events_add(notify.drafts_of(match, log), now=log.now, publish=False)
     if log.events or stored:

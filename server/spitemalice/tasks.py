@@ -15,7 +15,7 @@ BOT_TURN_STALE_AFTER = timedelta(minutes=2)
 
 def register() -> None:
     from server.jobs import liveness
-    from server.spitemalice import clocks, fairness, services
+    from server.spitemalice import bot_ratings, clocks, fairness, services
 
     background.register_task(services.BOT_JOB, services.bot_turn_job,
                              given_up=services.bot_turn_give_up,
@@ -32,3 +32,10 @@ def register() -> None:
     background.register_periodic(
         "spite-malice dailies ahead", HOUSEKEEPING_SECONDS, fairness.dailies_ahead, once=True,
         report="dealt and committed {} Spite & Malice dailies ahead")
+    # The house bot's levels against one another, an hour's games at a time, on the bulk lane:
+    # nothing waits on them (docs/RATINGS.md, "Bots").
+    background.register_task(bot_ratings.LEVELS_JOB, bot_ratings.levels_play,
+                             priority=background.BULK)
+    background.register_periodic(
+        "spite-malice levels", bot_ratings.LEVELS_SECONDS, bot_ratings.levels_enqueue,
+        once=True, report="queued {} games between the house bot's levels")

@@ -433,7 +433,7 @@ def test_bad_board_queries_are_problems(db, api):
     assert_problem(api.get(BOARD, {"cursor": nan.encode()}), 400, "invalid")
     assert_problem(api.get(BOARD, {"page": "2"}), 400, "invalid")
     assert api.get(BOARD).json() == {"results": [], "provisional": [], "me": None,
-                                     "next": None}
+                                     "next": None, "bots": []}
 
 
 # --- Profile and statistics ----------------------------------------------------------------
