@@ -300,17 +300,18 @@ def offer_output(seeds: SeedCommitment) -> dict[str, Any]:
 
 def bots_output(levels: Sequence[str], descriptions: dict[str, str],
                 seen: list[dict[str, Any]], players: dict[Any, Player], rated: dict[Any, Any],
-                online_minutes: int) -> dict[str, Any]:
-    """The house bot's ``levels`` in order, each with its description, and the bot accounts
-    ``seen`` lately (rows of ``player_id`` and ``seen_at``; ``players`` and their ``rated``
-    ratings by id)."""
+                house_rated: dict[str, Any], online_minutes: int) -> dict[str, Any]:
+    """The house bot's ``levels`` in order, each with its description and rating (by level in
+    ``house_rated``), and the bot accounts ``seen`` lately (rows of ``player_id`` and
+    ``seen_at``; ``players`` and their ``rated`` ratings by id)."""
     online = []
     for row in seen:
         player = players[row["player_id"]]
         online.append({"player": player_ref(player, player.bot),
                        "rating": rated.get(row["player_id"]),
                        "seen_at": iso_datetime(row["seen_at"])})
-    house = [{"level": level, "description": descriptions[level]} for level in levels]
+    house = [{"level": level, "description": descriptions[level],
+              "rating": house_rated.get(level)} for level in levels]
     return {"house": house, "online": online, "online_minutes": online_minutes}
 
 

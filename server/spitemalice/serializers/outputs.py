@@ -471,14 +471,19 @@ class HouseBotOutput(serializers.Serializer):
     level = serializers.ChoiceField(choices=list(LEVELS), help_text="Play it with "
                                     "`POST /matches {\"opponent\": \"bot\", \"level\": ...}`.")
     description = serializers.CharField()
+    rating = PlayerRatingOutput(allow_null=True, help_text=(
+        "The level's rating on the people's scale (its matches against established people, "
+        "who are not rated by them, and against the other levels: docs/RATINGS.md, \"Bots\"), "
+        "or null before its first rated result."))
 
 
 class OnlineBotOutput(serializers.Serializer):
     player = PlayerOutput(help_text="The bot account (`bot` always true); challenge it by "
                                     "its `id` (`invitee`).")
     rating = PlayerRatingOutput(allow_null=True, help_text=(
-        "Its Spite & Malice rating, or null while it has none (a match between people with a "
-        "bot account in a seat is never rated: see Ratings)."))
+        "Its Spite & Malice rating on the people's scale, from its matches against established "
+        "people (whose ratings they never move) and other bot accounts, or null while it has "
+        "none (see Ratings, \"Bots\")."))
     seen_at = serializers.DateTimeField(help_text="When it last used the API (a request, or "
                                                   "a stream or socket opened), to 5 minutes.")
 

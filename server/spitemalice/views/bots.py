@@ -14,7 +14,7 @@ from server.api.schema import problems
 from server.api.views import ApiView
 from server.players.models import AccessToken, Player
 from server.ratings import selectors as ratings
-from server.spitemalice.boards import GAME
+from server.spitemalice import bot_ratings
 from server.spitemalice.models import LEVELS
 from server.spitemalice.serializers import inputs, outputs
 from server.spitemalice.shapes import bots_output
@@ -52,7 +52,9 @@ class BotsView(ApiView):
             "\"level\"}`). `online`: the bot accounts (`PATCH /players/me {\"bot\": "
             f"true}}`) that used the API in the last {ONLINE_MINUTES} minutes, the most "
             "recently seen first, at most `limit` (default and most: "
-            f"{ONLINE_LISTED}), each with its rating (or null); "
+            f"{ONLINE_LISTED}), each with its rating (or null); every bot's rating is on the "
+            "people's scale, from its matches against established people and other bots "
+            "(the ratings board's `bots`); "
             "challenge one by its id (`invitee`), as its `challenges` setting allows."),
         parameters=[inputs.BotsQuery],
         responses={200: outputs.BotsOutput, **problems(400, 401, 429)},
@@ -66,6 +68,9 @@ class BotsView(ApiView):
                     .values("player_id").annotate(seen_at=Max("last_used_at"))
                     .order_by("-seen_at", "player_id")[:query.validated_data["limit"]])
         players = Player.objects.in_bulk([row["player_id"] for row in seen])
-        rated = ratings.ratings_of(list(players), GAME)
-        return Response(bots_output(LEVELS, HOUSE_LEVELS, seen, players, rated,
+        house = bot_ratings.house_levels()
+        # Bots are rated on their own board, beside the people's (docs/RATINGS.md, "Bots").
+        rated = ratings.ratings_of([*players, *house], bot_ratings.BOTS_GAME)
+        house_rated = {level: rated.get(player_id) for player_id, level in house.items()}
+        return Response(bots_output(LEVELS, HOUSE_LEVELS, seen, players, rated, house_rated,
                                     ONLINE_MINUTES))

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from server.players.models import AccessToken
 from server.ratings.models import Rating
+from server.spitemalice.bot_ratings import BOTS_GAME, house_player
 from server.spitemalice.models import LEVELS
 from server.spitemalice.views.bots import ONLINE_MINUTES
 from tests.server.conftest import assert_problem
@@ -38,13 +39,23 @@ def test_the_house_levels_and_the_bot_accounts_seen_lately(api, make_player):
     seen(deep, 0)
     seen(gone, ONLINE_MINUTES + 1)
     seen(person, 0)
-    Rating.objects.create(game="spite-malice", player=robo, rating=1612.4, deviation=80.5,
+    # Bots are rated on their board beside the people's; a rating on the people's board (as
+    # an account had before it became a bot) is not what the list shows.
+    Rating.objects.create(game=BOTS_GAME, player=robo, rating=1612.4, deviation=80.5,
                           matches=12, provisional=False, updated_at=timezone.now())
+    Rating.objects.create(game="spite-malice", player=deep, rating=1700.0, deviation=50.0,
+                          matches=30, provisional=False, updated_at=timezone.now())
+    Rating.objects.create(game=BOTS_GAME, player=house_player("hard"), rating=1750.6,
+                          deviation=120.2, matches=7, provisional=False,
+                          updated_at=timezone.now())
     response = api.get(BOTS)
     assert response.status_code == 200, response.content
     body = response.json()
     assert [house["level"] for house in body["house"]] == list(LEVELS)
     assert all(house["description"] for house in body["house"])
+    assert {house["level"]: house["rating"] for house in body["house"]} == {
+        "easy": None, "normal": None, "expert": None,
+        "hard": {"rating": 1751, "deviation": 120, "matches": 7, "provisional": False}}
     assert [entry["player"]["name"] for entry in body["online"]] == ["Deep", "Robo"]
     assert [entry["player"]["bot"] for entry in body["online"]] == [True, True]
     assert body["online"][1]["rating"] == {"rating": 1612, "deviation": 81, "matches": 12,
