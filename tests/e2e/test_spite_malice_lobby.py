@@ -242,6 +242,27 @@ def rate(player: ApiPlayer, rating: float, deviation: float, matches: int) -> No
     )
 
 
+def rate_bot(rating: float, deviation: float, matches: int, *, level: str | None = None,
+             account: ApiPlayer | None = None) -> None:
+    """A rating on the bots' board beside the people's: the house bot's ``level``, or the bot
+    ``account`` (made a bot first)."""
+    from django.utils import timezone
+
+    from server.players.models import Player
+    from server.ratings.models import Rating
+    from server.spitemalice.bot_ratings import BOTS_GAME, house_player
+
+    if level is not None:
+        player = house_player(level)
+    else:
+        assert account is not None
+        player = Player.objects.get(pk=account.client.get("/api/v1/players/me").json()["id"])
+        Player.objects.filter(pk=player.pk).update(bot=True)
+    Rating.objects.create(player=player, game=BOTS_GAME, rating=rating, deviation=deviation,
+                          matches=matches, provisional=matches < 5,
+                          updated_at=timezone.now())
+
+
 def test_the_boards_switch_games_and_show_the_ratings(open_page):
     rate(ApiPlayer(name="Ada"), 1712.4, 61, 14)
     rate(ApiPlayer(name="Bo"), 1540, 80, 9)
@@ -269,6 +290,21 @@ def test_the_boards_switch_games_and_show_the_ratings(open_page):
     expect(page.locator("#standing")).to_have_text(
         "Your rating is provisional: 1,490 ± 230, from 3 matches"
     )
+    # No bot rated yet: the bots' part says so.
+    expect(page.locator("#sm-bots")).to_contain_text("No one is on this board yet.")
+
+    # The bots beside the people: a house level and a bot account, never among the players.
+    rate_bot(1795.2, 62, 140, level="expert")
+    rate_bot(1650, 180, 3, account=ApiPlayer(name="Robo"))
+    page.reload()
+    bots = page.locator("#sm-bots tbody tr")
+    expect(bots).to_have_count(2)
+    expect(bots.nth(0).locator("th")).to_contain_text("Computer (Expert)")
+    expect(bots.nth(0).locator("td.num").first).to_have_text("1,795 ±62")
+    expect(bots.nth(1).locator("th")).to_contain_text("Robo")
+    expect(bots.nth(1).locator("th")).to_contain_text("provisional")
+    expect(page.locator("#sm-ratings tbody tr")).to_have_count(2)
+    expect(page.locator("#sm-provisional tbody tr")).to_have_count(2)
 
     page.locator('.game-switch [data-game="foursquare"]').click()
     expect(page.locator('.game-switch [aria-current="page"]')).to_have_text("Foursquare")

@@ -10,7 +10,7 @@ from tests.e2e.flows import ApiPlayer, first_turns_played
 from tests.e2e.screens import LOOKS as SIX_LOOKS
 from tests.e2e.screens import PHONE_TALL as PHONE
 from tests.e2e.screens import settle, shoot_checked
-from tests.e2e.test_spite_malice_lobby import rate, signed_in
+from tests.e2e.test_spite_malice_lobby import rate, rate_bot, signed_in
 
 LOOKS = [
     *SIX_LOOKS,
@@ -36,6 +36,8 @@ def test_lobby_screens(open_page, shoot, viewport, scheme, locale):
     page = open_page(viewport=viewport, color_scheme=scheme, locale=locale)
     me = signed_in(page, "Ada")
     rate(me, 1562, 74, 11)
+    rate_bot(1795, 62, 140, level="expert")  # the bots beside the ratings board
+    rate_bot(1611, 95, 48, level="hard")
     # A match of each kind in the list: against the computer, an invitation waiting, one to
     # you from a league mate, one being played (unrated: Ada's account is new), one finished
     # with a rematch to offer and one aborted before the first turns.

@@ -1,6 +1,6 @@
 // Spite & Malice's boards, #/boards/spite-malice[/day|/ratings][?around=me]: the day's daily
 // board (the same shape as Foursquare's: winners by points) and the ratings board (established
-// players ranked, provisional ones apart, and where you stand).
+// players ranked, provisional ones apart, where you stand, and the bots beside the people).
 
 import * as api from "../../api.js";
 import * as smApi from "../api.js";
@@ -11,6 +11,7 @@ import { localDate } from "../../model/time.js";
 import { barChart } from "../../components/bar-chart.js";
 import { boardSpan, gameSwitch, standingLine } from "../../components/board-parts.js";
 import { leaderboardTable } from "../../components/leaderboard-table.js";
+import { botBadge } from "../../components/bot-badge.js";
 import { loadLobbyStrings, lobbyStyles } from "./strings.js";
 
 const VIEWS = ["day", "ratings"];
@@ -86,6 +87,27 @@ export function ratingsTable(entries, { me = null, ranked = true, caption } = {}
     })));
 }
 
+/** The bots beside the people (the house bot's levels and the bot accounts, on the same
+ * scale, unranked): who, rating ± deviation (provisional ones marked), matches. */
+function botsTable(bots) {
+  if (!bots.length) return h("p", { class: "subtle empty-board" }, t("boards.empty"));
+  const { number } = current();
+  return h("table", { class: "leaderboard sm-ratings sm-bots" },
+    h("caption", { class: "visually-hidden" }, t("sm.boards.bots")),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, t("boards.player")),
+      h("th", { scope: "col", class: "num" }, t("sm.boards.rating")),
+      h("th", { scope: "col", class: "num" }, t("sm.boards.matches")))),
+    h("tbody", {}, bots.map((bot) => h("tr", { dataset: { player: bot.player.id, level: bot.level ?? "" } },
+      h("th", { scope: "row", class: "name-cell" },
+        bot.level ? t("sm.boards.house_level", { level: t(`sm.bot.level_${bot.level}`) }) : h("bdi", {}, bot.player.name),
+        " ", botBadge({ bot: true }),
+        bot.provisional ? h("span", { class: "subtle provisional-tag" }, ` ${t("sm.boards.provisional_tag")}`) : null),
+      h("td", { class: "num" }, h("span", { "aria-label": t("sm.boards.rating_aria", { rating: bot.rating, deviation: bot.deviation }) },
+        number(bot.rating), h("span", { class: "subtle", "aria-hidden": "true" }, ` ±${number(bot.deviation)}`))),
+      h("td", { class: "num" }, number(bot.matches))))));
+}
+
 function myRating(me) {
   if (!me) return h("p", { class: "standing-line subtle", id: "standing" }, t(api.hasToken() ? "sm.boards.no_rating" : "sm.boards.no_rating_guest"));
   const text = me.provisional
@@ -109,7 +131,10 @@ async function ratingsBoard(body, { signal }) {
     moreButton(board.next, (page) => {
       ranked.querySelector("tbody")?.append(...ratingsTable(page.results, { me: board.me }).querySelectorAll("tbody tr"));
       provisional.querySelector("tbody")?.append(...ratingsTable(page.provisional, { me: board.me, ranked: false }).querySelectorAll("tbody tr"));
-    }));
+    }),
+    h("h2", { class: "sm-bots" }, t("sm.boards.bots")),
+    h("p", { class: "subtle" }, t("sm.boards.bots_text")),
+    h("div", { class: "table-slot", id: "sm-bots" }, botsTable(board.bots ?? [])));
 }
 
 export default async function spiteMaliceBoards(root, route, { signal }) {

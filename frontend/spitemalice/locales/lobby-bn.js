@@ -178,6 +178,10 @@ export default {
   "sm.boards.my_rating_provisional": { one: "আপনার রেটিং অস্থায়ী: {rating} ± {deviation}, {n}টি ম্যাচ থেকে", other: "আপনার রেটিং অস্থায়ী: {rating} ± {deviation}, {n}টি ম্যাচ থেকে" },
   "sm.boards.provisional": "অস্থায়ী রেটিং",
   "sm.boards.provisional_text": "যাঁদের রেটিং-যোগ্য ম্যাচ পাঁচটির কম, বা যাঁদের রেটিং এখনও থিতু হয়নি, তাঁরা এখানে ক্রম ছাড়া আছেন।",
+  "sm.boards.bots": "বট",
+  "sm.boards.bots_text": "কম্পিউটারের স্তর ও বট অ্যাকাউন্ট, একই মাপকাঠিতে: প্রতিষ্ঠিত রেটিংয়ের খেলোয়াড়দের বিরুদ্ধে (যাঁদের রেটিং এতে বদলায় না) এবং একে অপরের বিরুদ্ধে খেলে এদের রেটিং ঠিক হয়।",
+  "sm.boards.house_level": "কম্পিউটার ({level})",
+  "sm.boards.provisional_tag": "অস্থায়ী",
 
   "sm.stats.matches_played": "খেলা ম্যাচ",
   "sm.stats.matches_won": "জেতা ম্যাচ",

@@ -180,6 +180,10 @@ export default {
   "sm.boards.my_rating_provisional": { one: "Your rating is provisional: {rating} ± {deviation}, from {n} match", other: "Your rating is provisional: {rating} ± {deviation}, from {n} matches" },
   "sm.boards.provisional": "Provisional ratings",
   "sm.boards.provisional_text": "Players with fewer than five rated matches, or whose rating is still uncertain, are listed here without a rank.",
+  "sm.boards.bots": "Bots",
+  "sm.boards.bots_text": "The computer's levels and bot accounts, on the same scale: rated against players with an established rating (whose own ratings these matches never change) and against one another.",
+  "sm.boards.house_level": "Computer ({level})",
+  "sm.boards.provisional_tag": "provisional",
 
   "sm.stats.matches_played": "Matches played",
   "sm.stats.matches_won": "Matches won",

@@ -178,6 +178,10 @@ export default {
   "sm.boards.my_rating_provisional": { one: "درجهٔ شما موقت است: {rating} ± {deviation}، از {n} مسابقه", other: "درجهٔ شما موقت است: {rating} ± {deviation}، از {n} مسابقه" },
   "sm.boards.provisional": "درجه‌های موقت",
   "sm.boards.provisional_text": "بازیکنانی که کمتر از پنج مسابقهٔ درجه‌دار دارند، یا درجه‌شان هنوز قطعی نیست، اینجا بدون رتبه آمده‌اند.",
+  "sm.boards.bots": "ربات‌ها",
+  "sm.boards.bots_text": "سطح‌های رایانه و حساب‌های ربات، با همان مقیاس: درجه‌شان از بازی با بازیکنانی که درجهٔ قطعی دارند (و درجهٔ آن بازیکنان با این بازی‌ها تغییر نمی‌کند) و از بازی با یکدیگر به دست می‌آید.",
+  "sm.boards.house_level": "رایانه ({level})",
+  "sm.boards.provisional_tag": "موقت",
 
   "sm.stats.matches_played": "مسابقه‌های انجام‌شده",
   "sm.stats.matches_won": "مسابقه‌های بُرده",

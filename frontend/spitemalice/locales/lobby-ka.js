@@ -178,6 +178,10 @@ export default {
   "sm.boards.my_rating_provisional": { one: "შენი რეიტინგი წინასწარია: {rating} ± {deviation}, {n} პარტიიდან", other: "შენი რეიტინგი წინასწარია: {rating} ± {deviation}, {n} პარტიიდან" },
   "sm.boards.provisional": "წინასწარი რეიტინგები",
   "sm.boards.provisional_text": "მოთამაშეები, ვისაც ხუთზე ნაკლები შეფასებული პარტია აქვს ან ვისი რეიტინგიც ჯერ არ დამდგარა, აქ ადგილის გარეშე არიან.",
+  "sm.boards.bots": "ბოტები",
+  "sm.boards.bots_text": "კომპიუტერის დონეები და ბოტ-ანგარიშები იმავე შკალაზე: მათი რეიტინგი დგინდება დადგენილი რეიტინგის მქონე მოთამაშეებთან თამაშით (ამ მოთამაშეების რეიტინგი არ იცვლება) და ერთმანეთთან თამაშით.",
+  "sm.boards.house_level": "კომპიუტერი ({level})",
+  "sm.boards.provisional_tag": "წინასწარი",
 
   "sm.stats.matches_played": "ნათამაშები პარტიები",
   "sm.stats.matches_won": "მოგებული პარტიები",
