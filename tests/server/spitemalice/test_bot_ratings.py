@@ -214,3 +214,27 @@ def test_people_who_were_only_a_measure_join_no_ring(make_trusted_player):
         resign_to_the_house_bot(api, "hard")
     Rating.objects.filter(game=BOTS_GAME).update(updated_at=timezone.now() - timedelta(days=1))
     assert rings_detect(game=BOTS_GAME) == []
+
+
+def test_a_new_installation_plays_the_past_hours_levels_games_once(db, monkeypatch):
+    from io import StringIO
+    from types import SimpleNamespace
+
+    from django.core.management import call_command
+
+    from server.ratings.selectors import shown
+    from server.spitemalice.management.commands import play_house_levels
+
+    monkeypatch.setattr(bot_ratings, "NEIGHBOURS", (("normal", "easy"),))  # the quick pair
+    now = timezone.now()  # both runs in the same hour, whenever the test runs
+    monkeypatch.setattr(play_house_levels, "timezone", SimpleNamespace(now=lambda: now))
+    out = StringIO()
+    call_command("play_house_levels", "--hours", "3", stdout=out)
+    assert "rated 3 games" in out.getvalue()
+    normal = bot_rating(house_player("normal"))
+    assert normal.matches == 3
+    assert f"normal: {shown(normal.rating)} ± {shown(normal.deviation)} after 3 games" in (
+        out.getvalue())
+    # The same hours again: already rated, nothing more.
+    call_command("play_house_levels", "--hours", "3", stdout=StringIO())
+    assert bot_rating(house_player("normal")).matches == 3
