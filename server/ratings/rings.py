@@ -182,9 +182,21 @@ def _candidates(graph: dict[object, Counter], groups: list[set]) -> list[set]:
     return candidates
 
 
+# Boards a game asked to be left out of the search (``rings_skip``).
+_skipped: set[str] = set()
+
+
+def rings_skip(game: str) -> None:
+    """Leave ``game``'s board out of the periodic search: a board whose players are closed
+    groups by design (a game's bots, whose house levels rate only one another) would be held
+    whole."""
+    _skipped.add(game)
+
+
 def rings_detect_all() -> int:
-    """The periodic job: every rated game's rings. How many were found."""
-    games = Rating.objects.values_list("game", flat=True).distinct()
+    """The periodic job: every rated game's rings, but the boards left out. How many were
+    found."""
+    games = Rating.objects.exclude(game__in=_skipped).values_list("game", flat=True).distinct()
     return sum(len(rings_detect(game=game)) for game in list(games))
 
 

@@ -9,7 +9,16 @@ class SpiteMaliceConfig(AppConfig):
 
     def ready(self) -> None:
         from server.core.metrics import scrape_reader_register
-        from server.spitemalice import boards, bot_accounts, fairness, metrics, notify, tasks
+        from server.ratings.rings import rings_skip
+        from server.spitemalice import (
+            boards,
+            bot_accounts,
+            bot_ratings,
+            fairness,
+            metrics,
+            notify,
+            tasks,
+        )
         from server.streams.services import active_source_register
 
         boards.register()
@@ -18,3 +27,6 @@ class SpiteMaliceConfig(AppConfig):
         tasks.register()
         bot_accounts.register_bot_rules()
         active_source_register(notify.active_matches)
+        # The bots' board holds the house levels, who rate only one another: a closed group by
+        # design, never a ring (docs/RATINGS.md, "Bots").
+        rings_skip(bot_ratings.BOTS_GAME)

@@ -4,6 +4,7 @@ move, and against one another, on a board of their own listed beside the people'
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -238,3 +239,60 @@ def test_a_new_installation_plays_the_past_hours_levels_games_once(db, monkeypat
     # The same hours again: already rated, nothing more.
     call_command("play_house_levels", "--hours", "3", stdout=StringIO())
     assert bot_rating(house_player("normal")).matches == 3
+
+
+def test_the_levels_closed_group_is_never_held_as_a_ring(make_player):
+    """The levels rate only one another: on the bots' board they are a closed group by design,
+    which the rings' search would hold whole once bot accounts rated before them make the
+    field; the periodic search leaves the bots' board out."""
+    from server.ratings.rings import rings_detect_all
+    from server.ratings.services import result_rate
+
+    start = timezone.now() - timedelta(days=2)
+    robo, _ = make_player("Robo")
+    deep, _ = make_player("Deep")
+    result_rate(game=BOTS_GAME, match_id=uuid.uuid4(), player_a=robo, player_b=deep,
+                score_a=1.0, at=start)
+    levels = [house_player(level) for level in ("easy", "normal", "hard")]
+    for hour in range(12):
+        a, b = levels[hour % 3], levels[(hour + 1) % 3]
+        result_rate(game=BOTS_GAME, match_id=uuid.uuid4(), player_a=a, player_b=b,
+                    score_a=float(hour % 2), at=start + timedelta(hours=hour + 1))
+
+    assert rings_detect_all() == 0
+    assert not Rating.objects.filter(game=BOTS_GAME, held=True).exists()
+    # What the search would have done on this board: hold the levels.
+    [ring] = rings_detect(game=BOTS_GAME)
+    assert set(ring.members.all()) == set(levels)
+
+
+def test_two_bot_accounts_rate_each_other_as_two_people_would(make_trusted_player,
+                                                              make_player):
+    apis, bots = {}, {}
+    for seat, name in ((0, "Robo"), (1, "Deep")):
+        bots[seat], apis[seat] = make_trusted_player(name)
+        assert apis[seat].patch("players/me", {"bot": True}).status_code == 200
+    for _ in range(4):  # the pair's allowance: three a day
+        match = invite(apis[0], turn_seconds=3600, target=1)
+        assert join(apis[1], match["invite"]["code"]).status_code == 200
+        views = past_aborting(apis, {seat: apis[seat].get(url(match)).json()
+                                     for seat in (0, 1)})
+        assert views[0]["unrated_reason"] == "bot"
+        assert apis[1].post(url(match, "/resign")).status_code == 200
+
+    rows = RatedMatch.objects.filter(game=BOTS_GAME)
+    assert rows.count() == 3 and all(row.b_rated for row in rows)
+    assert {row.score_a for row in rows} == {1.0}
+    assert bot_rating(bots[0]).matches == bot_rating(bots[1]).matches == 3
+    assert bot_rating(bots[0]).rating > 1500 > bot_rating(bots[1]).rating
+    assert not Rating.objects.filter(game="spite-malice").exists()
+
+    # A bot account claimed just now rates nothing against another.
+    fresh, fresh_api = make_player("New")
+    assert fresh_api.patch("players/me", {"bot": True}).status_code == 200
+    match = invite(apis[0], turn_seconds=3600, target=1)
+    assert join(fresh_api, match["invite"]["code"]).status_code == 200
+    pair = {0: apis[0], 1: fresh_api}
+    past_aborting(pair, {seat: pair[seat].get(url(match)).json() for seat in (0, 1)})
+    assert fresh_api.post(url(match, "/resign")).status_code == 200
+    assert RatedMatch.objects.filter(game=BOTS_GAME).count() == 3
