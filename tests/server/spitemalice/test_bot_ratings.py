@@ -288,7 +288,7 @@ def test_two_bot_accounts_rate_each_other_as_two_people_would(make_trusted_playe
     assert not Rating.objects.filter(game="spite-malice").exists()
 
     # A bot account claimed just now rates nothing against another.
-    fresh, fresh_api = make_player("New")
+    _, fresh_api = make_player("New")
     assert fresh_api.patch("players/me", {"bot": True}).status_code == 200
     match = invite(apis[0], turn_seconds=3600, target=1)
     assert join(fresh_api, match["invite"]["code"]).status_code == 200
