@@ -1,8 +1,10 @@
-"""Writes on ratings: a finished match rates both of its players, once.
+"""Writes on ratings: a finished match rates both of its players, once; or one of them
+against the other's fixed values (a bot measured by a person).
 
-``result_rate`` is the mechanism any two-player game calls with its own key and result; which
-of its matches rate, and what they score, is the game's to say (Spite & Malice:
-``server.spitemalice.rating_rules``).
+``result_rate`` is the mechanism any two-player game calls with its own key and result, and
+``result_rate_against`` the one-sided kind; which of its matches rate, and what they score,
+is the game's to say (Spite & Malice: ``server.spitemalice.rating_rules`` for people,
+``server.spitemalice.bot_ratings`` for its bots).
 """
 
 from __future__ import annotations
