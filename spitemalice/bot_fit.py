@@ -1,16 +1,22 @@
 """Fitting the house bot's evaluation weights by self-play, and measuring them on other deals.
 
 ``python -m spitemalice.bot_fit fit [--iterations N] [--deals K] [--first-deal D] [--seed S]
-[--level hard] [--log FILE]`` fits the weights named in ``FITTED`` by SPSA (simultaneous
-perturbation stochastic approximation): at iteration *k* every fitted weight is moved up or
-down at once by a random sign times ``c_k`` (in units of ``SCALE``: the weight's size), the
-level plays ``K`` training deals from both seats with the weights moved up and the same deals
-and seeds with them moved down (common random numbers), always against ``hard`` with the
-hand-set weights, and the difference of the two mean results steps every weight along its
+[--level hard] [--start WEIGHTS] [--gains-from K0] [--log FILE]`` fits the weights named in
+``FITTED`` by SPSA (simultaneous perturbation stochastic approximation): at iteration *k*
+every fitted weight is moved up or down at once by a random sign times ``c_k`` (in units of
+``SCALE``: the weight's size), the level plays ``K`` training deals from both seats with the
+weights moved up and the same deals and seeds with them moved down (common random numbers),
+always against ``hard`` with the hand-set weights, and the difference of the two mean results
+steps every weight along its
 sign. Iteration *k* plays deals ``D + k·K`` … ``D + k·K + K − 1`` (``D`` is 2000: the training
 deals lie above the benchmark's 0–1999, so a fit is measured on deals it never saw). The
 result is the mean of the iterates over the second half of the run (Polyak averaging), printed
 as JSON with the rest of the run's record; ``--log`` writes every iteration as a JSON line.
+``--start`` starts from other weights than the hand-set ones (``expert`` for
+``EXPERT_WEIGHTS``, or JSON / a JSON file as ``--weights`` below; only the fitted weights may
+differ from the hand-set ones), and ``--gains-from K0`` takes the gains ``a_k``, ``c_k`` from
+iteration ``K0 + k`` on (the deals still from ``D``): together they continue a run of ``K0``
+iterations from the weights it found, on new deals.
 
 ``python -m spitemalice.bot_fit measure --weights JSON-or-FILE [--games N] [--first-deal D]
 [--level hard] [--opponent hard]`` plays the level with the given weights against the
@@ -36,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, fields, replace
 from pathlib import Path
 
-from spitemalice.bot import DEFAULT_WEIGHTS, LEVELS, Weights
+from spitemalice.bot import DEFAULT_WEIGHTS, EXPERT_WEIGHTS, LEVELS, Weights
 from spitemalice.bot_bench import BASELINE_ACTIONS, outcome, played_game, summary
 
 # The weights the fit moves (the rest keep their hand-set values), and the size of a unit
@@ -65,6 +71,18 @@ def weights_at(x: Sequence[float]) -> Weights:
     return replace(DEFAULT_WEIGHTS, **moved)
 
 
+def coordinates(weights: Weights) -> list[float]:
+    """The coordinates ``x`` with ``weights_at(x) == weights``: each fitted weight's distance
+    from its hand-set value, in units of its size. The weights not fitted must be the
+    hand-set ones (the fit cannot move them)."""
+    fixed = [field.name for field in fields(Weights) if field.name not in FITTED
+             and getattr(weights, field.name) != getattr(DEFAULT_WEIGHTS, field.name)]
+    if fixed:
+        raise ValueError(f"weights the fit does not move differ: {', '.join(fixed)}")
+    return [(getattr(weights, name) - getattr(DEFAULT_WEIGHTS, name)) / SCALE[name]
+            for name in FITTED]
+
+
 def _clip(x: Sequence[float]) -> list[float]:
     return [min(HIGH, max(LOW, xi)) for xi in x]
 
@@ -90,17 +108,20 @@ def result(level: str, weights: Weights, deals: range, opponent: str = "hard") -
 
 
 def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
-        log: Path | None = None) -> dict[str, object]:
-    """SPSA over ``FITTED`` (see the module's docstring); returns the run's record."""
+        log: Path | None = None, start: Weights = DEFAULT_WEIGHTS, gains_from: int = 0
+        ) -> dict[str, object]:
+    """SPSA over ``FITTED`` (see the module's docstring) from ``start``, with the gains of
+    iteration ``gains_from + k`` at iteration ``k``; returns the run's record."""
     rng = random.Random(seed)
-    x = [0.0] * len(FITTED)
+    x = _clip(coordinates(start))
+    origin = list(x)
     history: list[list[float]] = []
-    start = time.process_time()
+    began = time.process_time()
     out = log.open("w") if log is not None else None
     try:
         for k in range(iterations):
-            ck = C / (k + 1) ** 0.101
-            ak = A / (k + 1 + STABILITY) ** 0.602
+            ck = C / (gains_from + k + 1) ** 0.101
+            ak = A / (gains_from + k + 1 + STABILITY) ** 0.602
             signs = [rng.choice((-1.0, 1.0)) for _ in FITTED]
             plus = _clip([xi + ck * si for xi, si in zip(x, signs, strict=True)])
             minus = _clip([xi - ck * si for xi, si in zip(x, signs, strict=True)])
@@ -113,7 +134,7 @@ def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
             record = {"iteration": k, "deals": [batch.start, batch.stop - 1],
                       "plus": round(j_plus, 4), "minus": round(j_minus, 4),
                       "x": [round(xi, 4) for xi in x],
-                      "cpu_s": round(time.process_time() - start, 1)}
+                      "cpu_s": round(time.process_time() - began, 1)}
             print(json.dumps(record), file=sys.stderr, flush=True)
             if out is not None:
                 print(json.dumps(record), file=out, flush=True)
@@ -123,9 +144,10 @@ def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
     tail = history[len(history) // 2:] or [x]
     mean = [sum(column) / len(tail) for column in zip(*tail, strict=True)]
     return {"method": "SPSA", "level": level, "opponent": "hard", "seed": seed,
-            "iterations": iterations, "deals_per_iteration": deals,
+            "iterations": iterations, "deals_per_iteration": deals, "gains_from": gains_from,
+            "start": [round(xi, 4) for xi in origin],
             "deals": [first_deal, first_deal + iterations * deals - 1],
-            "games": 4 * deals * iterations, "cpu_s": round(time.process_time() - start, 1),
+            "games": 4 * deals * iterations, "cpu_s": round(time.process_time() - began, 1),
             "x": [round(xi, 4) for xi in mean],
             "weights": {name: round(value, 3)
                         for name, value in asdict(weights_at(mean)).items()}}
@@ -145,6 +167,13 @@ def parse_weights(text: str) -> Weights:
     if unknown:
         raise ValueError(f"unknown weights: {', '.join(sorted(unknown))}")
     return replace(DEFAULT_WEIGHTS, **{name: float(value) for name, value in data.items()})
+
+
+def parse_start(text: str) -> Weights:
+    """``--start``: ``expert`` (``EXPERT_WEIGHTS``), ``hand-set`` (``DEFAULT_WEIGHTS``), or
+    weights as ``parse_weights`` reads them."""
+    named = {"expert": EXPERT_WEIGHTS, "hand-set": DEFAULT_WEIGHTS}
+    return named[text] if text in named else parse_weights(text)
 
 
 def measure(level: str, weights: Weights, opponent: str, games: int, first_deal: int) -> str:
@@ -169,6 +198,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     fitting.add_argument("--first-deal", type=int, default=2000)
     fitting.add_argument("--seed", default="bot-fit")
     fitting.add_argument("--level", default="hard", choices=LEVELS)
+    fitting.add_argument("--start", default="hand-set",
+                         help="expert, hand-set, or JSON / a JSON file's path")
+    fitting.add_argument("--gains-from", type=int, default=0,
+                         help="take the gains from this iteration on (continue a run)")
     fitting.add_argument("--log", type=Path, default=None)
     measuring = commands.add_parser("measure", help="play fitted weights on other deals")
     measuring.add_argument("--weights", default="{}", help="JSON, or a JSON file's path")
@@ -180,7 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "fit":
         print(json.dumps(fit(args.iterations, args.deals, args.first_deal, args.seed,
-                             args.level, args.log), indent=1))
+                             args.level, args.log, parse_start(args.start),
+                             args.gains_from), indent=1))
     else:
         print(measure(args.level, parse_weights(args.weights), args.opponent, args.games,
                       args.first_deal))
