@@ -214,9 +214,28 @@ class Ticker:
                                                     periodic.seconds):
                     continue  # another process ran it within its interval
                 done[periodic.name] = periodic.check()
+            except DatabaseError as error:
+                if not retryable(error):
+                    logger.exception("periodic check %s failed", periodic.name)
+                    continue
+                # Not a fault: PostgreSQL let a conflicting transaction through (a schema
+                # change or TRUNCATE meeting a beat, say); the pass runs again at its turn.
+                logger.warning("periodic check %s gave way to a conflicting transaction (%s); "
+                               "it runs again at its next turn", periodic.name,
+                               str(error).splitlines()[0] if str(error) else "conflict")
             except Exception:  # one failing pass must not stop the loop that runs them all
                 logger.exception("periodic check %s failed", periodic.name)
         return done
+
+
+# PostgreSQL's "try again" answers: it aborted this transaction to let a conflicting one
+# through (a deadlock broken, a serialization conflict).
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+
+
+def retryable(error: BaseException) -> bool:
+    """Whether ``error`` (Django's, wrapping the driver's) is one PostgreSQL asks to retry."""
+    return getattr(error.__cause__, "sqlstate", None) in RETRYABLE_SQLSTATES
 
 
 # --- The clock thread ---------------------------------------------------------------------------

@@ -60,15 +60,25 @@ def beat(*, role: str = Heartbeat.Role.APP, now: datetime | None = None,
     ``ALIVE_SECONDS`` before it (and this process is the one that handled it), else None."""
     now = now or timezone.now()
     process = process or holder()
-    with transaction.atomic():  # one commit a beat
-        return _beat(role, now, process)
+    # Two commits, each on one table: a transaction that holds one table's lock while it asks
+    # for another's can deadlock with anything that locks both the other way round (a TRUNCATE
+    # of every table, whose order is arbitrary).
+    with transaction.atomic():
+        _heartbeat_store(role, now, process)
+    with transaction.atomic():
+        return _mark_move(now)
 
 
-def _beat(role: str, now: datetime, process: str) -> timedelta | None:
+def _heartbeat_store(role: str, now: datetime, process: str) -> None:
     if not Heartbeat.objects.filter(pk=process).update(beat_at=now, role=role):
         Heartbeat.objects.update_or_create(
             pk=process, defaults={"role": role, "started_at": now, "beat_at": now})
         Heartbeat.objects.filter(beat_at__lt=now - FORGET_AFTER).delete()
+
+
+def _mark_move(now: datetime) -> timedelta | None:
+    """Move the service's mark of life on to ``now``; the outage it ends, if this process is
+    the one to handle it (``beat``)."""
     last = Liveness.objects.filter(pk=_MARK).values_list("alive_at", flat=True).first()
     if last is None:  # the first beat ever: nothing is known of before
         try:

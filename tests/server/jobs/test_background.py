@@ -261,3 +261,37 @@ def test_a_waiting_worker_wakes_as_soon_as_a_job_is_recorded(registry, monkeypat
     job_enqueue(kind="wake", key="k")  # committed at once: no transaction around it
     thread.join(60)
     assert waited and waited[0] < 30  # woken by the commit, not by the end of its wait
+
+
+def test_a_periodic_check_that_gives_way_to_a_conflict_warns_and_runs_again(registry, caplog):
+    """PostgreSQL breaks a deadlock (a beat meeting a TRUNCATE, say) by aborting one side: the
+    check warns without a traceback and runs at its next turn; any other database error is
+    still logged as a failure, with its traceback."""
+    import psycopg.errors
+    from django.db import OperationalError
+
+    calls = []
+
+    def conflicted() -> int:
+        calls.append(1)
+        try:  # as Django raises it: its own error, the driver's as the cause
+            raise psycopg.errors.DeadlockDetected("deadlock detected")
+        except psycopg.errors.DeadlockDetected as cause:
+            raise OperationalError("deadlock detected") from cause
+
+    def broken() -> int:
+        raise OperationalError("no such table")
+
+    background.register_periodic("conflicted", 2, conflicted)
+    background.register_periodic("broken", 2, broken)
+    ticker = background.Ticker(registered=False, extra=[
+        background._periodic["conflicted"], background._periodic["broken"]])
+    with caplog.at_level("WARNING", logger="server.jobs.background"):
+        assert ticker.run_due(now=100.0) == {}
+    [warned] = [r for r in caplog.records if "conflicted" in r.getMessage()]
+    assert warned.levelname == "WARNING" and warned.exc_info is None
+    assert "gave way to a conflicting transaction (deadlock detected)" in warned.getMessage()
+    [failed] = [r for r in caplog.records if "broken" in r.getMessage()]
+    assert failed.levelname == "ERROR" and failed.exc_info is not None
+    ticker.run_due(now=103.0)  # its next turn
+    assert len(calls) == 2
