@@ -80,10 +80,13 @@ def match_rate_bots(match: Match) -> list[RatedMatch]:
         return []
     at = match.finished_at or timezone.now()
     if match.bot_seat is not None:  # the house bot; the person in the other seat
-        bot = house_player(match.level)
         person = match.player1 if match.bot_seat == 0 else match.player0
+        standing = _standing(person, match)
+        if person is None or standing is None:  # most matches against it: a guest's
+            return []
         bot_score = score if match.bot_seat == 0 else 1 - score
-        rated = _against_person(match, bot.pk, person, bot_score, at)
+        rated = _against_person(match, house_player(match.level).pk, person, standing,
+                                bot_score, at)
         return [rated] if rated is not None else []
     if match.player1_id is None or match.player0_id == match.player1_id:
         return []
@@ -98,23 +101,30 @@ def match_rate_bots(match: Match) -> list[RatedMatch]:
         return [rated] if rated is not None else []
     for seat, person in ((0, match.player1), (1, match.player0)):
         if getattr(match, f"player{seat}_bot") and person is not None and not person.bot:
+            standing = _standing(person, match)
+            if standing is None:
+                return []
             bot_id = match.player0_id if seat == 0 else match.player1_id
-            rated = _against_person(match, bot_id, person, score if seat == 0 else 1 - score,
-                                    at)
+            assert bot_id is not None  # both seats are filled (checked above)
+            rated = _against_person(match, bot_id, person, standing,
+                                    score if seat == 0 else 1 - score, at)
             return [rated] if rated is not None else []
     return []
 
 
-def _against_person(match: Match, bot_id: UUID, person: Player | None, bot_score: float,
-                    at: datetime) -> RatedMatch | None:
-    """The bot ``bot_id`` rated against ``person``'s standing on the people's board, if the
-    person's rating may measure it (module docstring)."""
+def _standing(person: Player | None, match: Match) -> Rating | None:
+    """``person``'s rating on the people's board if it may measure a bot (module docstring):
+    a person's, established, on an account established when ``match`` was created."""
     if person is None or person.bot or not established_at(person, match.created_at):
         return None
-    standing = Rating.objects.filter(game=GAME, player=person, held=False,
-                                     provisional=False).first()
-    if standing is None:
-        return None
+    return Rating.objects.filter(game=GAME, player=person, held=False,
+                                 provisional=False).first()
+
+
+def _against_person(match: Match, bot_id: UUID, person: Player, standing: Rating,
+                    bot_score: float, at: datetime) -> RatedMatch | None:
+    """The bot ``bot_id`` rated against ``person``'s ``standing`` on the people's board,
+    within the pair's daily allowance."""
     if _pair_results(bot_id, person.pk, at) >= PAIR_RATED_PER_DAY:
         return None
     return result_rate_against(game=BOTS_GAME, match_id=match.pk, player=bot_id,

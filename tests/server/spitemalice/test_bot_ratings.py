@@ -105,6 +105,8 @@ def test_a_person_whose_rating_says_little_rates_no_bot(make_trusted_player, mak
 
     assert not RatedMatch.objects.filter(game=BOTS_GAME).exists()
     assert not Rating.objects.filter(game=BOTS_GAME).exists()
+    # Nothing was even looked up for the bot: a guest's finish costs no query of its own.
+    assert bot_ratings.house_levels() == {}
 
 
 def test_a_person_feeds_a_level_at_most_three_results_a_day(make_trusted_player):
