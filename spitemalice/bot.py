@@ -49,7 +49,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from spitemalice.actions import ACTION_OF, Action
@@ -100,9 +100,34 @@ class Weights:
     king_on_side: float = -5.0  # a King laid on a side stack (empty or not)
     base_step: float = 0.25  # a card starting an empty side stack: this times its rank ...
     base_offset: float = -2.5  # ... plus this
+    # The race (``race``: how far the bot is behind in pay-off cards left, -1 … 1) scales the
+    # two chances: ``threat`` counts ``1 + threat_race * race`` times, ``prospect``
+    # ``1 + prospect_race * race`` times. At 0 (the default) the race changes nothing.
+    threat_race: float = 0.0
+    prospect_race: float = 0.0
 
 
 DEFAULT_WEIGHTS = Weights()
+RACE_CARDS = 10  # race: the difference of the pay-off cards left, over this, within -1 … 1
+
+
+def race(own_left: int, other_left: int) -> float:
+    """How far the bot is behind in the race to empty its pay-off pile: the bot's pay-off
+    cards left less the opponent's, over ``RACE_CARDS``, kept within -1 … 1 (positive: the
+    bot has more left, it is behind; negative: it is ahead)."""
+    return max(-1.0, min(1.0, (own_left - other_left) / RACE_CARDS))
+
+
+def raced(weights: Weights, own_left: int, other_left: int) -> Weights:
+    """``weights`` with ``threat`` and ``prospect`` scaled by the race (``Weights``'s
+    ``threat_race`` and ``prospect_race``); the same object when both factors are 0."""
+    if not weights.threat_race and not weights.prospect_race:
+        return weights
+    d = race(own_left, other_left)
+    return replace(weights, threat=weights.threat * (1.0 + weights.threat_race * d),
+                   prospect=weights.prospect * (1.0 + weights.prospect_race * d),
+                   threat_race=0.0, prospect_race=0.0)
+
 
 # How much each level searches, and hard's sampling.
 EASY_NODES = 60  # positions easy looks at in a call ...
@@ -334,8 +359,10 @@ class _Search:
         self.t = table
         self.level = level
         self.rng = rng
-        self.w = weights
         easy = level == "easy"
+        if not easy:  # the race's share of the two chances, once per call (easy: none)
+            weights = raced(weights, table.payoff, table.other_payoff)
+        self.w = weights
         self.limit = EASY_NODES if easy else NODES
         # Strict: no position past the limit is looked at (easy; expert's sampled turns). Not
         # strict (normal, hard, as measured): the positions next to the last are scored too.

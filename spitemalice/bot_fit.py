@@ -1,22 +1,27 @@
 """Fitting the house bot's evaluation weights by self-play, and measuring them on other deals.
 
 ``python -m spitemalice.bot_fit fit [--iterations N] [--deals K] [--first-deal D] [--seed S]
-[--level hard] [--start WEIGHTS] [--gains-from K0] [--log FILE]`` fits the weights named in
-``FITTED`` by SPSA (simultaneous perturbation stochastic approximation): at iteration *k*
-every fitted weight is moved up or down at once by a random sign times ``c_k`` (in units of
-``SCALE``: the weight's size), the level plays ``K`` training deals from both seats with the
-weights moved up and the same deals and seeds with them moved down (common random numbers),
-always against ``hard`` with the hand-set weights, and the difference of the two mean results
-steps every weight along its
+[--level hard] [--start WEIGHTS] [--gains-from K0] [--fit NAMES] [--log FILE]`` fits the
+weights named in ``FITTED`` (or those ``--fit`` names) by SPSA (simultaneous perturbation
+stochastic approximation): at iteration *k* every fitted weight is moved up or down at once
+by a random sign times ``c_k`` (in units of ``SCALE``: the weight's size), the level plays
+``K`` training deals from both seats with the weights moved up and the same deals and seeds
+with them moved down (common random numbers), always against ``hard`` with the hand-set
+weights, and the difference of the two mean results steps every weight along its
 sign. Iteration *k* plays deals ``D + k·K`` … ``D + k·K + K − 1`` (``D`` is 2000: the training
 deals lie above the benchmark's 0–1999, so a fit is measured on deals it never saw). The
 result is the mean of the iterates over the second half of the run (Polyak averaging), printed
 as JSON with the rest of the run's record; ``--log`` writes every iteration as a JSON line.
 ``--start`` starts from other weights than the hand-set ones (``expert`` for
-``EXPERT_WEIGHTS``, or JSON / a JSON file as ``--weights`` below; only the fitted weights may
-differ from the hand-set ones), and ``--gains-from K0`` takes the gains ``a_k``, ``c_k`` from
-iteration ``K0 + k`` on (the deals still from ``D``): together they continue a run of ``K0``
-iterations from the weights it found, on new deals.
+``EXPERT_WEIGHTS``, or JSON / a JSON file as ``--weights`` below; the weights not fitted keep
+its values), and ``--gains-from K0`` takes the gains ``a_k``, ``c_k`` from iteration
+``K0 + k`` on (the deals still from ``D``): together they continue a run of ``K0``
+iterations from the weights it found, on new deals. ``--fit threat,prospect,threat_race``
+fits only the weights named (fewer dimensions, less of SPSA's noise), the others keeping the
+values ``--start`` gives them; ``--fit all`` adds the race factors (``threat_race``,
+``prospect_race``: hand-set 0, in units of ``RACE_SCALE``, kept within ``RACE_LOW`` …
+``RACE_HIGH``) to the 14 of ``FITTED`` (each in units of its hand-set size, kept within 0 …
+3 times it).
 
 ``python -m spitemalice.bot_fit measure --weights JSON-or-FILE [--games N] [--first-deal D]
 [--level hard] [--opponent hard]`` plays the level with the given weights against the
@@ -45,15 +50,25 @@ from pathlib import Path
 from spitemalice.bot import DEFAULT_WEIGHTS, EXPERT_WEIGHTS, LEVELS, Weights
 from spitemalice.bot_bench import BASELINE_ACTIONS, outcome, played_game, summary
 
-# The weights the fit moves (the rest keep their hand-set values), and the size of a unit
+# The weights the fit moves by default (the rest keep their values), and the size of a unit
 # step of each: a move of 0.2 is a fifth of the weight's own size.
 FITTED: tuple[str, ...] = (
     "threat", "prospect", "king_in_hand", "refill", "reveal", "empty_side", "played",
     "side_played", "stall", "run", "gap", "buried", "king_covered", "king_on_side",
 )
+# The race factors (``Weights.threat_race``, ``prospect_race``): hand-set at 0, so with no
+# size of their own; fitted only when named (``--fit``), in units of RACE_SCALE, each kept
+# between RACE_LOW (a chance weighed at a tenth when far ahead, at 1.9 times when far behind,
+# or the reverse) and RACE_HIGH.
+RACE: tuple[str, ...] = ("threat_race", "prospect_race")
+RACE_SCALE, RACE_LOW, RACE_HIGH = 2.0, -0.9, 2.0
+FITTABLE: tuple[str, ...] = FITTED + RACE
 SCALE: dict[str, float] = {name: max(1.0, abs(float(getattr(DEFAULT_WEIGHTS, name))))
-                           for name in FITTED}
-LOW, HIGH = -1.0, 2.0  # each weight stays between 0 and three times its hand-set value
+                           for name in FITTED} | {name: RACE_SCALE for name in RACE}
+LOW, HIGH = -1.0, 2.0  # each weight of FITTED stays between 0 and 3 times its hand-set value
+# The bounds of each weight's coordinate.
+BOUNDS: dict[str, tuple[float, float]] = {name: (LOW, HIGH) for name in FITTED} | {
+    name: (RACE_LOW / RACE_SCALE, RACE_HIGH / RACE_SCALE) for name in RACE}
 MARGIN = 0.5  # the weight of the pay-off cards left (difference over 20) in a game's result
 PAYOFF = 20
 
@@ -64,27 +79,45 @@ A = 0.45
 STABILITY = 10
 
 
-def weights_at(x: Sequence[float]) -> Weights:
-    """The hand-set weights with the fitted ones moved to coordinates ``x``."""
+def weights_at(x: Sequence[float], names: Sequence[str] = FITTED,
+               base: Weights = DEFAULT_WEIGHTS) -> Weights:
+    """``base`` (the hand-set weights unless given) with the weights ``names`` moved to
+    coordinates ``x``: each its hand-set value plus ``x`` times its ``SCALE``."""
     moved = {name: getattr(DEFAULT_WEIGHTS, name) + SCALE[name] * xi
-             for name, xi in zip(FITTED, x, strict=True)}
-    return replace(DEFAULT_WEIGHTS, **moved)
+             for name, xi in zip(names, x, strict=True)}
+    return replace(base, **moved)
 
 
-def coordinates(weights: Weights) -> list[float]:
-    """The coordinates ``x`` with ``weights_at(x) == weights``: each fitted weight's distance
-    from its hand-set value, in units of its size. The weights not fitted must be the
-    hand-set ones (the fit cannot move them)."""
-    fixed = [field.name for field in fields(Weights) if field.name not in FITTED
-             and getattr(weights, field.name) != getattr(DEFAULT_WEIGHTS, field.name)]
+def coordinates(weights: Weights, names: Sequence[str] = FITTED,
+                base: Weights = DEFAULT_WEIGHTS) -> list[float]:
+    """The coordinates ``x`` with ``weights_at(x, names, base) == weights``: each weight in
+    ``names``'s distance from its hand-set value, in units of its ``SCALE``. The weights not
+    in ``names`` must be those of ``base`` (the fit cannot move them)."""
+    fixed = [field.name for field in fields(Weights) if field.name not in names
+             and getattr(weights, field.name) != getattr(base, field.name)]
     if fixed:
         raise ValueError(f"weights the fit does not move differ: {', '.join(fixed)}")
     return [(getattr(weights, name) - getattr(DEFAULT_WEIGHTS, name)) / SCALE[name]
-            for name in FITTED]
+            for name in names]
 
 
-def _clip(x: Sequence[float]) -> list[float]:
-    return [min(HIGH, max(LOW, xi)) for xi in x]
+def parse_fitted(text: str) -> tuple[str, ...]:
+    """``--fit``: weight names separated by commas (any of ``FITTABLE``), or ``default``
+    (``FITTED``), ``all`` (``FITTABLE``)."""
+    named = {"default": FITTED, "all": FITTABLE}
+    if text in named:
+        return named[text]
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in names if name not in FITTABLE]
+    if unknown or not names or len(set(names)) != len(names):
+        raise ValueError(f"--fit names distinct weights among {', '.join(FITTABLE)}"
+                         + (f" (not {', '.join(unknown)})" if unknown else ""))
+    return names
+
+
+def _clip(x: Sequence[float], names: Sequence[str] = FITTED) -> list[float]:
+    return [min(BOUNDS[name][1], max(BOUNDS[name][0], xi))
+            for name, xi in zip(names, x, strict=True)]
 
 
 def play(level: str, weights: Weights, opponent: str, index: int, first_deal: int
@@ -108,12 +141,13 @@ def result(level: str, weights: Weights, deals: range, opponent: str = "hard") -
 
 
 def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
-        log: Path | None = None, start: Weights = DEFAULT_WEIGHTS, gains_from: int = 0
-        ) -> dict[str, object]:
-    """SPSA over ``FITTED`` (see the module's docstring) from ``start``, with the gains of
-    iteration ``gains_from + k`` at iteration ``k``; returns the run's record."""
+        log: Path | None = None, start: Weights = DEFAULT_WEIGHTS, gains_from: int = 0,
+        names: Sequence[str] = FITTED) -> dict[str, object]:
+    """SPSA over the weights ``names`` (``FITTED`` unless given; see the module's docstring)
+    from ``start``, whose other weights stay as they are, with the gains of iteration
+    ``gains_from + k`` at iteration ``k``; returns the run's record."""
     rng = random.Random(seed)
-    x = _clip(coordinates(start))
+    x = _clip(coordinates(start, names, start), names)
     origin = list(x)
     history: list[list[float]] = []
     began = time.process_time()
@@ -122,14 +156,14 @@ def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
         for k in range(iterations):
             ck = C / (gains_from + k + 1) ** 0.101
             ak = A / (gains_from + k + 1 + STABILITY) ** 0.602
-            signs = [rng.choice((-1.0, 1.0)) for _ in FITTED]
-            plus = _clip([xi + ck * si for xi, si in zip(x, signs, strict=True)])
-            minus = _clip([xi - ck * si for xi, si in zip(x, signs, strict=True)])
+            signs = [rng.choice((-1.0, 1.0)) for _ in names]
+            plus = _clip([xi + ck * si for xi, si in zip(x, signs, strict=True)], names)
+            minus = _clip([xi - ck * si for xi, si in zip(x, signs, strict=True)], names)
             batch = range(first_deal + k * deals, first_deal + (k + 1) * deals)
-            j_plus = result(level, weights_at(plus), batch)
-            j_minus = result(level, weights_at(minus), batch)
+            j_plus = result(level, weights_at(plus, names, start), batch)
+            j_minus = result(level, weights_at(minus, names, start), batch)
             step = (j_plus - j_minus) / (2 * ck)
-            x = _clip([xi + ak * step * si for xi, si in zip(x, signs, strict=True)])
+            x = _clip([xi + ak * step * si for xi, si in zip(x, signs, strict=True)], names)
             history.append(x)
             record = {"iteration": k, "deals": [batch.start, batch.stop - 1],
                       "plus": round(j_plus, 4), "minus": round(j_minus, 4),
@@ -145,12 +179,12 @@ def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
     mean = [sum(column) / len(tail) for column in zip(*tail, strict=True)]
     return {"method": "SPSA", "level": level, "opponent": "hard", "seed": seed,
             "iterations": iterations, "deals_per_iteration": deals, "gains_from": gains_from,
-            "start": [round(xi, 4) for xi in origin],
+            "fitted": list(names), "start": [round(xi, 4) for xi in origin],
             "deals": [first_deal, first_deal + iterations * deals - 1],
             "games": 4 * deals * iterations, "cpu_s": round(time.process_time() - began, 1),
             "x": [round(xi, 4) for xi in mean],
             "weights": {name: round(value, 3)
-                        for name, value in asdict(weights_at(mean)).items()}}
+                        for name, value in asdict(weights_at(mean, names, start)).items()}}
 
 
 def parse_weights(text: str) -> Weights:
@@ -202,6 +236,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                          help="expert, hand-set, or JSON / a JSON file's path")
     fitting.add_argument("--gains-from", type=int, default=0,
                          help="take the gains from this iteration on (continue a run)")
+    fitting.add_argument("--fit", type=parse_fitted, default=FITTED, dest="names",
+                         help="the weights to fit, separated by commas (default: the 14 of "
+                              "FITTED; all: with the race factors too)")
     fitting.add_argument("--log", type=Path, default=None)
     measuring = commands.add_parser("measure", help="play fitted weights on other deals")
     measuring.add_argument("--weights", default="{}", help="JSON, or a JSON file's path")
@@ -214,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "fit":
         print(json.dumps(fit(args.iterations, args.deals, args.first_deal, args.seed,
                              args.level, args.log, parse_start(args.start),
-                             args.gains_from), indent=1))
+                             args.gains_from, args.names), indent=1))
     else:
         print(measure(args.level, parse_weights(args.weights), args.opponent, args.games,
                       args.first_deal))

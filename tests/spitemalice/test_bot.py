@@ -2,6 +2,7 @@
 action it returns is legal; the benchmark's baselines follow their stated rules."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -13,6 +14,7 @@ from spitemalice.bot_bench import (
     lookahead_action,
     main,
     play_game,
+    played_game,
 )
 from spitemalice.game import PLAYING
 
@@ -279,3 +281,71 @@ def test_the_default_weights_are_the_levels_own_and_other_weights_change_the_cho
     upside_down = bot.Weights(run=-5.0, gap=5.0, buried=5.0, king_on_side=5.0, base_step=-1.0)
     assert (bot_turn(view, unseen, "normal", "w")
             != bot_turn(view, unseen, "normal", "w", upside_down))
+
+
+def _race_view(own: int, other: int):
+    """The SEEN position (seat 1's cards dealt by variant 0, seat 0's pay-off top a Queen)
+    with ``own`` pay-off cards left to seat 0 and ``other`` to seat 1: its view and unseen
+    cards."""
+    base = _hidden_variant(0, top="QS")
+    position = Position.build(hands=base.hands, payoffs=(base.payoffs[0][:own],
+                                                         base.payoffs[1][:other]), **SEEN)
+    view = player_view(Game.from_position(position), 0)
+    return view, unseen_cards(view)
+
+
+def test_the_race_is_how_far_behind_the_bot_is_in_pay_off_cards_within_one():
+    assert bot.race(5, 5) == 0.0
+    assert bot.race(8, 3) == 0.5  # five more left than the opponent: behind
+    assert bot.race(3, 8) == -0.5  # ahead
+    assert bot.race(13, 1) == 1.0 and bot.race(1, 13) == -1.0  # clamped
+    # In a search: the chances' weights scaled once per call, from the view's pay-off piles.
+    w = bot.Weights(threat=40.0, prospect=30.0, threat_race=1.0, prospect_race=-0.5)
+    for own, other, d in ((8, 3, 0.5), (3, 8, -0.5), (13, 1, 1.0), (6, 6, 0.0)):
+        view, unseen = _race_view(own, other)
+        assert view["payoff"] == [own, other]
+        search = bot._Search(bot._Table(view, unseen), "hard", random.Random(0), w)
+        assert search.w.threat == pytest.approx(40.0 * (1 + d))
+        assert search.watch == search.w.threat
+        assert search.w.prospect == pytest.approx(30.0 * (1 - 0.5 * d))
+    # easy keeps its own small watch and its prospect whatever the race factors.
+    view, unseen = _race_view(13, 1)
+    easy = bot._Search(bot._Table(view, unseen), "easy", random.Random(0), w)
+    assert easy.watch == bot.EASY_THREAT and easy.w is w
+
+
+def test_the_race_factors_at_zero_change_nothing():
+    # At their defaults (0) the weights are the very object given, whatever the race ...
+    assert bot.raced(bot.EXPERT_WEIGHTS, 13, 1) is bot.EXPERT_WEIGHTS
+    zero = bot.Weights(threat_race=0.0, prospect_race=0.0)
+    assert zero == bot.DEFAULT_WEIGHTS
+    # ... and with the race even, the factors do nothing either: the same turns.
+    for own, other in ((13, 1), (1, 13), (6, 6)):
+        view, unseen = _race_view(own, other)
+        for level in LEVELS:
+            weights = bot.EXPERT_WEIGHTS if level == "expert" else bot.DEFAULT_WEIGHTS
+            raced = replace(weights, threat_race=1.5, prospect_race=-0.5)
+            turn = bot_turn(view, unseen, level, "r")
+            assert turn == bot_turn(view, unseen, level, "r", zero if level != "expert"
+                                    else replace(weights, threat_race=0.0, prospect_race=0.0))
+            if own == other:
+                assert turn == bot_turn(view, unseen, level, "r", raced)
+    # A whole game of each level against hard plays the same with the factors given as 0.
+    for level in LEVELS:
+        weights = bot.EXPERT_WEIGHTS if level == "expert" else bot.DEFAULT_WEIGHTS
+        explicit = replace(weights, threat_race=0.0, prospect_race=0.0)
+        assert (played_game(level, "hard", 1, 3)[0].history
+                == played_game(level, "hard", 1, 3, explicit)[0].history)
+
+
+def test_race_factors_change_the_choice_when_the_race_is_uneven():
+    # Far behind (13 cards to 1), the opponent's chance weighed at three times: hard's search
+    # scores the ways to end the turn differently.
+    view, unseen = _race_view(13, 1)
+    plain = bot._Search(bot._Table(view, unseen), "normal", random.Random(0),
+                        bot.DEFAULT_WEIGHTS)
+    plain.run()
+    wary = bot._Search(bot._Table(view, unseen), "normal", random.Random(0),
+                       bot.Weights(threat_race=2.0, prospect_race=-0.9))
+    wary.run()
+    assert wary.best_value != plain.best_value

@@ -2,6 +2,7 @@
 game as the benchmark plays it."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -59,3 +60,49 @@ def test_a_fit_starts_from_the_weights_given_and_continues_the_gains(tmp_path, c
         steps.append([xi - si for xi, si in zip(x, record["start"], strict=True)])
     assert any(steps[0])
     assert sum(map(abs, steps[1])) < sum(map(abs, steps[0]))
+
+
+def test_a_subset_of_the_weights_is_fitted_by_name():
+    names = bot_fit.parse_fitted("threat, prospect,threat_race,prospect_race")
+    assert names == ("threat", "prospect", "threat_race", "prospect_race")
+    assert bot_fit.parse_fitted("default") == bot_fit.FITTED
+    assert bot_fit.parse_fitted("all") == (*bot_fit.FITTED, "threat_race", "prospect_race")
+    for bad in ("threat,menace", "", "threat,threat", "equal"):
+        with pytest.raises(ValueError, match="--fit names distinct weights"):
+            bot_fit.parse_fitted(bad)
+    # The other weights stay those of the weights started from (here EXPERT_WEIGHTS).
+    x = bot_fit.coordinates(EXPERT_WEIGHTS, names, EXPERT_WEIGHTS)
+    assert x == [bot_fit.coordinates(EXPERT_WEIGHTS)[0], bot_fit.coordinates(EXPERT_WEIGHTS)[1],
+                 0.0, 0.0]
+    assert bot_fit.weights_at(x, names, EXPERT_WEIGHTS) == EXPERT_WEIGHTS
+    raced = bot_fit.weights_at([0.0, 0.0, 0.25, -0.1], names, EXPERT_WEIGHTS)
+    assert raced.threat == DEFAULT_WEIGHTS.threat and raced.king_in_hand == 7.315
+    assert (raced.threat_race, raced.prospect_race) == (0.5, -0.2)
+    assert bot_fit.coordinates(raced, names, EXPERT_WEIGHTS) == [0.0, 0.0, 0.25, -0.1]
+    with pytest.raises(ValueError, match="does not move differ: refill"):
+        bot_fit.coordinates(replace(raced, refill=1.0), names, EXPERT_WEIGHTS)
+
+
+def test_the_race_factors_have_an_explicit_scale_and_bounds_and_the_rest_keep_theirs():
+    # The 14 weights fitted before: a unit is the hand-set size, kept within 0 … 3 times it.
+    for name in bot_fit.FITTED:
+        assert bot_fit.SCALE[name] == max(1.0, abs(getattr(DEFAULT_WEIGHTS, name)))
+        assert bot_fit.BOUNDS[name] == (-1.0, 2.0)
+    # The race factors: hand-set 0, a unit of RACE_SCALE, kept within -0.9 … 2.
+    names = ("threat", "threat_race", "prospect_race")
+    assert [bot_fit.SCALE[name] for name in names[1:]] == [bot_fit.RACE_SCALE] * 2
+    low = bot_fit.weights_at(bot_fit._clip([-9.0, -9.0, -9.0], names), names)
+    high = bot_fit.weights_at(bot_fit._clip([9.0, 9.0, 9.0], names), names)
+    assert (low.threat, low.threat_race, low.prospect_race) == (0.0, -0.9, -0.9)
+    assert (high.threat, high.threat_race, high.prospect_race) == (180.0, 2.0, 2.0)
+
+
+def test_a_fit_of_a_subset_moves_only_those_weights(tmp_path, capsys):
+    # normal (easy watches the opponent with its own small weight and no race).
+    assert bot_fit.main(["fit", "--iterations", "1", "--deals", "1", "--level", "normal",
+                         "--start", "expert", "--fit", "threat,threat_race"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["fitted"] == ["threat", "threat_race"] and len(record["x"]) == 2
+    weights = bot_fit.parse_weights(json.dumps(record))
+    assert weights.threat != EXPERT_WEIGHTS.threat and weights.threat_race != 0.0
+    assert replace(weights, threat=EXPERT_WEIGHTS.threat, threat_race=0.0) == EXPERT_WEIGHTS
