@@ -115,6 +115,15 @@ def parse_fitted(text: str) -> tuple[str, ...]:
     return names
 
 
+def _fit_names(text: str) -> tuple[str, ...]:
+    """``--fit`` as argparse reads it: ``parse_fitted``, its message the usage error's (a
+    plain ValueError would be shown as "invalid value" only)."""
+    try:
+        return parse_fitted(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _clip(x: Sequence[float], names: Sequence[str] = FITTED) -> list[float]:
     return [min(BOUNDS[name][1], max(BOUNDS[name][0], xi))
             for name, xi in zip(names, x, strict=True)]
@@ -236,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          help="expert, hand-set, or JSON / a JSON file's path")
     fitting.add_argument("--gains-from", type=int, default=0,
                          help="take the gains from this iteration on (continue a run)")
-    fitting.add_argument("--fit", type=parse_fitted, default=FITTED, dest="names",
+    fitting.add_argument("--fit", type=_fit_names, default=FITTED, dest="names",
                          help="the weights to fit, separated by commas (default: the 14 of "
                               "FITTED; all: with the race factors too)")
     fitting.add_argument("--log", type=Path, default=None)

@@ -106,3 +106,11 @@ def test_a_fit_of_a_subset_moves_only_those_weights(tmp_path, capsys):
     weights = bot_fit.parse_weights(json.dumps(record))
     assert weights.threat != EXPERT_WEIGHTS.threat and weights.threat_race != 0.0
     assert replace(weights, threat=EXPERT_WEIGHTS.threat, threat_race=0.0) == EXPERT_WEIGHTS
+
+
+def test_a_wrong_fit_option_is_refused_with_the_weights_it_may_name(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        bot_fit.main(["fit", "--fit", "threat,menace", "--iterations", "1"])
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err
+    assert "--fit names distinct weights among" in error and "(not menace)" in error
