@@ -95,8 +95,13 @@ def test_an_english_page_downloads_only_the_language_menus_few_glyphs(open_page,
         "noto-sans-bengali/language-name.woff2", "noto-sans-georgian/language-name.woff2",
         "noto-sans-malayalam/language-name.woff2", "vazirmatn/language-name.woff2"]
     # Every language's name in the menu is drawn with those glyphs, none with a system font.
+    # Chromium names the fonts of the text as last laid out: each choice is asked after a frame
+    # was drawn with it (the headless shell lays out only for a frame).
     for lang, (family, _) in FACES.items():
-        page.evaluate("code => { document.getElementById('language').value = code; }", lang)
+        page.evaluate("""code => new Promise((drawn) => {
+            document.getElementById('language').value = code;
+            requestAnimationFrame(() => requestAnimationFrame(drawn));
+        })""", lang)
         fonts = platform_fonts(page, "#language")
         assert [(font["familyName"], font["isCustomFont"]) for font in fonts] == [(family, True)]
     page.evaluate("document.getElementById('language').value = 'en'")
