@@ -3,9 +3,9 @@ the live server (pytest-django's ``live_server``) on the PostgreSQL test databas
 
 Chromium is the system's, never a browser Playwright downloads: Debian's headless shell
 (``/usr/bin/chromium-headless-shell``, installed by ``make test-e2e`` beside ``chromium``), which
-draws the same pages as the full browser's headless mode for about a third less CPU
-(docs/TESTING.md, "The suite's time"). ``CHROMIUM=/usr/bin/chromium`` runs them in the full one. Screenshots of the main screens go to ``screenshots/``
-(git-ignored).
+draws the same pages as the full browser's headless mode for about a quarter less CPU
+(docs/TESTING.md, "The suite's time"); ``CHROMIUM=/usr/bin/chromium`` runs them in the full one.
+Screenshots of the main screens go to ``screenshots/`` (git-ignored).
 """
 
 from __future__ import annotations
