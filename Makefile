@@ -121,7 +121,7 @@ test-js: $(VENV_STAMP) $(NODE_STAMP) ## Unit-test the front end's pure modules, 
 # Debian's Chromium, not a browser downloaded by Playwright: package registries are reachable
 # where the tests run, browser downloads are not. The tests drive its headless shell
 # (chromium-headless-shell, the same build's "old headless" browser, which Playwright itself uses
-# for headless runs): the same pages for a third less CPU than the full browser in its headless
+# for headless runs): the same pages for a quarter less CPU than the full browser in its headless
 # mode (docs/TESTING.md, "The suite's time"). chromium stays beside it for CHROMIUM=/usr/bin/chromium.
 chromium: ## Install Debian's chromium and its headless shell for the end-to-end tests when missing
 	@(command -v chromium >/dev/null && command -v chromium-headless-shell >/dev/null) || \
