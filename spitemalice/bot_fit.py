@@ -43,12 +43,15 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, fields, replace
 from pathlib import Path
+from typing import TypeVar
 
 from spitemalice.bot import DEFAULT_WEIGHTS, EXPERT_WEIGHTS, LEVELS, Weights
 from spitemalice.bot_bench import BASELINE_ACTIONS, outcome, played_game, summary
+
+T = TypeVar("T")
 
 # The weights the fit moves by default (the rest keep their values), and the size of a unit
 # step of each: a move of 0.2 is a fifth of the weight's own size.
@@ -115,13 +118,18 @@ def parse_fitted(text: str) -> tuple[str, ...]:
     return names
 
 
-def _fit_names(text: str) -> tuple[str, ...]:
-    """``--fit`` as argparse reads it: ``parse_fitted``, its message the usage error's (a
-    plain ValueError would be shown as "invalid value" only)."""
-    try:
-        return parse_fitted(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+def _option(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """``parse`` as argparse's type for an option: what it refuses (a ValueError, JSON's among
+    them, a TypeError, or a file that cannot be read) becomes a usage error with its message.
+    argparse shows a plain ValueError as "invalid ... value" only, and the others as a
+    traceback."""
+    def read(text: str) -> T:
+        try:
+            return parse(text)
+        except (ValueError, TypeError, OSError) as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return read
 
 
 def _clip(x: Sequence[float], names: Sequence[str] = FITTED) -> list[float]:
@@ -241,16 +249,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     fitting.add_argument("--first-deal", type=int, default=2000)
     fitting.add_argument("--seed", default="bot-fit")
     fitting.add_argument("--level", default="hard", choices=LEVELS)
-    fitting.add_argument("--start", default="hand-set",
+    fitting.add_argument("--start", type=_option(parse_start), default="hand-set",
                          help="expert, hand-set, or JSON / a JSON file's path")
     fitting.add_argument("--gains-from", type=int, default=0,
                          help="take the gains from this iteration on (continue a run)")
-    fitting.add_argument("--fit", type=_fit_names, default=FITTED, dest="names",
+    fitting.add_argument("--fit", type=_option(parse_fitted), default=FITTED, dest="names",
                          help="the weights to fit, separated by commas (default: the 14 of "
                               "FITTED; all: with the race factors too)")
     fitting.add_argument("--log", type=Path, default=None)
     measuring = commands.add_parser("measure", help="play fitted weights on other deals")
-    measuring.add_argument("--weights", default="{}", help="JSON, or a JSON file's path")
+    measuring.add_argument("--weights", type=_option(parse_weights), default="{}",
+                           help="JSON, or a JSON file's path")
     measuring.add_argument("--games", type=int, default=200)
     measuring.add_argument("--first-deal", type=int, default=1000)
     measuring.add_argument("--level", default="hard", choices=LEVELS)
@@ -259,10 +268,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "fit":
         print(json.dumps(fit(args.iterations, args.deals, args.first_deal, args.seed,
-                             args.level, args.log, parse_start(args.start),
+                             args.level, args.log, args.start,
                              args.gains_from, args.names), indent=1))
     else:
-        print(measure(args.level, parse_weights(args.weights), args.opponent, args.games,
+        print(measure(args.level, args.weights, args.opponent, args.games,
                       args.first_deal))
     return 0
 

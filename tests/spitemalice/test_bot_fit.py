@@ -114,3 +114,19 @@ def test_a_wrong_fit_option_is_refused_with_the_weights_it_may_name(capsys):
     assert exit_.value.code == 2
     error = capsys.readouterr().err
     assert "--fit names distinct weights among" in error and "(not menace)" in error
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["measure", "--weights", '{"threat": 5'], "Expecting"),
+    (["measure", "--weights", '{"menace": 1}'], "unknown weights: menace"),
+    (["measure", "--weights", '{"threat": null}'], "float()"),
+    (["measure", "--weights", "no-such-weights.json"], "No such file"),
+    (["fit", "--start", "[1, 2]", "--iterations", "1"], "No such file"),
+    (["fit", "--start", '{"threat": "high"}', "--iterations", "1"], "could not convert"),
+])
+def test_weights_that_cannot_be_read_are_refused_with_a_usage_error(capsys, argv, said):
+    with pytest.raises(SystemExit) as exit_:
+        bot_fit.main(argv)
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err
+    assert error.startswith("usage:") and said in error, error
