@@ -1,27 +1,27 @@
 """Fitting the house bot's evaluation weights by self-play, and measuring them on other deals.
 
 ``python -m spitemalice.bot_fit fit [--iterations N] [--deals K] [--first-deal D] [--seed S]
-[--level hard] [--start WEIGHTS] [--gains-from K0] [--fit NAMES] [--log FILE]`` fits the
-weights named in ``FITTED`` (or those ``--fit`` names) by SPSA (simultaneous perturbation
-stochastic approximation): at iteration *k* every fitted weight is moved up or down at once
-by a random sign times ``c_k`` (in units of ``SCALE``: the weight's size), the level plays
-``K`` training deals from both seats with the weights moved up and the same deals and seeds
-with them moved down (common random numbers), always against ``hard`` with the hand-set
-weights, and the difference of the two mean results steps every weight along its
-sign. Iteration *k* plays deals ``D + k·K`` … ``D + k·K + K − 1`` (``D`` is 2000: the training
-deals lie above the benchmark's 0–1999, so a fit is measured on deals it never saw). The
-result is the mean of the iterates over the second half of the run (Polyak averaging), printed
-as JSON with the rest of the run's record; ``--log`` writes every iteration as a JSON line.
-``--start`` starts from other weights than the hand-set ones (``expert`` for
-``EXPERT_WEIGHTS``, or JSON / a JSON file as ``--weights`` below; the weights not fitted keep
-its values), and ``--gains-from K0`` takes the gains ``a_k``, ``c_k`` from iteration
-``K0 + k`` on (the deals still from ``D``): together they continue a run of ``K0``
-iterations from the weights it found, on new deals. ``--fit threat,prospect,threat_race``
-fits only the weights named (fewer dimensions, less of SPSA's noise), the others keeping the
-values ``--start`` gives them; ``--fit all`` adds the race factors (``threat_race``,
-``prospect_race``: hand-set 0, in units of ``RACE_SCALE``, kept within ``RACE_LOW`` …
-``RACE_HIGH``) to the 14 of ``FITTED`` (each in units of its hand-set size, kept within 0 …
-3 times it).
+[--level hard] [--opponent hard] [--start WEIGHTS] [--gains-from K0] [--fit NAMES]
+[--log FILE]`` fits the weights named in ``FITTED`` (or those ``--fit`` names) by SPSA
+(simultaneous perturbation stochastic approximation): at iteration *k* every fitted weight is
+moved up or down at once by a random sign times ``c_k`` (in units of ``SCALE``: the weight's
+size), the level plays ``K`` training deals from both seats with the weights moved up and the
+same deals and seeds with them moved down (common random numbers), against ``--opponent``
+(``hard`` with the hand-set weights unless another level or a baseline is named), and the
+difference of the two mean results steps every weight along its sign. Iteration *k* plays deals
+``D + k·K`` … ``D + k·K + K − 1`` (``D`` is 2000: the training deals lie above the benchmark's
+0–1999, so a fit is measured on deals it never saw). The result is the mean of the iterates
+over the second half of the run (Polyak averaging), printed as JSON with the rest of the run's
+record; ``--log`` writes every iteration as a JSON line. ``--start`` starts from other weights
+than the hand-set ones (``expert`` for ``EXPERT_WEIGHTS``, or JSON / a JSON file as
+``--weights`` below; the weights not fitted keep its values), and ``--gains-from K0`` takes the
+gains ``a_k``, ``c_k`` from iteration ``K0 + k`` on (the deals still from ``D``): together they
+continue a run of ``K0`` iterations from the weights it found, on new deals.
+``--fit threat,prospect,threat_race`` fits only the weights named (fewer dimensions, less of
+SPSA's noise), the others keeping the values ``--start`` gives them; ``--fit all`` adds the
+race factors (``threat_race``, ``prospect_race``: hand-set 0, in units of ``RACE_SCALE``, kept
+within ``RACE_LOW`` … ``RACE_HIGH``) to the 14 of ``FITTED`` (each in units of its hand-set
+size, kept within 0 … 3 times it).
 
 ``python -m spitemalice.bot_fit measure --weights JSON-or-FILE [--games N] [--first-deal D]
 [--level hard] [--opponent hard]`` plays the level with the given weights against the
@@ -159,10 +159,11 @@ def result(level: str, weights: Weights, deals: range, opponent: str = "hard") -
 
 def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
         log: Path | None = None, start: Weights = DEFAULT_WEIGHTS, gains_from: int = 0,
-        names: Sequence[str] = FITTED) -> dict[str, object]:
+        names: Sequence[str] = FITTED, opponent: str = "hard") -> dict[str, object]:
     """SPSA over the weights ``names`` (``FITTED`` unless given; see the module's docstring)
     from ``start``, whose other weights stay as they are, with the gains of iteration
-    ``gains_from + k`` at iteration ``k``; returns the run's record."""
+    ``gains_from + k`` at iteration ``k``, in games against ``opponent``; returns the run's
+    record."""
     rng = random.Random(seed)
     x = _clip(coordinates(start, names, start), names)
     origin = list(x)
@@ -177,8 +178,8 @@ def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
             plus = _clip([xi + ck * si for xi, si in zip(x, signs, strict=True)], names)
             minus = _clip([xi - ck * si for xi, si in zip(x, signs, strict=True)], names)
             batch = range(first_deal + k * deals, first_deal + (k + 1) * deals)
-            j_plus = result(level, weights_at(plus, names, start), batch)
-            j_minus = result(level, weights_at(minus, names, start), batch)
+            j_plus = result(level, weights_at(plus, names, start), batch, opponent)
+            j_minus = result(level, weights_at(minus, names, start), batch, opponent)
             step = (j_plus - j_minus) / (2 * ck)
             x = _clip([xi + ak * step * si for xi, si in zip(x, signs, strict=True)], names)
             history.append(x)
@@ -194,7 +195,7 @@ def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
             out.close()
     tail = history[len(history) // 2:] or [x]
     mean = [sum(column) / len(tail) for column in zip(*tail, strict=True)]
-    return {"method": "SPSA", "level": level, "opponent": "hard", "seed": seed,
+    return {"method": "SPSA", "level": level, "opponent": opponent, "seed": seed,
             "iterations": iterations, "deals_per_iteration": deals, "gains_from": gains_from,
             "fitted": list(names), "start": [round(xi, 4) for xi in origin],
             "deals": [first_deal, first_deal + iterations * deals - 1],
@@ -249,6 +250,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     fitting.add_argument("--first-deal", type=int, default=2000)
     fitting.add_argument("--seed", default="bot-fit")
     fitting.add_argument("--level", default="hard", choices=LEVELS)
+    fitting.add_argument("--opponent", default="hard",
+                         choices=LEVELS + tuple(BASELINE_ACTIONS),
+                         help="the level (hand-set weights) or baseline the games are against")
     fitting.add_argument("--start", type=_option(parse_start), default="hand-set",
                          help="expert, hand-set, or JSON / a JSON file's path")
     fitting.add_argument("--gains-from", type=int, default=0,
@@ -269,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "fit":
         print(json.dumps(fit(args.iterations, args.deals, args.first_deal, args.seed,
                              args.level, args.log, args.start,
-                             args.gains_from, args.names), indent=1))
+                             args.gains_from, args.names, args.opponent), indent=1))
     else:
         print(measure(args.level, args.weights, args.opponent, args.games,
                       args.first_deal))

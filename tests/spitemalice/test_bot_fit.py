@@ -2,6 +2,7 @@
 game as the benchmark plays it."""
 
 import json
+import random
 from dataclasses import replace
 
 import pytest
@@ -130,3 +131,21 @@ def test_weights_that_cannot_be_read_are_refused_with_a_usage_error(capsys, argv
     assert exit_.value.code == 2
     error = capsys.readouterr().err
     assert error.startswith("usage:") and said in error, error
+
+
+def test_a_fit_plays_against_the_opponent_named(tmp_path, capsys):
+    # One iteration of one deal against lookahead: the two perturbations' results are those
+    # of the same games played against lookahead, not against hard.
+    log = tmp_path / "fit.jsonl"
+    assert bot_fit.main(["fit", "--iterations", "1", "--deals", "1", "--level", "easy",
+                         "--opponent", "lookahead", "--seed", "t", "--log", str(log)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["opponent"] == "lookahead"
+    step = json.loads(log.read_text())
+    rng = random.Random("t")  # the fit's signs, drawn as it draws them
+    signs = [rng.choice((-1.0, 1.0)) for _ in bot_fit.FITTED]
+    plus = bot_fit.weights_at([bot_fit.C * si for si in signs])
+    deals = range(2000, 2001)
+    expected = round(bot_fit.result("easy", plus, deals, "lookahead"), 4)
+    assert step["plus"] == expected
+    assert expected != round(bot_fit.result("easy", plus, deals, "hard"), 4)
