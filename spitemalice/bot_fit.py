@@ -208,8 +208,8 @@ def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
 def parse_weights(text: str) -> Weights:
     """Weights from JSON (an object of weight names, or a record with ``"weights"``), given
     inline or as a file's path; unnamed weights keep their hand-set values."""
-    path = Path(text)
-    data = json.loads(path.read_text() if not text.lstrip().startswith("{") else text)
+    inline = text.lstrip().startswith(("{", "["))  # JSON's object or array, not a path
+    data = json.loads(text if inline else Path(text).read_text())
     if isinstance(data, dict) and isinstance(data.get("weights"), dict):
         data = data["weights"]
     if not isinstance(data, dict):

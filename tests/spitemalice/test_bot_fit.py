@@ -122,7 +122,7 @@ def test_a_wrong_fit_option_is_refused_with_the_weights_it_may_name(capsys):
     (["measure", "--weights", '{"menace": 1}'], "unknown weights: menace"),
     (["measure", "--weights", '{"threat": null}'], "float()"),
     (["measure", "--weights", "no-such-weights.json"], "No such file"),
-    (["fit", "--start", "[1, 2]", "--iterations", "1"], "No such file"),
+    (["fit", "--start", "[1, 2]", "--iterations", "1"], "a JSON object of names and numbers"),
     (["fit", "--start", '{"threat": "high"}', "--iterations", "1"], "could not convert"),
 ])
 def test_weights_that_cannot_be_read_are_refused_with_a_usage_error(capsys, argv, said):
