@@ -2,32 +2,35 @@
 
 ``python -m spitemalice.bot_fit fit [--iterations N] [--deals K] [--first-deal D] [--seed S]
 [--level hard] [--opponent hard] [--start WEIGHTS] [--gains-from K0] [--fit NAMES]
-[--log FILE]`` fits the weights named in ``FITTED`` (or those ``--fit`` names) by SPSA
-(simultaneous perturbation stochastic approximation): at iteration *k* every fitted weight is
-moved up or down at once by a random sign times ``c_k`` (in units of ``SCALE``: the weight's
-size), the level plays ``K`` training deals from both seats with the weights moved up and the
-same deals and seeds with them moved down (common random numbers), against ``--opponent``
-(``hard`` with the hand-set weights unless another level or a baseline is named), and the
-difference of the two mean results steps every weight along its sign. Iteration *k* plays deals
-``D + k·K`` … ``D + k·K + K − 1`` (``D`` is 2000: the training deals lie above the benchmark's
-0–1999, so a fit is measured on deals it never saw). The result is the mean of the iterates
-over the second half of the run (Polyak averaging), printed as JSON with the rest of the run's
-record; ``--log`` writes every iteration as a JSON line. ``--start`` starts from other weights
-than the hand-set ones (``expert`` for ``EXPERT_WEIGHTS``, or JSON / a JSON file as
-``--weights`` below; the weights not fitted keep its values), and ``--gains-from K0`` takes the
-gains ``a_k``, ``c_k`` from iteration ``K0 + k`` on (the deals still from ``D``): together they
-continue a run of ``K0`` iterations from the weights it found, on new deals.
-``--fit threat,prospect,threat_race`` fits only the weights named (fewer dimensions, less of
-SPSA's noise), the others keeping the values ``--start`` gives them; ``--fit all`` adds the
-race factors (``threat_race``, ``prospect_race``: hand-set 0, in units of ``RACE_SCALE``, kept
-within ``RACE_LOW`` … ``RACE_HIGH``) to the 14 of ``FITTED`` (each in units of its hand-set
-size, kept within 0 … 3 times it).
+[--expert-worlds N] [--log FILE]`` fits the weights named in ``FITTED`` (or those ``--fit``
+names) by SPSA (simultaneous perturbation stochastic approximation): at iteration *k* every
+fitted weight is moved up or down at once by a random sign times ``c_k`` (in units of
+``SCALE``: the weight's size), the level plays ``K`` training deals from both seats with the
+weights moved up and the same deals and seeds with them moved down (common random numbers),
+against ``--opponent`` (``hard`` with the hand-set weights unless another level or a baseline
+is named), and the difference of the two mean results steps every weight along its sign.
+Iteration *k* plays deals ``D + k·K`` … ``D + k·K + K − 1`` (``D`` is 2000: the training deals
+lie above the benchmark's 0–1999, so a fit is measured on deals it never saw). The result is
+the mean of the iterates over the second half of the run (Polyak averaging), printed as JSON
+with the rest of the run's record; ``--log`` writes every iteration as a JSON line. ``--start``
+starts from other weights than the hand-set ones (``expert`` for ``EXPERT_WEIGHTS``, or JSON /
+a JSON file as ``--weights`` below; the weights not fitted keep its values), and
+``--gains-from K0`` takes the gains ``a_k``, ``c_k`` from iteration ``K0 + k`` on (the deals
+still from ``D``): together they continue a run of ``K0`` iterations from the weights it found,
+on new deals. ``--fit threat,prospect,threat_race`` fits only the weights named (fewer
+dimensions, less of SPSA's noise), the others keeping the values ``--start`` gives them;
+``--fit all`` adds the race factors (``threat_race``, ``prospect_race``: hand-set 0, in units
+of ``RACE_SCALE``, kept within ``RACE_LOW`` … ``RACE_HIGH``) to the 14 of ``FITTED`` (each in
+units of its hand-set size, kept within 0 … 3 times it).
 
 ``python -m spitemalice.bot_fit measure --weights JSON-or-FILE [--games N] [--first-deal D]
-[--level hard] [--opponent hard]`` plays the level with the given weights against the
-opponent (a level with its own weights, or a baseline) exactly as ``bot_bench`` pairs them
-(game *g* deals ``D + g // 2``, the bot in seat ``g % 2``, the same seeds), and prints the
-benchmark's summary line: so ``measure`` with the hand-set weights repeats ``bot_bench``.
+[--level hard] [--opponent hard] [--expert-worlds N]`` plays the level with the given weights
+against the opponent (a level with its own weights, or a baseline) exactly as ``bot_bench``
+pairs them (game *g* deals ``D + g // 2``, the bot in seat ``g % 2``, the same seeds), and
+prints the benchmark's summary line: so ``measure`` with the hand-set weights repeats
+``bot_bench``. In both commands ``--expert-worlds N`` gives ``expert`` N sampled deals per
+decision (``EXPERT_WORLDS``, 128, as ``bot_bench``'s option of that name does): a cheaper,
+noisier ``expert`` to fit with.
 
 A game's result, for the fit, is its score (1 a win, ½ a tie, 0 a loss) plus ``MARGIN`` times
 the difference of the pay-off cards the two sides have left, over 20: a smoother signal than
@@ -48,6 +51,7 @@ from dataclasses import asdict, fields, replace
 from pathlib import Path
 from typing import TypeVar
 
+from spitemalice import bot
 from spitemalice.bot import DEFAULT_WEIGHTS, EXPERT_WEIGHTS, LEVELS, Weights
 from spitemalice.bot_bench import BASELINE_ACTIONS, outcome, played_game, summary
 
@@ -196,6 +200,7 @@ def fit(iterations: int, deals: int, first_deal: int, seed: str, level: str,
     tail = history[len(history) // 2:] or [x]
     mean = [sum(column) / len(tail) for column in zip(*tail, strict=True)]
     return {"method": "SPSA", "level": level, "opponent": opponent, "seed": seed,
+            "expert_worlds": bot.EXPERT_WORLDS,
             "iterations": iterations, "deals_per_iteration": deals, "gains_from": gains_from,
             "fitted": list(names), "start": [round(xi, 4) for xi in origin],
             "deals": [first_deal, first_deal + iterations * deals - 1],
@@ -240,11 +245,24 @@ def measure(level: str, weights: Weights, opponent: str, games: int, first_deal:
     return summary(level + "*", opponent, results, times)
 
 
+def _worlds(text: str) -> int:
+    worlds = int(text)
+    if worlds < 1:
+        raise ValueError("--expert-worlds is at least 1")
+    return worlds
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m spitemalice.bot_fit", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
-    fitting = commands.add_parser("fit", help="fit the weights by SPSA over self-play")
+    # expert's sampled deals per decision, for either command: a cheaper expert to fit with.
+    shared = argparse.ArgumentParser(add_help=False)
+    shared.add_argument("--expert-worlds", type=_option(_worlds), default=None,
+                        help=f"expert's sampled deals per decision ({bot.EXPERT_WORLDS}; "
+                             f"fewer: a cheaper, noisier expert)")
+    fitting = commands.add_parser("fit", parents=[shared],
+                                  help="fit the weights by SPSA over self-play")
     fitting.add_argument("--iterations", type=int, default=100)
     fitting.add_argument("--deals", type=int, default=8, help="training deals an iteration")
     fitting.add_argument("--first-deal", type=int, default=2000)
@@ -261,7 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          help="the weights to fit, separated by commas (default: the 14 of "
                               "FITTED; all: with the race factors too)")
     fitting.add_argument("--log", type=Path, default=None)
-    measuring = commands.add_parser("measure", help="play fitted weights on other deals")
+    measuring = commands.add_parser("measure", parents=[shared],
+                                    help="play fitted weights on other deals")
     measuring.add_argument("--weights", type=_option(parse_weights), default="{}",
                            help="JSON, or a JSON file's path")
     measuring.add_argument("--games", type=int, default=200)
@@ -270,6 +289,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     measuring.add_argument("--opponent", default="hard",
                            choices=LEVELS + tuple(BASELINE_ACTIONS))
     args = parser.parse_args(argv)
+    if args.expert_worlds is not None:
+        bot.EXPERT_WORLDS = args.expert_worlds
     if args.command == "fit":
         print(json.dumps(fit(args.iterations, args.deals, args.first_deal, args.seed,
                              args.level, args.log, args.start,

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from spitemalice import bot_fit
+from spitemalice import bot, bot_fit
 from spitemalice.bot import DEFAULT_WEIGHTS, EXPERT_WEIGHTS, Weights
 from spitemalice.bot_bench import play_game
 
@@ -149,3 +149,17 @@ def test_a_fit_plays_against_the_opponent_named(tmp_path, capsys):
     expected = round(bot_fit.result("easy", plus, deals, "lookahead"), 4)
     assert step["plus"] == expected
     assert expected != round(bot_fit.result("easy", plus, deals, "hard"), 4)
+
+
+def test_expert_is_fitted_and_measured_with_the_sampled_deals_asked_for(monkeypatch, capsys):
+    monkeypatch.setattr(bot, "EXPERT_WORLDS", bot.EXPERT_WORLDS)  # restored after the test
+    assert bot_fit.main(["fit", "--iterations", "0", "--level", "expert",
+                         "--expert-worlds", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["expert_worlds"] == 2 == bot.EXPERT_WORLDS
+    # measure's games read the constant at each call, as bot_bench's do.
+    assert bot_fit.main(["measure", "--level", "expert", "--opponent", "greedy", "--games",
+                         "2", "--expert-worlds", "1"]) == 0
+    assert capsys.readouterr().out.startswith("expert* vs greedy") and bot.EXPERT_WORLDS == 1
+    with pytest.raises(SystemExit) as exit_:
+        bot_fit.main(["fit", "--expert-worlds", "0"])
+    assert exit_.value.code == 2 and "--expert-worlds is at least 1" in capsys.readouterr().err
