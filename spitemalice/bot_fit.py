@@ -270,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     fitting.add_argument("--level", default="hard", choices=LEVELS)
     fitting.add_argument("--opponent", default="hard",
                          choices=LEVELS + tuple(BASELINE_ACTIONS),
-                         help="the level (hand-set weights) or baseline the games are against")
+                         help="the level (with its own weights) or baseline the games are against")
     fitting.add_argument("--start", type=_option(parse_start), default="hand-set",
                          help="expert, hand-set, or JSON / a JSON file's path")
     fitting.add_argument("--gains-from", type=int, default=0,
