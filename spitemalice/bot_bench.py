@@ -303,9 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pairings", default="",
                         help="level:opponent,... instead of --levels × --baselines "
                              "(e.g. expert:hard,expert:lookahead)")
-    parser.add_argument("--expert-worlds", type=int, default=None,
-                        help=f"expert's sampled deals per decision "
-                             f"({bot.EXPERT_WORLDS}; fewer: a cheaper, noisier expert)")
+    add_expert_worlds(parser)
     parser.add_argument("--first-deal", type=int, default=0,
                         help="the first deal's number (0): game g deals first-deal + g // 2")
     parser.add_argument("--processes", type=int, default=1, help="worker processes (1)")
@@ -325,9 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games < 2:
         parser.error("--games is at least 2 (each deal is played from both seats)")
     if args.expert_worlds is not None:
-        if args.expert_worlds < 1:
-            parser.error("--expert-worlds is at least 1")
-        _set_expert_worlds(args.expert_worlds)
+        set_expert_worlds(args.expert_worlds)
     if args.first_deal < 0:
         parser.error("--first-deal is at least 0")
     jobs = [(level, baseline, index, args.first_deal) for level, baseline in pairings
@@ -354,7 +350,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _set_expert_worlds(worlds: int) -> None:
+def add_expert_worlds(parser: argparse.ArgumentParser) -> None:
+    """The ``--expert-worlds N`` option, as this bench and ``bot_fit`` take it."""
+    parser.add_argument("--expert-worlds", type=_worlds, default=None,
+                        help=f"expert's sampled deals per decision "
+                             f"({bot.EXPERT_WORLDS}; fewer: a cheaper, noisier expert)")
+
+
+def _worlds(text: str) -> int:
+    try:
+        worlds = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--expert-worlds is a whole number, not {text!r}"
+                                         ) from None
+    if worlds < 1:
+        raise argparse.ArgumentTypeError("--expert-worlds is at least 1")
+    return worlds
+
+
+def set_expert_worlds(worlds: int) -> None:
+    """Give ``expert`` ``worlds`` sampled deals per decision in this process (the bot reads
+    ``bot.EXPERT_WORLDS`` at each call; a pool's workers are set by their initializer)."""
     bot.EXPERT_WORLDS = worlds
 
 
@@ -365,7 +381,7 @@ def _outcomes(jobs: list[tuple[str, str, int, int]], processes: int,
     if processes <= 1:
         yield from map(_play, jobs)
         return
-    with Pool(processes, initializer=_set_expert_worlds, initargs=(expert_worlds,)) as pool:
+    with Pool(processes, initializer=set_expert_worlds, initargs=(expert_worlds,)) as pool:
         yield from pool.imap(_play, jobs, 4)
 
 

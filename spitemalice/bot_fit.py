@@ -53,7 +53,14 @@ from typing import TypeVar
 
 from spitemalice import bot
 from spitemalice.bot import DEFAULT_WEIGHTS, EXPERT_WEIGHTS, LEVELS, Weights
-from spitemalice.bot_bench import BASELINE_ACTIONS, outcome, played_game, summary
+from spitemalice.bot_bench import (
+    BASELINE_ACTIONS,
+    add_expert_worlds,
+    outcome,
+    played_game,
+    set_expert_worlds,
+    summary,
+)
 
 T = TypeVar("T")
 
@@ -245,22 +252,13 @@ def measure(level: str, weights: Weights, opponent: str, games: int, first_deal:
     return summary(level + "*", opponent, results, times)
 
 
-def _worlds(text: str) -> int:
-    worlds = int(text)
-    if worlds < 1:
-        raise ValueError("--expert-worlds is at least 1")
-    return worlds
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m spitemalice.bot_fit", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     # expert's sampled deals per decision, for either command: a cheaper expert to fit with.
     shared = argparse.ArgumentParser(add_help=False)
-    shared.add_argument("--expert-worlds", type=_option(_worlds), default=None,
-                        help=f"expert's sampled deals per decision ({bot.EXPERT_WORLDS}; "
-                             f"fewer: a cheaper, noisier expert)")
+    add_expert_worlds(shared)
     fitting = commands.add_parser("fit", parents=[shared],
                                   help="fit the weights by SPSA over self-play")
     fitting.add_argument("--iterations", type=int, default=100)
@@ -290,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                            choices=LEVELS + tuple(BASELINE_ACTIONS))
     args = parser.parse_args(argv)
     if args.expert_worlds is not None:
-        bot.EXPERT_WORLDS = args.expert_worlds
+        set_expert_worlds(args.expert_worlds)
     if args.command == "fit":
         print(json.dumps(fit(args.iterations, args.deals, args.first_deal, args.seed,
                              args.level, args.log, args.start,

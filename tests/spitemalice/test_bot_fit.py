@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from spitemalice import bot, bot_fit
+from spitemalice import bot, bot_bench, bot_fit
 from spitemalice.bot import DEFAULT_WEIGHTS, EXPERT_WEIGHTS, Weights
 from spitemalice.bot_bench import play_game
 
@@ -160,6 +160,19 @@ def test_expert_is_fitted_and_measured_with_the_sampled_deals_asked_for(monkeypa
     assert bot_fit.main(["measure", "--level", "expert", "--opponent", "greedy", "--games",
                          "2", "--expert-worlds", "1"]) == 0
     assert capsys.readouterr().out.startswith("expert* vs greedy") and bot.EXPERT_WORLDS == 1
+
+
+@pytest.mark.parametrize("main", [bot_fit.main, lambda argv: bot_bench.main(argv[1:])],
+                         ids=["bot_fit", "bot_bench"])
+@pytest.mark.parametrize(("value", "message"), [
+    ("0", "--expert-worlds is at least 1"),
+    ("many", "--expert-worlds is a whole number, not 'many'"),
+])
+def test_both_tools_refuse_a_count_of_sampled_deals_they_cannot_use(main, value, message,
+                                                                    monkeypatch, capsys):
+    monkeypatch.setattr(bot, "EXPERT_WORLDS", bot.EXPERT_WORLDS)
+    before = bot.EXPERT_WORLDS
     with pytest.raises(SystemExit) as exit_:
-        bot_fit.main(["fit", "--expert-worlds", "0"])
-    assert exit_.value.code == 2 and "--expert-worlds is at least 1" in capsys.readouterr().err
+        main(["fit", "--expert-worlds", value])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+    assert before == bot.EXPERT_WORLDS
