@@ -163,6 +163,28 @@ def django_db_modify_db_settings(django_db_modify_db_settings: None) -> Iterator
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker) -> Iterator[None]:
+    """pytest-django's own, with the worker's PostgreSQL database freed before it is dropped.
+    A worker's last tests may kill real servers on purpose; PostgreSQL can still be ending
+    their backends when pytest-django drops the database, which then fails with "is being
+    accessed by other users" (a warning at the end of the run, and a database left behind
+    until the next run copies it again). Whatever is still connected is ended first."""
+    yield
+    if on_sqlite():
+        return
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all(initialized_only=True):
+            if connection.vendor != "postgresql" or connection.settings_dict.get(
+                    "TEST", {}).get("MIRROR"):
+                continue
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                               "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
+@pytest.fixture(scope="session")
 def django_db_keepdb(django_db_keepdb: bool) -> bool:
     """On SQLite the worker's database is the template's copy, made before pytest-django
     looks: kept as it is, not made again empty (and removed by django_db_modify_db_settings)."""

