@@ -294,12 +294,12 @@ async def stream_view(request: HttpRequest) -> HttpResponseBase:
     # stream gives what is stored and ends: it must not hold a thread. The ASGI server routes
     # every request of it to the loop (server.asgi).
     once = not isinstance(request, ASGIRequest)
-    body: AsyncIterator[bytes] | list[bytes] = _stream(player_id, token_id, after, sse,
-                                                       once=once, slot=(slot, holder))
+    stream = _stream(player_id, token_id, after, sse, once=once, slot=(slot, holder))
+    body: AsyncIterator[bytes] | list[bytes] = stream
     if once:
         # Read whole here, where the view can await it: handed an asynchronous body, a
         # WSGI server's handler would read it whole the same way, and warn for every request.
-        body = [chunk async for chunk in body]
+        body = [chunk async for chunk in stream]
     streaming = StreamingHttpResponse(body, content_type=SSE if sse else NDJSON)
     streaming["Cache-Control"] = "no-cache"
     streaming["X-Accel-Buffering"] = "no"  # a proxy in front passes each event on at once
