@@ -11,8 +11,21 @@ from __future__ import annotations
 import gc
 import os
 
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn_worker import UvicornWorker
+
+from server.api import stopping
+
+
+class HttpProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, which also tells the app when the server begins to stop
+    (``server.api.stopping``): the requests held open then end at once instead of holding the
+    worker's stop until gunicorn kills it."""
+
+    def shutdown(self) -> None:
+        stopping.begin()
+        super().shutdown()
 
 
 class WebSocketProtocol(WebSocketsSansIOProtocol):
@@ -60,7 +73,7 @@ def collect_less() -> None:
 class Worker(UvicornWorker):
     CONFIG_KWARGS = {
         "loop": "uvloop",
-        "http": "httptools",
+        "http": "server.worker:HttpProtocol",  # uvicorn's httptools, telling of a stop
         "ws": "server.worker:WebSocketProtocol",  # uvicorn's websockets-sansio, quieter
         # Channels has no use for lifespan events.
         "lifespan": "off",

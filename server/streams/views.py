@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
@@ -43,7 +43,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from server.api import notices
+from server.api import notices, stopping
 from server.api.problems import (
     InvalidRequest,
     MethodNotAllowed,
@@ -330,6 +330,25 @@ async def _token_watch(token_id: int, stream: asyncio.Task, ended: asyncio.Event
             return
 
 
+async def _next_notice(layer: BaseChannelLayer | None, channel: str | None, seconds: float,
+                       stop: asyncio.Future[None]) -> dict | None:
+    """The next notice on ``channel`` within ``seconds``; None when none came, or when ``stop``
+    (the server's stop) came first. Without a layer, only waits."""
+    if layer is None or channel is None:
+        await asyncio.wait({stop}, timeout=seconds)
+        return None
+    receive: asyncio.Future[Any] = asyncio.ensure_future(layer.receive(channel))
+    try:
+        await asyncio.wait({receive, stop}, timeout=seconds,
+                           return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not receive.done():
+            receive.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await receive
+    return None if receive.cancelled() else receive.result()
+
+
 async def _stream(player_id: watch.PlayerId, token_id: int, after: int, sse: bool, *,
                   once: bool = False, slot: tuple[int | None, str] = (None, "")
                   ) -> AsyncIterator[bytes]:
@@ -350,6 +369,7 @@ async def _stream(player_id: watch.PlayerId, token_id: int, after: int, sse: boo
     stream = asyncio.current_task()
     token_watch = (None if once or stream is None else
                    asyncio.create_task(_token_watch(token_id, stream, ended)))
+    stop = asyncio.ensure_future(stopping.wait())  # the server's stop ends the stream
     try:
         if layer is not None:
             try:
@@ -377,7 +397,7 @@ async def _stream(player_id: watch.PlayerId, token_id: int, after: int, sse: boo
                     if not more:
                         break
             now = time.monotonic()
-            if now >= ends or once:
+            if now >= ends or once or stop.done():
                 return
             if now >= token_due:
                 token_due = now + settings.LIVE_TOKEN_CHECK_SECONDS
@@ -385,12 +405,10 @@ async def _stream(player_id: watch.PlayerId, token_id: int, after: int, sse: boo
                     return
             wait = min(ends, quiet_since + settings.STREAM_KEEPALIVE_SECONDS,
                        now + settings.STREAM_POLL_SECONDS, token_due) - now
-            message = None
-            if joined and layer is not None and channel is not None:
-                with contextlib.suppress(asyncio.TimeoutError):
-                    message = await asyncio.wait_for(layer.receive(channel), max(wait, 0.01))
-            else:
-                await asyncio.sleep(max(wait, 0.01))
+            message = await _next_notice(layer if joined else None, channel, max(wait, 0.01),
+                                         stop)
+            if stop.done():
+                return  # a clean end, as at STREAM_SECONDS: the client reconnects
             now = time.monotonic()
             read = False
             if message is None:  # a quiet while: is the table ahead of what was sent?
@@ -413,6 +431,7 @@ async def _stream(player_id: watch.PlayerId, token_id: int, after: int, sse: boo
                 quiet_since = now
     finally:
         ended.set()
+        stop.cancel()
         if token_watch is not None:
             token_watch.cancel()
         open_streams.closed(token_id)

@@ -8,9 +8,10 @@ unchanged, so the answer (and every error: a bad ``wait``, a bad token, a match 
 is exactly the feed's. While it waits it listens on the seat's channel-layer group, the one
 the match's sockets hear its events on (``publish.events_stored``), and reads the match's
 latest event number every ``POLL_SECONDS`` besides (a notice lost, the embedded default's
-other processes, Redis down). A request it cannot plan for (no token, a malformed
-parameter, a match that is not the token's player's, events already there) is handed on at
-once.
+other processes, Redis down). When the server begins to stop (``server.api.stopping``), a
+held request is answered at once, as if its seconds had passed. A request it cannot plan for
+(no token, a malformed parameter, a match that is not the token's player's, events already
+there) is handed on at once.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from urllib.parse import parse_qs
 
 from channels.layers import get_channel_layer
 
-from server.api import notices, sockets
+from server.api import notices, sockets, stopping
 from server.spitemalice.live import publish
 from server.spitemalice.live.consumers import MAX_AFTER, _seat_of
 from server.spitemalice.models import Match
@@ -97,9 +98,12 @@ class EventsWait:
         if not first.get("more_body"):
             gone = asyncio.ensure_future(receive())  # the client's disconnect, if it comes
             waiting = asyncio.ensure_future(self._wait(*plan))
+            # The server's stop answers at once, with the feed as it stands.
+            stop = asyncio.ensure_future(stopping.wait())
             try:
-                await asyncio.wait({gone, waiting}, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait({gone, waiting, stop}, return_when=asyncio.FIRST_COMPLETED)
             finally:
+                stop.cancel()
                 waiting.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await waiting

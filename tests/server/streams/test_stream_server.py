@@ -8,6 +8,8 @@ the snapshot of the matches being played."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import threading
 import time
 
@@ -62,6 +64,7 @@ class Reader:
         self.snapshot: list[dict] = []  # the unnumbered match_started entries it opened with
         self.ids: list[int] = []
         self.blank = 0
+        self.error: Exception | None = None  # how the stream broke, if it did not end cleanly
         self.status: int | None = None
         self.content_type = ""
         self.ended = threading.Event()
@@ -106,8 +109,8 @@ class Reader:
                 else:
                     name, _, value = line.partition(": ")
                     message[name] = value
-        except (httpx.HTTPError, RuntimeError, AttributeError):
-            pass
+        except (httpx.HTTPError, RuntimeError, AttributeError) as error:
+            self.error = error
         finally:
             self.ended.set()
 
@@ -396,3 +399,47 @@ def test_the_account_socket_authenticates_and_closes_as_a_match_socket_does(serv
                        json.dumps({"type": "auth", "token": "no such token"})) == 4401
     assert closed_with(server.ws("/ws/account", token="no such token")) == 4401
     assert closed_with(server.ws("/ws/account?after=x", token=token)) == 4400
+
+
+def test_a_servers_stop_ends_its_streams_and_answers_its_held_feeds(tmp_path_factory,
+                                                                    django_db_setup):
+    """On SIGTERM the open account streams end cleanly (their clients reconnect with
+    ``after``) and a feed request held with ``wait=`` is answered at once, as its seconds had
+    passed. Before, each held its worker's stop for gunicorn's graceful_timeout (20 s), and the
+    worker was then killed under them: the streams broke off mid-response and the held request
+    was never answered."""
+    from server.spitemalice import services
+
+    ada, ada_token = players.player_create(name="Stop a")
+    bob, bob_token = players.player_create(name="Stop b")
+    tokens = {0: ada_token, 1: bob_token}
+    with live_server(tmp_path_factory, needs="the stream tests", env={}) as running:
+        match = services.match_start_friend(player=ada, opponent=bob, target=50)
+        lines, sse = Reader(running, ada_token), Reader(running, bob_token, sse=True)
+        wait_for(lambda: lines.status and sse.status)
+        waiter = Http(running, tokens[1 - match.turn])
+        feed = f"{MATCHES}/{match.pk}/events"
+        latest = waiter.get(feed).json()["last"]
+        answer: dict = {}
+
+        def held() -> None:
+            try:
+                answer["response"] = waiter.get(feed, {"after": latest, "wait": 60})
+            except httpx.HTTPError as error:
+                answer["error"] = error
+
+        thread = threading.Thread(target=held, daemon=True)
+        thread.start()
+        wait_for(lambda: held_for(running, match.pk, 1 - match.turn))
+
+        os.killpg(running.process.pid, signal.SIGTERM)
+        thread.join(WAIT_SECONDS)
+        assert "error" not in answer, answer
+        assert answer["response"].status_code == 200
+        assert answer["response"].json()["events"] == []
+        for reader in (lines, sse):
+            assert reader.ended.wait(WAIT_SECONDS)
+            assert reader.error is None, reader.error
+            assert reader.status == 200 and reader.snapshot  # the match being played
+        assert running.process.wait(WAIT_SECONDS) == 0
+    assert "graceful shutdown exceeded" not in running.log()
