@@ -35,11 +35,6 @@ def _wake(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
-def stopping() -> bool:
-    """Whether ``begin()`` was called in this process."""
-    return _stopping
-
-
 async def wait() -> None:
     """Return once the server is stopping (at once if it is already)."""
     if _stopping:
