@@ -13,11 +13,15 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
+# STATIC_ROOT only exists after collectstatic (`make run`), and the document needs no static
+# file: whitenoise's warning about it is the one pyproject.toml's pytest settings ignore too.
+warnings.filterwarnings("ignore", "No directory at", UserWarning)
 
 import django  # noqa: E402
 
