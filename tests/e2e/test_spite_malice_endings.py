@@ -242,9 +242,9 @@ WATCH_CANCELLED = WATCH_ENDINGS.replace("aborted|resigned", "cancelled|aborted|r
 
 
 # A match seed whose first game, the house bot playing both seats at `easy`, is won in 124 actions:
-# 38 of them Bea's, in 24 turns. Of the first 3,000 seeds, the fewest actions in the browser with
-# as many turns followed (`sm-endings-31`, before, took 86 in 20: the test's time went on Bea's
-# actions, each a tap and 300 ms).
+# 38 of them Bea's, in 24 turns. Of the first 3,000 seeds, the one with the fewest of Bea's
+# actions, where the test's time goes (each a tap in the browser and 300 ms); `sm-endings-31`,
+# before, had 86 in 20 turns.
 WON_SEED = hashlib.sha256(b"sm-endings-1454").digest()
 # A game of the shared vectors that ends tied.
 TIED_VECTOR = "v001"
