@@ -252,9 +252,9 @@ WON_SEED = hashlib.sha256(b"sm-endings-2993").digest()
 TIED_VECTOR = "v001"
 
 
-def bot_game(seed: bytes) -> list[list[str]]:
+def bot_game(seed: bytes) -> tuple[list[list[str]], int | None]:
     """The actions of the first game of the match dealt from `seed`, the house bot playing
-    both seats."""
+    both seats, and the seat that wins it."""
     from spitemalice import Game, game_seed, player_view, unseen_cards
     from spitemalice.bot import bot_turn
 
@@ -269,7 +269,7 @@ def bot_game(seed: bytes) -> list[list[str]]:
             if game.status != "playing" or game.turn != seat:
                 break
     assert game.status == "won", game.status
-    return actions
+    return actions, game.winner
 
 
 def deal_vector(match_id: str, name: str) -> list[list[str]]:
@@ -360,7 +360,10 @@ def followed(server, ada, match_id, page) -> float:
 @pytest.mark.long
 def test_a_fast_opponent_is_followed_and_a_win_shown_on_both_tables(browser, server, shoot):
     problems: list[str] = []
-    actions = bot_game(WON_SEED)
+    actions, winner = bot_game(WON_SEED)
+    # The timing below measures Bea's ending (see WON_SEED): a change to the bot's play that
+    # handed this deal to Ada must fail here, not now and then on the 300 ms.
+    assert winner == 1, f"WON_SEED's deal is now won by seat {winner}: choose another"
     ada, bea, match_id = match_between(server, seed=WON_SEED)
     contexts, (page_a, page_b) = tables(browser, server, ada, bea, match_id, problems,
                                         viewport=DESKTOP)
