@@ -169,8 +169,9 @@ bench-limiter: $(VENV_STAMP) ## Time the rate limiter's check as an action makes
 # a database of its own (dropped and created again on each run).
 BENCH_MOVES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_move_bench
 .PHONY: bench-moves
-bench-moves: $(VENV_STAMP) ## Time a move's CPU with and without its metrics and log line (BENCH_MOVES_DATABASE_URL=...)
-	$(PY) -m server.foursquare.move_bench --database-url '$(BENCH_MOVES_DATABASE_URL)'
+BENCH_MOVES_COMPARE ?= observation
+bench-moves: $(VENV_STAMP) ## Time a move's CPU with and without its metrics and log line (BENCH_MOVES_COMPARE=pages-only: the browser's middleware on every path or the pages only)
+	$(PY) -m server.foursquare.move_bench --compare '$(BENCH_MOVES_COMPARE)' --database-url '$(BENCH_MOVES_DATABASE_URL)'
 
 # A Spite & Malice action's CPU against a Foursquare move's, in process (friend matches, bot
 # matches, practice moves in turn), in a database of its own (dropped and created again on

@@ -208,11 +208,13 @@ MIDDLEWARE = [
     "server.core.replicas.ReadYourWritesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Sessions, CSRF, Django's users and messages, for the pages only: the API's requests pass
+    # through them untouched (server.api.middleware.PagesOnly says why).
+    "server.api.middleware.PagesSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "server.api.middleware.PagesCsrfViewMiddleware",
+    "server.api.middleware.PagesAuthenticationMiddleware",
+    "server.api.middleware.PagesMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "server.api.middleware.ApiErrorMiddleware",
 ]

@@ -1,4 +1,5 @@
-"""The API's edges in Django's middleware: whole request bodies, and errors as problem+json.
+"""The API's edges in Django's middleware: whole request bodies, errors as problem+json, and
+the browser's middleware kept to the pages.
 
 ``ProblemResponseMiddleware`` (outermost) turns an error answered as HTML or empty (a 405 from
 ``require_safe``, a page of another middleware) into problem+json where
@@ -17,15 +18,20 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from django.conf import settings
+from django.contrib.auth.middleware import AuthenticationMiddleware
+from django.contrib.messages.middleware import MessageMiddleware
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.core.handlers.wsgi import LimitedStream
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest
 from django.http.multipartparser import MultiPartParserError
 from django.http.response import HttpResponseBase
+from django.middleware.csrf import CsrfViewMiddleware
+from django.utils.deprecation import MiddlewareMixin
 
 from server.api.handlers import API_PREFIX, InternalError, as_problem, error_response
 from server.api.problems import (
@@ -132,3 +138,40 @@ class ApiErrorMiddleware:
         return problem_json_response(
             InternalError("The error was logged; please try again later.")
         )
+
+
+class PagesOnly(MiddlewareMixin):
+    """A browser's middleware that lets the API's requests pass untouched.
+
+    The API authenticates by bearer token alone (``BearerTokenAuthentication``: no cookie
+    authenticates it), and none of its views reads a session, Django's user or a message, so
+    under ``/api/`` sessions, CSRF's cookie, the lazy user and the message store were made and
+    put away on every request for nothing: 3% of a move's CPU in a profile under load
+    (docs/OPERATIONS.md, "The browser's middleware, kept to the pages"). The pages (the admin,
+    the front end) keep each of them as before, in the same order. Django's admin still finds
+    the middleware it checks for (these are subclasses), and CSRF's ``process_view`` still runs
+    for every view: an API view is exempt as it always was, and a view that is not would still
+    be checked.
+    """
+
+    def __call__(self, request: HttpRequest
+                 ) -> HttpResponseBase | Awaitable[HttpResponseBase]:  # MiddlewareMixin's
+        if request.path_info.startswith(API_PREFIX):
+            return self.get_response(request)
+        return super().__call__(request)
+
+
+class PagesSessionMiddleware(PagesOnly, SessionMiddleware):
+    pass
+
+
+class PagesCsrfViewMiddleware(PagesOnly, CsrfViewMiddleware):
+    pass
+
+
+class PagesAuthenticationMiddleware(PagesOnly, AuthenticationMiddleware):
+    pass
+
+
+class PagesMessageMiddleware(PagesOnly, MessageMiddleware):
+    pass

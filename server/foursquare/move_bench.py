@@ -16,6 +16,11 @@ Each round plays its moves in batches of 20 taken in turn by the application wit
 alike. It prints the CPU per move
 (``time.process_time``, this process: Django, the engine, psycopg) of each, their difference
 and its share; PostgreSQL's CPU is the same either way and is left out.
+
+``--compare pages-only`` (``make bench-moves BENCH_MOVES_COMPARE=pages-only``) plays the same
+moves through the application as served and through one whose sessions, CSRF, users and
+messages run for every request, as Django's own middleware does, instead of for the pages only
+(``server.api.middleware.PagesOnly``).
 """
 
 from __future__ import annotations
@@ -32,6 +37,19 @@ from server.core.wsgi_call import wsgi_call
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/foursquare_move_bench"
 OBSERVER = "server.core.requestlog.RequestObservedMiddleware"
+# The pages' middleware (server.api.middleware) and Django's own, which runs for every request.
+EVERY_PATH = {f"server.api.middleware.Pages{name}": f"{module}.{name}" for module, name in (
+    ("django.contrib.sessions.middleware", "SessionMiddleware"),
+    ("django.middleware.csrf", "CsrfViewMiddleware"),
+    ("django.contrib.auth.middleware", "AuthenticationMiddleware"),
+    ("django.contrib.messages.middleware", "MessageMiddleware"))}
+# What each comparison calls its two applications, and how the second's middleware differs.
+COMPARISONS = {
+    "observation": ("observed", "without",
+                    lambda names: [name for name in names if name != OBSERVER]),
+    "pages-only": ("pages-only", "every-path",
+                   lambda names: [EVERY_PATH.get(name, name) for name in names]),
+}
 BATCH = 20
 
 
@@ -40,6 +58,8 @@ def parse_args(argv=None):
     parser.add_argument("--moves", type=int, default=4000,
                         help="timed moves per round, each way")
     parser.add_argument("--rounds", type=int, default=6, help="rounds, alternating")
+    parser.add_argument("--compare", choices=sorted(COMPARISONS), default="observation",
+                        help="the two applications (see the module's text)")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_MOVES_DATABASE_URL",
                                                                  DEFAULT_URL))
     return parser.parse_args(argv)
@@ -99,11 +119,11 @@ def main(argv=None) -> int:
         if isinstance(handler, logging.StreamHandler):  # the settings' handlers all are
             handler.setStream(devnull)
 
-    observed = ApiWSGIHandler()
-    with override_settings(MIDDLEWARE=[name for name in settings.MIDDLEWARE
-                                       if name != OBSERVER]):
-        bare = ApiWSGIHandler()
-    apps = {"observed": observed, "without": bare}
+    first, second, middleware_of = COMPARISONS[args.compare]
+    served = ApiWSGIHandler()
+    with override_settings(MIDDLEWARE=middleware_of(list(settings.MIDDLEWARE))):
+        other = ApiWSGIHandler()
+    apps = {first: served, second: other}
     _, token = players.player_create(name="Bench")
     player = Player(token)
     for app in apps.values():  # warm: prepared statements, the children of the metrics
@@ -115,7 +135,7 @@ def main(argv=None) -> int:
     per_move: dict[str, list[float]] = {name: [] for name in apps}
     for round_number in range(args.rounds):
         spent = dict.fromkeys(apps, 0.0)
-        order = ("observed", "without") if round_number % 2 == 0 else ("without", "observed")
+        order = (first, second) if round_number % 2 == 0 else (second, first)
         for _ in range(args.moves // BATCH):
             for name in order:
                 started = time.process_time()
@@ -125,17 +145,19 @@ def main(argv=None) -> int:
         for name in apps:
             per_move[name].append(spent[name] * 1000 / (args.moves // BATCH * BATCH))
 
-    observed_ms = statistics.median(per_move["observed"])
-    without_ms = statistics.median(per_move["without"])
+    first_ms = statistics.median(per_move[first])
+    second_ms = statistics.median(per_move[second])
     print(f"moves: {args.rounds} rounds of {args.moves} moves each way, on the fast path")
     for name in apps:
         rounds = ", ".join(f"{ms:.3f}" for ms in per_move[name])
-        print(f"  {name:9s} CPU per move (median of rounds) {statistics.median(per_move[name]):.3f}"
-              f" ms  [rounds: {rounds}]")
-    difference = observed_ms - without_ms
-    print(f"  the observation: {difference * 1000:+.1f} µs per move, "
-          f"{difference / without_ms * 100:+.1f} % of a move's CPU in this process; "
+        print(f"  {name:10s} CPU per move (median of rounds) "
+              f"{statistics.median(per_move[name]):.3f} ms  [rounds: {rounds}]")
+    difference = first_ms - second_ms
+    print(f"  {first} against {second}: {difference * 1000:+.1f} µs per move, "
+          f"{difference / second_ms * 100:+.1f} % of a move's CPU in this process; "
           f"load average {os.getloadavg()[0]:.1f}")
+    if args.compare != "observation":
+        return 0
 
     print("  (on a shared machine the rounds vary by more than the difference; the timings "
           "below are steadier)")
