@@ -146,8 +146,9 @@ class PagesOnly(MiddlewareMixin):
     The API authenticates by bearer token alone (``BearerTokenAuthentication``: no cookie
     authenticates it), and none of its views reads a session, Django's user or a message, so
     under ``/api/`` sessions, CSRF's cookie, the lazy user and the message store were made and
-    put away on every request for nothing: 3% of a move's CPU in a profile under load
-    (docs/OPERATIONS.md, "The browser's middleware, kept to the pages"). The pages (the admin,
+    put away on every request for nothing: about 0.1 ms, 6% of a move's CPU in its process
+    (``make bench-moves BENCH_MOVES_COMPARE=pages-only``; docs/OPERATIONS.md, "The browser's
+    middleware, kept to the pages"). The pages (the admin,
     the front end) keep each of them as before, in the same order. Django's admin still finds
     the middleware it checks for (these are subclasses), and CSRF's ``process_view`` still runs
     for every view: an API view is exempt as it always was, and a view that is not would still
