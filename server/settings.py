@@ -208,11 +208,11 @@ MIDDLEWARE = [
     "server.core.replicas.ReadYourWritesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Sessions, CSRF, Django's users and messages, for the pages only: the API's requests pass
+    # Sessions, Django's users and messages, for the pages only: the API's requests pass
     # through them untouched (server.api.middleware.PagesOnly says why).
     "server.api.middleware.PagesSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "server.api.middleware.PagesCsrfViewMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
     "server.api.middleware.PagesAuthenticationMiddleware",
     "server.api.middleware.PagesMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -30,7 +30,6 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest
 from django.http.multipartparser import MultiPartParserError
 from django.http.response import HttpResponseBase
-from django.middleware.csrf import CsrfViewMiddleware
 from django.utils.deprecation import MiddlewareMixin
 
 from server.api.handlers import API_PREFIX, InternalError, as_problem, error_response
@@ -145,14 +144,13 @@ class PagesOnly(MiddlewareMixin):
 
     The API authenticates by bearer token alone (``BearerTokenAuthentication``: no cookie
     authenticates it), and none of its views reads a session, Django's user or a message, so
-    under ``/api/`` sessions, CSRF's cookie, the lazy user and the message store were made and
-    put away on every request for nothing: about 0.1 ms, 6% of a move's CPU in its process
-    (``make bench-moves BENCH_MOVES_COMPARE=pages-only``; docs/OPERATIONS.md, "The browser's
-    middleware, kept to the pages"). The pages (the admin,
-    the front end) keep each of them as before, in the same order. Django's admin still finds
-    the middleware it checks for (these are subclasses), and CSRF's ``process_view`` still runs
-    for every view: an API view is exempt as it always was, and a view that is not would still
-    be checked.
+    under ``/api/`` the session store, the lazy user and the message store were made and put
+    away on every request for nothing (docs/OPERATIONS.md, "The browser's middleware, kept to
+    the pages", measures it: ``make bench-moves BENCH_MOVES_COMPARE=pages-only``). The pages
+    (the admin, the front end) keep each of them as before, in the same order, and Django's
+    admin still finds the middleware its checks ask for (these are subclasses). CSRF's own
+    middleware stays on every path: Django's deploy check asks for it by name, and a view
+    under ``/api/`` that were not exempt would still be checked.
     """
 
     def __call__(self, request: HttpRequest
@@ -163,10 +161,6 @@ class PagesOnly(MiddlewareMixin):
 
 
 class PagesSessionMiddleware(PagesOnly, SessionMiddleware):
-    pass
-
-
-class PagesCsrfViewMiddleware(PagesOnly, CsrfViewMiddleware):
     pass
 
 

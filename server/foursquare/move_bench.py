@@ -18,8 +18,8 @@ alike. It prints the CPU per move
 and its share; PostgreSQL's CPU is the same either way and is left out.
 
 ``--compare pages-only`` (``make bench-moves BENCH_MOVES_COMPARE=pages-only``) plays the same
-moves through the application as served and through one whose sessions, CSRF, users and
-messages run for every request, as Django's own middleware does, instead of for the pages only
+moves through the application as served and through one whose sessions, users and messages
+run for every request, as Django's own middleware does, instead of for the pages only
 (``server.api.middleware.PagesOnly``).
 """
 
@@ -40,7 +40,6 @@ OBSERVER = "server.core.requestlog.RequestObservedMiddleware"
 # The pages' middleware (server.api.middleware) and Django's own, which runs for every request.
 EVERY_PATH = {f"server.api.middleware.Pages{name}": f"{module}.{name}" for module, name in (
     ("django.contrib.sessions.middleware", "SessionMiddleware"),
-    ("django.middleware.csrf", "CsrfViewMiddleware"),
     ("django.contrib.auth.middleware", "AuthenticationMiddleware"),
     ("django.contrib.messages.middleware", "MessageMiddleware"))}
 # What each comparison calls its two applications, and how the second's middleware differs.
