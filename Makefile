@@ -93,12 +93,16 @@ lint: $(VENV_STAMP) ## Check the code with ruff, the types with mypy, the tests'
 # TEST_WORKERS=0 runs them all in the one process, as a debugger wants.
 TEST_WORKERS ?= 3
 PARALLEL = -n $(TEST_WORKERS) --dist
+# Whole files in the order tests/conftest.py gives them (those marked `long` first): pytest-xdist
+# would otherwise hand out the files with the most tests first, and a file of one long test
+# last, where it ran on alone for 30 s while the other workers sat idle (docs/TESTING.md).
+FILES_IN_ORDER = loadfile --no-loadscope-reorder
 # Each pass ends with its slowest tests (setup, call and teardown apart): where the suite's
 # time goes, in every run's log (docs/TESTING.md, "The suite's time").
 SLOWEST = --durations=15 --durations-min=5
 
 test-python: $(VENV_STAMP) promtool haproxy ## Run pytest against PostgreSQL at TEST_DATABASE_URL (TEST_WORKERS=3)
-	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest --ignore=tests/e2e $(SLOWEST) $(PARALLEL) loadfile
+	DATABASE_URL='$(TEST_DATABASE_URL)' $(PY) -m pytest --ignore=tests/e2e $(SLOWEST) $(PARALLEL) $(FILES_IN_ORDER)
 
 # The embedded default that `make run` serves: the modules marked `sqlite`, those that reach code
 # which differs by database, less their tests marked `postgresql` (tests/conftest.py says why).
@@ -107,7 +111,7 @@ test-python: $(VENV_STAMP) promtool haproxy ## Run pytest against PostgreSQL at 
 test-sqlite: $(VENV_STAMP) ## Run the server's tests that differ by database again on SQLite, the embedded default
 	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/foursquare-sqlite-tests.XXXXXX") && \
 	echo "SQLite test databases in $$scratch" && \
-	DATABASE_URL="sqlite:///$$scratch/db.sqlite3" $(PY) -m pytest tests/server -m sqlite -p no:cacheprovider $(PARALLEL) loadfile; \
+	DATABASE_URL="sqlite:///$$scratch/db.sqlite3" $(PY) -m pytest tests/server -m sqlite -p no:cacheprovider $(PARALLEL) $(FILES_IN_ORDER); \
 	status=$$?; rm -rf "$$scratch"; exit $$status
 
 # tests/asyncapi/: the sockets' AsyncAPI document as the reference parser (@asyncapi/parser,

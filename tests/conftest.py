@@ -113,8 +113,8 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
-        "long: takes a minute or more (a test, or a file's tests together); started first, so "
-        "no worker is left running one alone at the end",
+        "long: takes 15 s or more (a test, or a file's tests together), mostly waiting on real "
+        "servers; started first, so no worker is left running one alone at the end",
     )
 
 

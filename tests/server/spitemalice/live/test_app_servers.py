@@ -35,6 +35,7 @@ def two_servers(django_db_setup, django_db_blocker, tmp_path_factory):
         yield one, other
 
 
+@pytest.mark.long
 def test_each_server_hears_of_the_others_events_and_a_killed_workers_sockets_age_out(
         two_servers):
     one, other = two_servers

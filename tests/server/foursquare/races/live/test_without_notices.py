@@ -45,6 +45,7 @@ def move_here(person, game: dict) -> None:
         services.move_play(game=locked, row=row, col=col, expected_move=game["moves_played"])
 
 
+@pytest.mark.long
 def test_moves_and_changes_reach_a_socket_by_its_reads(server, people):
     ada, bob, cy = people[:3]
     waiting = race_create(server, ada.token, players=3)
