@@ -82,9 +82,9 @@ class ClusterLoadRun(LoadRun):
                                       **self.extra_env},
                            after_migrate=self.prepare_dailies)
 
-    def read_server_times(self) -> list:
+    def read_server_figures(self) -> dict:
         """The cluster's own Prometheus reports its nodes' times (``loadtest.prometheus_check``)."""
-        return []
+        return {}
 
     def start_jobs(self) -> None:
         """The cluster's two jobs workers are up with it."""

@@ -78,7 +78,7 @@ from pathlib import Path
 import psutil
 import psycopg
 
-from loadtest import server_times
+from loadtest import bot_times, server_times
 from loadtest.choice import games_of
 from loadtest.think import offered_per_second, think_range
 from loadtest.verify import print_ratios
@@ -215,7 +215,7 @@ class LoadRun:
     server: subprocess.Popen | None = None
     jobs: subprocess.Popen | None = None  # the jobs' worker (LOAD_BACKGROUND=worker)
     marks: dict[str, float] = field(default_factory=dict)
-    # /metrics' token for the load's server: the report reads its histograms (read_server_times).
+    # /metrics' token for the load's server: the report reads its histograms (read_server_figures).
     metrics_token: str = field(default_factory=lambda: secrets.token_hex(24))
 
     def __post_init__(self) -> None:
@@ -257,9 +257,11 @@ class LoadRun:
             **os.environ, **LOAD_RATES,
             # server.asgi's HTTP threads per process (gunicorn passes --threads on itself).
             "GUNICORN_THREADS": str(self.threads),
-            # What gunicorn.conf.py gives its workers: their metrics' files in memory.
-            **({"PROMETHEUS_MULTIPROC_DIR": str(self.metrics_dir)}
-               if self.server_kind != "gunicorn" else {}),
+            # The metrics' files in memory, as gunicorn.conf.py would make them, in one folder
+            # for the server's processes and the jobs worker started after it (which then
+            # counts in /metrics: the bot's turns, the jobs' waits). gunicorn empties it at
+            # its start; the other servers' runs empty it themselves (server_command).
+            "PROMETHEUS_MULTIPROC_DIR": str(self.metrics_dir),
             "DATABASE_URL": self.database_url,
             "REDIS_URL": self.redis_url,
             "REDIS_KEY_PREFIX": f"load-{os.getpid()}",
@@ -428,7 +430,7 @@ class LoadRun:
         wall = time.time() - started
         after = {name: cpu_seconds(find()) for name, find in parties.items()}
         return {
-            "server_times": self.read_server_times(),
+            **self.read_server_figures(),
             "wall_seconds": wall,
             "loadavg_before": load_before,
             "loadavg_after": os.getloadavg(),
@@ -448,11 +450,16 @@ class LoadRun:
             parties["jobs"] = lambda: tree(self.jobs.pid)
         return parties
 
-    def read_server_times(self) -> list[server_times.RouteTime]:
-        """The server's own time for each busy route over the run (``loadtest.server_times``),
-        read after the play and its CPU figures, so the scrape costs them nothing."""
+    def read_server_figures(self) -> dict:
+        """From one scrape of the server's ``/metrics``, read after the play and its CPU
+        figures so that it costs them nothing: the server's own time for each busy route
+        (``loadtest.server_times``) and the house bot's CPU a turn (``loadtest.bot_times``)."""
         exposition = server_times.scrape(self.host, self.metrics_token)
-        return server_times.route_times(exposition) if exposition else []
+        if not exposition:
+            return {}
+        return {"server_times": server_times.route_times(exposition),
+                "bot_turns": bot_times.bot_turns(exposition),
+                "bot_job_wait": bot_times.bot_job_wait(exposition)}
 
     def backend_meter(self) -> BackendMeter | None:
         return BackendMeter(self.database)
@@ -486,8 +493,7 @@ class LoadRun:
 
     def cleanup(self, keep: bool) -> None:
         self.stop_server()
-        if self.server_kind != "gunicorn":
-            shutil.rmtree(self.metrics_dir, ignore_errors=True)
+        shutil.rmtree(self.metrics_dir, ignore_errors=True)
         if not keep:
             with psycopg.connect(f"{self.postgres}/postgres", autocommit=True) as admin:
                 admin.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
@@ -531,6 +537,9 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
             print(f"CPU per {unit}, all in (app + this database's PostgreSQL): "
                   f"{spent['cpu_ms']:.2f} ms at {spent['rate']:.1f} {unit}s/s")
         for line in server_times.report_lines(machine.get("server_times", [])):
+            print(line)
+        for line in bot_times.report_lines(machine.get("bot_turns", []),
+                                           machine.get("bot_job_wait")):
             print(line)
         print_offered(game, load, spent)
         agree = load.print_topology(report, machine)

@@ -45,16 +45,18 @@ class RouteTime:
     sent_p95_ms: float | None = None
 
 
-def _buckets(exposition: str, name: str) -> dict[tuple[str, str], dict[float, float]]:
-    """Each (method, route)'s cumulative buckets of the histogram ``name``."""
-    buckets: dict[tuple[str, str], dict[float, float]] = {}
+def histogram_buckets(exposition: str, name: str, labels: tuple[str, ...] = ("method", "route")
+                      ) -> dict[tuple[str, ...], dict[float, float]]:
+    """Each series' cumulative buckets of the histogram ``name``, keyed by the values of its
+    ``labels`` in that order (series that differ only in other labels are added up)."""
+    buckets: dict[tuple[str, ...], dict[float, float]] = {}
     for family in text_string_to_metric_families(exposition):
         if family.name != name:
             continue
         for sample in family.samples:
             if not sample.name.endswith("_bucket"):
                 continue
-            key = (sample.labels["method"], sample.labels["route"])
+            key = tuple(sample.labels[label] for label in labels)
             bound = float(sample.labels["le"])  # "+Inf" reads as inf
             cumulative = buckets.setdefault(key, {})
             cumulative[bound] = cumulative.get(bound, 0.0) + sample.value
@@ -66,9 +68,9 @@ def route_times(exposition: str, least: int = 50) -> list[RouteTime]:
     histogram in ``exposition`` (Prometheus's text format; a multiprocess registry's samples
     are already summed over the workers), routes answered fewer than ``least`` times left out,
     the busiest first."""
-    sent = _buckets(exposition, SENT)
+    sent = histogram_buckets(exposition, SENT)
     times = []
-    for (method, route), cumulative in _buckets(exposition, DURATION).items():
+    for (method, route), cumulative in histogram_buckets(exposition, DURATION).items():
         count = int(cumulative.get(math.inf, 0))
         if count < least:
             continue

@@ -24,7 +24,8 @@ Environment: LOAD_SM_FRIENDS=80 (an even number of players in friend matches) LO
 LOAD_SM_PACE=8 (actions a second a player aims at during its turn; 0: flat out),
 LOAD_SM_THINK=1-3 (instead: a pause of 1 to 3 s before each action, loadtest.think),
 LOAD_SM_TARGET=1 (points a match is played to: 1, one game), LOAD_SM_TURN_SECONDS=86400,
-LOAD_SM_BOT_SOCKETS=1, LOAD_SM_POLL_SECONDS=5.
+LOAD_SM_BOT_SOCKETS=1, LOAD_SM_POLL_SECONDS=5, LOAD_SM_BOT_LEVEL=easy (the level the players
+against the bot choose; the report prints the bot's CPU a turn, loadtest.bot_times).
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ from server.spitemalice.action_bench import choose
 
 FRIENDS = int(os.environ.get("LOAD_SM_FRIENDS", "80"))
 BOTS = int(os.environ.get("LOAD_SM_BOTS", "20"))
+# The level the players against the bot choose: easy, as most people's first games are; expert
+# puts its searches (in the background job) under the load, for their CPU a turn.
+BOT_LEVEL = os.environ.get("LOAD_SM_BOT_LEVEL", "easy")
 PACE = float(os.environ.get("LOAD_SM_PACE", "8"))
 THINK = think_range("LOAD_SM_THINK")
 TARGET = int(os.environ.get("LOAD_SM_TARGET", "1"))
@@ -275,7 +279,7 @@ class FriendPlayer(SpiteMalicePlayer):
 
 
 class BotPlayer(SpiteMalicePlayer):
-    """Single games against the easy bot, one after another."""
+    """Single games against the bot at LOAD_SM_BOT_LEVEL (easy), one after another."""
 
     fixed_count = BOTS
     wants_socket = BOT_SOCKETS
@@ -284,7 +288,7 @@ class BotPlayer(SpiteMalicePlayer):
     def step(self) -> None:
         if self.match is None or self.match["status"] == "finished":
             match = self._send("POST", f"{API}/matches", f"POST {API}/matches (bot)",
-                               {"opponent": "bot", "level": "easy", "target": 1},
+                               {"opponent": "bot", "level": BOT_LEVEL, "target": 1},
                                key=str(uuid.uuid4()))
             journal.matches[match["id"]] = "bot"
             journal.answers.append(("create", match))

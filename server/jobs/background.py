@@ -445,16 +445,23 @@ def job_enqueue(*, kind: str, key: str, fresh: bool = False) -> Job:
 
 def _again(job: Job) -> Job:
     """``job`` made to run (again) for work recorded now; compare-and-set on its status, so a
-    run ending meanwhile is seen."""
+    run ending meanwhile is seen.
+
+    A job made pending again is recorded again (``created_at``, now): its new work has waited
+    only since then. Its first recording (a match's first bot turn, minutes ago) would count
+    the match's age as the wait in ``foursquare_job_start_delay_seconds`` and
+    ``foursquare_job_oldest_pending_seconds``, make it a job "left behind" at once, and put it
+    before work recorded earlier in the queue's order."""
     while True:
         if job.status == Job.Status.RUNNING:
             if Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(again=True):
                 return job
         elif job.status in (Job.Status.DONE, Job.Status.FAILED):
+            now = timezone.now()
             if Job.objects.filter(pk=job.pk, status=job.status).update(
                     status=Job.Status.PENDING, attempts=0, error="", finished_at=None,
-                    run_after=None, again=False):
-                job.status, job.attempts = Job.Status.PENDING, 0
+                    run_after=None, again=False, created_at=now):
+                job.status, job.attempts, job.created_at = Job.Status.PENDING, 0, now
                 return job
         else:
             return job
@@ -601,9 +608,12 @@ def _finish(job: Job) -> bool:
                        job, job.attempts)
     elif job.status == Job.Status.DONE and Job.objects.filter(
             pk=job.pk, status=Job.Status.DONE, again=True).update(
-            status=Job.Status.PENDING, attempts=0, finished_at=None, again=False):
-        job.status, job.attempts, job.finished_at = Job.Status.PENDING, 0, None
-        _wake(job)  # work was recorded for it while it ran: once more
+            status=Job.Status.PENDING, attempts=0, finished_at=None, again=False,
+            created_at=job.finished_at):
+        # Work was recorded for it while it ran: once more, due from now (``_again``).
+        job.status, job.attempts, job.created_at = Job.Status.PENDING, 0, job.finished_at
+        job.finished_at = None
+        _wake(job)
     return bool(stored)
 
 

@@ -28,6 +28,8 @@ class Job(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0, help_text="Claims so far.")
     error = models.TextField(blank=True, default="", help_text="Why the last attempt failed.")
+    # When its work was recorded: as it was made, and again each time new work makes a
+    # finished job pending again (a match's next bot turn: background._again).
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

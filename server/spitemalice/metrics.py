@@ -1,5 +1,6 @@
 """Spite & Malice's own metrics, in the service's registry (``server.core.metrics``): the
-actions stored and refused, and the turn clocks' sweep read at scrape time.
+actions stored and refused, the house bot's CPU a turn, and the turn clocks' sweep read at
+scrape time.
 docs/OPERATIONS.md, "Metrics", describes them."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from django.utils import timezone
-from prometheus_client import Counter
+from prometheus_client import Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
 
 from server.core.metrics import PREFIX, REGISTRY
@@ -20,6 +21,15 @@ actions_refused = Counter(
     f"{PREFIX}_actions_refused", "Spite & Malice actions refused as illegal (422 "
     "illegal_action), stale (409 stale_action) or out of turn (409 not_your_turn).",
     ["reason"], registry=REGISTRY)
+
+# The limits of the bot's CPU a turn are stated per level (docs/SPITE_MALICE_BOT.md): 5 ms at
+# easy, 50 ms at normal, 1 s at p95 and 2 s at most at hard and expert; each is a bucket's edge.
+BOT_TURN_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
+bot_turn_cpu = Histogram(
+    f"{PREFIX}_bot_turn_cpu_seconds", "CPU seconds of the house bot's search for one of its "
+    "turns (its thread's CPU time over the calls that played the turn), by level and where "
+    "the turn was played (request: within a person's action; job: the background job).",
+    ["level", "where"], buckets=BOT_TURN_BUCKETS, registry=REGISTRY)
 
 actions_stored_fast = actions_stored.labels("fast")
 actions_stored_full = actions_stored.labels("full")

@@ -35,7 +35,7 @@ from server.jobs.models import Job
 from server.players.models import Player
 from server.spitemalice import boards, bot_ratings, fairness, notify, rating_rules
 from server.spitemalice.engine import Log, rebuild
-from server.spitemalice.house_bot import bot_actions
+from server.spitemalice.house_bot import TurnTimer, bot_actions
 from server.spitemalice.live.publish import events_stored
 from server.spitemalice.models import (
     DEFAULT_TURN_SECONDS,
@@ -432,6 +432,21 @@ def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
              new_games: list[MatchGame], budget: float | None, fallback: bool,
              background: bool) -> tuple[MatchGame, Game]:
     budget = settings.SPITE_MALICE_BOT_SECONDS if budget is None else budget
+    # Only the background job plays without a limit (bot_turn_job, bot_turn_give_up).
+    timer = (TurnTimer(match.level, "job" if budget == float("inf") else "request")
+             if match.bot_seat is not None and not fallback else None)
+    current, engine = _play_on(match=match, game=game, engine=engine, log=log,
+                               new_games=new_games, budget=budget, fallback=fallback,
+                               background=background, timer=timer)
+    if timer is not None:
+        timer.done()
+    return current, engine
+
+
+def _play_on(*, match: Match, game: MatchGame, engine: Game, log: Log,
+             new_games: list[MatchGame], budget: float, fallback: bool, background: bool,
+             timer: TurnTimer | None) -> tuple[MatchGame, Game]:
+    """``_advance``'s loop: the games' ends and the bot's turns, ``timer`` asking the bot."""
     started = time.monotonic()
     while True:
         _sync(match, game, engine)
@@ -470,11 +485,13 @@ def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
             match.bot_pending = True
             _bot_job_enqueue(match)
             return game, engine
-        if fallback:
+        if fallback or timer is None:
             log.play(engine, _fallback_action(engine), game.number)
             continue
         view = player_view(engine, match.bot_seat, since=engine.actions_played)
-        for action in bot_actions(view, unseen_cards(view), match.level, _bot_seed(match, game)):
+        with timer.turn((game.number, game.turn_number)):
+            actions = bot_actions(view, unseen_cards(view), match.level, _bot_seed(match, game))
+        for action in actions:
             log.play(engine, action, game.number)
 
 
