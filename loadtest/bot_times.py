@@ -25,7 +25,9 @@ from loadtest.server_times import histogram_buckets
 BOT_TURN = "foursquare_bot_turn_cpu_seconds"
 JOB_DELAY = "foursquare_job_start_delay_seconds"
 BOT_JOB = "sm_bot_turn"  # server.spitemalice.services.BOT_JOB
-LIMITS = (1.0, 2.0)  # seconds: the p95 and the longest turn allowed at hard and expert
+# The levels' limits, in seconds: easy's 5 ms, normal's 50 ms, and the p95 and the longest turn
+# allowed at hard and expert. Each is an edge of the server's buckets.
+LIMITS = (0.005, 0.05, 1.0, 2.0)
 
 
 @dataclass(frozen=True)
@@ -69,10 +71,14 @@ def bot_job_wait(exposition: str) -> Wait | None:
                 histogram_quantile(0.95, cumulative) * 1000)
 
 
+def _seconds(limit: float) -> str:
+    return f"{limit:g} s" if limit >= 1 else f"{limit * 1000:g} ms"
+
+
 def report_lines(turns: list[BotTurns], wait: Wait | None) -> list[str]:
     if not turns:
         return []
-    limits = " ".join(f"{'> ' + format(limit, 'g') + ' s':>7}" for limit in LIMITS)
+    limits = " ".join(f"{'> ' + _seconds(limit):>7}" for limit in LIMITS)
     lines = ["the house bot's CPU a turn (the server's histogram; quantiles estimated in "
              "its buckets, turns over a limit exact), whole run:",
              f"{'level':8} {'where':8} {'turns':>7} {'p50 ms':>8} {'p95 ms':>8} {limits}"]

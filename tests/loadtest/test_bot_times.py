@@ -28,15 +28,16 @@ def exposition(turns: dict[tuple[str, str], list[float]],
 
 
 def test_each_level_and_place_gets_its_turns_quantiles_and_turns_over_the_limits():
-    # expert in its job: 90 turns at 80 ms, 6 at 1.5 s and 4 at 3 s (over both limits);
-    # easy in requests: 50 at 0.3 ms.
+    # expert in its job: 90 turns at 80 ms, 6 at 1.5 s and 4 at 3 s (over 1 s and 2 s);
+    # easy in requests: 50 at 0.3 ms and 2 at 7 ms (over 5 ms).
     text = exposition({("expert", "job"): [0.08] * 90 + [1.5] * 6 + [3.0] * 4,
-                       ("easy", "request"): [0.0003] * 50,
+                       ("easy", "request"): [0.0003] * 48 + [0.007] * 2,
                        ("hard", "request"): []})
     easy, expert = bot_turns(text)  # by level; none for a level that played no turn
-    assert (easy.level, easy.where, easy.count, easy.over) == ("easy", "request", 50, (0, 0))
+    assert (easy.level, easy.where, easy.count, easy.over) == ("easy", "request", 50,
+                                                                (2, 0, 0, 0))
     assert (expert.level, expert.where, expert.count) == ("expert", "job", 100)
-    assert expert.over == (10, 4)  # exact: the limits are bucket edges
+    assert expert.over == (100, 100, 10, 4)  # exact: the limits are bucket edges
     assert 50.0 < expert.p50_ms <= 100.0
     assert math.isclose(expert.p50_ms, 50 + 50 * 50 / 90)
     assert 1000.0 < expert.p95_ms <= 2000.0  # the 95th of 100 is the 5th of the 6 at 1.5 s
@@ -58,7 +59,9 @@ def test_the_report_names_each_row_with_its_figures():
                       waits={"sm_bot_turn": [0.007] * 10})
     lines = report_lines(bot_turns(text), bot_job_wait(text))
     assert "CPU a turn" in lines[0]
-    assert lines[1].split()[-6:] == [">", "1", "s", ">", "2", "s"]
-    assert lines[2].split()[:3] == ["expert", "job", "10"] and lines[2].split()[-2:] == ["1", "0"]
+    assert lines[1].split()[-12:] == [">", "5", "ms", ">", "50", "ms",
+                                      ">", "1", "s", ">", "2", "s"]
+    assert lines[2].split()[:3] == ["expert", "job", "10"]
+    assert lines[2].split()[-4:] == ["10", "10", "1", "0"]  # over 5 ms, 50 ms, 1 s, 2 s
     assert lines[3].startswith("the bot's jobs waited to start") and "over 10 jobs" in lines[3]
     assert report_lines([], None) == []
