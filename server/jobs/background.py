@@ -609,9 +609,9 @@ def _finish(job: Job) -> bool:
     elif job.status == Job.Status.DONE and Job.objects.filter(
             pk=job.pk, status=Job.Status.DONE, again=True).update(
             status=Job.Status.PENDING, attempts=0, finished_at=None, again=False,
-            created_at=job.finished_at):
-        # Work was recorded for it while it ran: once more, due from now (``_again``).
-        job.status, job.attempts, job.created_at = Job.Status.PENDING, 0, job.finished_at
+            created_at=(ended := job.finished_at or timezone.now())):
+        # Work was recorded for it while it ran: once more, due from its run's end (``_again``).
+        job.status, job.attempts, job.created_at = Job.Status.PENDING, 0, ended
         job.finished_at = None
         _wake(job)
     return bool(stored)

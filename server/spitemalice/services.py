@@ -446,7 +446,8 @@ def _advance(*, match: Match, game: MatchGame, engine: Game, log: Log,
 def _play_on(*, match: Match, game: MatchGame, engine: Game, log: Log,
              new_games: list[MatchGame], budget: float, fallback: bool, background: bool,
              timer: TurnTimer | None) -> tuple[MatchGame, Game]:
-    """``_advance``'s loop: the games' ends and the bot's turns, ``timer`` asking the bot."""
+    """``_advance``'s loop: the games' ends and the bot's turns (``timer`` times the bot's
+    searches; None only where no search is made: no bot seat, or the fallback)."""
     started = time.monotonic()
     while True:
         _sync(match, game, engine)
@@ -485,9 +486,10 @@ def _play_on(*, match: Match, game: MatchGame, engine: Game, log: Log,
             match.bot_pending = True
             _bot_job_enqueue(match)
             return game, engine
-        if fallback or timer is None:
+        if fallback:
             log.play(engine, _fallback_action(engine), game.number)
             continue
+        assert timer is not None  # made whenever a bot has a seat and the fallback is off
         view = player_view(engine, match.bot_seat, since=engine.actions_played)
         with timer.turn((game.number, game.turn_number)):
             actions = bot_actions(view, unseen_cards(view), match.level, _bot_seed(match, game))
