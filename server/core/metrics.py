@@ -24,6 +24,7 @@ import hmac
 import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
@@ -169,13 +170,44 @@ def multiprocess_dir() -> str | None:
     return os.environ.get(MULTIPROCESS_DIR_VARIABLE) or None
 
 
+def multiprocess_files(folder: str) -> list[str]:
+    """The processes' value files in ``folder`` that can be read: every ``*.db`` file but
+    those still empty.
+
+    prometheus-client creates a process's file and only then gives it its size, so for a
+    moment it exists at 0 bytes, and reading it raises (``struct.error``), which fails the
+    whole scrape: a scrape made as a new worker counted its first request answered 500, and a
+    worker killed in that moment (the drills kill workers) left an empty file that failed
+    every scrape after it (prometheus/client_python#1199, open). An empty file holds nothing
+    yet, and once sized a file only grows, so leaving the empty ones out loses no count."""
+    files = []
+    for path in sorted(Path(folder).glob("*.db")):
+        try:
+            if path.stat().st_size > 0:
+                files.append(str(path))
+        except FileNotFoundError:  # a dead process's gauge file, removed meanwhile
+            continue
+    return files
+
+
+class _ProcessFiles:
+    """prometheus-client's multiprocess collector over ``multiprocess_files``."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def collect(self) -> Iterable[Metric]:
+        return _multiprocess.MultiProcessCollector.merge(multiprocess_files(self.folder),
+                                                         accumulate=True)
+
+
 def exposition() -> bytes:
     """Every metric in Prometheus's text format: this node's processes added up (or this
     process's own), then what the readers read now."""
     registry = CollectorRegistry()
     folder = multiprocess_dir()
     if folder is not None:
-        _multiprocess.MultiProcessCollector(registry, path=folder)
+        registry.register(_ProcessFiles(folder))
         text = generate_latest(registry)
     else:
         text = generate_latest(REGISTRY)

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from django.test import Client
 from prometheus_client import multiprocess
+from prometheus_client.mmap_dict import MmapedDict, mmap_key
 
-from server.core.metrics import REGISTRY
+from server.core.metrics import REGISTRY, multiprocess_files
 from server.players import services as players
 from tests.asgi_server import asgi_server, database_url
 from tests.server.conftest import assert_problem
@@ -70,6 +71,23 @@ def test_metrics_refuses_a_request_without_the_token(metrics_token, api, authori
 @pytest.mark.django_db
 def test_metrics_answers_with_the_token(metrics_token, api):
     assert "# TYPE foursquare_requests_total counter" in scrape()
+
+
+@pytest.mark.django_db
+def test_a_scrape_leaves_out_a_process_file_not_yet_sized(metrics_token, tmp_path, monkeypatch):
+    """A process's file exists at 0 bytes between its creation and its sizing, and stays so if
+    the process is killed then: the scrape reads the other processes' files and answers."""
+    written = MmapedDict(str(tmp_path / "counter_101.db"))
+    written.write_value(mmap_key("foursquare_requests", "foursquare_requests_total",
+                                 ["route", "method", "status"], ["healthz", "GET", "2xx"],
+                                 "HTTP requests answered."), 3.0, 0)
+    written.close()
+    (tmp_path / "counter_102.db").touch()  # created, not yet sized
+    (tmp_path / "histogram_102.db").touch()
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    text = scrape()
+    assert 'foursquare_requests_total{method="GET",route="healthz",status="2xx"} 3.0' in text
+    assert multiprocess_files(str(tmp_path)) == [str(tmp_path / "counter_101.db")]
 
 
 def test_production_refuses_a_short_metrics_token():
@@ -225,7 +243,10 @@ def _wait_for_sockets(server, expected: int) -> None:
 def _health_counts(folder: Path) -> dict[str, float]:
     """The /healthz requests each process's file holds."""
     counts = {}
-    for path in folder.glob("counter_*.db"):
+    # A worker's file that is not sized yet holds no count: multiprocess_files leaves it out.
+    for path in map(Path, multiprocess_files(str(folder))):
+        if not path.name.startswith("counter_"):
+            continue
         total = 0.0
         for metric in multiprocess.MultiProcessCollector.merge([str(path)]):
             for sample in metric.samples:
