@@ -39,7 +39,9 @@ class TurnTimer:
     """
 
     def __init__(self, level: str, where: str) -> None:
-        self._observe = bot_turn_cpu.labels(level, where).observe
+        # The labelled child is looked up when a turn is observed, not here: most of a bot
+        # match's actions are the person's, and play no bot turn.
+        self._labels = (level, where)
         self._turn: Hashable | None = None
         self._cpu = 0.0
 
@@ -59,6 +61,6 @@ class TurnTimer:
     def done(self) -> None:
         """Observe the turn timed last, if any (call once no more of it is played here)."""
         if self._turn is not None:
-            self._observe(self._cpu)
+            bot_turn_cpu.labels(*self._labels).observe(self._cpu)
         self._turn = None
         self._cpu = 0.0
