@@ -86,6 +86,10 @@ class ClusterLoadRun(LoadRun):
         """The cluster's own Prometheus reports its nodes' times (``loadtest.prometheus_check``)."""
         return {}
 
+    def read_route_cpu(self) -> dict | None:
+        """Per node, in the cluster's own Prometheus, as the times."""
+        return None
+
     def start_jobs(self) -> None:
         """The cluster's two jobs workers are up with it."""
 

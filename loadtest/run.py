@@ -411,6 +411,7 @@ class LoadRun:
     def run(self, seconds: int | None = None, during=None) -> dict:
         """Play for ``seconds``; ``during(self)`` runs meanwhile (a fault drill). Returns the
         machine figures."""
+        route_cpu_before = self.read_route_cpu()
         load_before = os.getloadavg()
         parties = self.parties()
         before = {name: cpu_seconds(find()) for name, find in parties.items()}
@@ -431,6 +432,7 @@ class LoadRun:
         after = {name: cpu_seconds(find()) for name, find in parties.items()}
         return {
             **self.read_server_figures(),
+            "route_cpu_before": route_cpu_before,
             "wall_seconds": wall,
             "loadavg_before": load_before,
             "loadavg_after": os.getloadavg(),
@@ -442,13 +444,23 @@ class LoadRun:
             **self.measure_end(),
         }
 
+    @property
+    def app_party(self) -> str:
+        """The app server's processes' name in the CPU figures."""
+        return "gunicorn" if self.server_kind == "gunicorn" else "app"
+
     def parties(self) -> dict:
         """The processes whose CPU the report shows, by name: how to find each one's now."""
-        app = "gunicorn" if self.server_kind == "gunicorn" else "app"
-        parties = {app: lambda: tree(self.server.pid), "postgres": postgres_processes}
+        parties = {self.app_party: lambda: tree(self.server.pid), "postgres": postgres_processes}
         if self.jobs is not None:
             parties["jobs"] = lambda: tree(self.jobs.pid)
         return parties
+
+    def read_route_cpu(self) -> dict | None:
+        """The routes' CPU so far (``loadtest.server_times.route_cpu``), read before the play
+        and its CPU figures so that it costs them nothing; None when /metrics is not read."""
+        exposition = server_times.scrape(self.host, self.metrics_token)
+        return server_times.route_cpu(exposition) if exposition else None
 
     def read_server_figures(self) -> dict:
         """From one scrape of the server's ``/metrics``, read after the play and its CPU
@@ -458,6 +470,7 @@ class LoadRun:
         if not exposition:
             return {}
         return {"server_times": server_times.route_times(exposition),
+                "route_cpu": server_times.route_cpu(exposition),
                 "bot_turns": bot_times.bot_turns(exposition),
                 "bot_job_wait": bot_times.bot_job_wait(exposition)}
 
@@ -537,6 +550,11 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
             print(f"CPU per {unit}, all in (app + this database's PostgreSQL): "
                   f"{spent['cpu_ms']:.2f} ms at {spent['rate']:.1f} {unit}s/s")
         for line in server_times.report_lines(machine.get("server_times", [])):
+            print(line)
+        for line in server_times.cpu_lines(
+                machine.get("route_cpu_before"), machine.get("route_cpu"),
+                machine.get("cpu_seconds", {}).get(load.app_party), (spent or {}).get("units", 0),
+                {"spite-malice": "action"}.get(game, "move")):
             print(line)
         for line in bot_times.report_lines(machine.get("bot_turns", []),
                                            machine.get("bot_job_wait")):

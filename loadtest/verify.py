@@ -299,7 +299,8 @@ def cost(machine: dict, units: int, rate: float) -> dict:
     together, and how many were done each second: what ``make load`` compares across games."""
     cpu = machine["cpu_seconds"]
     spent = sum(cpu.get(name, 0.0) for name in APP_AND_DATABASE)
-    return {"cpu_ms": spent * 1000 / units if units else float("nan"), "rate": rate}
+    return {"cpu_ms": spent * 1000 / units if units else float("nan"), "rate": rate,
+            "units": units}
 
 
 def print_ratios(foursquare: dict, spite_malice: dict) -> None:

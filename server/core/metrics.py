@@ -79,6 +79,14 @@ proxied_duration = Histogram(
     "request (its X-Request-Start header) to the answer, by the route's pattern and method; "
     "only for requests that carry the header.", ["route", "method"],
     buckets=DURATION_BUCKETS, registry=REGISTRY)
+# Where the app's CPU goes, by route: the CPU time of the thread that served each request, over
+# the same span as the duration (a busy machine's waits are not in it, as they are in the
+# duration). What a process spends besides (its event loop reading and writing the sockets, the
+# clocks' and the jobs' threads) is in no route: the process's CPU less these is that rest.
+request_cpu = Counter(
+    f"{PREFIX}_request_cpu_seconds", "CPU time of the thread that served the request, from "
+    "Django's middleware to its answer, by the route's pattern and method.",
+    ["route", "method"], registry=REGISTRY)
 
 # --- What the shared apps count ------------------------------------------------------------------
 

@@ -111,6 +111,7 @@ def test_requests_are_counted_by_route_pattern_never_by_path(metrics_token, play
                                                              practice_game):
     route = "api/v1/games/<uuid:game_id>"
     before = value("foursquare_requests_total", route=route, method="GET", status="2xx")
+    cpu_before = value("foursquare_request_cpu_seconds_total", route=route, method="GET")
     assert player_api.get(f"games/{practice_game['id']}").status_code == 200
     assert player_api.get("games/00000000-0000-0000-0000-000000000000").status_code == 404
     text = scrape()
@@ -118,7 +119,39 @@ def test_requests_are_counted_by_route_pattern_never_by_path(metrics_token, play
                  status="2xx") == before + 1
     assert value("foursquare_requests_total", route=route, method="GET", status="4xx") >= 1
     assert value("foursquare_request_duration_seconds_count", route=route, method="GET") >= 2
+    assert value("foursquare_request_cpu_seconds_total", route=route, method="GET") > cpu_before
     assert practice_game["id"] not in text
+
+
+def test_a_request_counts_the_cpu_its_thread_spent_not_its_wait():
+    """foursquare_request_cpu_seconds: the CPU time of the thread that served the request. One
+    that computes for 30 ms of CPU adds at least that; one that waits 200 ms (for a lock, the
+    database, a core) adds next to nothing, where its duration counts the whole wait."""
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from server.core.requestlog import RequestObservedMiddleware
+
+    def computes(request):
+        started = time.thread_time()
+        while time.thread_time() - started < 0.03:
+            pass
+        return HttpResponse("computed")
+
+    def waits(request):
+        time.sleep(0.2)
+        return HttpResponse("waited")
+
+    labels = {"route": "unmatched", "method": "GET"}
+    for view, least, most in ((computes, 0.03, 10.0), (waits, 0.0, 0.1)):
+        cpu_before = value("foursquare_request_cpu_seconds_total", **labels)
+        duration_before = value("foursquare_request_duration_seconds_sum", **labels)
+        response = RequestObservedMiddleware(view)(RequestFactory().get("/nowhere"))
+        assert response.status_code == 200
+        spent = value("foursquare_request_cpu_seconds_total", **labels) - cpu_before
+        assert least <= spent < most, (view.__name__, spent)
+        assert value("foursquare_request_duration_seconds_sum", **labels) - duration_before >= (
+            0.2 if view is waits else spent)
 
 
 @pytest.mark.django_db
