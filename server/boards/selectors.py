@@ -74,6 +74,11 @@ _COUNTS = (f"SELECT 'count', NULL, NULL, NULL, c.wins, c.total, NULL, NULL, NULL
 _ME = (f"SELECT 'me', s.player_id, NULL, s.games, s.wins, s.total, s.best, s.reached_at, "
        f"{_RANK}, {_TIED} FROM {STANDING} s WHERE s.board_id = (SELECT id FROM board) "
        "AND s.player_id = (SELECT player FROM viewer)")
+# The viewer's (wins, total) on the period's board of every daily, ranked or not: what the
+# standing says of a viewer who holds no place on the ranked board (an unranked win would stand).
+_UNRANKED = (f"SELECT 'unranked', NULL, NULL, NULL, s.wins, s.total, NULL, NULL, NULL, NULL "
+             f"FROM {STANDING} s WHERE s.board_id = (SELECT id FROM {BOARD} WHERE key = %s) "
+             "AND s.player_id = (SELECT player FROM viewer)")
 # Your place in the order, if you are ranked (else no row), for the entries around you.
 _PLACE_COLUMNS = ("total", "wins", "reached_at", "player_id")
 _PLACE_CTE = (f"place ({', '.join(_PLACE_COLUMNS)}) AS (SELECT "
@@ -89,10 +94,12 @@ def _ranked_part(tag: str, condition: str, order: str) -> str:
 
 
 def board_sql(*, key: str, viewer_id: UUID | None = None, limit: int,
-              cursor: Cursor | None = None, around: bool = False) -> tuple[str, list[Any]]:
+              cursor: Cursor | None = None, around: bool = False,
+              unranked_key: str | None = None) -> tuple[str, list[Any]]:
     """One statement for a whole page of a public board, so that it is read from one
-    snapshot in one round trip: the board's counters, its score counts, the viewer's entry,
-    and the page (after ``cursor``, or around the viewer). Rows are tagged by part."""
+    snapshot in one round trip: the board's counters, its score counts, the viewer's entry
+    (and, with ``unranked_key``, their result on that board of every daily), and the page
+    (after ``cursor``, or around the viewer). Rows are tagged by part."""
     params: list[Any] = [key, db_value(Standing, "player", viewer_id) if viewer_id else None]
     parts = []  # the ranked parts come first: they set the columns' types for the others
     if around:
@@ -110,6 +117,9 @@ def board_sql(*, key: str, viewer_id: UUID | None = None, limit: int,
         params.append(limit + 1)
     if viewer_id is not None:
         parts.append(_ME)
+        if unranked_key is not None:
+            parts.append(_UNRANKED)
+            params.append(unranked_key)
     parts += [_SUMMARY, _COUNTS]
     viewer = "CAST(%s AS uuid)" if connection.vendor == "postgresql" else "%s"
     ctes = [f"board AS (SELECT id, players, winners FROM {BOARD} WHERE key = %s)",
@@ -172,13 +182,6 @@ def _viewer_status(ref: BoardRef, viewer: Player, wins: int | None) -> str:
     return "won" if wins else "played"
 
 
-def _unranked_result(ref: BoardRef, viewer: Player) -> tuple[int, int] | None:
-    """The viewer's (wins, total) among all their dailies of the period (None if they played
-    none): asked when they have no standing on its ranked board."""
-    return (Standing.objects.filter(board__key=ref.key, player=viewer)
-            .values_list("wins", "total").first())
-
-
 def _distribution(ref: BoardRef, pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
     """Winners by score (day) or by total score (week, all time); a day lists every score."""
     game = board_game(ref.game)
@@ -195,7 +198,8 @@ def board_page(*, ref: BoardRef, viewer: Player | None = None, limit: int,
     """A page of the public board ``ref`` (its ranked board), with ``viewer``'s entry and
     standing if given."""
     sql, params = board_sql(key=ref.ranked_key, viewer_id=viewer.pk if viewer else None,
-                            limit=limit, cursor=cursor, around=around and viewer is not None)
+                            limit=limit, cursor=cursor, around=around and viewer is not None,
+                            unranked_key=ref.key)
     # Hand-written, so routed by hand: the replica when this request may read it.
     with connections[router.db_for_read(Standing)].cursor() as db:
         db.execute(sql, params)
@@ -211,7 +215,9 @@ def board_page(*, ref: BoardRef, viewer: Player | None = None, limit: int,
         wins = mine[3] if mine else None
         page.me = _entry([mine[0], viewer.name, *mine[2:]]) if mine and wins else None
         # Not on the ranked board: did the viewer play dailies of the period that don't rank?
-        unranked = _unranked_result(ref, viewer) if mine is None else None
+        # Their (wins, total) among all their dailies of the period, None if they played none.
+        found = parts.get("unranked", []) if mine is None else []
+        unranked = (found[0][3], found[0][4]) if found else None
         status = _viewer_status(ref, viewer, wins if mine else unranked and unranked[0])
         page.standing = standing_of(
             status=status, players=players, winners=winners, entry=page.me,

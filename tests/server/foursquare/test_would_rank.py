@@ -2,6 +2,8 @@
 players: ``would_rank`` and ``would_better_than_percent``."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from server.boards.ranking import would_stand
 from server.dailies import calendar
@@ -53,3 +55,14 @@ def test_a_guests_loss_and_a_ranked_win_carry_no_would_rank(make_player, make_tr
     daily_result(ada, ranked_day, 12)
     mine = standing(ada_api, ranked_day)
     assert (mine["rank"], mine["would_rank"], mine["would_better_than_percent"]) == (1, None, None)
+
+
+def test_the_unranked_result_comes_in_the_board_pages_one_statement(make_player, ranked_day):
+    """The page, the viewer's entry and, off the ranked board, their result among all their
+    dailies are read from one snapshot in one round trip to the boards' tables."""
+    guest, api = make_player("Guest")
+    daily_result(guest, ranked_day, 5)
+    with CaptureQueriesContext(connection) as queries:
+        mine = standing(api, ranked_day)
+    assert mine["would_rank"] == 2  # the unranked win, read in the page's statement
+    assert len([query for query in queries if "boards_" in query["sql"]]) == 1
