@@ -542,11 +542,11 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
           f"database {load.database}, cache {load.redis_url or 'per-process memory'}",
           flush=True)
     ok, spent = False, None
+    unit = "action" if game == "spite-malice" else "move"  # races count moves too
     try:
         machine, report = load.play_and_audit()
         spent = importlib.import_module(AUDITS[game]).print_report(report, machine, load)
         if spent:
-            unit = {"foursquare": "move", "spite-malice": "action"}.get(game, "move")
             print(f"CPU per {unit}, all in (app + this database's PostgreSQL): "
                   f"{spent['cpu_ms']:.2f} ms at {spent['rate']:.1f} {unit}s/s")
         for line in server_times.report_lines(machine.get("server_times", [])):
@@ -554,7 +554,7 @@ def play(game: str, keep: bool) -> tuple[bool, dict | None]:
         for line in server_times.cpu_lines(
                 machine.get("route_cpu_before"), machine.get("route_cpu"),
                 machine.get("cpu_seconds", {}).get(load.app_party), (spent or {}).get("units", 0),
-                {"spite-malice": "action"}.get(game, "move")):
+                unit):
             print(line)
         for line in bot_times.report_lines(machine.get("bot_turns", []),
                                            machine.get("bot_job_wait")):

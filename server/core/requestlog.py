@@ -144,7 +144,7 @@ class RequestObservedMiddleware:
         return response
 
     def _observe(self, request: HttpRequest, status: int, seconds: float,
-                 proxied: float | None = None, *, cpu: float = 0.0) -> None:
+                 proxied: float | None, *, cpu: float) -> None:
         route = route_of(request)
         method = request.method if request.method in _METHODS else "other"
         key = (route, method, _STATUS_CLASSES.get(status // 100, "other"))
