@@ -38,6 +38,7 @@ Environment variables:
     FOURSQUARE_RATE_<SCOPE>  request limits such as "240/min" or "off"; see THROTTLE_RATES below
     FOURSQUARE_IDEMPOTENCY_KEY_HOURS  how long a stored response answers retries, default 24
     FOURSQUARE_FAST_MOVES    true/false, default true: answer moves on the fast path (see below)
+    FOURSQUARE_FAST_STARTS   true/false, default true: the same for a fresh practice deal
     SPITE_MALICE_FAST_ACTIONS  true/false, default true: the same for Spite & Malice's actions
     FOURSQUARE_DAILY_SECRET  deals the Foursquare dailies: production must set it; elsewhere
                              one is made on first start and kept in the data dir
@@ -470,6 +471,8 @@ IDEMPOTENCY_KEY_HOURS = env_int("FOURSQUARE_IDEMPOTENCY_KEY_HOURS", 24)
 # Moves that succeed are answered in two statements, without DRF (server.foursquare.fastmove); off,
 # every move takes the full view's path. The answers are the same either way.
 FOURSQUARE_FAST_MOVES = env_bool("FOURSQUARE_FAST_MOVES", True)
+# The same for starting a fresh practice deal (server.foursquare.faststart).
+FOURSQUARE_FAST_STARTS = env_bool("FOURSQUARE_FAST_STARTS", True)
 # The same for Spite & Malice's actions (server.spitemalice.fastaction).
 SPITE_MALICE_FAST_ACTIONS = env_bool("SPITE_MALICE_FAST_ACTIONS", True)
 

@@ -25,7 +25,9 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
 from server.api import idempotency, parsers, throttling
+from server.api.models import IdempotencyRecord
 from server.core import requestlog
+from server.players.models import AccessToken, Player
 from server.players.tokens import last_use_due
 
 if TYPE_CHECKING:
@@ -39,6 +41,23 @@ _ACCEPTED = frozenset({None, "*/*", "application/json"})
 _CONTENT_TYPES = frozenset({"application/json", "application/json; charset=utf-8",
                             "application/json;charset=utf-8"})
 RENDERER = JSONRenderer()
+
+
+def token_find_sql(*, columns: str = "", joins: str = "") -> str:
+    """A fast path's first statement: the token's row (its id, its player's id, its last use,
+    whether its player is active) and the answer stored for the request's key (hash, status
+    and body: NULLs when none), then the path's own ``columns`` from its ``joins``.
+
+    Its parameters: the key, those of ``joins``, then the token's hash."""
+    return (
+        'SELECT t."id", t."player_id", t."last_used_at", p."is_active", '
+        f'r."request_hash", r."response_status", r."response_body"{columns} '
+        f'FROM "{AccessToken._meta.db_table}" t '
+        f'JOIN "{Player._meta.db_table}" p ON p."id" = t."player_id" '
+        f'LEFT JOIN "{IdempotencyRecord._meta.db_table}" r '
+        f'ON r."player_id" = t."player_id" AND r."key" = %s {joins}'
+        'WHERE t."key_hash" = %s'
+    )
 
 
 class Request:
@@ -167,9 +186,9 @@ class FastPathView(_ViewBase):
     """A write view whose POSTs go to a game's fast path first: ``fast_response(request,
     object_id, scope=...)`` answers the request or returns None, and then the view itself
     (DRF, the full path) answers as it always does. ``fast_object`` names the URL keyword of
-    the object written to."""
+    the object written to (None for a view that creates one: ``object_id`` is then None)."""
 
-    fast_object: str
+    fast_object: str | None
     throttle_scope: str  # the view's
 
     @staticmethod
@@ -179,8 +198,8 @@ class FastPathView(_ViewBase):
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method == "POST":
-            response = self.fast_response(request, kwargs[self.fast_object],
-                                          scope=self.throttle_scope)
+            object_id = kwargs[self.fast_object] if self.fast_object is not None else None
+            response = self.fast_response(request, object_id, scope=self.throttle_scope)
             if response is not None:
                 throttling.fields_apply(self.throttle_scope, request, response)
                 return response

@@ -35,3 +35,27 @@ def execute_prepared(sql: str, parameters: list[Any]) -> Any:
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
         cursor.execute(sql, parameters, prepare=prepare)
         return cursor.fetchone()
+
+
+def _inserted_fields(model: type[Model]) -> list[Field]:
+    """The fields an insert of ``model`` gives: all its columns but an automatic key, which
+    the database numbers (as the ORM leaves it out of its inserts)."""
+    return [field for field in model._meta.concrete_fields
+            if field is not model._meta.auto_field]
+
+
+def insert_sql(model: type[Model]) -> str:
+    """``INSERT INTO`` ``model``'s table, one ``%s`` a column, in the order ``insert_values``
+    gives them: for a statement that inserts rows of several tables at once."""
+    fields = _inserted_fields(model)
+    columns = ", ".join(f'"{field.column}"' for field in fields)
+    return (f'INSERT INTO "{model._meta.db_table}" ({columns}) '
+            f'VALUES ({", ".join(["%s"] * len(fields))})')
+
+
+def insert_values(instance: Model) -> list[Any]:
+    """The values ``insert_sql`` takes for ``instance``, as the ORM's insert makes them: each
+    field's ``pre_save`` (an ``auto_now`` field sets its time on the instance), then its value
+    for the database."""
+    return [field.get_db_prep_save(field.pre_save(instance, True), connection)
+            for field in _inserted_fields(type(instance))]

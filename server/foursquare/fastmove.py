@@ -23,14 +23,12 @@ from django.db import connection
 from django.http import HttpResponse
 
 from server.api import fastpath, idempotency
-from server.api.models import IdempotencyRecord
 from server.api.problems import Problem
 from server.foursquare import metrics, services
 from server.foursquare.engine import game_output
 from server.foursquare.models import Daily, Deal, Game
 from server.foursquare.races import live
 from server.foursquare.serializers import MoveInput
-from server.players.models import AccessToken, Player
 from server.players.tokens import hash_token
 
 ALLOW = "POST, OPTIONS"
@@ -42,17 +40,11 @@ FIELDS = frozenset(MoveInput().fields)
 _BOUNDS = tuple((name, *fastpath.integer_bounds(MoveInput, name),
                  MoveInput().fields[name].allow_null) for name in ("row", "col", "move"))
 
-_FIND_SQL = (
-    f'SELECT t."id", t."player_id", t."last_used_at", p."is_active", '
-    f'r."request_hash", r."response_status", r."response_body", {services.GAME_COLUMNS_SQL} '
-    f'FROM "{AccessToken._meta.db_table}" t '
-    f'JOIN "{Player._meta.db_table}" p ON p."id" = t."player_id" '
-    f'LEFT JOIN "{IdempotencyRecord._meta.db_table}" r '
-    'ON r."player_id" = t."player_id" AND r."key" = %s '
-    f'LEFT JOIN "{Game._meta.db_table}" g ON g."id" = %s AND g."player_id" = t."player_id" '
-    f'LEFT JOIN "{Deal._meta.db_table}" d ON d."id" = g."deal_id" '
-    f'LEFT JOIN "{Daily._meta.db_table}" dl ON dl."date" = g."daily_id" '
-    'WHERE t."key_hash" = %s'
+_FIND_SQL = fastpath.token_find_sql(
+    columns=f", {services.GAME_COLUMNS_SQL}",
+    joins=(f'LEFT JOIN "{Game._meta.db_table}" g ON g."id" = %s AND g."player_id" = t."player_id" '
+           f'LEFT JOIN "{Deal._meta.db_table}" d ON d."id" = g."deal_id" '
+           f'LEFT JOIN "{Daily._meta.db_table}" dl ON dl."date" = g."daily_id" '),
 )
 
 

@@ -15,7 +15,7 @@ from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.problems import GameInProgress, GameOver, HintsNotAllowed
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
-from server.foursquare import analysis, fastmove, metrics, selectors, services
+from server.foursquare import analysis, fastmove, faststart, metrics, selectors, services
 from server.foursquare import serializers as s
 from server.foursquare.engine import deal_shown, game_output, rebuild, record_output
 from server.foursquare.pagination import PAGE_PARAMETERS, GamePagination
@@ -31,10 +31,14 @@ from server.jobs.models import Job
 TAG = ["games"]
 
 
-class GameListCreateView(ApiView):
+class GameListCreateView(FastPathView, ApiView):
     permission_classes = [IsAuthenticated]
     query_parameters = frozenset({"limit", "cursor"})
     throttle_scope = "games"
+
+    # A fresh practice deal is dealt on the fast path; it hands over the rest (see faststart).
+    fast_object = None
+    fast_response = staticmethod(faststart.start_response)
 
     @extend_schema(
         tags=TAG, operation_id="games_list", summary="Your games, newest first",

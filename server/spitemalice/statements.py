@@ -21,10 +21,10 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from server.api import idempotency
+from server.api import fastpath, idempotency
 from server.api.models import IdempotencyRecord
 from server.core.sql import execute_prepared
-from server.players.models import AccessToken, Player
+from server.players.models import Player
 from server.players.tokens import hash_token
 from server.ratings.models import Rating
 from server.ratings.selectors import ShownRating, shown_rating
@@ -41,7 +41,7 @@ GAME_FIELDS = ("actions", "status", "winner", "points", "turn_number", "finished
 
 MATCH_ATTNAMES = [field.attname for field in Match._meta.concrete_fields]
 GAME_ATTNAMES = [field.attname for field in MatchGame._meta.concrete_fields]
-_TOKEN_COLUMNS = 7  # t.id, t.player_id, t.last_used_at, p.is_active, r.* (three)
+_TOKEN_COLUMNS = 7  # fastpath.token_find_sql's own: the token's four, the stored answer's three
 _PEOPLE_COLUMNS = 6  # the names and bot flags of the seats' players and of the invitee
 _RATING_COLUMNS = ("rating", "deviation", "matches", "provisional")  # rating_of's, per seat
 
@@ -54,29 +54,24 @@ def _set(model, fields) -> str:
     return ", ".join(f'"{model._meta.get_field(name).column}" = %s' for name in fields)
 
 
-_FIND_SQL = (
-    'SELECT t."id", t."player_id", t."last_used_at", p."is_active", '
-    'r."request_hash", r."response_status", r."response_body", '
-    f'{_columns("m", Match)}, {_columns("g", MatchGame)}, '
-    'p0."name", p1."name", pi."name", p0."bot", p1."bot", pi."bot", '
-    + ", ".join(f'r{seat}."{column}"' for seat in (0, 1) for column in _RATING_COLUMNS) + ' '
-    f'FROM "{AccessToken._meta.db_table}" t '
-    f'JOIN "{Player._meta.db_table}" p ON p."id" = t."player_id" '
-    f'LEFT JOIN "{IdempotencyRecord._meta.db_table}" r '
-    'ON r."player_id" = t."player_id" AND r."key" = %s '
-    f'LEFT JOIN "{Match._meta.db_table}" m '
-    'ON m."id" = %s AND t."player_id" IN (m."player0_id", m."player1_id") '
-    f'LEFT JOIN "{MatchGame._meta.db_table}" g '
-    'ON g."match_id" = m."id" AND g."number" = m."game_number" '
-    f'LEFT JOIN "{Player._meta.db_table}" p0 ON p0."id" = m."player0_id" '
-    f'LEFT JOIN "{Player._meta.db_table}" p1 ON p1."id" = m."player1_id" '
-    f'LEFT JOIN "{Player._meta.db_table}" pi ON pi."id" = m."invitee_id" '
-    # The seats' ratings as ``rating_of`` reads them (the board's: not held), for the
-    # ``your_turn`` an action that passes the turn tells the opponent.
-    + "".join(f'LEFT JOIN "{Rating._meta.db_table}" r{seat} '
-              f'ON r{seat}."player_id" = m."player{seat}_id" AND r{seat}."game" = %s '
-              f'AND NOT r{seat}."held" ' for seat in (0, 1))
-    + 'WHERE t."key_hash" = %s'
+_FIND_SQL = fastpath.token_find_sql(
+    columns=(f', {_columns("m", Match)}, {_columns("g", MatchGame)}, '
+             'p0."name", p1."name", pi."name", p0."bot", p1."bot", pi."bot", '
+             + ", ".join(f'r{seat}."{column}"' for seat in (0, 1)
+                         for column in _RATING_COLUMNS)),
+    joins=(
+        f'LEFT JOIN "{Match._meta.db_table}" m '
+        'ON m."id" = %s AND t."player_id" IN (m."player0_id", m."player1_id") '
+        f'LEFT JOIN "{MatchGame._meta.db_table}" g '
+        'ON g."match_id" = m."id" AND g."number" = m."game_number" '
+        f'LEFT JOIN "{Player._meta.db_table}" p0 ON p0."id" = m."player0_id" '
+        f'LEFT JOIN "{Player._meta.db_table}" p1 ON p1."id" = m."player1_id" '
+        f'LEFT JOIN "{Player._meta.db_table}" pi ON pi."id" = m."invitee_id" '
+        # The seats' ratings as ``rating_of`` reads them (the board's: not held), for the
+        # ``your_turn`` an action that passes the turn tells the opponent.
+        + "".join(f'LEFT JOIN "{Rating._meta.db_table}" r{seat} '
+                  f'ON r{seat}."player_id" = m."player{seat}_id" AND r{seat}."game" = %s '
+                  f'AND NOT r{seat}."held" ' for seat in (0, 1))),
 )
 
 _STORE_SQL = (
