@@ -40,7 +40,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import BaseChannelLayer, get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
-from rest_framework.settings import api_settings
 
 from server.api import throttling
 from server.api.close_codes import (
@@ -383,11 +382,7 @@ def address_of(scope: Any) -> str | None:
     for name, value in scope.get("headers", []):
         if name.lower() == b"x-forwarded-for":
             forwarded = value.decode("latin-1")
-    proxies = api_settings.NUM_PROXIES
-    if not proxies or forwarded is None:
-        return peer
-    addresses = [address.strip() for address in forwarded.split(",")]
-    return addresses[-min(proxies, len(addresses))] or peer
+    return throttling.trusted_address(peer, forwarded)
 
 
 def handshake_allowed(address: str | None) -> bool:

@@ -59,6 +59,7 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from redis.commands.core import Script
 from rest_framework.permissions import SAFE_METHODS
+from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from server.core import metrics
@@ -410,11 +411,22 @@ class _Verdict(enum.Enum):
 
 
 def client_address(request: Request | HttpRequest) -> str | None:
-    """The client's address as every limit counts it (``NUM_PROXIES`` decides how
-    X-Forwarded-For is read)."""
-    # get_ident reads the request's META only, which a Django request (a fast path's) has as
-    # well as DRF's; the stubs take DRF's.
-    return BaseThrottle().get_ident(request) or None  # type: ignore[arg-type]
+    """The client's address as every limit counts it: ``trusted_address`` of the request's
+    peer and X-Forwarded-For. Read from META, not ``request.headers``, which DRF's
+    ``get_ident`` builds from every header of the request for the one it wants."""
+    meta = request.META
+    return trusted_address(meta.get("REMOTE_ADDR"), meta.get("HTTP_X_FORWARDED_FOR"))
+
+
+def trusted_address(peer: str | None, forwarded: str | None) -> str | None:
+    """The client's address behind ``NUM_PROXIES`` proxies that each append to
+    X-Forwarded-For: the entry the last of them appended, or the peer itself without proxies,
+    without the header or with an empty entry (as DRF's ``get_ident`` reads it)."""
+    proxies = api_settings.NUM_PROXIES
+    if not proxies or forwarded is None:
+        return peer or None
+    addresses = forwarded.split(",")
+    return addresses[-min(proxies, len(addresses))].strip() or peer or None
 
 
 def counts(view: APIView, method: str) -> bool:

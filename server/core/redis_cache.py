@@ -8,8 +8,10 @@ a large share of a move's CPU. A ``redis.Redis`` over a connection pool is safe 
 between threads (each command borrows a connection from the pool), so one per pool is kept.
 Configured like Django's: ``BACKEND = "server.core.redis_cache.RedisCache"``.
 
-It adds ``touch_many``: the live sockets' presence renews every slot of a process in one round
-trip rather than one a socket. And its ``clear`` deletes this cache's own keys (those under its
+It adds ``keep_highest``: numbers that only ever rise (the streams' latest event numbers) are
+raised in one round trip, where a read and a write were two. And ``touch_many``: the live
+sockets' presence renews every slot of a process in one round trip rather than one a socket.
+And its ``clear`` deletes this cache's own keys (those under its
 ``KEY_PREFIX``), where Django's empties the whole Redis database (``FLUSHDB``): whatever else
 shares the database (another cache, another process's keys, another test worker's) keeps its
 keys.
@@ -42,10 +44,44 @@ class RedisCacheClient(django_redis.RedisCacheClient):
         return client
 
 
+# Each key (KEYS[i]) to ARGV[i + 1] unless it holds a higher number; ARGV[1]: seconds to keep
+# it (0: for ever).
+_KEEP_HIGHEST = """
+local seconds = tonumber(ARGV[1])
+for index, key in ipairs(KEYS) do
+    local value = tonumber(ARGV[index + 1])
+    local kept = tonumber(redis.call('GET', key))
+    if kept == nil or kept < value then
+        if seconds > 0 then
+            redis.call('SET', key, value, 'EX', seconds)
+        else
+            redis.call('SET', key, value)
+        end
+    end
+end
+return 0
+"""
+
+
 class RedisCache(django_redis.RedisCache):
     def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
+        self._scripts: dict[int, Any] = {}  # {id of a client: its script object}
+
+    def keep_highest(self, values: dict[str, int], timeout: float | None) -> None:
+        """Set each key to its value unless it holds a higher number already, in one round
+        trip (a script: no write of another process in between); a key that holds no number
+        is set. Stored as Django's serializer stores an int, so ``get`` reads an int."""
+        if not values:
+            return
+        seconds = self.get_backend_timeout(timeout)
+        keys = [self.make_and_validate_key(key) for key in values]
+        client = self._cache.get_client(write=True)  # type: ignore[attr-defined]  # as above
+        script = self._scripts.get(id(client))
+        if script is None:
+            script = self._scripts.setdefault(id(client), client.register_script(_KEEP_HIGHEST))
+        script(keys=keys, args=[0 if seconds is None else int(seconds), *values.values()])
 
     def touch_many(self, keys: Iterable[str], timeout: float | None) -> set[str]:
         """``touch`` for many keys in one pipelined round trip: the keys that were there."""

@@ -26,9 +26,10 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 
 from server.api.sweeps import Sweep, numbers_cached
+from server.core.redis_cache import RedisCache
 from server.streams.models import AccountCounter
 
 logger = logging.getLogger(__name__)
@@ -52,17 +53,26 @@ def _latest_key(group: str) -> str:
 
 def latest_keep(notices: Iterable[tuple[str, dict]]) -> None:
     """Keep each player's latest event number of ``notices`` (their streams' ``(group,
-    message)``; others are passed over) in the cache, never lowering one kept already."""
+    message)``; others are passed over) in the cache, never lowering one kept already: one
+    round trip to Redis (``RedisCache.keep_highest``)."""
+    highest: dict[str, int] = {}
     for group, message in notices:
-        if message.get("type") != NOTICE_TYPE:
-            continue
-        key, last = _latest_key(group), message["last"]
-        try:
-            kept = cache.get(key)
-            if not isinstance(kept, int) or kept < last:
-                cache.set(key, last, LATEST_SECONDS)
-        except Exception as error:  # the streams' reads of the table cover it
-            logger.warning("latest account event number not kept: %r", error)
+        if message.get("type") == NOTICE_TYPE:
+            key = _latest_key(group)
+            highest[key] = max(message["last"], highest.get(key, message["last"]))
+    if not highest:
+        return
+    try:
+        backend = caches["default"]
+        if isinstance(backend, RedisCache):
+            backend.keep_highest(highest, LATEST_SECONDS)
+            return
+        kept = backend.get_many(list(highest))  # the embedded default's file cache
+        backend.set_many({key: last for key, last in highest.items()
+                          if not isinstance(kept.get(key), int) or kept[key] < last},
+                         LATEST_SECONDS)
+    except Exception as error:  # the streams' reads of the table cover it
+        logger.warning("latest account event number not kept: %r", error)
 
 
 def latest_known(player_id: PlayerId) -> int | None:

@@ -153,6 +153,23 @@ def test_player_creation_is_limited_per_address_and_forwarded_for_cannot_dodge_i
     assert api.post("players", {}, REMOTE_ADDR="192.0.2.1").status_code == 201
 
 
+def test_behind_a_proxy_each_forwarded_address_has_its_own_count(settings, api, db):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "players.address": "1/hour"}
+    # The proxy appends the address it saw; what the client wrote before it is not trusted.
+    first = {"HTTP_X_FORWARDED_FOR": "10.9.9.9, 203.0.113.9", "REMOTE_ADDR": "192.0.2.50"}
+    assert api.post("players", {}, **first).status_code == 201
+    again = {"HTTP_X_FORWARDED_FOR": "10.1.1.1, 203.0.113.9", "REMOTE_ADDR": "192.0.2.51"}
+    assert_problem(api.post("players", {}, **again), 429, "throttled")
+    other = {"HTTP_X_FORWARDED_FOR": "203.0.113.10", "REMOTE_ADDR": "192.0.2.50"}
+    assert api.post("players", {}, **other).status_code == 201
+    # An empty trusted entry counts against the proxy's own address, never against nobody.
+    empty = {"HTTP_X_FORWARDED_FOR": "203.0.113.11, ", "REMOTE_ADDR": "192.0.2.60"}
+    assert api.post("players", {}, **empty).status_code == 201
+    assert_problem(api.post("players", {}, HTTP_X_FORWARDED_FOR=" ", REMOTE_ADDR="192.0.2.60"),
+                   429, "throttled")
+
+
 def test_game_creation_is_limited_per_token(settings, player_api):
     settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "games.token": "1/min"}
     assert player_api.post("games", {"mode": "practice"}).status_code == 201

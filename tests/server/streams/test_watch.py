@@ -3,9 +3,12 @@ latest event numbers in one cache call, and every stream slot held kept alive in
 
 from __future__ import annotations
 
+import contextlib
 import uuid
+from unittest import mock
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from redis import Redis
 
 from server.streams import watch
 from server.streams.services import group_of
@@ -16,6 +19,28 @@ def test_the_latest_numbers_of_many_players_are_read_at_once(shared_cache):
     watch.latest_keep([(group_of(told), {"type": watch.NOTICE_TYPE, "last": 7})])
     assert watch.latest_known_of({told, untold}) == {told: 7}  # untold: the cache can't say
     assert watch.latest_known_of(set()) == {}
+
+
+def test_a_latest_number_only_ever_rises_and_takes_one_round_trip(shared_cache):
+    player, other = uuid.uuid4(), uuid.uuid4()
+    cache.set(watch._latest_key(group_of(other)), "not a number")
+    watch.latest_keep([(group_of(player), {"type": watch.NOTICE_TYPE, "last": 6}),
+                       (group_of(player), {"type": watch.NOTICE_TYPE, "last": 5}),
+                       (group_of(other), {"type": watch.NOTICE_TYPE, "last": 3})])
+    assert watch.latest_known_of({player, other}) == {player: 6, other: 3}
+
+    backend = caches["default"]
+    calls = (mock.patch.object(type(backend._cache.get_client(write=True)), "execute_command",
+                               autospec=True, side_effect=Redis.execute_command)
+             if shared_cache == "redis" else contextlib.nullcontext())
+    with calls as commands:
+        watch.latest_keep([(group_of(player), {"type": watch.NOTICE_TYPE, "last": 4}),
+                           (group_of(other), {"type": watch.NOTICE_TYPE, "last": 9})])
+    assert watch.latest_known_of({player, other}) == {player: 6, other: 9}
+    if commands is not None:
+        assert [call.args[1] for call in commands.call_args_list] == ["EVALSHA"]
+        ttl = backend._cache.get_client().ttl(backend.make_key(watch._latest_key(group_of(other))))
+        assert watch.LATEST_SECONDS - 60 < ttl <= watch.LATEST_SECONDS
 
 
 def test_the_latest_numbers_are_unknown_when_the_cache_fails(settings):
