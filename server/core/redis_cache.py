@@ -8,13 +8,15 @@ a large share of a move's CPU. A ``redis.Redis`` over a connection pool is safe 
 between threads (each command borrows a connection from the pool), so one per pool is kept.
 Configured like Django's: ``BACKEND = "server.core.redis_cache.RedisCache"``.
 
-It adds ``keep_highest``: numbers that only ever rise (the streams' latest event numbers) are
-raised in one round trip, where a read and a write were two. And ``touch_many``: the live
-sockets' presence renews every slot of a process in one round trip rather than one a socket.
-And its ``clear`` deletes this cache's own keys (those under its
-``KEY_PREFIX``), where Django's empties the whole Redis database (``FLUSHDB``): whatever else
-shares the database (another cache, another process's keys, another test worker's) keeps its
-keys.
+It adds two calls and changes one:
+
+- ``keep_highest``: numbers that only ever rise (the streams' latest event numbers) are raised
+  in one round trip, where a read and a write were two.
+- ``touch_many``: the live sockets' presence renews every slot of a process in one round trip
+  rather than one a socket.
+- ``clear`` deletes this cache's own keys (those under its ``KEY_PREFIX``), where Django's
+  empties the whole Redis database (``FLUSHDB``): whatever else shares the database (another
+  cache, another process's keys, another test worker's) keeps its keys.
 """
 
 from __future__ import annotations

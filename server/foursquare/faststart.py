@@ -60,10 +60,11 @@ def start_response(request, _object_id: None, *, scope: str) -> HttpResponse | N
         return None
     request_hash = idempotency.fingerprint(request, plain.body)
     if stored_status is not None:  # None: the key was used for another request (422)
-        if stored_hash != request_hash:
-            return None
-        body = json.loads(stored_body)
-        return _answer(request, stored_status, fastpath.RENDERER.render(body), body["id"])
+        replayed = fastpath.stored_answer(stored_hash, stored_status, stored_body,
+                                          request_hash, allow=ALLOW)
+        if replayed is None or stored_status != CREATED:
+            return replayed
+        return _located(request, replayed, json.loads(stored_body)["id"])
 
     deal_row = Deal.from_deck(deal(secrets.token_bytes(32)))  # as the full view deals it
     game = Game(player_id=player_id, mode=Game.Mode.PRACTICE, deal=deal_row)
@@ -78,12 +79,11 @@ def start_response(request, _object_id: None, *, scope: str) -> HttpResponse | N
         sql += _START_ANSWER_SQL
     if not fastpath.store_guarded(lambda: execute_prepared(sql + "SELECT 1", parameters)):
         return None  # the key was stored meanwhile: the full view replays its answer
-    return _answer(request, CREATED, content, str(game.pk))
+    return _located(request, fastpath.json_response(CREATED, content, allow=ALLOW),
+                    str(game.pk))
 
 
-def _answer(request, status: int, content: bytes, game_id: str) -> HttpResponse:
-    """The full view's response: with the new game's address when it was created."""
-    response = fastpath.json_response(status, content, allow=ALLOW)
-    if status == CREATED:
-        response[LOCATION] = absolute_url(request, "api:game", game_id=game_id)
+def _located(request, response: HttpResponse, game_id: str) -> HttpResponse:
+    """The full view's answer to a game it created: with the new game's address."""
+    response[LOCATION] = absolute_url(request, "api:game", game_id=game_id)
     return response
