@@ -77,7 +77,10 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
     if game is None or match.status != Match.Status.PLAYING:
         return None
     read_event, read_deadline = match.event, match.deadline
-    player = Player(pk=found.player_id)
+    # Found with a seat of the match: its player is in hand, loaded with the match.
+    player = match.player0 if match.player0_id == found.player_id else match.player1
+    if player is None:
+        return None  # not seated after all: the full view says which problem
     try:
         engine, log = services.action_apply(
             match=match, game=game, player=player, action=values["action"],
