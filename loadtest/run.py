@@ -56,6 +56,10 @@ Environment (all optional):
     LOAD_TOPOLOGY=single                 single: the server above; cluster: `make cluster`'s
                                         topology, started afresh for each load and played
                                         through HAProxy (loadtest/cluster_load.py)
+    LOAD_ROUNDS=1                        play the loads this many times, one after another;
+                                        with both games, a table of the rounds' CPU per move
+                                        and per action, their ratios, the medians and how
+                                        often each goal held (in a row at most)
 """
 
 from __future__ import annotations
@@ -79,9 +83,9 @@ import psutil
 import psycopg
 
 from loadtest import bot_times, server_times
-from loadtest.choice import games_of
+from loadtest.choice import games_of, rounds_of
 from loadtest.think import offered_per_second, think_range
-from loadtest.verify import print_ratios
+from loadtest.verify import print_ratios, print_rounds
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -589,12 +593,20 @@ def print_offered(game: str, load: LoadRun, spent: dict | None) -> None:
 def main() -> int:
     games = games_of(env("LOAD_GAME", "all"))
     keep = env("LOAD_KEEP", "") not in ("", "0")
-    results = dict(zip(games, (play(game, keep) for game in games), strict=True))
-    spent = {game: cost for game, (_, cost) in results.items()}
-    pair = ("foursquare", "spite-malice")
-    if all(spent.get(game) for game in pair) and spent["foursquare"]["rate"]:
-        print_ratios(spent["foursquare"], spent["spite-malice"])
-    return 0 if all(ok for ok, _ in results.values()) else 1
+    rounds = rounds_of(env("LOAD_ROUNDS", "1"))
+    clean = True
+    compared: list[tuple[dict, dict]] = []
+    for _ in range(rounds):
+        results = dict(zip(games, (play(game, keep) for game in games), strict=True))
+        clean = clean and all(ok for ok, _ in results.values())
+        spent = {game: cost for game, (_, cost) in results.items()}
+        pair = ("foursquare", "spite-malice")
+        if all(spent.get(game) for game in pair) and spent["foursquare"]["rate"]:
+            print_ratios(spent["foursquare"], spent["spite-malice"])
+            compared.append((spent["foursquare"], spent["spite-malice"]))
+    if len(compared) > 1:
+        print_rounds(compared)
+    return 0 if clean else 1
 
 
 if __name__ == "__main__":

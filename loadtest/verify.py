@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
@@ -312,6 +313,40 @@ def print_ratios(foursquare: dict, spite_malice: dict) -> None:
           f"{spite_malice['cpu_ms'] / foursquare['cpu_ms']:.2f}x; actions/s "
           f"{spite_malice['rate']:.1f} / moves/s {foursquare['rate']:.1f} = "
           f"{spite_malice['rate'] / foursquare['rate']:.2f}x")
+
+
+# The goals the rounds' table counts (issue 41): a move at most 3.5 ms of CPU all in, an action
+# at most 1.3 times a move's.
+MOVE_GOAL_MS = 3.5
+RATIO_GOAL = 1.3
+
+
+def print_rounds(rounds: list[tuple[dict, dict]]) -> None:
+    """``LOAD_ROUNDS``' table: each round's move and action (``cost`` of each game, played one
+    after the other), their ratio, and over the rounds the medians and how many rounds met
+    each goal, and in a row at most. On a machine whose speed drifts from one minute to the
+    next, one round's ratio says little; the rounds together say how often it holds."""
+    moves = [foursquare["cpu_ms"] for foursquare, _ in rounds]
+    actions = [spite_malice["cpu_ms"] for _, spite_malice in rounds]
+    ratios = [action / move for move, action in zip(moves, actions, strict=True)]
+    print(f"\n== {len(rounds)} rounds, each Foursquare's run then Spite & Malice's")
+    print("round   CPU per move   CPU per action   action / move")
+    for number, (move, action, ratio) in enumerate(zip(moves, actions, ratios, strict=True), 1):
+        print(f"{number:5d} {move:11.2f} ms {action:13.2f} ms {ratio:14.2f}x")
+    print(f"median {statistics.median(moves):10.2f} ms {statistics.median(actions):13.2f} ms "
+          f"{statistics.median(ratios):14.2f}x")
+    for label, met in ((f"a move <= {MOVE_GOAL_MS} ms", [m <= MOVE_GOAL_MS for m in moves]),
+                       (f"an action <= {RATIO_GOAL}x a move's",
+                        [r <= RATIO_GOAL for r in ratios])):
+        print(f"{label}: {sum(met)} of {len(met)} rounds, at most {_in_a_row(met)} in a row")
+
+
+def _in_a_row(met: list[bool]) -> int:
+    longest = current = 0
+    for held in met:
+        current = current + 1 if held else 0
+        longest = max(longest, current)
+    return longest
 
 
 def print_report(report: dict, machine: dict, load) -> dict:
