@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import worker_suffix
 from tests.e2e.accessibility import assert_accessible
+from tests.e2e.quiet import watch
 from tests.serving import WAIT_SECONDS
 from tests.wall_clock import clear_of_date_boundaries
 
@@ -116,6 +117,7 @@ def open_page(browser, base_url) -> Iterator[Callable]:
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()
+        watch(page)  # its requests counted from the start, for wait_for_quiet
         page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
         page.on("console", lambda message: problems.append(f"console: {message.text}")
                 if "Content Security Policy" in message.text else None)

@@ -10,6 +10,7 @@ import urllib.request
 from typing import Any
 
 from tests.e2e.conftest import PHONE, SCREENSHOTS, WAIT_MS
+from tests.e2e.quiet import watch
 from tests.serving import WAIT_SECONDS
 
 
@@ -38,6 +39,7 @@ def player_page(browser, server, problems: list[str], path: str = "/", *, viewpo
         permissions=["clipboard-read", "clipboard-write"])
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
+    watch(page)  # its requests counted from the start, for quiet.wait_for_quiet
     page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
     page.on("console", lambda message: problems.append(f"console: {message.text}")
             if "Content Security Policy" in message.text else None)

@@ -8,6 +8,8 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.quiet import wait_for_quiet
+
 # The sizes the screens are looked at in: a phone players hold, and a laptop's window.
 PHONE_TALL = {"width": 390, "height": 844}
 DESKTOP_WIDE = {"width": 1366, "height": 900}
@@ -31,7 +33,7 @@ def settle(page, ready: str) -> None:
     quiet, so a shot shows the screen drawn."""
     page.locator(ready).first.wait_for()
     expect(page.locator("main[aria-busy]")).to_have_count(0)
-    page.wait_for_load_state("networkidle")
+    wait_for_quiet(page)
 
 
 def shoot_checked(shoot: Callable, page, name: str, *, full_page: bool = True) -> None:

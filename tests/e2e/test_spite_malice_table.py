@@ -20,6 +20,7 @@ from spitemalice import player_view, unseen_cards
 from spitemalice.bot import bot_turn
 from tests.e2e.conftest import DESKTOP
 from tests.e2e.flows import ApiPlayer, token_of
+from tests.e2e.quiet import wait_for_quiet
 
 # A deal the normal bot's play, in seat 0, wins against the easy bot in about sixty actions.
 QUICK_DEAL = b"table-36"
@@ -528,7 +529,7 @@ def test_a_foursquare_visitor_downloads_nothing_of_the_table(open_page):
     page.on("requestfinished", lambda request: fetched.append(request.url))
     page.goto("/")
     page.locator("#start-daily").wait_for()
-    page.wait_for_load_state("networkidle")
+    wait_for_quiet(page)
     table = ("spitemalice/match.js", "spitemalice/table-view.js", "spitemalice/live.js",
              "spitemalice/table.css", "spitemalice/locales/en.js", "spitemalice/model/")
     assert not [url for url in fetched if any(part in url for part in table)], fetched
