@@ -4,8 +4,9 @@
 That load state is not kept reliably: a request that starts and ends before the document's
 DOMContentLoaded can leave the frame with no idle timer, so ``wait_for_load_state("networkidle")``
 waits out its whole timeout with nothing loading (microsoft/playwright#42598, closed with
-``networkidle`` marked discouraged). A suite run once waited its 30 s so on a finished match's
-table after a reload, every request answered. The pages the tests open count their requests
+``networkidle`` marked discouraged). A suite run once waited the whole 30 s for it on a
+finished match's table after a reload, with every request answered. The pages the tests open
+count their requests
 from the start (``watch``, called by ``open_page`` and ``live.player_page``), so
 ``wait_for_quiet`` knows what is still loading, and names it if it never ends."""
 
