@@ -5,10 +5,10 @@ That load state is not kept reliably: a request that starts and ends before the 
 DOMContentLoaded can leave the frame with no idle timer, so ``wait_for_load_state("networkidle")``
 waits out its whole timeout with nothing loading (microsoft/playwright#42598, closed with
 ``networkidle`` marked discouraged). A suite run once waited the whole 30 s for it on a
-finished match's table after a reload, with every request answered. The pages the tests open
-count their requests from the start (``watch``, called by ``open_page`` and
-``live.player_page``), so ``wait_for_quiet`` knows what is still loading, and names it if it
-never ends."""
+finished match's table after a reload, every API request the server logged answered. The
+pages the tests open count their requests from the start (``watch``, called by ``open_page``
+and ``live.player_page``), so ``wait_for_quiet`` knows what is still loading, and names it if
+it never ends."""
 
 from __future__ import annotations
 
