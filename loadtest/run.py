@@ -596,11 +596,11 @@ def main() -> int:
     rounds = rounds_of(env("LOAD_ROUNDS", "1"))
     clean = True
     compared: list[tuple[dict, dict]] = []
+    pair = ("foursquare", "spite-malice")
     for _ in range(rounds):
         results = dict(zip(games, (play(game, keep) for game in games), strict=True))
         clean = clean and all(ok for ok, _ in results.values())
         spent = {game: cost for game, (_, cost) in results.items()}
-        pair = ("foursquare", "spite-malice")
         if all(spent.get(game) for game in pair) and spent["foursquare"]["rate"]:
             print_ratios(spent["foursquare"], spent["spite-malice"])
             compared.append((spent["foursquare"], spent["spite-malice"]))
