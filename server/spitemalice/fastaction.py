@@ -76,6 +76,7 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
     match, game = _match_from(found)
     if game is None or match.status != Match.Status.PLAYING:
         return None
+    read_actions, read_text = game.actions, statements.actions_text_of(found)
     read_event, read_deadline = match.event, match.deadline
     # Found with a seat of the match: its player is in hand, loaded with the match.
     player = match.player0 if match.player0_id == found.player_id else match.player1
@@ -119,14 +120,16 @@ def action_response(request, match_id, *, scope: str) -> HttpResponse | None:
     answer = ((found.player_id, plain.key, request_hash, content.decode())
               if plain.key is not None else None)
     written: list[tuple[bool, int | None]] = []
-
-    actions_text = json.dumps(game.actions)
+    texts = _appended(read_actions, read_text, game.actions)
+    if texts is None:
+        return None  # not the list read and more: the full view stores the game as it is
+    appended_text, actions_text = texts
 
     def store() -> bool:
         written.append(statements.action_store(
             match=match, game=game, read_event=read_event, read_deadline=read_deadline,
             actions=log.actions, events=log.events, now=log.now, answer=answer,
-            account=account, actions_text=actions_text))
+            account=account, appended_text=appended_text))
         return written[-1][0]
 
     if not fastpath.store_guarded(store):
@@ -156,6 +159,29 @@ def _action_input(values) -> dict | None:
                                   or (high is not None and value > high)):
             return None
     return values
+
+
+def _appended(read: list, read_text: str | None, actions: list) -> tuple[str, str] | None:
+    """The JSON array of the actions played since the game was read (``read``, stored as
+    ``read_text``), which the write appends, and the whole list's JSON as PostgreSQL prints it
+    once they are appended (what the next action's read compares: ``position_stored``); None
+    when ``actions`` is not ``read`` and more.
+
+    Encoding only what is new keeps an action's cost from growing with its game: the whole
+    list (300 actions: 49 µs) was encoded, sent and parsed again by every action. ``actions``
+    continues ``read`` when it shares its last element (``services`` only ever appends, to a
+    new list holding the same elements), and jsonb prints an array as ``json.dumps`` does."""
+    count = len(read)
+    if len(actions) < count or (count and actions[count - 1] is not read[count - 1]):
+        return None
+    appended = json.dumps(actions[count:])
+    if read_text is None:
+        return appended, json.dumps(actions)
+    if not count:
+        return appended, appended
+    if len(actions) == count:
+        return appended, read_text
+    return appended, f"{read_text[:-1]}, {appended[1:]}"
 
 
 def _match_from(found: statements.Found) -> tuple[Match, MatchGame | None]:

@@ -38,6 +38,10 @@ MATCH_FIELDS = ("status", "score0", "score1", "winner", "reason", "game_number",
                 "actions_played", "event", "bot_pending", "started_at", "updated_at",
                 "finished_at", "turn_started_at", "deadline")
 GAME_FIELDS = ("actions", "status", "winner", "points", "turn_number", "finished_at")
+# The game's actions only grow while it is played: the write appends the new ones
+# (``actions || %s``) rather than sending and parsing the whole list again, and the rest of
+# the game's fields are set as the full view sets them.
+_GAME_FIELDS_SET = tuple(name for name in GAME_FIELDS if name != "actions")
 
 MATCH_ATTNAMES = [field.attname for field in Match._meta.concrete_fields]
 GAME_ATTNAMES = [field.attname for field in MatchGame._meta.concrete_fields]
@@ -78,7 +82,8 @@ _STORE_SQL = (
     f'WITH moved AS (UPDATE "{Match._meta.db_table}" SET {_set(Match, MATCH_FIELDS)} '
     'WHERE "id" = %s AND "status" = %s AND "event" = %s '
     'AND "deadline" IS NOT DISTINCT FROM %s RETURNING "id"), '
-    f'played AS (UPDATE "{MatchGame._meta.db_table}" SET {_set(MatchGame, GAME_FIELDS)} '
+    f'played AS (UPDATE "{MatchGame._meta.db_table}" SET "actions" = "actions" || %s::jsonb, '
+    f'{_set(MatchGame, _GAME_FIELDS_SET)} '
     'WHERE "id" = %s AND EXISTS (SELECT FROM moved)), '
     f'acted AS (INSERT INTO "{Action._meta.db_table}" '
     '("match_id", "game", "number", "seat", "source", "target", "card", "played_at") '
@@ -147,6 +152,16 @@ class Found:
                 self.ratings[player_id] = None if values[0] is None else shown_rating(*values)
 
 
+_ACTIONS_AT = GAME_ATTNAMES.index("actions")
+
+
+def actions_text_of(found: Found) -> str | None:
+    """The current game's actions as PostgreSQL printed them (jsonb arrives as text), or None
+    if they arrived decoded."""
+    text = found.game_values[_ACTIONS_AT]
+    return text if isinstance(text, str) else None
+
+
 def action_find(token: str, match_id, key: str | None) -> Found | None:
     """The token's player with the match (if they hold one of its seats), its current game,
     the names of its players and invitee, and the answer stored for ``key``; None for an
@@ -158,19 +173,17 @@ def action_find(token: str, match_id, key: str | None) -> Found | None:
 def action_store(*, match: Match, game: MatchGame, read_event: int,
                  read_deadline: datetime | None, actions: list[Action], events: list[Event],
                  now: datetime, answer: tuple | None, account: Draft | None = None,
-                 actions_text: str | None = None) -> tuple[bool, int | None]:
+                 appended_text: str) -> tuple[bool, int | None]:
     """Store the game's and the match's new state, ``actions`` and ``events``, with
     ``answer`` = (player id, key, request hash, body) the stored answer for its key, and the
     ``account`` event, in one statement, if the match still holds the event number and deadline
     it was read with (and is being played). (True, the account event's number or None), or
-    (False, None), storing nothing, if it does not. ``actions_text``: the game's actions as
-    JSON, if the caller encoded them already."""
+    (False, None), storing nothing, if it does not. ``appended_text``: the JSON array of the
+    actions played since the game was read, which the stored list gains at its end (the same
+    event number means the same stored list: every action logs an event)."""
     parameters = [getattr(match, name) for name in MATCH_FIELDS]
     parameters += [match.pk, Match.Status.PLAYING, read_event, read_deadline]
-    if actions_text is None:
-        actions_text = json.dumps(game.actions)
-    parameters += [actions_text if name == "actions" else getattr(game, name)
-                   for name in GAME_FIELDS]
+    parameters += [appended_text, *(getattr(game, name) for name in _GAME_FIELDS_SET)]
     parameters += [game.pk, now, json.dumps([
         {"game": row.game, "number": row.number, "seat": row.seat, "source": row.source,
          "target": row.target, "card": row.card} for row in actions])]

@@ -6,6 +6,7 @@ is also a check that the fast path handed that request over intact.
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from unittest import mock
@@ -158,6 +159,45 @@ def test_an_action_takes_two_statements_and_no_orm_query(player_api,
     assert statements_run.call_count == 2
     assert IdempotencyRecord.objects.filter(key="k-1").count() == 1
     assert Match.objects.get(pk=match["id"]).event == response.json()["event"]
+
+
+def test_an_action_sends_the_game_only_what_it_played(player_api):
+    """The write appends to the stored list the actions the request played (its own, and the
+    bot's reply when it ends the turn), not the whole game's list again."""
+    match = start(player_api, level="easy", target=50)
+    for _ in range(4):  # some actions in: the stored list is longer than one request adds
+        match = act(player_api, match, greedy(match["game"])).json()
+    game = MatchGame.objects.get(match_id=match["id"], number=match["game"]["number"])
+    before = list(game.actions)
+    with mock.patch.object(statements, "action_store", wraps=statements.action_store) as store:
+        response = act(player_api, match, greedy(match["game"]))
+    assert response.status_code == 200, response.content
+    assert store.call_count == 1  # the fast path's write
+    appended = json.loads(store.call_args.kwargs["appended_text"])
+    game.refresh_from_db()
+    assert len(before) >= 4 and appended
+    assert game.actions == before + appended
+    assert response.json()["game"]["actions"] == len(game.actions)
+
+
+@pytest.mark.parametrize(("read", "now", "expected"), [
+    ([], [["H1", "C0"]], ('[["H1", "C0"]]', '[["H1", "C0"]]')),
+    ([["H1", "C0"]], [["H1", "C0"], ["S2", "C1"]],
+     ('[["S2", "C1"]]', '[["H1", "C0"], ["S2", "C1"]]')),
+])
+def test_the_appended_actions_and_the_whole_lists_text(read, now, expected):
+    now = [*read, *now[len(read):]]  # the same elements: the services append to a new list
+    assert fastaction._appended(read, json.dumps(read), now) == expected
+    assert expected[1] == json.dumps(now)  # as PostgreSQL prints it (test_positions)
+
+
+def test_a_list_that_does_not_continue_the_one_read_is_left_to_the_full_view():
+    read = [["H1", "C0"], ["S2", "C1"]]
+    text = json.dumps(read)
+    assert fastaction._appended(read, text, [["H1", "C0"]]) is None  # shorter
+    assert fastaction._appended(read, text, [["H1", "C0"], ["S2", "C1"], ["H3", "C2"]]) is None
+    assert fastaction._appended(read, text, [*read, ["H3", "C2"]]) == (
+        '[["H3", "C2"]]', '[["H1", "C0"], ["S2", "C1"], ["H3", "C2"]]')
 
 
 def test_an_action_that_passes_the_turn_names_the_opponent_from_its_one_read(
