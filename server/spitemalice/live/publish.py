@@ -17,8 +17,9 @@ for all of a process's sockets: ``latest_known_of``) compares a number rather th
 the database; it reads the feed only when that number is ahead of
 it, when the cache cannot say, and every ``LIVE_FEED_CHECK_SECONDS`` whatever it says.
 
-Publishing never holds up the request that stored the events: the notice is handed to an event
-loop and sent from there (``server.api.notices``, which the account stream shares).
+Publishing never holds up the request that stored the events: the notices are handed over and
+sent by the process's publishing thread (``server.api.notices``, which the account stream
+shares).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def events_stored(match_id, events: list, *, latest_kept: bool = False,
     order) are stored, with that seat's view of each, as the feed gives it. ``latest_kept``:
     the caller kept the latest number already (``latest_entry``, with its other cache calls).
     ``also``: more ``(group, message)`` notices (the players' account streams'), sent in the
-    same hand-over to the loop."""
+    same hand-over."""
     latest_keep(also)  # the account streams' latest numbers, for their idle checks
     if not events:
         send(*also)
