@@ -7,9 +7,9 @@ holds this thread, never a request: while it does, at most ``WAITING_MAX`` reque
 wait, and later ones are dropped and counted lost (the sockets' own checks of the feed catch
 up). Notices leave in the order they were handed over.
 
-Measured in one process (3,000 requests' notices, an action's three each): 280 µs of CPU a
-request when they were handed to the server's event loop and sent by redis-py's asyncio
-client, 125 µs handed to this thread (docs/OPERATIONS.md, "A sixteenth machine"). What a
+Measured in one process (3,000 requests' notices, an action's three each): 250–337 µs of CPU
+a request when they were handed to an event loop and sent by redis-py's asyncio client,
+150–178 µs handed to this thread (docs/OPERATIONS.md, "A sixteenth machine"). What a
 subscriber receives is what ``group_send`` would have sent: the group's channel and the
 layer's serializer, taken from channels-redis's own classes (pinned: these are its internals
 of 4.3).
@@ -116,8 +116,8 @@ class Publisher:
 
 def _client(host: dict) -> redis.Redis:
     """A synchronous client for one of the layer's hosts (as channels-redis decodes them), its
-    waits bounded by ``SEND_SECONDS``; a connection Redis closed is found out by the next
-    command on it, which is sent again once on a new connection."""
+    waits bounded by ``SEND_SECONDS``, with the host's own options (the settings'
+    ``retry_on_error``: a command on a connection Redis closed is sent again on a new one)."""
     options = {key: value for key, value in host.items() if key != "address"}
     options.setdefault("socket_timeout", SEND_SECONDS)
     options.setdefault("socket_connect_timeout", SEND_SECONDS)
