@@ -195,6 +195,19 @@ def test_the_bots_result_is_never_ranked(make_trusted_player, api, today):
     assert (board["players"], board["winners"], board["entries"]) == (1, 0, [])
 
 
+def test_the_day_board_tells_a_player_still_playing_then_lost_where_they_stand(
+        make_trusted_player, today):
+    player, player_api = make_trusted_player()
+    board = BOARD.format(today.isoformat())
+    assert player_api.get(board).json()["standing"]["status"] == "not_started"
+    match, _ = services.match_start_daily(player=player, day=today)
+    assert player_api.get(board).json()["standing"]["status"] == "playing"
+    services.match_resign(match=match, game=MatchGame.objects.get(match=match, number=1),
+                          player=player)
+    standing = player_api.get(board).json()["standing"]
+    assert (standing["status"], standing["rank"]) == ("lost", None)
+
+
 def test_the_spite_malice_daily_mirrors_foursquares(make_trusted_player, api, today):
     player, player_api = make_trusted_player()
     daily_won(player, today, 9)
