@@ -7,6 +7,7 @@ from uuid import UUID
 
 from django.db.models import QuerySet
 
+from server.core.queries import one_or_none
 from server.foursquare import services
 from server.foursquare.models import Game, GameAnalysis
 from server.foursquare.problems import ChallengeNotFound, GameNotFound
@@ -36,7 +37,7 @@ def game_of(player: Player, game_id: UUID | str) -> Game:
 
 
 def _game_read(player: Player, game_id: UUID | str) -> Game:
-    game = _games(player).filter(pk=game_id).first()
+    game = one_or_none(_games(player).filter(pk=game_id))
     if game is None:
         raise GameNotFound()
     return game
@@ -63,7 +64,7 @@ def _daily_game_read(player: Player, day: date) -> Game | None:
 
 
 def analysis_of(game: Game) -> GameAnalysis | None:
-    return GameAnalysis.objects.filter(game=game).first()
+    return one_or_none(GameAnalysis.objects.filter(game=game))
 
 
 def challenge_of(game_id: UUID | str) -> Game:

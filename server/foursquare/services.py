@@ -19,6 +19,7 @@ from server.api.formats import iso_datetime
 from server.api.models import IdempotencyRecord
 from server.api.problems import DailyUnavailable, GameOver
 from server.boards import services as boards
+from server.core.queries import one_or_none
 from server.core.sql import execute_prepared
 from server.dailies import calendar
 from server.foursquare import dailies
@@ -50,7 +51,8 @@ def _daily_game(*, player: Player, day: date | None) -> tuple[Game, bool]:
             "Past dailies can be replayed with mode \"archive\".",
         )
     daily = dailies.daily_get_or_create(day)
-    existing = Game.objects.filter(player=player, daily=daily, mode=Game.Mode.DAILY).first()
+    existing = one_or_none(Game.objects.filter(player=player, daily=daily,
+                                              mode=Game.Mode.DAILY))
     if existing is not None:
         return existing, False
     try:
@@ -83,7 +85,7 @@ def _practice_game(*, player: Player, deal_id: str | None) -> Game:
         deal_row = Deal.from_deck(deal(secrets.token_bytes(32)))
         deal_row.save()
     else:
-        deal_row = Deal.objects.select_related("daily").filter(pk=deal_id).first()
+        deal_row = one_or_none(Deal.objects.select_related("daily").filter(pk=deal_id))
         if deal_row is None:
             raise DealNotFound(f"There is no deal {deal_id!r}.")
         daily = getattr(deal_row, "daily", None)

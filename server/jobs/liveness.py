@@ -29,6 +29,7 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from server.core.queries import one_or_none
 from server.jobs.models import Heartbeat, Liveness
 
 logger = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ def _heartbeat_store(role: str, now: datetime, process: str) -> None:
 def _mark_move(now: datetime) -> timedelta | None:
     """Move the service's mark of life on to ``now``; the outage it ends, if this process is
     the one to handle it (``beat``)."""
-    last = Liveness.objects.filter(pk=_MARK).values_list("alive_at", flat=True).first()
+    last = one_or_none(Liveness.objects.filter(pk=_MARK).values_list("alive_at", flat=True))
     if last is None:  # the first beat ever: nothing is known of before
         try:
             with transaction.atomic():
@@ -108,7 +109,7 @@ def watched(*, now: datetime | None = None) -> None:
     query while any process beats; a beat of this process when none did (it is alive, and
     nobody was)."""
     now = now or timezone.now()
-    last = Liveness.objects.filter(pk=_MARK).values_list("alive_at", flat=True).first()
+    last = one_or_none(Liveness.objects.filter(pk=_MARK).values_list("alive_at", flat=True))
     if last is None or now - last > timedelta(seconds=ALIVE_SECONDS):
         beat(role=_role, now=now)
 

@@ -12,6 +12,7 @@ from uuid import UUID
 from django.db import IntegrityError, transaction
 
 from server.api.problems import InvalidRequest
+from server.core.queries import one_or_none
 from server.leagues import limits
 from server.leagues.models import League, Membership, new_code
 from server.leagues.problems import (
@@ -36,7 +37,7 @@ def _clean_name(name: str) -> str:
 
 
 def _lock_player_with_room(player: Player) -> None:
-    Player.objects.select_for_update().filter(pk=player.pk).first()
+    one_or_none(Player.objects.select_for_update().filter(pk=player.pk))
     if Membership.objects.filter(player=player).count() >= limits.MAX_LEAGUES_PER_PLAYER:
         raise TooManyLeagues(
             f"A player may be in {limits.MAX_LEAGUES_PER_PLAYER} leagues at most; leave one "
@@ -45,8 +46,8 @@ def _lock_player_with_room(player: Player) -> None:
 
 def _lock_own_league(player: Player, league_id: UUID) -> League:
     """The league, locked, if ``player`` is a member; 404 for anyone else."""
-    league = (League.objects.select_for_update(of=("self",))
-              .filter(pk=league_id, memberships__player=player).first())
+    league = one_or_none(League.objects.select_for_update(of=("self",))
+                         .filter(pk=league_id, memberships__player=player))
     if league is None:
         raise LeagueNotFound()
     return league

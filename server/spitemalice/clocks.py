@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from server.core.queries import one_or_none
 from server.jobs import liveness
 from server.spitemalice import invitations, services
 from server.spitemalice.models import INVITE_DAYS, Match, MatchGame
@@ -50,7 +51,7 @@ def time_out_if_due(match_id) -> bool:
     match's lock. Whether it did."""
     liveness.watched()
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        match = one_or_none(Match.objects.select_for_update().filter(pk=match_id))
         if match is None or not match.is_overdue(timezone.now()):
             return False
         game = MatchGame.objects.get(match=match, number=match.game_number)

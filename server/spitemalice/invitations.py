@@ -22,6 +22,7 @@ from django.utils import timezone
 from server.api.idempotency import SettleFirst
 from server.core import codes
 from server.core.codes import CODE_ALPHABET  # noqa: F401 (its tests read it here)
+from server.core.queries import one_or_none
 from server.leagues.problems import NotALeagueMate
 from server.leagues.selectors import league_mates
 from server.players.models import Player
@@ -132,7 +133,7 @@ def _match_with(code: str):
     normal = code_normalise(code)
     if normal is None:
         return None
-    return Match.objects.filter(invite_code=normal).values_list("pk", flat=True).first()
+    return one_or_none(Match.objects.filter(invite_code=normal).values_list("pk", flat=True))
 
 
 def invitation_preview(*, code: str, viewer) -> tuple[Match, bool, str]:
@@ -160,7 +161,7 @@ def invitation_preview(*, code: str, viewer) -> tuple[Match, bool, str]:
 def _preview_read(found) -> Match | None:
     if found is None:
         return None
-    return Match.objects.select_related("player0", "invitee").filter(pk=found).first()
+    return one_or_none(Match.objects.select_related("player0", "invitee").filter(pk=found))
 
 
 def join_lock(player, code: str) -> None:
@@ -186,7 +187,7 @@ def match_join(*, player, code: str, client_seed: str | None = None) -> Match:
     if found is None:
         raise InvitationNotFound("No invitation has this code.")
     with transaction.atomic(savepoint=False):  # as match_invite's
-        match = Match.objects.select_for_update().filter(pk=found).first()
+        match = one_or_none(Match.objects.select_for_update().filter(pk=found))
         if match is None:  # deleted (its creator's account with it) since the lookup
             raise InvitationNotFound("No invitation has this code.")
         if match.player0_id == player.pk:
@@ -296,7 +297,7 @@ def expire_if_due(match_id) -> bool:
     """Cancel the waiting match ``match_id`` (``reason: "expired"``) if nobody joined it within
     its days; exactly once, under its lock. Whether it did."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        match = one_or_none(Match.objects.select_for_update().filter(pk=match_id))
         if match is None or not match.is_expired(timezone.now()):
             return False
         _close(match, Match.Reason.EXPIRED, by=None)
@@ -312,7 +313,7 @@ def match_rematch(*, match: Match, player) -> Match:
     if match.status != Match.Status.FINISHED:
         raise RematchUnavailable(f"The match is {match.status}: a rematch follows a match "
                                  "that finished.")
-    existing = Match.objects.filter(rematch_of=match).values_list("pk", flat=True).first()
+    existing = one_or_none(Match.objects.filter(rematch_of=match).values_list("pk", flat=True))
     if existing is not None:
         raise RematchUnavailable(f"This match has its rematch already: {existing}.")
     seat = match.seat_of(player)

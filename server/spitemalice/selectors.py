@@ -19,6 +19,7 @@ from server.api.cursors import (
     Place,
 )
 from server.boards.streaks import streaks
+from server.core.queries import one_or_none
 from server.dailies.calendar import current_dates, daily_number, is_playable
 from server.players.models import Player
 from server.spitemalice import clocks
@@ -108,8 +109,8 @@ def match_of(player: Player, match_id: UUID | str) -> Match:
 
 
 def _match_read(player: Player, match_id: UUID | str) -> Match:
-    match = (Match.objects.select_related("player0", "player1", "invitee", "rematch")
-             .filter(pk=match_id).filter(_yours(player)).first())
+    match = one_or_none(Match.objects.select_related("player0", "player1", "invitee", "rematch")
+                        .filter(pk=match_id).filter(_yours(player)))
     if match is None:
         raise MatchNotFound()
     return match
@@ -120,7 +121,7 @@ def current_game(match: Match) -> MatchGame:
 
 
 def game_of(match: Match, number: int) -> MatchGame:
-    game = MatchGame.objects.filter(match=match, number=number).first()
+    game = one_or_none(MatchGame.objects.filter(match=match, number=number))
     if game is None:
         raise GameNotFound(f"The match has no game {number}: it has played "
                            f"{match.game_number}.")
@@ -156,8 +157,8 @@ def daily_match_of(player: Player, day: date) -> Match | None:
 
 
 def _daily_match_read(player: Player, day: date) -> Match | None:
-    return (Match.objects.select_related("player0", "player1")
-            .filter(player0=player, mode=Match.Mode.DAILY, daily=day).first())
+    return one_or_none(Match.objects.select_related("player0", "player1")
+                       .filter(player0=player, mode=Match.Mode.DAILY, daily=day))
 
 
 def _tally() -> dict[str, int]:

@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from server.api.formats import iso_datetime
 from server.api.idempotency import SettleFirst
+from server.core.queries import one_or_none
 from server.dailies import calendar
 from server.fairness.models import SeedCommitment
 from server.jobs.background import job_enqueue
@@ -251,7 +252,8 @@ def match_start_daily(*, player: Player, day: date | None) -> tuple[Match, bool]
         raise DailyUnavailable(
             f"The Spite & Malice daily of {day.isoformat()} is not being played now: dailies "
             f"from {first.isoformat()} to {last.isoformat()} are current somewhere on Earth.")
-    existing = Match.objects.filter(player0=player, mode=Match.Mode.DAILY, daily=day).first()
+    existing = one_or_none(Match.objects.filter(player0=player, mode=Match.Mode.DAILY,
+                                               daily=day))
     if existing is not None:
         return existing, False
     seed = bytes.fromhex(daily_get_or_create(day).seed)
@@ -282,9 +284,8 @@ def match_lock(*, player: Player, match_id: uuid.UUID | str) -> tuple[Match, Mat
     the cancelled match). Storing either must outlive the refused write's transaction, so the
     lock raises ``SettleFirst`` before anything is written and ``idempotency`` applies it in
     a transaction of its own."""
-    match = (Match.objects.select_for_update(of=("self",))
-             .select_related("player0", "player1", "invitee")
-             .filter(pk=match_id).first())
+    match = one_or_none(Match.objects.select_for_update(of=("self",))
+                        .select_related("player0", "player1", "invitee").filter(pk=match_id))
     if match is None or not match.may_view(player):
         raise MatchNotFound()
     now = timezone.now()
@@ -292,7 +293,7 @@ def match_lock(*, player: Player, match_id: uuid.UUID | str) -> tuple[Match, Mat
         raise deadline_due(match)
     if match.is_expired(now):
         raise SettleFirst(lambda: _invitation_expire(match.pk))
-    game = MatchGame.objects.filter(match=match, number=match.game_number).first()
+    game = one_or_none(MatchGame.objects.filter(match=match, number=match.game_number))
     return match, game
 
 
@@ -720,7 +721,7 @@ def daily_close_if_due(match_id: uuid.UUID) -> bool:
     """End the daily ``match_id`` unfinished if its date closed while it was open; exactly
     once, under its lock. Whether it did."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        match = one_or_none(Match.objects.select_for_update().filter(pk=match_id))
         if match is None or match.daily is None or not daily_is_due(match):
             return False
         log = Log(match)
@@ -732,7 +733,7 @@ def daily_close_if_due(match_id: uuid.UUID) -> bool:
 
 def _bot_pending_lock(key: str) -> Match | None:
     """Match ``key`` locked for update, if the bot still has a turn to finish there."""
-    match = Match.objects.select_for_update().filter(pk=key).first()
+    match = one_or_none(Match.objects.select_for_update().filter(pk=key))
     if match is None or not match.bot_pending or match.is_over:
         return None
     return match

@@ -43,6 +43,7 @@ from django.db import DatabaseError
 
 from server.api import close_codes, notices, sockets
 from server.api.sockets import in_cache_thread, in_thread
+from server.core.queries import one_or_none
 from server.foursquare.models import Race
 from server.foursquare.races import live
 from server.foursquare.races.clock import RaceClock
@@ -73,7 +74,7 @@ def _viewer_of(token: str, race_id: uuid.UUID) -> tuple[str, Player | None, int]
     if access is None:
         return "bad_token", None, 0
     player = access.player
-    race = Race.objects.filter(pk=race_id).first()
+    race = one_or_none(Race.objects.filter(pk=race_id))
     # A racer or an invitee (the code's visitors see the race over REST, not live).
     member = race is not None and race_visible_to(race, player)
     return ("ok" if member else "not_yours"), player, access.pk

@@ -24,6 +24,7 @@ from django.utils import timezone
 from foursquare import deal
 from server.api.idempotency import SettleFirst
 from server.core.codes import new_code
+from server.core.queries import one_or_none
 from server.foursquare import fairness
 from server.foursquare.models import RACE_MINUTES, Deal, Game, Race, RaceInvite, Racer
 from server.foursquare.races import live, ranking
@@ -59,7 +60,7 @@ def _changed(race_id: UUID) -> None:
 
 
 def _race_lock(race_id: UUID | str) -> Race:
-    race = Race.objects.select_for_update().filter(pk=race_id).first()
+    race = one_or_none(Race.objects.select_for_update().filter(pk=race_id))
     if race is None:
         raise RaceNotFound()
     return race
@@ -268,7 +269,7 @@ def race_close_if_due(race_id: UUID) -> bool:
         playing = list(Game.objects.select_for_update().filter(
             race_id=race_id, status=Game.Status.PLAYING).order_by("pk")
             .values_list("pk", flat=True))
-        race = Race.objects.select_for_update().filter(pk=race_id).first()
+        race = one_or_none(Race.objects.select_for_update().filter(pk=race_id))
         if race is None or race.status not in (Race.Status.COUNTDOWN, Race.Status.PLAYING):
             return False
         ends_at = race.ends_at
@@ -337,7 +338,7 @@ def race_bot_job(key: str) -> None:
     result is shown with the race's result."""
     from foursquare.bot import play_deal
 
-    race = Race.objects.select_related("deal").filter(pk=key).first()
+    race = one_or_none(Race.objects.select_related("deal").filter(pk=key))
     if race is None or race.deal is None or race.bot_status:
         return
     bot = play_deal(race.deal.deck, **dict(settings.FOURSQUARE_PREPARE_BOT))

@@ -34,6 +34,7 @@ from django.db import DatabaseError, connection, transaction
 from server.api import close_codes, sockets
 from server.api.sockets import in_cache_thread, in_thread
 from server.api.sweeps import Sweep
+from server.core.queries import one_or_none
 from server.players.tokens import access_of
 from server.spitemalice.live import presence, publish
 from server.spitemalice.models import Match
@@ -115,7 +116,7 @@ def _events_after(match_id: uuid.UUID, seat: int, after: int, latest: int | None
     event number if a notice told it (one read), else it is read first (a match with nothing
     new then costs that one small read)."""
     if latest is None:
-        match = Match.objects.only("id", "event").filter(pk=match_id).first()
+        match = one_or_none(Match.objects.only("id", "event").filter(pk=match_id))
         if match is None or match.event <= after:
             return [], after
     else:

@@ -27,6 +27,7 @@ from urllib.parse import parse_qs
 from channels.layers import get_channel_layer
 
 from server.api import notices, sockets, stopping
+from server.core.queries import one_or_none
 from server.spitemalice.live import publish
 from server.spitemalice.live.consumers import MAX_AFTER, _seat_of
 from server.spitemalice.models import Match
@@ -45,7 +46,7 @@ def waits(scope) -> bool:
 
 
 def _latest_read(match_id) -> int:
-    return Match.objects.filter(pk=match_id).values_list("event", flat=True).first() or 0
+    return one_or_none(Match.objects.filter(pk=match_id).values_list("event", flat=True)) or 0
 
 
 _latest = sockets.in_thread(_latest_read)
