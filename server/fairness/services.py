@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from fairness import GENESIS, Entry, daily_commitment, entry_body, entry_hash, format_time
 from fairness import server_seed_commitment as server_commitment
+from server.core.queries import one_or_none
 from server.fairness import signing
 from server.fairness.models import LogEntry, SeedCommitment
 
@@ -43,15 +44,16 @@ def entry_append(*, kind: str, game: str, subject: str, commitment: str) -> LogE
     # failure rolls back with the caller's block (two round trips a match saved).
     with transaction.atomic(savepoint=False):
         _lock_the_head()
-        made = LogEntry.objects.filter(kind=kind, game=game, subject=subject).first()
+        made = one_or_none(LogEntry.objects.filter(kind=kind, game=game, subject=subject))
         if made is not None:
             if made.commitment != commitment:
                 raise CommitmentConflict(f"{kind} {game} {subject} is committed already")
             return made
-        head = LogEntry.objects.order_by("-seq").first()
+        # The head's two columns only: an ordered read compiles its ORDER BY against each one.
+        head = LogEntry.objects.order_by("-seq").values_list("seq", "hash").first()
         now = timezone.now()
-        entry = Entry(seq=1 if head is None else head.seq + 1,
-                      previous=GENESIS if head is None else head.hash,
+        entry = Entry(seq=1 if head is None else head[0] + 1,
+                      previous=GENESIS if head is None else head[1],
                       key_id=signing.current_key_id(), kind=kind, game=game, subject=subject,
                       commitment=commitment, committed_at=format_time(now))
         return LogEntry.objects.create(
