@@ -182,8 +182,8 @@ bench-moves: $(VENV_STAMP) ## Time a move's CPU with and without its metrics and
 # each run), with Redis as cache and channel layer as make load serves.
 BENCH_ACTIONS_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/spite_malice_action_bench
 .PHONY: bench-actions
-bench-actions: $(VENV_STAMP) ## Time a Spite & Malice action's CPU against a Foursquare move's, in process (BENCH_ACTIONS_DATABASE_URL=..., BENCH_ACTIONS_REDIS_URL=...)
-	$(PY) -m server.spitemalice.action_bench --database-url '$(BENCH_ACTIONS_DATABASE_URL)'
+bench-actions: $(VENV_STAMP) ## Time a Spite & Malice action's CPU against a Foursquare move's, in process (BENCH_ACTIONS_DATABASE_URL=..., BENCH_ACTIONS_REDIS_URL=..., BENCH_ACTIONS_ARGS=--reads: a day board's and a match page's reads too)
+	$(PY) -m server.spitemalice.action_bench --database-url '$(BENCH_ACTIONS_DATABASE_URL)' $(BENCH_ACTIONS_ARGS)
 
 # Its own database, dropped and created again on each run: never the tests' one.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/foursquare_bench

@@ -15,20 +15,22 @@ WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
 def wsgi_call(app: WsgiApp, method: str, path: str, body: dict[str, Any] | None, *,
-              token: str) -> tuple[int, Any]:
-    """The status and decoded JSON answer of ``method path`` with ``body``, as the player of
-    ``token`` sends it; a POST carries an Idempotency-Key of its own, as clients send."""
+              token: str | None, query: str = "") -> tuple[int, Any]:
+    """The status and decoded JSON answer of ``method path?query`` with ``body``, as the player
+    of ``token`` sends it (None: a visitor, no token); a POST carries an Idempotency-Key of its
+    own, as clients send."""
     data = json.dumps(body).encode() if body is not None else b""
     environ: dict[str, Any] = {
         "REQUEST_METHOD": method, "SCRIPT_NAME": "", "PATH_INFO": path,
-        "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000",
+        "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000",
         "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
         "wsgi.input": io.BytesIO(data), "wsgi.errors": sys.stderr,
         "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
         "REMOTE_ADDR": "127.0.0.1", "REMOTE_PORT": "50000", "HTTP_HOST": "127.0.0.1:8000",
-        "HTTP_ACCEPT": "*/*", "HTTP_AUTHORIZATION": f"Bearer {token}",
-        "HTTP_X_REQUEST_ID": uuid.uuid4().hex,
+        "HTTP_ACCEPT": "*/*", "HTTP_X_REQUEST_ID": uuid.uuid4().hex,
     }
+    if token is not None:
+        environ["HTTP_AUTHORIZATION"] = f"Bearer {token}"
     if method == "POST":
         environ.update({"CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(data)),
                         "HTTP_IDEMPOTENCY_KEY": str(uuid.uuid4())})

@@ -13,9 +13,18 @@ players send them:
 - **bot**: single games against the ``easy`` bot, whose replies are played in the request;
 - **move**: Foursquare practice games, the first legal move each time (``make bench-moves``).
 
-Only the writes are timed (``time.process_time``, this process: Django, the engines, psycopg,
-redis-py and the thread that hands the notices to the channel layer); the reads a seat makes
-to see its turn, and the starts of matches and games, are not. With ``REDIS_URL`` set (the
+With ``--reads`` (``make bench-actions BENCH_ACTIONS_ARGS=--reads``), two reads the load's
+players also make are timed beside them:
+
+- **board**: today's day board (``GET /leaderboard?period=day``), read in turn by a player who
+  started today's daily (their standing, from their game's status) and by a visitor;
+- **page**: a match's page (``GET /spite-malice/matches/{id}``) of a bot match in play, as a
+  browser opens it or the socket's fallback polls it.
+
+Only the writes (and with ``--reads`` those two reads) are timed (``time.process_time``, this
+process: Django, the engines, psycopg, redis-py and the thread that hands the notices to the
+channel layer); the reads a seat makes to see its turn, and the starts of matches and games,
+are not. With ``REDIS_URL`` set (the
 default here, as ``make load`` serves) the rate limit's round trip and the notices'
 ``PUBLISH`` are in the figure, as under load; the sockets that would forward the notices are
 not (``make load`` measures them). PostgreSQL's CPU is left out.
@@ -48,6 +57,8 @@ RATES = {
     "FOURSQUARE_RATE_GAMES_ADDRESS": "100000/min",
     "FOURSQUARE_RATE_MOVES_TOKEN": "100000/min",
     "FOURSQUARE_RATE_MOVES_ADDRESS": "1000000/min",
+    "FOURSQUARE_RATE_BOARDS_TOKEN": "100000/min",
+    "FOURSQUARE_RATE_BOARDS_ADDRESS": "1000000/min",
 }
 
 
@@ -62,6 +73,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "BENCH_ACTIONS_REDIS_URL", "redis://127.0.0.1:6379/0"),
         help='the cache and channel layer ("" for neither: a memory cache, no notices)')
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--reads", action="store_true",
+                        help="time a day board's and a match page's reads too")
     return parser.parse_args(argv)
 
 
@@ -80,15 +93,15 @@ class Client:
     """One player's requests to a WSGI application; ``spent`` sums the CPU of the timed
     ones."""
 
-    def __init__(self, app: Any, token: str) -> None:
+    def __init__(self, app: Any, token: str | None) -> None:
         self.app, self.token = app, token
         self.spent = 0.0
         self.timed = 0
 
     def call(self, method: str, path: str, body: dict | None = None, *,
-             timed: bool = False) -> tuple[int, dict]:
+             timed: bool = False, query: str = "") -> tuple[int, dict]:
         began = time.process_time()
-        status, answer = wsgi_call(self.app, method, path, body, token=self.token)
+        status, answer = wsgi_call(self.app, method, path, body, token=self.token, query=query)
         if timed:
             self.spent += time.process_time() - began
             self.timed += 1
@@ -191,6 +204,35 @@ class Mover:
             "row": row, "col": col, "move": self.game["moves_played"]}, timed=True))
 
 
+class BoardReader:
+    """Today's day board, read in turn by a player who started today's daily and by a
+    visitor."""
+
+    def __init__(self, player: Client, visitor: Client) -> None:
+        self.clients = (player, visitor)
+        self.reads = 0
+        _ok(*player.call("POST", f"{API}/games", {"mode": "daily"}), 201)
+
+    def act(self) -> None:
+        client = self.clients[self.reads % 2]
+        self.reads += 1
+        _ok(*client.call("GET", f"{API}/leaderboard", query="period=day", timed=True))
+
+
+class PageReader:
+    """A bot match's page, read while the match is in play."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.clients = (client,)
+        self.match = _ok(*client.call("POST", f"{API}/spite-malice/matches", {
+            "opponent": "bot", "level": "easy", "target": 1}), 201)
+
+    def act(self) -> None:
+        _ok(*self.client.call("GET", f"{API}/spite-malice/matches/{self.match['id']}",
+                              timed=True))
+
+
 def _cpu(players: list[Any]) -> tuple[float, int]:
     return (sum(client.spent for player in players for client in player.clients),
             sum(client.timed for player in players for client in player.clients))
@@ -235,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
         "bot": [BotPlayer(client(f"Solo {n}"), rng) for n in range(2)],
         "move": [Mover(client(f"Mover {n}")) for n in range(2)],
     }
+    if args.reads:
+        kinds["board"] = [BoardReader(client("Reader"), Client(app, None))]
+        kinds["page"] = [PageReader(client(f"Viewer {n}")) for n in range(2)]
     for group in kinds.values():  # warm: prepared statements, positions kept, the script
         _play(group, 200)
 
@@ -260,6 +305,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {kind:7s} {medians[kind]:.3f} ms  [rounds: {rounds}]")
     for kind in ("friend", "bot"):
         print(f"  {kind} action / move: {medians[kind] / medians['move']:.2f}x")
+    for kind in ("board", "page"):
+        if kind in medians:
+            print(f"  {kind} / move: {medians[kind] / medians['move']:.2f}x")
     return 0
 
 
