@@ -43,6 +43,7 @@ from server.boards.ranking import (
     would_stand,
 )
 from server.boards.services import BOARD, SCORE_COUNT, STANDING
+from server.core.queries import one_or_none
 from server.core.sql import db_value
 from server.dailies.calendar import current_dates
 from server.players.models import Player
@@ -305,8 +306,8 @@ def board_ref(period: Period, day: date, game: str = FOURSQUARE) -> BoardRef:
 
 def daily_summary(*, day: date, game: str = FOURSQUARE) -> tuple[int, int]:
     """(players, winners) of the daily of ``day`` on its global board: ranked games only."""
-    board = (Board.objects.filter(key=BoardRef(Period.DAY, day, game).ranked_key)
-             .values_list("players", "winners").first())
+    board = one_or_none(Board.objects.filter(key=BoardRef(Period.DAY, day, game).ranked_key)
+                        .values_list("players", "winners"))
     return board or (0, 0)
 
 

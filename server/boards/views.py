@@ -25,6 +25,7 @@ from server.boards import serializers as s
 from server.boards.games import board_game
 from server.boards.periods import BoardRef, Period
 from server.boards.ranking import CURSOR_PATTERN, DEFAULT_LIMIT, MAX_LIMIT
+from server.core.queries import one_or_none
 from server.players.models import Player
 from server.players.problems import PlayerNotFound
 from server.players.tokens import authenticated_player
@@ -103,7 +104,7 @@ class PlayerProfileView(ApiView):
                    summary="A player's public profile: name and daily statistics",
                    responses={200: s.stats_serializer(), **problems(401, 404, 429)})
     def get(self, request: Request, player_id: UUID) -> Response:
-        player = Player.objects.filter(pk=player_id, is_active=True).first()
+        player = one_or_none(Player.objects.filter(pk=player_id, is_active=True))
         if player is None:
             raise PlayerNotFound()
         return Response(s.stats_output(player))

@@ -106,8 +106,8 @@ def seeds_of(*, game: str, subject: str, lock: bool = False) -> SeedCommitment |
     rows = SeedCommitment.objects.select_related("entry")
     if lock:
         rows = rows.select_for_update()
-    return rows.filter(entry__kind=LogEntry.Kind.SERVER_SEED, entry__game=game,
-                       entry__subject=subject).first()
+    return one_or_none(rows.filter(entry__kind=LogEntry.Kind.SERVER_SEED, entry__game=game,
+                                   entry__subject=subject))
 
 
 def client_seed_set(*, seeds: SeedCommitment, seat: int, client_seed: str | None) -> None:

@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from foursquare import Game as EngineGame
 from foursquare.bot import Bot, knowledge, play_deal, review_game
 from foursquare.solver import winnable
+from server.core.queries import one_or_none
 from server.foursquare.models import Game, GameAnalysis
 
 # value lost (win_bonus × P(win) + E[score], see docs/BOT.md) -> verdict, first match wins
@@ -163,7 +164,7 @@ def bot_result_of(deck) -> dict[str, Any]:
 
 def game_analyse(game: Game) -> GameAnalysis:
     """Compute and store the analysis of a finished game (once; a second call returns it)."""
-    existing = GameAnalysis.objects.filter(game=game).first()
+    existing = one_or_none(GameAnalysis.objects.filter(game=game))
     if existing is not None:
         return existing
     daily = game.daily
@@ -185,7 +186,7 @@ def game_analyse(game: Game) -> GameAnalysis:
 
 
 def game_analyse_job(key: str) -> None:
-    game = Game.objects.select_related("deal", "daily").filter(pk=key).first()
+    game = one_or_none(Game.objects.select_related("deal", "daily").filter(pk=key))
     if game is not None and game.is_over:
         game_analyse(game)
 

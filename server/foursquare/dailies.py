@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from foursquare import Card, deal
+from server.core.queries import one_or_none
 from server.dailies.calendar import (
     daily_number,
 )
@@ -38,7 +39,7 @@ def daily_get_or_create(day: date, *, prepare_later: bool = True) -> Daily:
     deal of attempt 0; with ``prepare_later`` its preparation (proof and bot score) follows in
     a background job.
     """
-    daily = Daily.objects.filter(date=day).select_related("deal").first()
+    daily = one_or_none(Daily.objects.filter(date=day).select_related("deal"))
     if daily is not None:
         return daily
     try:

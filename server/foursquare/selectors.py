@@ -59,8 +59,8 @@ def daily_game_of(player: Player, day: date) -> Game | None:
 
 
 def _daily_game_read(player: Player, day: date) -> Game | None:
-    return (Game.objects.filter(player=player, daily_id=day, mode=Game.Mode.DAILY)
-            .select_related("deal", "daily").first())
+    return one_or_none(Game.objects.filter(player=player, daily_id=day, mode=Game.Mode.DAILY)
+                       .select_related("deal", "daily"))
 
 
 def analysis_of(game: Game) -> GameAnalysis | None:
@@ -71,9 +71,10 @@ def challenge_of(game_id: UUID | str) -> Game:
     """A finished practice or archive game, as its challenge link names it; any other game (a
     daily, one still being played, or none) is a 404, so a link shows no result it cannot
     back."""
-    game = (Game.objects.filter(pk=game_id, mode__in=[Game.Mode.PRACTICE, Game.Mode.ARCHIVE],
-                                status__in=[Game.Status.WON, Game.Status.LOST])
-            .select_related("player").first())
+    game = one_or_none(
+        Game.objects.filter(pk=game_id, mode__in=[Game.Mode.PRACTICE, Game.Mode.ARCHIVE],
+                            status__in=[Game.Status.WON, Game.Status.LOST])
+        .select_related("player"))
     if game is None:
         raise ChallengeNotFound()
     return game

@@ -196,11 +196,10 @@ def game_from_row(row: Sequence[Any]) -> Game:
 def _game_lock_orm(*, player: Player, game_id: UUID | str) -> Game:
     """``game_lock`` for databases other than PostgreSQL: the hand-written statements rely
     on PostgreSQL's syntax (FOR UPDATE OF, WITH ... INSERT) and on psycopg's types."""
-    game = (
+    game = one_or_none(
         Game.objects.select_for_update(of=("self",))
         .select_related("deal", "daily")
         .filter(pk=game_id, player=player)
-        .first()
     )
     if game is None:
         raise GameNotFound()

@@ -8,6 +8,7 @@ from uuid import UUID
 
 from django.db.models import Count, QuerySet
 
+from server.core.queries import one_or_none
 from server.leagues.models import League, Membership
 from server.leagues.problems import LeagueNotFound
 from server.players.models import Player
@@ -20,7 +21,7 @@ def leagues_of(player: Player) -> QuerySet[League]:
 
 
 def league_of(player: Player, league_id: UUID) -> League:
-    league = leagues_of(player).filter(pk=league_id).first()
+    league = one_or_none(leagues_of(player).filter(pk=league_id))
     if league is None:
         raise LeagueNotFound()
     return league

@@ -86,7 +86,7 @@ def league_create(*, player: Player, name: str) -> League:
 def league_join(*, player: Player, code: str) -> League:
     """Join by code; case, spaces and dashes in the code do not matter."""
     code = "".join(code.split()).replace("-", "").upper()
-    league = League.objects.select_for_update().filter(code=code).first()
+    league = one_or_none(League.objects.select_for_update().filter(code=code))
     if league is None:
         raise LeagueNotFound("No league has that code; ask its owner for the current one.")
     if Membership.objects.filter(league=league, player=player).exists():

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from server.api.problems import InvalidRequest
+from server.core.queries import one_or_none
 from server.players import names, usernames
 from server.players.models import AccessToken, Player
 from server.players.problems import (
@@ -128,8 +129,8 @@ def session_create(*, username: str, password: str,
     """Sign in with a claimed account: a new token for this device (its row, whose ``player``
     is the account, and its plain text)."""
     key = usernames.username_key(username)
-    player = None if key is None else Player.objects.filter(username_key=key,
-                                                            is_active=True).first()
+    player = None if key is None else one_or_none(
+        Player.objects.filter(username_key=key, is_active=True))
     if player is None:
         Player().set_password(password)  # spend the same time as a real check
         raise InvalidCredentials()

@@ -12,6 +12,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from server.api.sweeps import Sweep
+from server.core.queries import one_or_none
 from server.players.models import SCOPES, AccessToken, Player
 
 TOKEN_BYTES = 32
@@ -141,12 +142,11 @@ def _token_with_player(key_hash: str) -> AccessToken | None:
 
 
 def _token_with_player_orm(key_hash: str) -> AccessToken | None:
-    return (
+    return one_or_none(
         AccessToken.objects.select_related("player")
         .only("id", "player_id", "last_used_at", "scopes",
               *(f"player__{name}" for name in _PLAYER_FIELDS))
         .filter(key_hash=key_hash)
-        .first()
     )
 
 

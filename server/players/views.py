@@ -17,6 +17,7 @@ from server.api.headers import absolute_url
 from server.api.problems import NotFound
 from server.api.schema import problems
 from server.api.views import ApiView
+from server.core.queries import one_or_none
 from server.players import bots, names, services
 from server.players import serializers as s
 from server.players.models import AccessToken, Player
@@ -215,8 +216,8 @@ class TokenDetailView(ApiView):
                    responses={200: s.TokenOutput, **problems(401, 403, 404)})
     def get(self, request: Request, token_id: UUID) -> Response:
         scope_require(request, "account")
-        token = AccessToken.objects.filter(player=authenticated_player(request),
-                                           public_id=token_id).first()
+        token = one_or_none(AccessToken.objects.filter(player=authenticated_player(request),
+                                                       public_id=token_id))
         if token is None:
             raise NotFound("You have no token with that id.")
         return Response(s.token_output(token, authenticated_token(request)))
@@ -256,7 +257,7 @@ class PlayerByNameView(ApiView):
         query = s.PlayerByNameQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         key = names.name_key(query.validated_data["name"])
-        player = Player.objects.filter(name_key=key, is_active=True).first()
+        player = one_or_none(Player.objects.filter(name_key=key, is_active=True))
         if player is None:
             raise PlayerNotFound(f"No player is named {query.validated_data['name']!r}.")
         return Response(s.player_ref(player))

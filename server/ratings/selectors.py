@@ -23,6 +23,7 @@ from uuid import UUID
 from django.db.models import QuerySet
 
 from server.api.cursors import BOOLEAN, DOUBLE_HEX, UUID_HEX, Key, Keyset, Place
+from server.core.queries import one_or_none
 from server.players.models import Player
 from server.ratings.models import Rating
 
@@ -206,7 +207,7 @@ def board_page(*, game: str, viewer: Player | None = None, limit: int, cursor: C
 
 def rating_entry(player: Player, game: str) -> Entry | None:
     """``player``'s place on ``game``'s board, or None if no match of theirs was rated."""
-    row = _board(game).select_related("player").filter(player=player).first()
+    row = one_or_none(_board(game).select_related("player").filter(player=player))
     if row is None:
         return None
     return _entry(row, None if row.provisional else _rank(game, row.rating))
@@ -221,7 +222,7 @@ def ratings_of(player_ids: Iterable[UUID], game: str) -> dict[UUID, ShownRating]
 
 def rating_of(player: Player, game: str) -> ShownRating | None:
     """``player``'s rating on ``game`` as the profile and statistics show it, or None."""
-    row = _board(game).filter(player=player).first()
+    row = one_or_none(_board(game).filter(player=player))
     if row is None:
         return None
     return shown_rating(row.rating, row.deviation, row.matches, row.provisional)

@@ -14,6 +14,7 @@ from datetime import date, datetime
 from server.boards import services
 from server.boards.games import BoardGame
 from server.boards.games import register as register_game
+from server.core.queries import one_or_none
 from server.core.sql import db_value, read_row
 from server.dailies.calendar import is_playable
 from server.spitemalice.models import MAX_POINTS, Match, MatchGame
@@ -40,8 +41,8 @@ def _result(match: Match) -> Result:
     won = match.is_over and match.winner == 0 and match.reason == Match.Reason.TARGET
     points = None
     if won:
-        points = (MatchGame.objects.filter(match=match, number=1)
-                  .values_list("points", flat=True).first())
+        points = one_or_none(MatchGame.objects.filter(match=match, number=1)
+                             .values_list("points", flat=True))
     return Result(player_id=match.player0_id, daily_id=match.daily, ranked=match.ranked,
                   status="won" if won else "lost", score=points, finished_at=match.finished_at)
 

@@ -31,6 +31,7 @@ from django.contrib.auth.hashers import make_password
 from django.db.models import Q
 from django.utils import timezone
 
+from server.core.queries import one_or_none
 from server.jobs import background
 from server.players.models import Player
 from server.players.trust import established_at
@@ -117,8 +118,8 @@ def _standing(person: Player | None, match: Match) -> Rating | None:
     a person's, established, on an account established when ``match`` was created."""
     if person is None or person.bot or not established_at(person, match.created_at):
         return None
-    return Rating.objects.filter(game=GAME, player=person, held=False,
-                                 provisional=False).first()
+    return one_or_none(Rating.objects.filter(game=GAME, player=person, held=False,
+                                             provisional=False))
 
 
 def _against_person(match: Match, bot_id: UUID, person: Player, standing: Rating,

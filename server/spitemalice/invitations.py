@@ -171,8 +171,9 @@ def join_lock(player, code: str) -> None:
     refused then, and a refused join rolls its own transaction back)."""
     normal = code_normalise(code)
     # The row ``_match_with`` finds, read in the same query: its creator and whether it expired.
-    match = (Match.objects.filter(invite_code=normal).only("player0_id", "status", "created_at")
-             .first() if normal is not None else None)
+    match = (one_or_none(Match.objects.filter(invite_code=normal)
+                         .only("player0_id", "status", "created_at"))
+             if normal is not None else None)
     if match is not None and match.is_expired(timezone.now()):
         match_id = match.pk
         raise SettleFirst(lambda: expire_if_due(match_id))
@@ -257,8 +258,8 @@ def match_decline(*, match: Match, game, player, reason: str) -> Match:
 
 
 def _code_of(match_id, **conditions) -> str | None:
-    return (Match.objects.filter(pk=match_id, **conditions)
-            .values_list("invite_code", flat=True).first())
+    return one_or_none(Match.objects.filter(pk=match_id, **conditions)
+                       .values_list("invite_code", flat=True))
 
 
 def accept_code(player, match_id) -> str:

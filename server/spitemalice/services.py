@@ -88,7 +88,7 @@ def daily_seed(day: date) -> bytes:
 def daily_get_or_create(day: date) -> Daily:
     """The daily of ``day``, dealt and committed (server.spitemalice.fairness) on first use,
     or ahead by the housekeeping (safe when two requests race to deal it)."""
-    daily = Daily.objects.filter(date=day).first()
+    daily = one_or_none(Daily.objects.filter(date=day))
     if daily is not None:
         return daily
     try:
@@ -175,7 +175,7 @@ def bot_seed_offer(*, player: Player) -> SeedCommitment:
     takes it): so the server cannot choose a deal for its bot after seeing the player's."""
     with transaction.atomic():
         player_lock(player)
-        offer = BotSeedOffer.objects.filter(player=player).select_related("entry").first()
+        offer = one_or_none(BotSeedOffer.objects.filter(player=player).select_related("entry"))
         if offer is not None:
             return SeedCommitment.objects.select_related("entry").get(entry=offer.entry)
         match_id = uuid.uuid4()
@@ -196,8 +196,8 @@ def match_start_bot(*, player: Player, level: str, target: int, client_seed: str
             raise ClientSeedRequired("Send your client seed (client_seed) with the commitment "
                                      "it is mixed with.")
         if commitment is not None:
-            offer = (BotSeedOffer.objects.select_for_update().select_related("entry")
-                     .filter(player=player, entry__commitment=commitment).first())
+            offer = one_or_none(BotSeedOffer.objects.select_for_update().select_related("entry")
+                                .filter(player=player, entry__commitment=commitment))
             if offer is None:
                 raise CommitmentUnavailable(
                     f"No server seed committed as {commitment[:16]}… waits for your next "

@@ -20,6 +20,7 @@ from foursquare import Game as EngineGame
 from foursquare.view import CellView
 from server.api.formats import iso_datetime
 from server.core.codes import code_normalise
+from server.core.queries import one_or_none
 from server.foursquare import fairness
 from server.foursquare.engine import rebuild
 from server.foursquare.models import Game, Race, RaceInvite, Racer
@@ -190,7 +191,7 @@ def race_visible_to(race: Race, viewer: Player | None, code: str | None = None) 
 def race_for(viewer: Player | None, race_id: UUID | str, code: str | None = None) -> Race:
     """The race ``race_id`` as ``viewer`` may see it; 404 ``race_not_found`` for anyone else
     (never a 403 that tells it exists)."""
-    race = _with_everything(Race.objects.filter(pk=race_id)).first()
+    race = one_or_none(_with_everything(Race.objects.filter(pk=race_id)))
     if race is None or not race_visible_to(race, viewer, code):
         raise RaceNotFound()
     return race
@@ -228,7 +229,7 @@ def race_id_with_code(code: str) -> UUID | None:
     normal = code_normalise(code)
     if normal is None:
         return None
-    return Race.objects.filter(code=normal).values_list("pk", flat=True).first()
+    return one_or_none(Race.objects.filter(code=normal).values_list("pk", flat=True))
 
 
 def racer_game_ids(race: Race) -> list[UUID]:

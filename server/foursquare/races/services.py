@@ -160,7 +160,7 @@ def race_join(*, race: Race, player: Player, client_seed: str | None = None) -> 
 
 def race_leave(*, race: Race, player: Player) -> Race:
     """``player`` leaves the locked waiting ``race``; the host leaving cancels it."""
-    racer = Racer.objects.filter(race=race, player=player).first()
+    racer = one_or_none(Racer.objects.filter(race=race, player=player))
     if racer is None:
         return race  # an invitee who never joined: nothing to leave
     if race.status != Race.Status.WAITING:

@@ -56,8 +56,8 @@ def _seat_of(token: str, match_id: uuid.UUID) -> tuple[str, int, int | None, int
     access = access_of(token)
     if access is None:
         return "bad_token", 0, None, 0, 0
-    match = (Match.objects.filter(pk=match_id)
-             .values("player0_id", "player1_id", "bot_seat", "event").first())
+    match = one_or_none(Match.objects.filter(pk=match_id)
+                        .values("player0_id", "player1_id", "bot_seat", "event"))
     if match is None:
         return "not_yours", 0, None, 0, 0
     players = match["player0_id"], match["player1_id"]

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from django.conf import settings
 from django.core.cache import cache
 
+from server.core.queries import one_or_none
 from server.spitemalice.models import Match
 
 logger = logging.getLogger(__name__)
@@ -150,8 +151,8 @@ def seats_connected(match, bot_seat=_ASK) -> list[bool]:
     else:
         match_id = match
         if bot_seat is _ASK:
-            bot_seat = (Match.objects.filter(pk=match_id).values_list("bot_seat", flat=True)
-                        .first())
+            bot_seat = one_or_none(Match.objects.filter(pk=match_id)
+                                   .values_list("bot_seat", flat=True))
     keys = slot_keys(match_id)
     try:
         found = set(cache.get_many(list(keys)))

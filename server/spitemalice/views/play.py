@@ -14,6 +14,7 @@ from server.api.fastpath import FastPathView
 from server.api.idempotency import IDEMPOTENCY_PARAMETER
 from server.api.schema import problem_example, problems
 from server.api.views import ApiView
+from server.core.queries import one_or_none
 from server.spitemalice import fastaction, metrics, selectors, services
 from server.spitemalice.models import Match
 from server.spitemalice.problems import (
@@ -42,9 +43,9 @@ class ActionCreateView(FastPathView, ApiView):
         user = request.user
         if not user.is_authenticated:
             return False
-        match = (Match.objects.filter(pk=match_id)
-                 .filter(Q(turn=0, player0=user) | Q(turn=1, player1=user))
-                 .only("status", "turn_seconds").first())
+        match = one_or_none(Match.objects.filter(pk=match_id)
+                            .filter(Q(turn=0, player0=user) | Q(turn=1, player1=user))
+                            .only("status", "turn_seconds"))
         return match is not None and services.action_unlimited(match)
 
     @extend_schema(
