@@ -17,7 +17,7 @@ def one_or_none(queryset: QuerySet[Any, _Row]) -> _Row | None:
     whole read when the query selects many columns (Django hashes every selected column
     against the ordering). A match read with its players, invitee and rematch (the match page's):
     3.0–4.0 ms of CPU with ``first()``, 1.7–2.6 ms without the order (docs/OPERATIONS.md,
-    "Reads of one row without an order").
+    "A seventeenth machine: reads of one row without an order").
     """
     found = list(queryset.order_by()[:1])
     return found[0] if found else None

@@ -43,7 +43,7 @@ def read_row(model: type[Model], sql: str, parameters: list[Any]) -> Any:
 
     For the small reads a frequent request makes: the ORM builds and compiles its query on every
     call, which costs several times the statement itself (a day board's viewer status: 540–570
-    µs of CPU through the ORM, 140–160 µs so; docs/OPERATIONS.md, "A day board's reads"). The
+    µs of CPU through the ORM, 140–160 µs so; docs/OPERATIONS.md, "A seventeenth machine"). The
     parameters are the database's values (``db_value``: SQLite takes a UUID only as text).
     """
     with connections[router.db_for_read(model)].cursor() as cursor:

@@ -57,7 +57,7 @@ def _challenged(player, other_id) -> Player:
     """The player ``other_id``, whom ``player`` may challenge: not themselves, and as the
     other's ``challenges`` setting allows (anyone; a fellow member of a league, the default;
     or nobody)."""
-    other = (Player.objects.filter(pk=other_id, is_active=True).first()
+    other = (one_or_none(Player.objects.filter(pk=other_id, is_active=True))
              if other_id != player.pk else None)
     if other is not None and other.challenges == Player.Challenges.NOBODY:
         raise ChallengesClosed(f"{other.name} takes no challenges; send them the "
